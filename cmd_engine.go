@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"scriptorium/engine"
+	"scriptorium/trust"
+	"scriptorium/workspace"
+)
+
+// verbs is the command table of SPEC §12.
+func verbs() []*verb {
+	return []*verb{
+		{name: "tui", run: runTUI},
+		{name: "status", help: "workspace id, revision, backend, writer, core report, index state", run: runStatus},
+		{name: "verify", help: "validate the whole workspace (read-only)", run: runVerify},
+		{name: "core", help: "render core.md now and report the budget", run: runCore},
+		{name: "get", args: "REF", help: "a block (^id, path#^id) or a source (source-id, path#source-hash)", run: runGet},
+		{name: "update", args: "FILE", help: "apply a transaction (JSON; - reads stdin)",
+			flags: []flagSpec{{"as", true, "owner (default) or paired"}}, run: runUpdate},
+		{name: "pending", help: "pending sources awaiting review, oldest first", run: runPending},
+		{name: "promote", args: "ID...", help: "promote pending sources (owner)",
+			flags: []flagSpec{{"yes", false, "confirm without a terminal"}}, run: runPromote},
+		{name: "history", help: "installed transactions and sleep passes, newest first", run: runHistory},
+	}
+}
+
+// stateDir resolves --state, $SCRIPTORIUM_STATE, --profile and the home dir.
+func (inv *invocation) stateDir() (string, error) {
+	home, _ := os.UserHomeDir()
+	dir, err := workspace.ResolveStateDir(inv.flag("state"), inv.flag("profile"), os.Getenv, home)
+	if err != nil {
+		return "", usagef("%v", err)
+	}
+	return dir, nil
+}
+
+// isTerminal reports whether stdin is an interactive terminal.
+func (inv *invocation) isTerminal() bool {
+	f, ok := inv.stdin.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// open opens the engine for this invocation. Interactive verbs wait for
+// the write lock and say so on stderr.
+func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Tier) (*engine.Engine, error) {
+	dir, err := inv.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	return engine.Open(ctx, engine.Options{
+		StateDir: dir, Tier: tier, Interactive: interactive,
+		OnLockWait: func() {
+			fmt.Fprintln(inv.stderr, "scriptorium: waiting for the write lock held by another writer…")
+		},
+		CrashAt: os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
+	})
+}
+
+// signalContext is cancelled on SIGINT/SIGTERM so a waiting verb stops cleanly.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// withEngine runs fn on an open owner engine.
+func (inv *invocation) withEngine(interactive bool, fn func(ctx context.Context, e *engine.Engine) error) error {
+	ctx, cancel := signalContext()
+	defer cancel()
+	e, err := inv.open(ctx, interactive, trust.Owner)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	return fn(ctx, e)
+}
+
+func runVerify(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		rep, err := e.Verify(ctx)
+		if err != nil {
+			return err
+		}
+		if err := inv.emit(rep, func(w io.Writer) {
+			for _, v := range rep.Violations {
+				fmt.Fprintln(w, v.String())
+			}
+			if rep.OK {
+				fmt.Fprintln(w, "ok: the workspace is valid")
+			} else {
+				fmt.Fprintf(w, "%d violation(s)\n", len(rep.Violations))
+			}
+		}); err != nil {
+			return err
+		}
+		if !rep.OK {
+			return silentFailure{}
+		}
+		return nil
+	})
+}
+
+// silentFailure exits 1 after the verb already printed its result (verify
+// found violations: the JSON document is the report, not an error).
+type silentFailure struct{}
+
+func (silentFailure) Error() string { return "" }
+
+func runGet(inv *invocation) error {
+	if err := inv.wantArgs(1, 1); err != nil {
+		return err
+	}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		v, err := e.Get(ctx, inv.positional[0])
+		if err != nil {
+			return err
+		}
+		return inv.emit(v, func(w io.Writer) {
+			switch x := v.(type) {
+			case engine.BlockView:
+				fmt.Fprintf(w, "%s#%s (%s)\n\n%s\n", x.Path, x.Anchor, x.Trust, x.Text)
+				for _, f := range x.Footnotes {
+					fmt.Fprintf(w, "\n[^%s] %s\n", f.Label, f.Time)
+					for _, s := range f.Sources {
+						fmt.Fprintf(w, "  %s  %s#%s\n", s.Ref, s.Path, s.Anchor)
+					}
+				}
+			case engine.SourceView:
+				fmt.Fprintf(w, "%s\n%s#%s\ntime: %s\nspeaker: %s (trusted: %v)\ntrust: %s\n\n%s\n",
+					x.Ref, x.Path, x.Anchor, x.Time, orNone(x.SpeakerLabel), x.SpeakerTrusted, x.Trust, x.Content)
+			}
+		})
+	})
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func runUpdate(inv *invocation) error {
+	if err := inv.wantArgs(1, 1); err != nil {
+		return err
+	}
+	tier := trust.Owner
+	if as := inv.flag("as"); as != "" {
+		t, err := trust.ParseTier(as)
+		if err != nil || t == trust.Unpaired {
+			return usagef("--as takes owner or paired, not %q", as)
+		}
+		tier = t
+	}
+	var data []byte
+	var err error
+	if inv.positional[0] == "-" {
+		data, err = io.ReadAll(inv.stdin)
+	} else {
+		data, err = os.ReadFile(inv.positional[0])
+	}
+	if err != nil {
+		return engine.Wrap(engine.CodeInvalidArgument, err, "read transaction")
+	}
+	tx, err := engine.ParseTransaction(data)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	e, err := inv.open(ctx, true, tier)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	res, err := e.Update(ctx, tx)
+	if err != nil {
+		return err
+	}
+	return inv.emit(res, func(w io.Writer) {
+		if len(res.Changed) == 0 {
+			fmt.Fprintf(w, "nothing changed (revision %d)\n", res.Revision)
+			return
+		}
+		fmt.Fprintf(w, "installed revision %d: %s\n", res.Revision, strings.Join(res.Changed, ", "))
+	})
+}
+
+func runCore(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		rep, err := e.Core(ctx)
+		if err != nil {
+			return err
+		}
+		return inv.emit(rep, func(w io.Writer) {
+			fmt.Fprintf(w, "core.md: %d / %d tokens, %d included, %d excluded, %d pending\n",
+				rep.Tokens, rep.Budget, len(rep.Included), len(rep.Excluded), len(rep.Pending))
+			if len(rep.Excluded) > 0 {
+				fmt.Fprintf(w, "excluded (over budget): %s\n", strings.Join(rep.Excluded, " "))
+			}
+			if len(rep.Pending) > 0 {
+				fmt.Fprintf(w, "pending (not rendered): %s\n", strings.Join(rep.Pending, " "))
+			}
+		})
+	})
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"scriptorium/engine"
+)
+
+func runPending(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		ps, err := e.Pending(ctx)
+		if err != nil {
+			return err
+		}
+		return inv.emit(map[string]any{"sources": ps}, func(w io.Writer) {
+			if len(ps) == 0 {
+				fmt.Fprintln(w, "no pending sources")
+			}
+			for _, p := range ps {
+				fmt.Fprintf(w, "%s  %s  %s\n    %s\n", p.Time, p.Ref, orNone(p.SpeakerLabel), oneLine(p.Content, 100))
+			}
+		})
+	})
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func runPromote(inv *invocation) error {
+	if err := inv.wantArgs(1, -1); err != nil {
+		return err
+	}
+	// Promotion is the owner's deliberate act: a terminal or an explicit --yes.
+	if !inv.bool("yes") && !inv.isTerminal() {
+		return &engine.Error{Code: engine.CodeForbidden,
+			Message: "promote is interactive: run it on a terminal or pass --yes"}
+	}
+	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		if !inv.bool("yes") {
+			fmt.Fprintf(inv.stderr, "Promote %d source(s)? They become trusted, searchable and are distilled into topics. [y/N] ", len(inv.positional))
+			var answer string
+			fmt.Fscanln(inv.stdin, &answer)
+			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				return engine.Errorf(engine.CodeInvalidArgument, "promotion cancelled; nothing changed")
+			}
+		}
+		res, err := e.Promote(ctx, inv.positional)
+		if err != nil {
+			return err
+		}
+		return inv.emit(res, func(w io.Writer) {
+			if len(res.Promoted) == 0 {
+				fmt.Fprintln(w, "nothing to promote (already trusted)")
+				return
+			}
+			fmt.Fprintf(w, "promoted: %s\n", strings.Join(res.Promoted, ", "))
+			if len(res.Distilled) > 0 {
+				fmt.Fprintf(w, "distilled into topics: %s\n", strings.Join(res.Distilled, ", "))
+			}
+		})
+	})
+}
+
+func runHistory(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		hs, err := e.History(ctx, 0)
+		if err != nil {
+			return err
+		}
+		return inv.emit(map[string]any{"entries": hs}, func(w io.Writer) {
+			if len(hs) == 0 {
+				fmt.Fprintln(w, "no history yet")
+			}
+			for _, h := range hs {
+				rev := "-"
+				if h.Revision > 0 {
+					rev = "r" + strconv.FormatInt(h.Revision, 10)
+				}
+				changed := strings.Join(h.Changed, ", ")
+				if changed == "" {
+					changed = "no changes"
+				}
+				fmt.Fprintf(w, "%s  %-5s %-9s %-6s %s\n", h.Time, rev, h.Kind, h.Actor, changed)
+			}
+		})
+	})
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"scriptorium/engine"
+)
+
+func runStatus(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		st, err := e.Status(ctx)
+		if err != nil {
+			return err
+		}
+		return inv.emit(st, func(w io.Writer) {
+			fmt.Fprintf(w, "workspace  %s (%s)\n", st.WorkspaceID, e.Root())
+			fmt.Fprintf(w, "revision   %d\n", st.Revision)
+			fmt.Fprintf(w, "backend    %s\n", st.Backend)
+			model := st.Model
+			if model == engine.OfflineModelName {
+				model += " (built-in deterministic model, no network)"
+			}
+			fmt.Fprintf(w, "model      %s\n", model)
+			fmt.Fprintf(w, "lock       %s\n", orNone(st.LockHolder))
+			fmt.Fprintf(w, "writer     last success %s, pending turns %d\n", orNone(st.Writer.LastSuccessAt), st.Writer.PendingTurns)
+			if f := st.Writer.LastFailure; f != nil {
+				fmt.Fprintf(w, "           last failure %s (%s, retryable: %v): %s\n", f.At, f.Code, f.Retryable, f.Message)
+			}
+			fmt.Fprintf(w, "core       %d / %d tokens, %d included, %d excluded, %d pending\n",
+				st.Core.Tokens, st.Core.Budget, len(st.Core.Included), len(st.Core.Excluded), len(st.Core.Pending))
+			fmt.Fprintf(w, "index      %d documents, format %d, fresh: %v\n", st.Index.Documents, st.Index.Format, st.Index.Fresh)
+		})
+	})
+}

@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// DefaultCoreBudget is the o200k_base token budget of core.md (SPEC §8).
+const DefaultCoreBudget = 2000
+
+// Config is <state>/config.toml (SPEC §11). A missing file means defaults:
+// the local backend, the offline model and a 2000-token core budget.
+type Config struct {
+	Memory MemoryConfig `toml:"memory"`
+	Model  ModelConfig  `toml:"model"`
+	Daemon DaemonConfig `toml:"daemon"`
+}
+
+// MemoryConfig is the [memory] table.
+type MemoryConfig struct {
+	// Backend is "local" (default) or "none", the off switch.
+	Backend string `toml:"backend"`
+	Writer  struct {
+		// Model overrides model.name for the writer only.
+		Model string `toml:"model"`
+	} `toml:"writer"`
+	Core struct {
+		// Budget is core.md's token budget; 0 means DefaultCoreBudget.
+		Budget int `toml:"budget"`
+	} `toml:"core"`
+}
+
+// ModelConfig is the [model] table: which provider the writer and sleep use.
+type ModelConfig struct {
+	Provider  string `toml:"provider"` // "offline" (default), "openai", "anthropic"
+	BaseURL   string `toml:"base_url"`
+	Name      string `toml:"name"`
+	APIKeyEnv string `toml:"api_key_env"` // name of the env var holding the key; never the key itself
+}
+
+// DaemonConfig is the [daemon] table.
+type DaemonConfig struct {
+	SleepAt     string `toml:"sleep_at"`     // local "HH:MM", default "03:00"
+	IdleMinutes int    `toml:"idle_minutes"` // force-write sessions idle this long, default 30
+}
+
+// LoadConfig reads the config file at path; a missing file gives defaults.
+// Unknown keys are an error so a typo never silently falls back to a default.
+func LoadConfig(path string) (Config, error) {
+	var cfg Config
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg.withDefaults(), nil
+	}
+	if err != nil {
+		return cfg, Wrap(CodeIO, err, "read config %s", path)
+	}
+	md, err := toml.Decode(string(data), &cfg)
+	if err != nil {
+		return cfg, Wrap(CodeInvalidArgument, err, "parse config %s", path)
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		keys := make([]string, len(un))
+		for i, k := range un {
+			keys[i] = k.String()
+		}
+		return cfg, Errorf(CodeInvalidArgument, "config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	cfg = cfg.withDefaults()
+	return cfg, cfg.validate(path)
+}
+
+func (c Config) withDefaults() Config {
+	if c.Memory.Backend == "" {
+		c.Memory.Backend = "local"
+	}
+	if c.Memory.Core.Budget == 0 {
+		c.Memory.Core.Budget = DefaultCoreBudget
+	}
+	if c.Model.Provider == "" {
+		c.Model.Provider = "offline"
+	}
+	if c.Daemon.SleepAt == "" {
+		c.Daemon.SleepAt = "03:00"
+	}
+	if c.Daemon.IdleMinutes == 0 {
+		c.Daemon.IdleMinutes = 30
+	}
+	return c
+}
+
+func (c Config) validate(path string) error {
+	switch c.Memory.Backend {
+	case "local", "none":
+	default:
+		return Errorf(CodeInvalidArgument, "config %s: memory.backend must be \"local\" or \"none\", not %q", path, c.Memory.Backend)
+	}
+	if c.Memory.Core.Budget < 0 {
+		return Errorf(CodeInvalidArgument, "config %s: memory.core.budget must be positive", path)
+	}
+	switch c.Model.Provider {
+	case "offline", "openai", "anthropic":
+	default:
+		return Errorf(CodeInvalidArgument, "config %s: model.provider must be offline, openai or anthropic, not %q", path, c.Model.Provider)
+	}
+	if _, err := time.Parse("15:04", c.Daemon.SleepAt); err != nil {
+		return Errorf(CodeInvalidArgument, "config %s: daemon.sleep_at must be HH:MM, not %q", path, c.Daemon.SleepAt)
+	}
+	if c.Daemon.IdleMinutes < 0 {
+		return Errorf(CodeInvalidArgument, "config %s: daemon.idle_minutes must be positive", path)
+	}
+	return nil
+}
+
+// Disabled reports whether memory.backend = "none": every memory verb and
+// the TUI refuse before the workspace is opened.
+func (c Config) Disabled() bool { return c.Memory.Backend == "none" }
+
+// ErrDisabled is returned by Open when memory.backend = "none".
+var ErrDisabled = &Error{Code: CodeMemoryDisabled, Message: "memory is disabled (memory.backend = \"none\" in config.toml)"}
+
+func (c Config) String() string {
+	return fmt.Sprintf("backend=%s provider=%s budget=%d", c.Memory.Backend, c.Model.Provider, c.Memory.Core.Budget)
+}

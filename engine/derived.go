@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"scriptorium/render"
+	"scriptorium/workspace"
+	"scriptorium/workspace/topic"
+)
+
+const coreTopicPath = "topics/core.md"
+
+// renderTopic converts a parsed topic file into the renderer's input, with
+// block trust resolved against the whole snapshot.
+func (s *snapshot) renderTopic(tf *topicFile) render.Topic {
+	t := render.Topic{Path: tf.path}
+	defs := tf.file.Definitions()
+	for _, b := range tf.file.Blocks() {
+		rb := render.Block{ID: b.BlockID, Path: tf.path, Raw: b.Raw, Text: topic.BlockText(b), Trusted: s.blockTrusted(tf, b)}
+		seen := map[string]bool{}
+		for _, r := range b.Refs {
+			d, ok := defs[r.Label]
+			if !ok || seen[r.Label] {
+				continue
+			}
+			seen[r.Label] = true
+			fn := render.Footnote{Label: d.Label, Date: d.Date, Raw: topic.FormatDefinition(*d)}
+			for _, c := range d.Sources {
+				fn.Sources = append(fn.Sources, render.Citation{SourceID: c.SourceID, Path: c.Path, Anchor: c.Anchor})
+			}
+			rb.Footnotes = append(rb.Footnotes, fn)
+		}
+		for _, l := range b.Links {
+			if l.BlockID != "" {
+				rb.Links = append(rb.Links, l.BlockID)
+			}
+		}
+		t.Blocks = append(t.Blocks, rb)
+	}
+	return t
+}
+
+func (s *snapshot) renderTopics() []render.Topic {
+	out := make([]render.Topic, 0, len(s.topicPaths))
+	for _, p := range s.topicPaths {
+		out = append(out, s.renderTopic(s.topics[p]))
+	}
+	return out
+}
+
+// coreReport renders core.md from the snapshot without writing it.
+func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
+	var t render.Topic
+	if tf, ok := s.topics[coreTopicPath]; ok {
+		t = s.renderTopic(tf)
+	} else {
+		t.Path = coreTopicPath
+	}
+	out, rep := render.Core(t, e.cfg.Memory.Core.Budget)
+	return out, CoreReport{Budget: rep.Budget, Tokens: rep.Tokens, Included: nonNil(rep.Included),
+		Excluded: nonNil(rep.Excluded), Pending: nonNil(rep.Pending), Costs: rep.Costs}
+}
+
+// writeDerived rebuilds every derived view from the snapshot: core.md,
+// timeline/, recent_events.jsonl, relations.json. Files whose bytes are
+// unchanged are not rewritten; timeline days that no longer exist are
+// removed. The caller holds the write lock.
+func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	core, rep := e.coreRender(s)
+	topics := s.renderTopics()
+	files := map[string][]byte{
+		"core.md":             core,
+		"recent_events.jsonl": render.RecentEvents(topics),
+		"relations.json":      render.Relations(topics),
+	}
+	for p, data := range render.Timeline(topics) {
+		files[p] = data
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	root := e.ws.Root()
+	for _, p := range paths {
+		target := filepath.Join(root, filepath.FromSlash(p))
+		if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, files[p]) {
+			continue
+		}
+		if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), target, files[p]); err != nil {
+			return rep, Wrap(CodeIO, err, "write %s", p)
+		}
+	}
+	// Remove timeline days that no trusted block mentions any more.
+	tl := filepath.Join(root, "timeline")
+	var stale []string
+	_ = filepath.WalkDir(tl, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if _, keep := files[rel]; !keep && strings.HasSuffix(rel, ".md") {
+			stale = append(stale, p)
+		}
+		return nil
+	})
+	for _, p := range stale {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return rep, Wrap(CodeIO, err, "remove stale %s", p)
+		}
+		removeEmptyDirs(filepath.Dir(p), tl)
+	}
+	return rep, nil
+}
+
+func removeEmptyDirs(dir, stop string) {
+	for dir != stop && strings.HasPrefix(dir, stop) {
+		if err := os.Remove(dir); err != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// afterInstall rebuilds what derives from topics after a successful
+// install. The install already stands; a failure here is repaired by the
+// next render, so it is not reported as the install's failure.
+func (e *Engine) afterInstall(ctx context.Context, s *snapshot) {
+	if moved, err := e.migrateCore(ctx); err == nil && moved {
+		if fresh, err := e.snapshot(ctx); err == nil {
+			s = fresh
+		}
+	}
+	_, _ = e.writeDerived(s)
+	e.updateIndex(ctx, s)
+}
+
+// Core renders core.md now (and every other derived view) and reports the
+// budget outcome. A hand-written core.md with no topics/core.md is first
+// moved into topics/core.md through a normal transaction.
+func (e *Engine) Core(ctx context.Context) (CoreReport, error) {
+	if err := e.gate("core"); err != nil {
+		return CoreReport{}, err
+	}
+	release, err := e.lock(ctx, !e.opts.Interactive)
+	if err != nil {
+		return CoreReport{}, err
+	}
+	defer release()
+	if _, err := e.migrateCore(ctx); err != nil {
+		return CoreReport{}, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return CoreReport{}, err
+	}
+	return e.writeDerived(s)
+}
+
+// migrateCore moves a hand-written core.md into topics/core.md when the
+// latter does not exist (SPEC §8). With both, topics/core.md wins and the
+// stray is simply overwritten by the render.
+func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
+	root := e.ws.Root()
+	if _, err := os.Stat(filepath.Join(root, "topics", "core.md")); err == nil {
+		return false, nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, "core.md"))
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		return false, nil
+	}
+	content := string(data)
+	_, err = e.installLocked(ctx, change{kind: "migration", actor: "owner",
+		edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
+	if err != nil {
+		// Rendering now would overwrite the only copy of these facts.
+		ee := AsError(err)
+		return false, &Error{Code: ee.Code, Violations: ee.Violations, Err: err,
+			Message: "core.md is hand-written and cannot become topics/core.md as it is; fix it first: " + ee.Message}
+	}
+	return true, nil
+}

@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"scriptorium/trust"
+	"scriptorium/workspace"
+)
+
+// Options configures Open. Every field is optional except StateDir.
+type Options struct {
+	// StateDir is the state directory; the workspace is StateDir/memory.
+	StateDir string
+	// Config, if nil, is read from StateDir/config.toml.
+	Config *Config
+	// Tier is the caller's authority tier; the zero value means owner.
+	Tier trust.Tier
+	// Interactive callers (CLI update/promote/sleep, the TUI) wait for the
+	// write lock; background callers give up after 1 s with LOCK_BUSY.
+	Interactive bool
+	// OnLockWait is called when an interactive caller starts waiting for
+	// the write lock, so it can say so.
+	OnLockWait func()
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Getenv reads environment variables (API keys); nil means os.Getenv.
+	Getenv func(string) string
+	// CrashAt names a test-only crash point inside install: the process
+	// exits at once when it is reached. Empty in production.
+	CrashAt string
+}
+
+// Engine is an open memory workspace. It is safe for use by several
+// goroutines; writes serialise on the workspace's write lock.
+type Engine struct {
+	opts   Options
+	cfg    Config
+	state  string
+	ws     *workspace.Workspace
+	db     *sql.DB
+	ledger *trust.Ledger
+
+	mu sync.Mutex // guards derived-view rebuilds within this process
+}
+
+// Open opens (creating if needed) the workspace of opts.StateDir. It
+// refuses with MEMORY_DISABLED before touching the disk when the backend is
+// "none". Opening finishes any interrupted install (roll forward or
+// discard) and moves an old layout aside.
+func Open(ctx context.Context, opts Options) (*Engine, error) {
+	if opts.StateDir == "" {
+		return nil, Errorf(CodeInvalidArgument, "no state directory given")
+	}
+	if opts.Tier == "" {
+		opts.Tier = trust.Owner
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	cfg := Config{}.withDefaults()
+	if opts.Config != nil {
+		cfg = *opts.Config
+	} else {
+		c, err := LoadConfig(workspace.ConfigPath(opts.StateDir))
+		if err != nil {
+			return nil, err
+		}
+		cfg = c
+	}
+	if cfg.Disabled() {
+		return nil, ErrDisabled
+	}
+	e := &Engine{opts: opts, cfg: cfg, state: opts.StateDir}
+	memDir := workspace.MemoryDir(opts.StateDir)
+	if err := os.MkdirAll(memDir, 0o755); err != nil {
+		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
+	}
+	metaDir := filepath.Join(memDir, ".scriptorium")
+	if err := os.MkdirAll(metaDir, 0o755); err != nil {
+		return nil, Wrap(CodeIO, err, "create %s", metaDir)
+	}
+	db, err := openStateDB(metaDir)
+	if err != nil {
+		return nil, Wrap(CodeIO, err, "open state.db")
+	}
+	e.db = db
+	e.ledger = trust.NewLedger(db)
+	ws, err := workspace.OpenContext(ctx, memDir, &workspace.Options{
+		Recover:    e.recover,
+		OnLockWait: opts.OnLockWait,
+	})
+	if err != nil {
+		db.Close()
+		return nil, classifyLockErr(err, "open workspace")
+	}
+	e.ws = ws
+	return e, nil
+}
+
+// Close releases the engine's resources.
+func (e *Engine) Close() error {
+	if e.db != nil {
+		return e.db.Close()
+	}
+	return nil
+}
+
+// Config returns the configuration in force.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Root returns the workspace directory.
+func (e *Engine) Root() string { return e.ws.Root() }
+
+// StateDir returns the state directory.
+func (e *Engine) StateDir() string { return e.state }
+
+func classifyLockErr(err error, what string) error {
+	if errors.Is(err, workspace.ErrLockBusy) {
+		return &Error{Code: CodeLockBusy, Message: what + ": the write lock is held by another writer; try again", Err: err}
+	}
+	var ee *Error
+	if errors.As(err, &ee) {
+		return ee
+	}
+	return Wrap(CodeIO, err, "%s", what)
+}
+
+// gate passes an operation through the one trust table.
+func (e *Engine) gate(op trust.Op) error {
+	if err := trust.Check(e.opts.Tier, op); err != nil {
+		return &Error{Code: CodeForbidden, Message: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// snapshot reads the whole workspace with the current promotion ledger.
+func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
+	promoted, err := e.ledger.Promoted(ctx)
+	if err != nil {
+		return nil, Wrap(CodeIO, err, "read promotion ledger")
+	}
+	return loadSnapshot(e.ws.Root(), promoted)
+}
+
+// VerifyReport is the result of Verify.
+type VerifyReport struct {
+	OK         bool        `json:"ok"`
+	Violations []Violation `json:"violations"`
+}
+
+// Verify validates the whole workspace (SPEC §3–§4). It never changes a
+// memory file.
+func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
+	if err := e.gate(trust.OpVerify); err != nil {
+		return VerifyReport{}, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return VerifyReport{}, err
+	}
+	v := s.violations()
+	if v == nil {
+		v = []Violation{}
+	}
+	return VerifyReport{OK: len(v) == 0, Violations: v}, nil
+}

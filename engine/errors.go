@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is one of the closed set of error codes of SPEC §12. Hosts, the CLI
+// and the TUI switch on it; nothing outside this list is ever emitted.
+type Code string
+
+// The closed set of error codes.
+const (
+	CodeInvalidArgument    Code = "INVALID_ARGUMENT"
+	CodeNotFound           Code = "NOT_FOUND"
+	CodeConflict           Code = "CONFLICT"
+	CodeLockBusy           Code = "LOCK_BUSY"
+	CodeRejected           Code = "REJECTED"
+	CodeForbidden          Code = "FORBIDDEN"
+	CodeMemoryDisabled     Code = "MEMORY_DISABLED"
+	CodeModelUnavailable   Code = "MODEL_UNAVAILABLE"
+	CodeModelAuth          Code = "MODEL_AUTH"
+	CodeModelConfig        Code = "MODEL_CONFIG"
+	CodeModelOutputInvalid Code = "MODEL_OUTPUT_INVALID"
+	CodeNotConfigured      Code = "NOT_CONFIGURED"
+	CodeIO                 Code = "IO"
+)
+
+// Codes lists every code, for documentation and tests.
+var Codes = []Code{CodeInvalidArgument, CodeNotFound, CodeConflict, CodeLockBusy, CodeRejected,
+	CodeForbidden, CodeMemoryDisabled, CodeModelUnavailable, CodeModelAuth, CodeModelConfig,
+	CodeModelOutputInvalid, CodeNotConfigured, CodeIO}
+
+// Retryable reports whether an operation that failed with this code may
+// succeed when tried again unchanged.
+func (c Code) Retryable() bool {
+	switch c {
+	case CodeConflict, CodeLockBusy, CodeModelUnavailable:
+		return true
+	}
+	return false
+}
+
+// Violation is one broken rule found by verify or by transaction validation.
+type Violation struct {
+	Code    string `json:"code"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func (v Violation) String() string {
+	if v.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s (%s)", v.Path, v.Line, v.Message, v.Code)
+	}
+	return fmt.Sprintf("%s: %s (%s)", v.Path, v.Message, v.Code)
+}
+
+// Error is the engine's one error type: every failure that reaches a host,
+// the CLI or the TUI is an *Error with a code from the closed set.
+type Error struct {
+	Code       Code
+	Message    string
+	Violations []Violation // REJECTED: every violation found, not just the first
+	Err        error       // underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	if len(e.Violations) == 0 {
+		return e.Message
+	}
+	msg := e.Message
+	for _, v := range e.Violations {
+		msg += "\n  " + v.String()
+	}
+	return msg
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the failure may go away on its own.
+func (e *Error) Retryable() bool { return e.Code.Retryable() }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap builds an *Error around a cause; the message names what failed.
+func Wrap(code Code, err error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...) + ": " + err.Error(), Err: err}
+}
+
+// AsError converts any error into an *Error, classifying unknown errors as IO
+// (the only failures left once arguments, trust and validation are checked).
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeIO, Message: err.Error(), Err: err}
+}

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"scriptorium/trust"
+	"scriptorium/workspace/topic"
+)
+
+// Get returns a block (`^id`, `id`, `path#^id`) as a BlockView or a source
+// (`source-id`, `path#source-<hash>`) as a SourceView.
+func (e *Engine) Get(ctx context.Context, ref string) (any, error) {
+	if err := e.gate(trust.OpGet); err != nil {
+		return nil, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.get(ref)
+}
+
+func (s *snapshot) get(ref string) (any, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return nil, Errorf(CodeInvalidArgument, "empty reference")
+	}
+	if p, anchor, ok := strings.Cut(ref, "#"); ok {
+		switch {
+		case strings.HasPrefix(anchor, "^"):
+			id := anchor[1:]
+			if !topic.IsBlockID(id) {
+				return nil, Errorf(CodeInvalidArgument, "%q is not a block id (8 lowercase hex digits)", id)
+			}
+			return s.blockIn(strings.TrimPrefix(p, "./"), id)
+		case strings.HasPrefix(anchor, "source-"):
+			e, ok := s.anchors[strings.TrimPrefix(p, "./")+"#"+anchor]
+			if !ok {
+				return nil, Errorf(CodeNotFound, "no source with anchor %s in %s", anchor, p)
+			}
+			return e.view, nil
+		}
+		return nil, Errorf(CodeInvalidArgument, "reference %q: the anchor must be ^<block-id> or source-<hash>", ref)
+	}
+	if id := strings.TrimPrefix(ref, "^"); topic.IsBlockID(id) {
+		return s.block(id)
+	}
+	if strings.HasPrefix(ref, "^") {
+		return nil, Errorf(CodeInvalidArgument, "%q is not a block id (8 lowercase hex digits)", ref[1:])
+	}
+	if strings.Count(ref, "/") >= 2 {
+		e, ok := s.sources[ref]
+		if !ok {
+			return nil, Errorf(CodeNotFound, "no source with source-id %s", ref)
+		}
+		return e.view, nil
+	}
+	return nil, Errorf(CodeInvalidArgument, "reference %q is neither a block (^id, path#^id) nor a source (provider/thread/message, path#source-hash)", ref)
+}
+
+func (s *snapshot) block(id string) (BlockView, error) {
+	for _, p := range s.topicPaths {
+		if v, err := s.blockIn(p, id); err == nil {
+			return v, nil
+		}
+	}
+	return BlockView{}, Errorf(CodeNotFound, "no block ^%s in any topic", id)
+}
+
+func (s *snapshot) blockIn(p, id string) (BlockView, error) {
+	tf, ok := s.topics[p]
+	if !ok {
+		return BlockView{}, Errorf(CodeNotFound, "no topic file %s", p)
+	}
+	for _, b := range tf.file.Blocks() {
+		if b.BlockID == id {
+			return s.blockView(tf, b), nil
+		}
+	}
+	return BlockView{}, Errorf(CodeNotFound, "no block ^%s in %s", id, p)
+}
+
+func (s *snapshot) blockView(tf *topicFile, b topic.Element) BlockView {
+	v := BlockView{Kind: "topic", Ref: b.BlockID, Path: tf.path, Anchor: "^" + b.BlockID,
+		Text: topic.BlockText(b), Trust: "trusted", Footnotes: []FootnoteView{}, Line: b.Line}
+	if !s.blockTrusted(tf, b) {
+		v.Trust = "pending"
+	}
+	defs := tf.file.Definitions()
+	seen := map[string]bool{}
+	for _, r := range b.Refs {
+		if seen[r.Label] {
+			continue
+		}
+		seen[r.Label] = true
+		fv := FootnoteView{Label: r.Label, Sources: []CitationView{}}
+		if d, ok := defs[r.Label]; ok {
+			fv.Time = d.Date
+			for _, c := range d.Sources {
+				p := resolveRel(tf.path, c.Path)
+				if p == "" {
+					p = c.Path
+				}
+				fv.Sources = append(fv.Sources, CitationView{Ref: c.SourceID, Path: p, Anchor: c.Anchor})
+			}
+		}
+		v.Footnotes = append(v.Footnotes, fv)
+	}
+	return v
+}

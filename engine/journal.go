@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"scriptorium/workspace"
+)
+
+// The install protocol (SPEC §6): stage every new file in
+// .scriptorium/runtime/tx-<id>/, fsync, write and fsync journal.json (the
+// commit point), rename the staged files into place, fsync directories,
+// bump the revision, record history, remove the stage. Recovery under the
+// lock rolls a complete journal forward and discards anything else, so a
+// crash at any point leaves exactly the old or exactly the new workspace.
+
+const journalName = "journal.json"
+
+type journalOp struct {
+	Target string `json:"target"`           // workspace-relative path
+	Staged string `json:"staged,omitempty"` // file name inside the stage dir; "" = delete
+}
+
+type journal struct {
+	Version  int           `json:"version"`
+	Revision int64         `json:"revision"`
+	Ops      []journalOp   `json:"ops"`
+	History  historyRecord `json:"history"`
+	Sum      string        `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
+}
+
+func (j journal) checksum() string {
+	c := j
+	c.Sum = ""
+	data, _ := json.Marshal(c)
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// crashPoint ends the process abruptly at a named step when a test asks
+// for it, to prove recovery from a crash at that exact step.
+func (e *Engine) crashPoint(step string) {
+	if e.opts.CrashAt != "" && e.opts.CrashAt == step {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // SIGKILL cannot be caught; wait for it to land
+	}
+}
+
+// CrashPoints lists the steps of an install a test can crash at, in order.
+var CrashPoints = []string{"staged", "journal-written", "renamed-first", "renamed-all", "revision-bumped", "history-recorded"}
+
+func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) error {
+	idb := make([]byte, 8)
+	if _, err := rand.Read(idb); err != nil {
+		return Wrap(CodeIO, err, "stage transaction")
+	}
+	stage := filepath.Join(e.ws.RuntimeDir(), "tx-"+hex.EncodeToString(idb))
+	if err := os.Mkdir(stage, 0o755); err != nil {
+		return Wrap(CodeIO, err, "stage transaction")
+	}
+	fail := func(err error, what string) error {
+		os.RemoveAll(stage)
+		return Wrap(CodeIO, err, "%s; nothing was changed", what)
+	}
+	j := journal{Version: 1, Revision: hist.Revision, History: hist}
+	for i, p := range plan.order {
+		op := journalOp{Target: p}
+		if data := plan.files[p]; data != nil {
+			op.Staged = fmt.Sprintf("f%d", i)
+			if err := writeSynced(filepath.Join(stage, op.Staged), data); err != nil {
+				return fail(err, "stage "+p)
+			}
+		}
+		j.Ops = append(j.Ops, op)
+	}
+	e.crashPoint("staged")
+	j.Sum = j.checksum()
+	data, _ := json.Marshal(j)
+	tmp := filepath.Join(stage, journalName+".part")
+	if err := writeSynced(tmp, data); err != nil {
+		return fail(err, "write journal")
+	}
+	if err := os.Rename(tmp, filepath.Join(stage, journalName)); err != nil {
+		return fail(err, "write journal")
+	}
+	if err := workspace.SyncDir(stage); err != nil {
+		return fail(err, "write journal")
+	}
+	e.crashPoint("journal-written")
+	// Past the commit point: the install must complete. An error now is an
+	// IO failure that recovery finishes on the next open.
+	if err := e.rollForward(ctx, stage, j); err != nil {
+		return Wrap(CodeIO, err, "install revision %d (it will be completed when the workspace is next opened)", j.Revision)
+	}
+	return nil
+}
+
+func writeSynced(p string, data []byte) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// rollForward applies a committed journal. It is idempotent: a staged file
+// that is gone was already renamed, a deleted target that is gone was
+// already deleted.
+func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error {
+	root := e.ws.Root()
+	dirs := map[string]bool{}
+	for i, op := range j.Ops {
+		target := filepath.Join(root, filepath.FromSlash(op.Target))
+		if op.Staged == "" {
+			if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		} else {
+			src := filepath.Join(stage, op.Staged)
+			if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err := mkdirAllSynced(root, filepath.Dir(target)); err != nil {
+				return err
+			}
+			if err := os.Rename(src, target); err != nil {
+				return err
+			}
+		}
+		dirs[filepath.Dir(target)] = true
+		if i == 0 {
+			e.crashPoint("renamed-first")
+		}
+	}
+	for d := range dirs {
+		if err := workspace.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	e.crashPoint("renamed-all")
+	if err := e.ws.SetRevision(j.Revision); err != nil {
+		return err
+	}
+	e.crashPoint("revision-bumped")
+	if err := insertHistory(ctx, e.db, j.History); err != nil {
+		return err
+	}
+	e.crashPoint("history-recorded")
+	if err := os.RemoveAll(stage); err != nil {
+		return err
+	}
+	return workspace.SyncDir(filepath.Dir(stage))
+}
+
+// mkdirAllSynced creates dir and its missing parents below root, fsyncing
+// each new directory's parent so the new entries survive a crash.
+func mkdirAllSynced(root, dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir && strings.HasPrefix(parent, root) {
+		if err := mkdirAllSynced(root, parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return workspace.SyncDir(parent)
+}
+
+// recover runs under the write lock when the workspace opens: every stage
+// with a complete journal is rolled forward, every other stage discarded.
+func (e *Engine) recover(w *workspace.Workspace) error {
+	e.ws = w
+	entries, err := os.ReadDir(w.RuntimeDir())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	for _, ent := range entries {
+		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
+			continue
+		}
+		stage := filepath.Join(w.RuntimeDir(), ent.Name())
+		data, err := os.ReadFile(filepath.Join(stage, journalName))
+		var j journal
+		if err == nil && json.Unmarshal(data, &j) == nil && j.Sum != "" && j.Sum == j.checksum() {
+			if err := e.rollForward(context.Background(), stage, j); err != nil {
+				return fmt.Errorf("roll forward revision %d: %w", j.Revision, err)
+			}
+			continue
+		}
+		if err := os.RemoveAll(stage); err != nil {
+			return fmt.Errorf("discard incomplete stage %s: %w", ent.Name(), err)
+		}
+	}
+	return workspace.SyncDir(w.RuntimeDir())
+}
+
+var mdLinkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// rebaseTopic rewrites the relative link and citation targets of a topic
+// file that moves from one path to another, so they keep pointing at the
+// same files.
+func rebaseTopic(data []byte, from, to string) []byte {
+	if data == nil {
+		return nil
+	}
+	return mdLinkTarget.ReplaceAllFunc(data, func(m []byte) []byte {
+		target := string(m[2 : len(m)-1])
+		if target == "" || strings.HasPrefix(target, "#") || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+			return m
+		}
+		p, frag, _ := strings.Cut(target, "#")
+		resolved := resolveRel(from, p)
+		if resolved == "" {
+			return m
+		}
+		nt := relFrom(to, resolved)
+		if frag != "" {
+			nt += "#" + frag
+		}
+		return []byte("](" + nt + ")")
+	})
+}

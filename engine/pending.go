@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+
+	"scriptorium/trust"
+)
+
+// Pending lists the sources awaiting the owner's review, oldest first.
+func (e *Engine) Pending(ctx context.Context) ([]PendingSource, error) {
+	if err := e.gate(trust.OpPending); err != nil {
+		return nil, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.pendingSources(), nil
+}
+
+func (s *snapshot) pendingSources() []PendingSource {
+	out := []PendingSource{}
+	for _, p := range s.archPaths {
+		for _, src := range s.archives[p].sources {
+			if !src.pending() || s.sources[src.view.Ref] != src {
+				continue
+			}
+			v := src.view
+			out = append(out, PendingSource{Ref: v.Ref, Path: v.Path, Anchor: v.Anchor, Time: v.Time,
+				SpeakerLabel: v.SpeakerLabel, SpeakerID: v.SpeakerID, Content: v.Content,
+				Thread: src.file.provider + "/" + src.file.thread, Text: v.Text})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Time != out[j].Time {
+			return out[i].Time < out[j].Time
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
+}
+
+// Promote promotes pending sources by source-id (SPEC §5). Only the owner
+// promotes, and only interactively: the CLI asks for a terminal or --yes.
+// Each promotion is an audit record in the ledger with the SHA-256 of the
+// record bytes; a source a topic already cites needs no distillation, an
+// uncited one is distilled by the writer in one transaction. Promoting an
+// already promoted source is a no-op.
+func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, error) {
+	res := PromoteResult{Promoted: []string{}, Distilled: []string{}}
+	if err := e.gate(trust.OpPromote); err != nil {
+		return res, err
+	}
+	if len(refs) == 0 {
+		return res, Errorf(CodeInvalidArgument, "promote needs at least one source-id")
+	}
+	release, err := e.lock(ctx, !e.opts.Interactive)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return res, err
+	}
+	var batch []trust.Promotion
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		src, ok := s.sources[ref]
+		if !ok {
+			return res, Errorf(CodeNotFound, "no source with source-id %s; nothing was promoted", ref)
+		}
+		if seen[ref] || !src.pending() {
+			continue
+		}
+		seen[ref] = true
+		sum := sha256.Sum256([]byte(src.view.Text))
+		batch = append(batch, trust.Promotion{SourceID: ref, PromotedBy: trust.Owner, PromotedAt: e.opts.Now().UTC(),
+			PreviousState: "pending", RecordSHA256: hex.EncodeToString(sum[:]), Path: src.view.Path, Anchor: src.view.Anchor})
+	}
+	if len(batch) == 0 {
+		return res, nil
+	}
+	added, err := e.ledger.Record(ctx, batch)
+	if err != nil {
+		return res, Wrap(CodeIO, err, "record promotion")
+	}
+	res.Promoted = nonNil(added)
+	after, err := e.snapshot(ctx)
+	if err != nil {
+		return res, err
+	}
+	cited := after.citedSources()
+	var uncited []string
+	for _, id := range res.Promoted {
+		if !cited[id] {
+			uncited = append(uncited, id)
+		}
+	}
+	if len(uncited) > 0 {
+		distilled, err := e.distillLocked(ctx, after, uncited, "promote")
+		if err != nil {
+			// The promotion stands (it is recorded); the distillation can be
+			// redone by backfill. Say so rather than pretend it failed whole.
+			return res, &Error{Code: AsError(err).Code, Err: err,
+				Message: "promoted " + joinIDs(res.Promoted) + " but could not distil them (run backfill to retry): " + AsError(err).Message}
+		}
+		res.Distilled = nonNil(distilled)
+		return res, nil
+	}
+	// Trust changed without an install: blocks citing these sources are now
+	// trusted, so the derived views and the index change too.
+	e.afterInstall(ctx, after)
+	return res, nil
+}
+
+// citedSources is the set of source-ids some topic footnote cites.
+func (s *snapshot) citedSources() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range s.topicPaths {
+		for _, d := range s.topics[p].file.Definitions() {
+			for _, c := range d.Sources {
+				out[c.SourceID] = true
+			}
+		}
+	}
+	return out
+}
+
+func joinIDs(ids []string) string {
+	out := ""
+	for i, id := range ids {
+		if i > 0 {
+			out += ", "
+		}
+		out += id
+	}
+	return out
+}

@@ -1,0 +1,338 @@
+package engine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"scriptorium/trust"
+	"scriptorium/workspace/archive"
+	"scriptorium/workspace/topic"
+)
+
+// topicFile is one parsed topic file.
+type topicFile struct {
+	path     string // "topics/people/craig.md"
+	data     []byte
+	file     *topic.File
+	problems []topic.Problem
+}
+
+// archiveFile is one parsed source archive.
+type archiveFile struct {
+	path     string // "sources/openprogram/_v2/sess.md" or "sources/openprogram/sess.md"
+	provider string
+	thread   string
+	data     []byte
+	legacy   bool
+	frames   []archive.Frame        // v2
+	records  []archive.LegacyRecord // legacy
+	stopErr  *archive.FrameError    // v2: why parsing stopped, nil if the file is valid
+	sources  []*sourceEntry         // in file order
+}
+
+// sourceEntry is one source record, resolved.
+type sourceEntry struct {
+	view         SourceView
+	framePending bool
+	file         *archiveFile
+}
+
+// snapshot is a read of the whole workspace: every topic and archive parsed,
+// trust resolved. Validation, verify, get, render and search all work on one.
+type snapshot struct {
+	topics     map[string]*topicFile
+	topicPaths []string
+	archives   map[string]*archiveFile
+	archPaths  []string
+	sources    map[string]*sourceEntry // by source-id; a v2 frame wins over a legacy record
+	anchors    map[string]*sourceEntry // "path#anchor"
+	promoted   map[string]bool
+	strays     []Violation // files that are not where the layout allows
+}
+
+// loadSnapshot reads topics/ and sources/ of the workspace at root.
+func loadSnapshot(root string, promoted map[string]bool) (*snapshot, error) {
+	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}
+	topics, strays, err := listMarkdown(root, "topics")
+	if err != nil {
+		return nil, err
+	}
+	s.strays = append(s.strays, strays...)
+	for _, p := range topics {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, Wrap(CodeIO, err, "read %s", p)
+		}
+		s.setTopic(p, data)
+	}
+	sources, strays, err := listMarkdown(root, "sources")
+	if err != nil {
+		return nil, err
+	}
+	s.strays = append(s.strays, strays...)
+	for _, p := range sources {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, Wrap(CodeIO, err, "read %s", p)
+		}
+		if v, ok := s.addArchive(p, data); !ok {
+			s.strays = append(s.strays, v)
+		}
+	}
+	s.indexSources()
+	return s, nil
+}
+
+// listMarkdown lists regular .md files under root/sub as slash paths relative
+// to root, sorted. Symlinks and other files are reported as strays: a
+// symlink could point outside the workspace, so it is never followed.
+func listMarkdown(root, sub string) ([]string, []Violation, error) {
+	var files []string
+	var strays []Violation
+	base := filepath.Join(root, sub)
+	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == base {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			strays = append(strays, Violation{Code: "symlink", Path: rel, Message: "symbolic links are not allowed in the workspace"})
+		case d.IsDir():
+		case d.Type().IsRegular() && strings.HasSuffix(rel, ".md"):
+			files = append(files, rel)
+		default:
+			strays = append(strays, Violation{Code: "unexpected_file", Path: rel, Message: "only .md files belong under " + sub + "/"})
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, Wrap(CodeIO, err, "list %s", sub)
+	}
+	sort.Strings(files)
+	return files, strays, nil
+}
+
+func (s *snapshot) setTopic(p string, data []byte) {
+	f, probs := topic.Parse(data)
+	if _, ok := s.topics[p]; !ok {
+		s.topicPaths = append(s.topicPaths, p)
+		sort.Strings(s.topicPaths)
+	}
+	s.topics[p] = &topicFile{path: p, data: data, file: f, problems: probs}
+}
+
+func (s *snapshot) removeTopic(p string) {
+	delete(s.topics, p)
+	for i, q := range s.topicPaths {
+		if q == p {
+			s.topicPaths = append(s.topicPaths[:i], s.topicPaths[i+1:]...)
+			break
+		}
+	}
+}
+
+// archivePathParts splits "sources/<provider>/_v2/<thread>.md" or
+// "sources/<provider>/<thread>.md".
+func archivePathParts(p string) (provider, thread string, v2, ok bool) {
+	parts := strings.Split(strings.TrimSuffix(p, ".md"), "/")
+	switch {
+	case len(parts) == 4 && parts[0] == "sources" && parts[2] == "_v2":
+		return parts[1], parts[3], true, true
+	case len(parts) == 3 && parts[0] == "sources":
+		return parts[1], parts[2], false, true
+	}
+	return "", "", false, false
+}
+
+// addArchive parses one archive; it reports false for a file outside the
+// archive layout.
+func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
+	provider, thread, inV2, ok := archivePathParts(p)
+	if !ok {
+		return Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
+	}
+	a := &archiveFile{path: p, provider: provider, thread: thread, data: data}
+	if inV2 || archive.IsV2(data) {
+		frames, err := archive.ParseV2(data)
+		a.frames = frames
+		var fe *archive.FrameError
+		if errors.As(err, &fe) {
+			a.stopErr = fe
+		} else if err != nil {
+			a.stopErr = &archive.FrameError{Line: 1, Reason: err.Error()}
+		}
+	} else {
+		a.legacy = true
+		a.records = archive.ParseLegacy(data)
+	}
+	if _, exists := s.archives[p]; !exists {
+		s.archPaths = append(s.archPaths, p)
+		sort.Strings(s.archPaths)
+	}
+	s.archives[p] = a
+	return Violation{}, true
+}
+
+// indexSources builds the source maps from the parsed archives. Legacy
+// records are indexed first so a v2 frame of the same source-id replaces
+// them (SPEC §3.2: v2 is preferred once it exists).
+func (s *snapshot) indexSources() {
+	s.sources = map[string]*sourceEntry{}
+	s.anchors = map[string]*sourceEntry{}
+	for _, pass := range []bool{true, false} {
+		for _, p := range s.archPaths {
+			a := s.archives[p]
+			if a.legacy != pass {
+				continue
+			}
+			a.sources = a.sources[:0]
+			if a.legacy {
+				for _, r := range a.records {
+					e := s.legacyEntry(a, r)
+					a.sources = append(a.sources, e)
+					s.anchors[p+"#"+e.view.Anchor] = e
+					if _, dup := s.sources[e.view.Ref]; !dup {
+						s.sources[e.view.Ref] = e
+					}
+				}
+				continue
+			}
+			for _, f := range a.frames {
+				e := s.frameEntry(a, f)
+				a.sources = append(a.sources, e)
+				s.anchors[p+"#"+e.view.Anchor] = e
+				if old, dup := s.sources[e.view.Ref]; !dup || old.view.Legacy {
+					s.sources[e.view.Ref] = e
+				}
+			}
+		}
+	}
+}
+
+func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
+	v := SourceView{
+		Kind: "source", Ref: f.SourceID, Path: a.path, Anchor: f.Anchor,
+		Time: formatTime(f.Time), Label: f.Label, Content: f.Content,
+		SpeakerTrusted: f.Speaker == archive.SpeakerWithID, Line: f.Line, Text: f.Text,
+	}
+	if f.Speaker == archive.SpeakerWithID {
+		v.SpeakerID = f.SpeakerID
+	}
+	v.SpeakerDisplay = f.SpeakerDisplay()
+	v.SpeakerLabel = f.SpeakerLabel()
+	e := &sourceEntry{view: v, framePending: f.Pending, file: a}
+	e.view.Trust = s.trustWord(e)
+	return e
+}
+
+func (s *snapshot) legacyEntry(a *archiveFile, r archive.LegacyRecord) *sourceEntry {
+	ref, anchor := r.SourceID, r.Anchor
+	if ref == "" {
+		// Unframed legacy records have no id of their own; the line keeps
+		// it stable because legacy files are frozen.
+		ref = a.provider + "/" + a.thread + "/legacy-L" + strconv.Itoa(r.Line)
+	}
+	if anchor == "" {
+		anchor = archive.AnchorFor(ref)
+	}
+	v := SourceView{
+		Kind: "source", Ref: ref, Path: a.path, Anchor: anchor, Time: formatTime(r.Time),
+		Label: r.Label, Content: r.Content, Legacy: true, Line: r.Line, Trust: "trusted",
+	}
+	if r.HasHint {
+		v.SpeakerID, v.SpeakerDisplay = r.HintID, r.HintDisplay
+		v.SpeakerLabel = archive.SpeakerLabel(r.HintDisplay, r.HintID)
+	}
+	return &sourceEntry{view: v, file: a}
+}
+
+func (s *snapshot) trustWord(e *sourceEntry) string {
+	if trust.SourcePendingNow(e.framePending, s.promoted[e.view.Ref]) {
+		return "pending"
+	}
+	return "trusted"
+}
+
+// pending reports whether a source is pending now.
+func (e *sourceEntry) pending() bool { return e.view.Trust == "pending" }
+
+// resolveCitation finds the source a footnote citation names. relPath is
+// relative to the topic file's directory. It returns the workspace path too.
+func (s *snapshot) resolveCitation(topicPath string, c topic.Citation) (*sourceEntry, string) {
+	target := resolveRel(topicPath, c.Path)
+	e, ok := s.anchors[target+"#"+c.Anchor]
+	if !ok || e.view.Ref != c.SourceID {
+		return nil, target
+	}
+	return e, target
+}
+
+// resolveRel resolves a relative link target against a topic file's
+// directory and returns a clean slash path relative to the workspace root
+// ("" if it escapes the workspace).
+func resolveRel(from, rel string) string {
+	joined := path.Clean(path.Join(path.Dir(from), rel))
+	if joined == ".." || strings.HasPrefix(joined, "../") || path.IsAbs(rel) {
+		return ""
+	}
+	return joined
+}
+
+// relFrom is the inverse of resolveRel: the relative path from a file to a
+// workspace path.
+func relFrom(from, target string) string {
+	r, err := filepath.Rel(filepath.FromSlash(path.Dir(from)), filepath.FromSlash(target))
+	if err != nil {
+		return target
+	}
+	return filepath.ToSlash(r)
+}
+
+// citationState is the trust resolver's view of one citation.
+func (s *snapshot) citationState(topicPath string, c topic.Citation) trust.SourceState {
+	e, _ := s.resolveCitation(topicPath, c)
+	switch {
+	case e == nil:
+		return trust.SourceMissing
+	case e.pending():
+		return trust.SourcePending
+	}
+	return trust.SourceTrusted
+}
+
+// blockTrusted resolves a block's trust: all or nothing over the citations
+// of every footnote it references.
+func (s *snapshot) blockTrusted(tf *topicFile, b topic.Element) bool {
+	defs := tf.file.Definitions()
+	for _, r := range b.Refs {
+		d, ok := defs[r.Label]
+		if !ok {
+			return false
+		}
+		for _, c := range d.Sources {
+			if s.citationState(tf.path, c) != trust.SourceTrusted {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
+
+	"scriptorium/trust"
+)
+
+// migrations are state.db's numbered schema changes; index i is version i+1.
+// Append only: a shipped migration is never edited.
+var migrations = []string{
+	`CREATE TABLE history (
+		id        INTEGER PRIMARY KEY AUTOINCREMENT,
+		revision  INTEGER NOT NULL UNIQUE,
+		time      TEXT NOT NULL,
+		actor     TEXT NOT NULL,
+		kind      TEXT NOT NULL,
+		changed   TEXT NOT NULL, -- JSON array of paths
+		diffs     TEXT NOT NULL  -- JSON object path -> unified diff
+	)`,
+	trust.LedgerSchema,
+	`CREATE TABLE passes (
+		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		time       TEXT NOT NULL,
+		model      TEXT NOT NULL,
+		revision   INTEGER NOT NULL DEFAULT 0,
+		changed    TEXT NOT NULL, -- JSON array of {path, diff}
+		tokens_in  INTEGER NOT NULL DEFAULT 0,
+		tokens_out INTEGER NOT NULL DEFAULT 0,
+		error      TEXT NOT NULL DEFAULT '',
+		core_gap   TEXT NOT NULL DEFAULT '[]'
+	)`,
+}
+
+// openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because
+// history and the ledger are records that must survive a crash.
+func openStateDB(dir string) (*sql.DB, error) {
+	path := filepath.Join(dir, "state.db")
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open state.db: %w", err)
+	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func migrate(db *sql.DB) error {
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate state.db: %w", err)
+	}
+	var v int
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
+		return fmt.Errorf("migrate state.db: %w", err)
+	}
+	for i := v; i < len(migrations); i++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate state.db: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, i+1); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// historyRecord is what an install appends to the history table. It also
+// travels inside the roll-forward journal so recovery can write it.
+type historyRecord struct {
+	Revision int64             `json:"revision"`
+	Time     time.Time         `json:"time"`
+	Actor    string            `json:"actor"`
+	Kind     string            `json:"kind"`
+	Changed  []string          `json:"changed"`
+	Diffs    map[string]string `json:"diffs"`
+}
+
+// insertHistory records an install; recording the same revision twice is a
+// no-op so recovery may replay it.
+func insertHistory(ctx context.Context, db *sql.DB, h historyRecord) error {
+	changed, _ := json.Marshal(nonNil(h.Changed))
+	diffs, _ := json.Marshal(h.Diffs)
+	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO history (revision, time, actor, kind, changed, diffs)
+		VALUES (?, ?, ?, ?, ?, ?)`, h.Revision, h.Time.UTC().Format(time.RFC3339), h.Actor, h.Kind, string(changed), string(diffs))
+	if err != nil {
+		return fmt.Errorf("record history: %w", err)
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

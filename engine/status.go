@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"scriptorium/trust"
+)
+
+const writerStatusFile = "writer-status.json"
+
+// ModelName is the label of the configured model: "offline" for the
+// built-in deterministic model, otherwise "<provider>:<name>".
+func (c Config) ModelName() string {
+	if c.Model.Provider == "" || c.Model.Provider == "offline" {
+		return OfflineModelName
+	}
+	name := c.Model.Name
+	if c.Memory.Writer.Model != "" {
+		name = c.Memory.Writer.Model
+	}
+	return c.Model.Provider + ":" + name
+}
+
+// Status reports the workspace, writer, core and index state (SPEC §12).
+// It is read-only: the core report is computed, not written.
+func (e *Engine) Status(ctx context.Context) (Status, error) {
+	if err := e.gate(trust.OpStatus); err != nil {
+		return Status{}, err
+	}
+	rev, err := e.ws.Revision()
+	if err != nil {
+		return Status{}, Wrap(CodeIO, err, "read revision")
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return Status{}, err
+	}
+	_, core := e.coreRender(s)
+	st := Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.cfg.Memory.Backend, Model: e.cfg.ModelName(),
+		Core: core, StateDir: e.state}
+	st.Writer = e.readWriterStatus()
+	st.Writer.PendingTurns = e.pendingTurnCount(ctx)
+	st.Index = e.indexState(ctx, s)
+	if holder, held := e.ws.LockHolder(); held {
+		st.LockHolder = holder
+	}
+	return st, nil
+}
+
+// readWriterStatus reads the best-effort writer status file; a missing or
+// damaged file reads as "nothing recorded yet".
+func (e *Engine) readWriterStatus() WriterStatus {
+	var ws WriterStatus
+	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), writerStatusFile))
+	if err != nil {
+		return ws
+	}
+	_ = json.Unmarshal(data, &ws)
+	return ws
+}

@@ -1,0 +1,416 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"scriptorium/trust"
+	"scriptorium/workspace"
+)
+
+// Edit is one edit of a transaction (SPEC §6).
+type Edit struct {
+	Op      string  `json:"op"` // create, replace, append, delete, move
+	Path    string  `json:"path"`
+	Content *string `json:"content,omitempty"`
+	To      string  `json:"to,omitempty"` // move only
+}
+
+// Transaction is what `update` applies: edits against a base revision.
+type Transaction struct {
+	BaseRevision *int64 `json:"base_revision"`
+	Edits        []Edit `json:"edits"`
+}
+
+// ParseTransaction decodes a transaction document. Anything that is not
+// one JSON object of the SPEC §6 shape is INVALID_ARGUMENT.
+func ParseTransaction(data []byte) (Transaction, error) {
+	var tx Transaction
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&tx); err != nil {
+		return tx, Errorf(CodeInvalidArgument, "transaction is not valid JSON: %v", err)
+	}
+	if dec.More() {
+		return tx, Errorf(CodeInvalidArgument, "transaction holds more than one JSON document")
+	}
+	if tx.BaseRevision == nil {
+		return tx, Errorf(CodeInvalidArgument, "transaction has no base_revision")
+	}
+	if len(tx.Edits) == 0 {
+		return tx, Errorf(CodeInvalidArgument, "transaction has no edits")
+	}
+	for i, ed := range tx.Edits {
+		switch ed.Op {
+		case "create", "replace", "append":
+			if ed.Content == nil {
+				return tx, Errorf(CodeInvalidArgument, "edit %d (%s %s) has no content", i, ed.Op, ed.Path)
+			}
+		case "delete":
+		case "move":
+			if ed.To == "" {
+				return tx, Errorf(CodeInvalidArgument, "edit %d (move %s) has no \"to\"", i, ed.Path)
+			}
+		default:
+			return tx, Errorf(CodeInvalidArgument, "edit %d has unknown op %q (want create, replace, append, delete or move)", i, ed.Op)
+		}
+	}
+	return tx, nil
+}
+
+// change is one install: topic edits plus, for the writer, new archive
+// contents, all installed atomically together.
+type change struct {
+	kind     string // history kind: write, update, sleep, promote, backfill, migration
+	actor    trust.Tier
+	base     *int64            // nil: no revision check
+	edits    []Edit
+	archives map[string][]byte // workspace path -> complete new archive bytes
+	// background callers give up after 1 s on a held lock.
+	background bool
+}
+
+// Update applies a transaction as the engine's caller tier (SPEC §6).
+func (e *Engine) Update(ctx context.Context, tx Transaction) (UpdateResult, error) {
+	if err := e.gate(trust.OpUpdate); err != nil {
+		return UpdateResult{}, err
+	}
+	return e.install(ctx, change{kind: "update", actor: e.opts.Tier, base: tx.BaseRevision, edits: tx.Edits,
+		background: !e.opts.Interactive})
+}
+
+// lock takes the write lock in the mode the change asks for.
+func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
+	mode := workspace.LockInteractive
+	if background {
+		mode = workspace.LockBackground
+	}
+	release, err := e.ws.Lock(ctx, mode)
+	if err != nil {
+		return nil, classifyLockErr(err, "take the write lock")
+	}
+	return release, nil
+}
+
+// install validates a change against the complete would-be workspace and
+// installs it crash-atomically. A rejected change touches nothing.
+func (e *Engine) install(ctx context.Context, ch change) (UpdateResult, error) {
+	release, err := e.lock(ctx, ch.background)
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	defer release()
+	return e.installLocked(ctx, ch)
+}
+
+func (e *Engine) installLocked(ctx context.Context, ch change) (UpdateResult, error) {
+	rev, err := e.ws.Revision()
+	if err != nil {
+		return UpdateResult{}, Wrap(CodeIO, err, "read revision")
+	}
+	if ch.base != nil && *ch.base != rev {
+		return UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.base, rev)
+	}
+	before, err := e.snapshot(ctx)
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	plan, err := e.plan(before, ch)
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	if len(plan.order) == 0 {
+		return UpdateResult{Revision: rev, Changed: []string{}}, nil
+	}
+	after := before.with(plan)
+	if bad := introduced(before.violations(), after.violations()); len(bad) > 0 {
+		return UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
+			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
+	}
+	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.actor), Kind: ch.kind,
+		Changed: plan.order, Diffs: map[string]string{}}
+	for _, p := range plan.order {
+		hist.Diffs[p] = unifiedDiff(p, plan.old[p], plan.files[p])
+	}
+	if err := e.commit(ctx, plan, hist); err != nil {
+		return UpdateResult{}, err
+	}
+	e.afterInstall(ctx, after)
+	return UpdateResult{Revision: rev + 1, Changed: append([]string(nil), plan.order...)}, nil
+}
+
+// txPlan is a validated set of file changes.
+type txPlan struct {
+	files map[string][]byte // new content; nil = delete
+	old   map[string][]byte // previous content; nil = did not exist
+	order []string          // changed paths, sorted
+}
+
+// plan applies the edits to an in-memory copy of the topics, checks paths
+// and the tier's rights, and returns only the files whose bytes change.
+func (e *Engine) plan(s *snapshot, ch change) (*txPlan, error) {
+	work := map[string][]byte{}
+	exists := func(p string) bool {
+		if c, ok := work[p]; ok {
+			return c != nil
+		}
+		_, ok := s.topics[p]
+		return ok
+	}
+	content := func(p string) []byte {
+		if c, ok := work[p]; ok {
+			return c
+		}
+		if tf, ok := s.topics[p]; ok {
+			return tf.data
+		}
+		return nil
+	}
+	var bad, forbidden []Violation
+	reject := func(i int, ed Edit, code, msg string) {
+		bad = append(bad, Violation{Code: code, Path: ed.Path, Message: fmt.Sprintf("edit %d (%s): %s", i, ed.Op, msg)})
+	}
+	for i, ed := range ch.edits {
+		if msg := e.checkTopicPath(ed.Path); msg != "" {
+			reject(i, ed, "bad_path", msg)
+			continue
+		}
+		var kind trust.EditKind
+		var newContent []byte
+		old := content(ed.Path)
+		had := exists(ed.Path)
+		switch ed.Op {
+		case "create":
+			kind = trust.EditCreate
+			if had {
+				reject(i, ed, "exists", "the file already exists; use replace or append")
+				continue
+			}
+			newContent = []byte(*ed.Content)
+		case "replace":
+			kind = trust.EditReplace
+			if !had {
+				reject(i, ed, "not_found", "the file does not exist; use create")
+				continue
+			}
+			newContent = []byte(*ed.Content)
+		case "append":
+			kind = trust.EditAppend
+			newContent = appendContent(old, *ed.Content)
+		case "delete":
+			kind = trust.EditDelete
+			if !had {
+				reject(i, ed, "not_found", "the file does not exist")
+				continue
+			}
+		case "move":
+			kind = trust.EditMove
+			if !had {
+				reject(i, ed, "not_found", "the file does not exist")
+				continue
+			}
+			if msg := e.checkTopicPath(ed.To); msg != "" {
+				reject(i, ed, "bad_path", "to: "+msg)
+				continue
+			}
+			if exists(ed.To) {
+				reject(i, ed, "exists", "the destination "+ed.To+" already exists")
+				continue
+			}
+		default:
+			reject(i, ed, "unknown_op", "unknown op")
+			continue
+		}
+		if err := trust.CheckEdit(ch.actor, kind, ed.Path, had, old, newContent); err != nil {
+			forbidden = append(forbidden, Violation{Code: "forbidden", Path: ed.Path, Message: err.Error()})
+			continue
+		}
+		switch ed.Op {
+		case "delete":
+			work[ed.Path] = nil
+		case "move":
+			work[ed.To] = rebaseTopic(old, ed.Path, ed.To)
+			work[ed.Path] = nil
+		default:
+			work[ed.Path] = newContent
+		}
+	}
+	if len(forbidden) > 0 {
+		return nil, &Error{Code: CodeForbidden, Violations: forbidden,
+			Message: fmt.Sprintf("tier %s may not make %d of these edits; nothing was changed", ch.actor, len(forbidden))}
+	}
+	if len(bad) > 0 {
+		return nil, &Error{Code: CodeRejected, Violations: bad,
+			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
+	}
+	for p, data := range ch.archives {
+		work[p] = data
+	}
+	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}
+	for p, c := range work {
+		var prev []byte
+		if tf, ok := s.topics[p]; ok {
+			prev = tf.data
+		} else if a, ok := s.archives[p]; ok {
+			prev = a.data
+		}
+		if c == nil && prev == nil {
+			continue
+		}
+		if c != nil && prev != nil && bytes.Equal(c, prev) {
+			continue
+		}
+		plan.files[p], plan.old[p] = c, prev
+		plan.order = append(plan.order, p)
+	}
+	sort.Strings(plan.order)
+	return plan, nil
+}
+
+// appendContent is the append op: the new text follows the old, with a
+// blank line between them when the old text does not already end with one,
+// so an appended block never glues onto the last paragraph.
+func appendContent(old []byte, add string) []byte {
+	out := append([]byte(nil), old...)
+	switch {
+	case len(old) == 0:
+	case bytes.HasSuffix(old, []byte("\n\n")):
+	case bytes.HasSuffix(old, []byte("\n")):
+		out = append(out, '\n')
+	default:
+		out = append(out, '\n', '\n')
+	}
+	return append(out, add...)
+}
+
+// checkTopicPath returns why p is not an acceptable topic path, or "".
+func (e *Engine) checkTopicPath(p string) string {
+	switch {
+	case p == "":
+		return "empty path"
+	case strings.ContainsAny(p, "\\\x00"):
+		return "paths use / and contain no NUL"
+	case path.IsAbs(p) || filepath.IsAbs(p):
+		return "absolute paths are not allowed"
+	case path.Clean(p) != p:
+		return "path is not clean (no ./, ../, // or trailing /)"
+	case !strings.HasPrefix(p, "topics/"):
+		return "edits stay under topics/"
+	case !strings.HasSuffix(p, ".md") || strings.HasSuffix(p, "/.md"):
+		return "topic files end in .md"
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." || seg == "." || seg == "" {
+			return "path traversal is not allowed"
+		}
+		if err := workspace.CheckSegment(seg); err != nil {
+			return fmt.Sprintf("unsafe path segment %q", seg)
+		}
+	}
+	// No component of the path may be a symlink: writing through one
+	// could land outside the workspace.
+	cur := e.ws.Root()
+	for _, seg := range strings.Split(p, "/") {
+		cur = filepath.Join(cur, seg)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "path goes through a symbolic link"
+		}
+		if err == nil && cur != filepath.Join(e.ws.Root(), filepath.FromSlash(p)) && !fi.IsDir() {
+			return "a parent of the path is a file"
+		}
+		if err == nil && cur == filepath.Join(e.ws.Root(), filepath.FromSlash(p)) && fi.IsDir() {
+			return "the path is a directory"
+		}
+	}
+	return ""
+}
+
+// with returns the would-be snapshot after a plan: unchanged files are
+// shared, changed ones re-parsed.
+func (s *snapshot) with(plan *txPlan) *snapshot {
+	n := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: s.promoted,
+		strays: s.strays}
+	for p, tf := range s.topics {
+		n.topics[p] = tf
+	}
+	n.topicPaths = append([]string(nil), s.topicPaths...)
+	for p, a := range s.archives {
+		n.archives[p] = a
+	}
+	n.archPaths = append([]string(nil), s.archPaths...)
+	for _, p := range plan.order {
+		data := plan.files[p]
+		if strings.HasPrefix(p, "topics/") {
+			if data == nil {
+				n.removeTopic(p)
+			} else {
+				n.setTopic(p, data)
+			}
+			continue
+		}
+		// Archive files are re-parsed into fresh values so the old
+		// snapshot's entries are never mutated.
+		delete(n.archives, p)
+		n.addArchive(p, data)
+	}
+	// Entries point at archiveFile values; rebuild them all on copies so the
+	// old snapshot stays intact.
+	for p, a := range n.archives {
+		cp := *a
+		cp.sources = nil
+		n.archives[p] = &cp
+	}
+	n.indexSources()
+	return n
+}
+
+var lineRef = regexp.MustCompile(`:\d+\b`)
+
+// introduced returns the violations of after that before did not have, so
+// a transaction is judged on what it breaks, not on damage it found.
+// Line numbers are ignored in the comparison because edits move lines.
+func introduced(before, after []Violation) []Violation {
+	key := func(v Violation) string {
+		return v.Code + "\x00" + v.Path + "\x00" + lineRef.ReplaceAllString(v.Message, "")
+	}
+	count := map[string]int{}
+	for _, v := range before {
+		count[key(v)]++
+	}
+	var out []Violation
+	for _, v := range after {
+		k := key(v)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func unifiedDiff(p string, old, new []byte) string {
+	from, to := "a/"+p, "b/"+p
+	if old == nil {
+		from = "/dev/null"
+	}
+	if new == nil {
+		to = "/dev/null"
+	}
+	return udiff.Unified(from, to, string(old), string(new))
+}
