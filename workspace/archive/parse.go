@@ -1,0 +1,259 @@
+package archive
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ending says how a valid v2 archive ends, so Append knows what separator
+// the next frame needs.
+type ending int
+
+const (
+	endClean   ending = iota // last line ends in LF: append "\n" + frame
+	endNoLF                  // last line lacks its LF: append "\n\n" + frame
+	endBlankLn               // one blank line after the last frame: append frame
+)
+
+// IsV2 reports whether data starts with the v2 marker line (the marker
+// followed by LF or by the end of data).
+func IsV2(data []byte) bool {
+	rest, ok := bytes.CutPrefix(data, []byte(Marker))
+	return ok && (len(rest) == 0 || rest[0] == '\n')
+}
+
+// ParseV2 parses a v2 archive. It returns every valid frame before the first
+// invalid or truncated one and, for that one, a *FrameError (nil when the
+// whole archive is valid). Data without the marker line gives a *FrameError
+// at line 1 wrapping ErrNotV2. Parsing never resynchronises: nothing after
+// the first problem is read. Duplicate source-ids are not an error here;
+// the first frame of a source-id is the one Append de-duplicates against.
+func ParseV2(data []byte) ([]Frame, error) {
+	frames, _, err := parseV2(data)
+	if err != nil {
+		return frames, err
+	}
+	return frames, nil
+}
+
+// lineReader hands out LF-terminated lines; a CR is part of the line.
+type lineReader struct {
+	data []byte
+	pos  int // offset of the next line
+	line int // lines consumed so far: the number of the last line read
+}
+
+func (r *lineReader) eof() bool { return r.pos >= len(r.data) }
+
+// next returns the next line without its LF and whether an LF ended it.
+// At the end of data it returns ok == false.
+func (r *lineReader) next() (line []byte, lf, ok bool) {
+	if r.eof() {
+		return nil, false, false
+	}
+	rest := r.data[r.pos:]
+	r.line++
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		r.pos += i + 1
+		return rest[:i], true, true
+	}
+	r.pos = len(r.data)
+	return rest, false, true
+}
+
+func parseV2(data []byte) ([]Frame, ending, *FrameError) {
+	r := &lineReader{data: data, line: 1}
+	if !IsV2(data) {
+		return nil, 0, &FrameError{Line: 1, Reason: "missing v2 marker line", err: ErrNotV2}
+	}
+	r.pos = len(Marker)
+	if r.eof() {
+		return nil, endNoLF, nil
+	}
+	r.pos++ // the marker's LF
+	var frames []Frame
+	for {
+		if r.eof() {
+			return frames, endClean, nil
+		}
+		sep := r.line + 1
+		if line, _, _ := r.next(); len(line) != 0 {
+			return frames, 0, invalid(sep, sep, "want a blank line before the next frame")
+		}
+		if r.eof() {
+			return frames, endBlankLn, nil
+		}
+		f, end, ferr := r.frame()
+		if ferr != nil {
+			return frames, 0, ferr
+		}
+		frames = append(frames, f)
+		if end == endNoLF {
+			return frames, endNoLF, nil
+		}
+	}
+}
+
+func invalid(line, frameLine int, format string, args ...any) *FrameError {
+	return &FrameError{Line: line, FrameLine: frameLine, Reason: fmt.Sprintf(format, args...), err: ErrInvalidFrame}
+}
+
+// frame parses one frame starting at the reader's position (not at EOF).
+func (r *lineReader) frame() (Frame, ending, *FrameError) {
+	start := r.line + 1
+	// header reads one header line, which must be complete.
+	header := func(what string) (string, int, *FrameError) {
+		line, lf, ok := r.next()
+		if !ok || !lf {
+			n := r.line
+			if !ok {
+				n++
+			}
+			return "", n, invalid(n, start, "truncated frame: missing %s line", what)
+		}
+		return string(line), r.line, nil
+	}
+
+	line, anchorLine, ferr := header("anchor")
+	if ferr != nil {
+		return Frame{}, 0, ferr
+	}
+	hexPart, ok := cutAround(line, anchorPrefix, anchorSuffix)
+	if !ok || len(hexPart) != 8 || strings.Trim(hexPart, "0123456789abcdef") != "" {
+		return Frame{}, 0, invalid(anchorLine, start, "want an anchor line <a id=\"source-xxxxxxxx\"></a>")
+	}
+
+	line, n, ferr := header("source-id")
+	if ferr != nil {
+		return Frame{}, 0, ferr
+	}
+	sourceID, ok := cutAround(line, sourceIDPrefix, commentSuffix)
+	if !ok {
+		return Frame{}, 0, invalid(n, start, "want a source-id comment")
+	}
+	if err := ValidateSourceID(sourceID); err != nil {
+		return Frame{}, 0, invalid(n, start, "%v", err)
+	}
+	if "source-"+hexPart != AnchorFor(sourceID) {
+		return Frame{}, 0, invalid(anchorLine, start, "anchor source-%s does not match source-id %q (want %s)", hexPart, sourceID, AnchorFor(sourceID))
+	}
+	f := Frame{SourceID: sourceID, Anchor: AnchorFor(sourceID), Line: start}
+
+	if line, n, ferr = header("record-lines"); ferr != nil {
+		return Frame{}, 0, ferr
+	}
+	if strings.HasPrefix(line, speakerIDPrefix) {
+		enc, ok := cutAround(line, speakerIDPrefix, commentSuffix)
+		if !ok {
+			return Frame{}, 0, invalid(n, start, "malformed speaker-id comment")
+		}
+		id, err := DecodeSpeakerID(enc)
+		if err != nil {
+			return Frame{}, 0, invalid(n, start, "%v", err)
+		}
+		f.Speaker, f.SpeakerID = SpeakerDisplayOnly, id
+		if id != "" {
+			f.Speaker = SpeakerWithID
+		}
+		if line, n, ferr = header("record-lines"); ferr != nil {
+			return Frame{}, 0, ferr
+		}
+	}
+	if strings.HasPrefix(line, trustPrefix) {
+		if line != pendingLine {
+			return Frame{}, 0, invalid(n, start, "unknown trust marker (only trust:pending exists)")
+		}
+		f.Pending = true
+		if line, n, ferr = header("record-lines"); ferr != nil {
+			return Frame{}, 0, ferr
+		}
+	}
+	digits, ok := cutAround(line, recordLinesPrefix, commentSuffix)
+	if !ok {
+		return Frame{}, 0, invalid(n, start, "want a record-lines comment")
+	}
+	count, ok := parseCount(digits)
+	if !ok {
+		return Frame{}, 0, invalid(n, start, "record-lines %q is not a positive decimal without leading zeros", digits)
+	}
+	f.RecordLines = count
+
+	// The record text is skipped by counting LFs, never by looking at it.
+	textLine := r.line + 1
+	textStart := r.pos
+	if r.eof() {
+		return Frame{}, 0, invalid(textLine, start, "truncated frame: missing record text")
+	}
+	p := textStart
+	for i := 1; i < count; i++ {
+		j := bytes.IndexByte(r.data[p:], '\n')
+		if j < 0 {
+			return Frame{}, 0, invalid(textLine, start, "truncated record: record-lines:%d but the file ends after %d lines", count, i)
+		}
+		p += j + 1
+	}
+	end := endClean
+	if j := bytes.IndexByte(r.data[p:], '\n'); j >= 0 {
+		f.Text = string(r.data[textStart : p+j])
+		r.pos = p + j + 1
+	} else {
+		// The last line lacks its LF; it still holds all count lines.
+		f.Text = string(r.data[textStart:])
+		r.pos = len(r.data)
+		end = endNoLF
+	}
+	r.line = textLine + count - 1
+
+	t, label, content, reason := splitRecordText(f.Text)
+	if reason != "" {
+		return Frame{}, 0, invalid(textLine, start, "%s", reason)
+	}
+	f.Time, f.Label, f.Content = t, label, content
+	return f, end, nil
+}
+
+// cutAround returns what lies between prefix and suffix when line is exactly
+// prefix + value + suffix.
+func cutAround(line, prefix, suffix string) (string, bool) {
+	if len(line) < len(prefix)+len(suffix) || !strings.HasPrefix(line, prefix) || !strings.HasSuffix(line, suffix) {
+		return "", false
+	}
+	return line[len(prefix) : len(line)-len(suffix)], true
+}
+
+// parseCount parses a positive decimal without sign or leading zeros.
+func parseCount(s string) (int, bool) {
+	if s == "" || s[0] == '0' || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// splitRecordText splits "[<time>] <label>: <content>". The label ends at
+// the first ": " of the first line and must not be empty. reason is "" when
+// the text is well formed.
+func splitRecordText(text string) (t time.Time, label, content, reason string) {
+	const stampEnd = 1 + len(TimeLayout)
+	if len(text) < stampEnd+2 || text[0] != '[' || text[stampEnd] != ']' || text[stampEnd+1] != ' ' {
+		return time.Time{}, "", "", "record text does not start with \"[<time>] \""
+	}
+	stamp := text[1:stampEnd]
+	t, err := time.Parse(TimeLayout, stamp)
+	if err != nil || t.Format(TimeLayout) != stamp {
+		return time.Time{}, "", "", fmt.Sprintf("record time %q is not RFC 3339 UTC to the second with Z", stamp)
+	}
+	rest := text[stampEnd+2:]
+	first, _, _ := strings.Cut(rest, "\n")
+	i := strings.Index(first, ": ")
+	switch {
+	case i < 0:
+		return time.Time{}, "", "", "record header has no \"<label>: \""
+	case i == 0:
+		return time.Time{}, "", "", "record header has an empty label"
+	}
+	return t, rest[:i], rest[i+2:], ""
+}
