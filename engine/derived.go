@@ -135,14 +135,14 @@ func removeEmptyDirs(dir, stop string) {
 // afterInstall rebuilds what derives from topics after a successful
 // install. The install already stands; a failure here is repaired by the
 // next render, so it is not reported as the install's failure.
-func (e *Engine) afterInstall(ctx context.Context, s *snapshot) {
+func (e *Engine) afterInstall(ctx context.Context, before, s *snapshot) {
 	if moved, err := e.migrateCore(ctx); err == nil && moved {
 		if fresh, err := e.snapshot(ctx); err == nil {
-			s = fresh
+			before, s = nil, fresh // the migration's own install updated the index from s
 		}
 	}
 	_, _ = e.writeDerived(s)
-	e.updateIndex(ctx, s)
+	e.updateIndex(ctx, before, s)
 }
 
 // Core renders core.md now (and every other derived view) and reports the

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"scriptorium/engine/model"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -34,6 +35,8 @@ type Options struct {
 	// CrashAt names a test-only crash point inside install: the process
 	// exits at once when it is reached. Empty in production.
 	CrashAt string
+	// Model replaces the configured model provider (tests, embedding hosts).
+	Model model.Model
 }
 
 // Engine is an open memory workspace. It is safe for use by several

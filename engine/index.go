@@ -1,12 +1,290 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
 
-// updateIndex brings the search index up to date with the snapshot.
-func (e *Engine) updateIndex(ctx context.Context, s *snapshot) {}
+	"scriptorium/engine/index"
+	"scriptorium/trust"
+	"scriptorium/workspace/topic"
+)
 
-// indexState describes the search index.
-func (e *Engine) indexState(ctx context.Context, s *snapshot) IndexState { return IndexState{} }
+// The search index is a cache of topics/ and sources/: it is opened for one
+// operation and closed again (bleve holds an exclusive lock, and the TUI and
+// a CLI search must be able to take turns), brought up to date from the
+// files when it is missing, broken, of another format or stale, and
+// otherwise updated incrementally inside every install.
 
-// pendingTurnCount counts turns the writer still owes, read-only.
-func (e *Engine) pendingTurnCount(ctx context.Context) int { return 0 }
+const fingerprintKey = "fingerprint"
+
+func (e *Engine) indexDir() string { return filepath.Join(e.ws.Root(), ".scriptorium", "index") }
+
+// docsOf builds every searchable document of a snapshot. Pending sources,
+// pending blocks and legacy records shadowed by a v2 frame are not
+// documents at all, so no search path can return them.
+func (s *snapshot) docsOf() map[string]index.Doc {
+	docs := map[string]index.Doc{}
+	for _, p := range s.topicPaths {
+		tf := s.topics[p]
+		defs := tf.file.Definitions()
+		for _, b := range tf.file.Blocks() {
+			if !s.blockTrusted(tf, b) {
+				continue
+			}
+			d := index.Doc{ID: "topic:" + p + "#^" + b.BlockID, Kind: index.KindTopic, Path: p,
+				Anchor: "^" + b.BlockID, Ref: b.BlockID, Text: topic.BlockText(b), Visible: true}
+			for _, r := range b.Refs {
+				if def, ok := defs[r.Label]; ok {
+					if t, err := time.Parse(time.DateOnly, def.Date); err == nil && t.After(d.Time) {
+						d.Time = t
+					}
+				}
+			}
+			docs[d.ID] = d
+		}
+	}
+	for _, p := range s.archPaths {
+		for _, src := range s.archives[p].sources {
+			v := src.view
+			if src.pending() || s.sources[v.Ref] != src {
+				continue
+			}
+			t, _ := time.Parse(time.RFC3339, v.Time)
+			d := index.Doc{ID: "source:" + p + "#" + v.Anchor, Kind: index.KindSource, Path: p, Anchor: v.Anchor,
+				Ref: v.Ref, Time: t, Text: v.Content, SpeakerID: v.SpeakerID, SpeakerDisplay: v.SpeakerDisplay,
+				SpeakerLabel: v.SpeakerLabel, SpeakerTrusted: v.SpeakerTrusted, Visible: true}
+			docs[d.ID] = d
+		}
+	}
+	return docs
+}
+
+// fingerprint summarises everything the index derives from: every memory
+// file's path, size and modification time, and the promotion ledger. A hand
+// edit behind the engine's back changes it, so the index is rebuilt.
+func (s *snapshot) fingerprint(root string) string {
+	h := sha256.New()
+	for _, group := range [][]string{s.topicPaths, s.archPaths} {
+		for _, p := range group {
+			fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+			if err != nil {
+				fmt.Fprintf(h, "%s missing\n", p)
+				continue
+			}
+			fmt.Fprintf(h, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	promoted := make([]string, 0, len(s.promoted))
+	for id := range s.promoted {
+		promoted = append(promoted, id)
+	}
+	sort.Strings(promoted)
+	for _, id := range promoted {
+		fmt.Fprintf(h, "promoted %s\n", id)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// openIndex opens the index, waiting up to a second for another handle.
+func (e *Engine) openIndex() (*index.Index, error) {
+	ix, err := index.OpenWith(e.indexDir(), index.Options{LockTimeout: time.Second})
+	if errors.Is(err, index.ErrLocked) {
+		return nil, &Error{Code: CodeLockBusy, Message: "the search index is in use by another process; try again", Err: err}
+	}
+	if err != nil {
+		return nil, Wrap(CodeIO, err, "open search index")
+	}
+	return ix, nil
+}
+
+// syncIndex makes the index match the snapshot: a rebuild when it is not
+// fresh, nothing otherwise. It returns whether it rebuilt.
+func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
+	fp := s.fingerprint(e.ws.Root())
+	have, err := ix.Meta(fingerprintKey)
+	if err != nil {
+		return false, Wrap(CodeIO, err, "read search index")
+	}
+	if !ix.NeedsRebuild() && have == fp {
+		return false, nil
+	}
+	docs := s.docsOf()
+	list := make([]index.Doc, 0, len(docs))
+	for _, d := range docs {
+		list = append(list, d)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	if err := ix.Rebuild(list); err != nil {
+		return false, Wrap(CodeIO, err, "rebuild search index")
+	}
+	if err := ix.SetMeta(fingerprintKey, fp); err != nil {
+		return false, Wrap(CodeIO, err, "rebuild search index")
+	}
+	return true, nil
+}
+
+// updateIndex applies the difference between two snapshots to the index
+// in one batch, so a fact is searchable the moment its install returns. An
+// index that was not fresh before the change is rebuilt instead. Failures
+// leave the index stale, and the next search rebuilds it.
+func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
+	ix, err := e.openIndex()
+	if err != nil {
+		return
+	}
+	defer ix.Close()
+	have, _ := ix.Meta(fingerprintKey)
+	if ix.NeedsRebuild() || before == nil || have != before.fingerprint(e.ws.Root()) {
+		_, _ = e.syncIndex(ix, after)
+		return
+	}
+	old, cur := before.docsOf(), after.docsOf()
+	var upserts []index.Doc
+	var deletes []string
+	for id, d := range cur {
+		if o, ok := old[id]; !ok || o != d {
+			upserts = append(upserts, d)
+		}
+	}
+	for id := range old {
+		if _, ok := cur[id]; !ok {
+			deletes = append(deletes, id)
+		}
+	}
+	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
+	sort.Strings(deletes)
+	_ = ix.ApplyWithMeta(upserts, deletes, map[string]string{fingerprintKey: after.fingerprint(e.ws.Root())})
+}
+
+// indexState describes the index without changing it.
+func (e *Engine) indexState(ctx context.Context, s *snapshot) IndexState {
+	st := IndexState{Format: index.FormatVersion}
+	ix, err := e.openIndex()
+	if err != nil {
+		return st
+	}
+	defer ix.Close()
+	if n, err := ix.Count(); err == nil {
+		st.Documents = n
+	}
+	fp, _ := ix.Meta(fingerprintKey)
+	st.Fresh = !ix.NeedsRebuild() && fp == s.fingerprint(e.ws.Root())
+	return st
+}
+
+// Search runs a BM25 search over trusted blocks and sources (SPEC §10).
+func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
+	if err := e.gate(trust.OpSearch); err != nil {
+		return nil, err
+	}
+	iq, err := checkQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	if q.Method == "embedding" {
+		return nil, Errorf(CodeNotConfigured, "method=embedding needs an embedder, and none is configured")
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := e.openIndex()
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	if _, err := e.syncIndex(ix, s); err != nil {
+		return nil, err
+	}
+	hits, err := ix.Search(iq)
+	if err != nil {
+		return nil, Wrap(CodeInvalidArgument, err, "search")
+	}
+	out := make([]SearchResult, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, s.result(h, q.Text))
+	}
+	return out, nil
+}
+
+// checkQuery validates a query and converts it for the index. Every
+// problem is INVALID_ARGUMENT naming it; no filter is ever ignored.
+func checkQuery(q SearchQuery) (index.Query, error) {
+	var iq index.Query
+	text := strings.TrimSpace(q.Text)
+	switch {
+	case text == "":
+		return iq, Errorf(CodeInvalidArgument, "empty query")
+	case utf8.RuneCountInString(q.Text) > index.MaxQueryRunes:
+		return iq, Errorf(CodeInvalidArgument, "query is longer than %d characters", index.MaxQueryRunes)
+	case !utf8.ValidString(q.Text):
+		return iq, Errorf(CodeInvalidArgument, "query is not valid UTF-8")
+	}
+	switch q.Method {
+	case "", "bm25":
+	case "embedding":
+		if q.Speaker != "" {
+			return iq, Errorf(CodeInvalidArgument, "method=embedding cannot filter by speaker: embedding results carry no trusted speaker")
+		}
+	default:
+		return iq, Errorf(CodeInvalidArgument, "unknown method %q (want bm25 or embedding)", q.Method)
+	}
+	switch q.Sort {
+	case "", "score", "date":
+	default:
+		return iq, Errorf(CodeInvalidArgument, "unknown sort %q (want score or date)", q.Sort)
+	}
+	if q.Limit < 0 || q.Limit > index.MaxLimit {
+		return iq, Errorf(CodeInvalidArgument, "limit must be between 1 and %d", index.MaxLimit)
+	}
+	since, err := index.ParseBound(q.Since, false)
+	if err != nil {
+		return iq, Errorf(CodeInvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", q.Since)
+	}
+	until, err := index.ParseBound(q.Until, true)
+	if err != nil {
+		return iq, Errorf(CodeInvalidArgument, "until %q: want YYYY-MM-DD or an RFC 3339 time", q.Until)
+	}
+	if !since.IsZero() && !until.IsZero() && until.Before(since) {
+		return iq, Errorf(CodeInvalidArgument, "until is before since")
+	}
+	iq = index.Query{Text: q.Text, Speaker: strings.TrimSpace(q.Speaker), PathPrefix: q.Path,
+		Since: since, Until: until, Sort: q.Sort, Limit: q.Limit}
+	if iq.Sort == "" {
+		iq.Sort = "score"
+	}
+	return iq, nil
+}
+
+// result turns an index hit into a SPEC §10 result, with its snippet cut
+// from the text in the snapshot (the index stores no text).
+func (s *snapshot) result(h index.Hit, query string) SearchResult {
+	r := SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score}
+	if !h.Time.IsZero() {
+		r.Time = h.Time.UTC().Format(time.RFC3339)
+	}
+	text := ""
+	if h.Kind == index.KindSource {
+		if src, ok := s.anchors[h.Path+"#"+h.Anchor]; ok {
+			text = src.view.Content
+		}
+		id, disp, label, trusted := h.SpeakerID, h.SpeakerDisplay, h.SpeakerLabel, h.SpeakerTrusted
+		r.SpeakerID, r.SpeakerDisplay, r.SpeakerLabel, r.SpeakerTrusted = &id, &disp, &label, &trusted
+	} else if tf, ok := s.topics[h.Path]; ok {
+		if b, ok := tf.file.Block(h.Ref); ok {
+			text = topic.BlockText(b)
+		}
+	}
+	r.Snippet, r.SnippetComplete = index.MakeSnippet(text, query, index.DefaultSnippetRunes)
+	return r
+}
+

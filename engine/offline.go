@@ -47,8 +47,8 @@ func offlineEdits(s *snapshot, recs []distillRecord) []Edit {
 			byPath[p] = &pending{title: title}
 			order = append(order, p)
 		}
-		id := uniqueBlockID(s, r.Ref)
-		label := topic.NewFootnoteLabel(r.Ref)
+		id := uniqueBlockID(s, "block:"+r.Ref)
+		label := topic.NewFootnoteLabel("footnote:" + r.Ref)
 		date := r.Time
 		if len(date) >= 10 {
 			date = date[:10]
@@ -198,5 +198,12 @@ func recordOf(src *sourceEntry) distillRecord {
 // distillEdits asks the configured model for edits (the offline model
 // when none is configured).
 func (e *Engine) distillEdits(ctx context.Context, s *snapshot, recs []distillRecord) ([]Edit, error) {
-	return offlineEdits(s, recs), nil
+	m, err := e.modelFor("")
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return offlineEdits(s, recs), nil
+	}
+	return e.modelEdits(ctx, m, s, recs)
 }

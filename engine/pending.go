@@ -113,7 +113,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 	}
 	// Trust changed without an install: blocks citing these sources are now
 	// trusted, so the derived views and the index change too.
-	e.afterInstall(ctx, after)
+	e.afterInstall(ctx, s, after)
 	return res, nil
 }
 

@@ -74,7 +74,7 @@ func ParseTransaction(data []byte) (Transaction, error) {
 type change struct {
 	kind     string // history kind: write, update, sleep, promote, backfill, migration
 	actor    trust.Tier
-	base     *int64            // nil: no revision check
+	base     *int64 // nil: no revision check
 	edits    []Edit
 	archives map[string][]byte // workspace path -> complete new archive bytes
 	// background callers give up after 1 s on a held lock.
@@ -146,7 +146,7 @@ func (e *Engine) installLocked(ctx context.Context, ch change) (UpdateResult, er
 	if err := e.commit(ctx, plan, hist); err != nil {
 		return UpdateResult{}, err
 	}
-	e.afterInstall(ctx, after)
+	e.afterInstall(ctx, before, after)
 	return UpdateResult{Revision: rev + 1, Changed: append([]string(nil), plan.order...)}, nil
 }
 

@@ -1,0 +1,117 @@
+package index
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// secondsPerDay converts unix seconds to unix days.
+const secondsPerDay = 86400
+
+// encode turns d into the field map bleve indexes, and returns the number of
+// analysed tokens of its text (what bleve counts as the field length).
+func encode(d *Doc) (map[string]interface{}, int64, error) {
+	if d.Kind != KindTopic && d.Kind != KindSource {
+		return nil, 0, fmt.Errorf("unknown kind %q", d.Kind)
+	}
+	toks, err := analyze(d.Text)
+	if err != nil {
+		return nil, 0, err
+	}
+	m := map[string]interface{}{
+		fieldText:   d.Text,
+		fieldKind:   d.Kind,
+		fieldPrefix: pathPrefixes(d.Path),
+		fieldPath:   d.Path,
+		fieldAnchor: d.Anchor,
+		fieldRef:    d.Ref,
+		fieldTokens: float64(len(toks)),
+	}
+	if !d.Time.IsZero() {
+		sec := d.Time.Unix()
+		m[fieldTime] = float64(sec)
+		m[fieldDay] = float64(floorDiv(sec, secondsPerDay))
+	}
+	if d.Kind == KindSource {
+		m[fieldSpeakerID] = d.SpeakerID
+		m[fieldSpeakerDsp] = d.SpeakerDisplay
+		m[fieldSpeakerLbl] = d.SpeakerLabel
+		if d.SpeakerTrusted {
+			m[fieldTrusted] = "1"
+		}
+		if keys := speakerKeys(d); len(keys) > 0 {
+			m[fieldSpeaker] = keys
+		}
+	}
+	return m, int64(len(toks)), nil
+}
+
+// speakerKeys are the folded, distinct, non-empty speaker values of d.
+func speakerKeys(d *Doc) []string {
+	var keys []string
+	for _, v := range []string{d.SpeakerID, d.SpeakerDisplay, d.SpeakerLabel} {
+		k := foldKey(v)
+		if k == "" {
+			continue
+		}
+		dup := false
+		for _, have := range keys {
+			dup = dup || have == k
+		}
+		if !dup {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// pathPrefixes returns one term per ancestor directory of p, each ending in
+// "/", plus p itself: "sources/", "sources/op/", "sources/op/t.md". A
+// prefix filter is then a single term lookup.
+func pathPrefixes(p string) []string {
+	p = cleanPath(p)
+	if p == "" {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			out = append(out, p[:i+1])
+		}
+	}
+	if !strings.HasSuffix(p, "/") {
+		out = append(out, p)
+	}
+	return out
+}
+
+// cleanPath drops a leading "./" or "/" so "./sources/x" and "sources/x"
+// agree; the rest is taken literally (paths are workspace-relative already).
+func cleanPath(p string) string {
+	for {
+		switch {
+		case strings.HasPrefix(p, "./"):
+			p = p[2:]
+		case strings.HasPrefix(p, "/"):
+			p = p[1:]
+		default:
+			return p
+		}
+	}
+}
+
+// floorDiv divides rounding toward negative infinity, so times before 1970
+// land on the right day.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// dayStart reports whether t is exactly midnight UTC.
+func dayStart(t time.Time) bool {
+	return t.Equal(t.UTC().Truncate(24 * time.Hour))
+}

@@ -1,0 +1,675 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/gofrs/flock"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// FormatVersion is the on-disk format of the index: the mapping, the analyzer
+// and the internal keys. An index stamped with another version is discarded
+// and rebuilt. Bump it with any change to newMapping or to Doc's encoding.
+const FormatVersion = 1
+
+// Kinds of documents.
+const (
+	KindTopic  = "topic"
+	KindSource = "source"
+)
+
+// Names inside the index directory.
+const (
+	formatFile = "format"
+	lockFile   = "lock"
+	bleveDir   = "bleve"
+	newDir     = "bleve.new" // Rebuild stages here
+	oldDir     = "bleve.old" // the replaced index, until it is removed
+	tmpPrefix  = ".tmp-"
+)
+
+// Keys in bleve's internal store. They are written in the same batch as the
+// documents, so they are exactly as durable and atomic as the documents.
+const (
+	statsKey   = "scriptorium/stats"
+	metaPrefix = "scriptorium/meta/"
+)
+
+// rebuildBatchSize bounds the memory of one Rebuild batch.
+const rebuildBatchSize = 1000
+
+// Doc is one searchable document: a trusted topic block or a source record.
+type Doc struct {
+	// ID is unique across the index, for example "topic:f888f60e" or
+	// "source:<path>#<anchor>". Upserting an existing ID replaces it.
+	ID string
+	// Kind is KindTopic or KindSource.
+	Kind string
+	// Path is the workspace-relative file, "topics/people/craig.md" or
+	// "sources/openprogram/_v2/sess.md".
+	Path string
+	// Anchor is "^<block id>" or "source-<hash>".
+	Anchor string
+	// Ref is the block id (8 hex digits) or the source-id.
+	Ref string
+	// Time is the record time, or for a block the date of its newest
+	// footnote; zero if none. It is kept to the second. Documents without a
+	// time never match a Since/Until filter and sort last by date.
+	Time time.Time
+	// Text is what gets analysed and scored. It is not stored.
+	Text string
+	// SpeakerID, SpeakerDisplay and SpeakerLabel identify who said a source
+	// record; the speaker filter matches any of them. They are ignored for
+	// topic blocks, which never match a speaker filter.
+	SpeakerID, SpeakerDisplay, SpeakerLabel string
+	// SpeakerTrusted is true only for a speaker-id from a valid v2 frame.
+	SpeakerTrusted bool
+	// Visible is false for pending sources and blocks. Such documents are not
+	// indexed at all; upserting an invisible doc removes any earlier version.
+	Visible bool
+}
+
+// Options tunes Open. The zero value gives the defaults.
+type Options struct {
+	// LockTimeout is how long Open waits for another handle on the same
+	// directory to close before returning ErrLocked. Zero means 1 s; a
+	// negative value tries once.
+	LockTimeout time.Duration
+}
+
+// Index is an open search index. Its methods are safe for concurrent use;
+// Apply, Rebuild and SetMeta are serialised, searches run concurrently with
+// them.
+type Index struct {
+	dir  string
+	lock *flock.Flock
+
+	// wmu serialises writers (Apply, Rebuild, SetMeta, Close).
+	wmu sync.Mutex
+	// mu guards the bleve handle: searches hold it shared, Rebuild's swap and
+	// Close hold it exclusively.
+	mu  sync.RWMutex
+	idx bleve.Index // nil once closed
+
+	stats atomic.Pointer[corpusStats]
+
+	// smu guards needsRebuild and reason, so status calls never wait for a
+	// long Rebuild holding wmu.
+	smu          sync.Mutex
+	needsRebuild bool
+	reason       string
+}
+
+// corpusStats are the BM25 corpus totals of the text field.
+type corpusStats struct {
+	Docs   int64 `json:"docs"`
+	Tokens int64 `json:"tokens"`
+}
+
+// Open opens the index in dir with default Options.
+func Open(dir string) (*Index, error) {
+	return OpenWith(dir, Options{})
+}
+
+// OpenWith opens the index in dir, creating dir if needed. A missing,
+// corrupt or different-version index is replaced by an empty one and
+// NeedsRebuild reports true; that is never an error. Errors are reserved for
+// a directory that cannot be created or written and for ErrLocked.
+func OpenWith(dir string, opts Options) (*Index, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	lk := flock.New(filepath.Join(dir, lockFile))
+	if err := acquire(lk, opts.LockTimeout); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	ix := &Index{dir: dir, lock: lk}
+	if err := ix.load(); err != nil {
+		_ = lk.Unlock()
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return ix, nil
+}
+
+// acquire takes the directory lock, waiting at most timeout.
+func acquire(lk *flock.Flock, timeout time.Duration) error {
+	if timeout == 0 {
+		timeout = time.Second
+	}
+	if timeout < 0 {
+		ok, err := lk.TryLock()
+		if err != nil {
+			return fmt.Errorf("lock: %w", err)
+		}
+		if !ok {
+			return ErrLocked
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	ok, err := lk.TryLockContext(ctx, 20*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			return ErrLocked
+		}
+		return fmt.Errorf("lock: %w", err)
+	}
+	return nil
+}
+
+// load opens what is on disk or, failing that, starts an empty index that
+// needs a rebuild.
+func (ix *Index) load() error {
+	ix.sweep()
+	reason := ix.checkFormat()
+	if reason == "" {
+		idx, st, err := openBleve(filepath.Join(ix.dir, bleveDir))
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			// Someone outside our lock holds bolt's lock: never wipe an
+			// index that may be in use.
+			return ErrLocked
+		case err != nil:
+			reason = "unreadable index: " + err.Error()
+		default:
+			ix.idx = idx
+			ix.stats.Store(st)
+			return nil
+		}
+	}
+	// Discard whatever is there. The stamp goes first so a crash part-way
+	// leaves an unstamped directory, which is rebuilt again next time.
+	if err := removeIfExists(filepath.Join(ix.dir, formatFile)); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(filepath.Join(ix.dir, bleveDir)); err != nil {
+		return fmt.Errorf("remove old index: %w", err)
+	}
+	idx, err := createBleve(filepath.Join(ix.dir, bleveDir))
+	if err != nil {
+		return err
+	}
+	ix.idx = idx
+	ix.stats.Store(&corpusStats{})
+	ix.setRebuild(true, reason)
+	return nil
+}
+
+// checkFormat returns why the stamped format is unusable, or "".
+func (ix *Index) checkFormat() string {
+	b, err := os.ReadFile(filepath.Join(ix.dir, formatFile))
+	if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(filepath.Join(ix.dir, bleveDir)); serr == nil {
+			return "incomplete build (no format stamp)"
+		}
+		return "missing index"
+	}
+	if err != nil {
+		return "unreadable format stamp: " + err.Error()
+	}
+	v, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return fmt.Sprintf("bad format stamp %q", truncate(string(b), 40))
+	}
+	if v != FormatVersion {
+		return fmt.Sprintf("format version %d, want %d", v, FormatVersion)
+	}
+	return ""
+}
+
+// sweep removes what an interrupted Rebuild or stamp write left behind.
+func (ix *Index) sweep() {
+	_ = os.RemoveAll(filepath.Join(ix.dir, newDir))
+	_ = os.RemoveAll(filepath.Join(ix.dir, oldDir))
+	entries, err := os.ReadDir(ix.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
+			_ = os.RemoveAll(filepath.Join(ix.dir, e.Name()))
+		}
+	}
+}
+
+// scorchConfig makes bolt give up instead of waiting forever when a process
+// outside our lock holds the index.
+func scorchConfig() map[string]interface{} {
+	return map[string]interface{}{"bolt_timeout": "1s"}
+}
+
+// createBleve makes a new empty index at path (which must not exist) with
+// zeroed corpus stats.
+func createBleve(path string) (bleve.Index, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.NewUsing(path, m, scorch.Name, bleve.Config.DefaultKVStore, scorchConfig())
+	if err != nil {
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	b, err := json.Marshal(corpusStats{})
+	if err != nil {
+		_ = idx.Close()
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	if err := idx.SetInternal([]byte(statsKey), b); err != nil {
+		_ = idx.Close()
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	return idx, nil
+}
+
+// openBleve opens an existing index and checks that it is usable: it reads,
+// it is a scorch index, and its stats agree with its document count. bleve
+// may panic on garbage files; that is reported as an error too.
+func openBleve(path string) (idx bleve.Index, st *corpusStats, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if idx != nil {
+				closeQuietly(idx)
+			}
+			idx, st, err = nil, nil, fmt.Errorf("panic while opening: %v", r)
+		}
+	}()
+	idx, err = bleve.OpenUsing(path, scorchConfig())
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(e error) (bleve.Index, *corpusStats, error) {
+		_ = idx.Close()
+		return nil, nil, e
+	}
+	raw, err := idx.GetInternal([]byte(statsKey))
+	if err != nil {
+		return fail(fmt.Errorf("read stats: %w", err))
+	}
+	if raw == nil {
+		return fail(errors.New("no corpus stats"))
+	}
+	st = &corpusStats{}
+	if err := json.Unmarshal(raw, st); err != nil {
+		return fail(fmt.Errorf("decode stats: %w", err))
+	}
+	n, err := idx.DocCount()
+	if err != nil {
+		return fail(fmt.Errorf("count: %w", err))
+	}
+	if st.Docs < 0 || st.Tokens < 0 || uint64(st.Docs) != n {
+		return fail(fmt.Errorf("corpus stats say %d docs, index holds %d", st.Docs, n))
+	}
+	// A search touches the segments' dictionaries, which a stamp and a
+	// count alone do not.
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1, 0, false)
+	if _, err := idx.Search(req); err != nil {
+		return fail(fmt.Errorf("probe search: %w", err))
+	}
+	return idx, st, nil
+}
+
+// closeQuietly closes idx, swallowing panics from a corrupt index.
+func closeQuietly(idx bleve.Index) {
+	defer func() { _ = recover() }()
+	_ = idx.Close()
+}
+
+// NeedsRebuild reports whether Open found no usable index and started an
+// empty one: the caller must feed every document through Rebuild. It turns
+// false after a successful Rebuild.
+func (ix *Index) NeedsRebuild() bool {
+	ix.smu.Lock()
+	defer ix.smu.Unlock()
+	return ix.needsRebuild
+}
+
+// RebuildReason says why NeedsRebuild is true ("missing index", "format
+// version 0, want 1", "unreadable index: …"), or "" when it is false.
+func (ix *Index) RebuildReason() string {
+	ix.smu.Lock()
+	defer ix.smu.Unlock()
+	return ix.reason
+}
+
+// setRebuild records whether (and why) the index needs a Rebuild.
+func (ix *Index) setRebuild(needs bool, reason string) {
+	ix.smu.Lock()
+	defer ix.smu.Unlock()
+	ix.needsRebuild, ix.reason = needs, reason
+}
+
+// Dir returns the directory the index lives in.
+func (ix *Index) Dir() string { return ix.dir }
+
+// Count returns the number of documents in the index.
+func (ix *Index) Count() (uint64, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return 0, ErrClosed
+	}
+	n, err := ix.idx.DocCount()
+	if err != nil {
+		return 0, fmt.Errorf("count: %w", err)
+	}
+	return n, nil
+}
+
+// Close releases the index and its directory lock. Calling it twice is
+// harmless.
+func (ix *Index) Close() error {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.lock == nil {
+		return nil
+	}
+	var err error
+	if ix.idx != nil {
+		if cerr := ix.idx.Close(); cerr != nil {
+			err = fmt.Errorf("close index: %w", cerr)
+		}
+		ix.idx = nil
+	}
+	if uerr := ix.lock.Unlock(); uerr != nil && err == nil {
+		err = fmt.Errorf("unlock index: %w", uerr)
+	}
+	ix.lock = nil
+	return err
+}
+
+// Apply deletes the given ids and upserts the given docs in one bleve batch,
+// durable when it returns. An id both deleted and upserted ends up upserted;
+// of repeated upserts of one id the last wins; an invisible upsert deletes.
+func (ix *Index) Apply(upserts []Doc, deletes []string) error {
+	return ix.ApplyWithMeta(upserts, deletes, nil)
+}
+
+// ApplyWithMeta is Apply that also sets meta keys (see SetMeta) in the same
+// atomic batch, so a fingerprint can never claim changes the index lacks.
+// An empty value deletes a key.
+func (ix *Index) ApplyWithMeta(upserts []Doc, deletes []string, meta map[string]string) error {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return ErrClosed
+	}
+
+	final := make(map[string]*Doc, len(upserts)) // nil = delete
+	order := make([]string, 0, len(upserts)+len(deletes))
+	for _, id := range deletes {
+		if _, seen := final[id]; !seen {
+			order = append(order, id)
+		}
+		final[id] = nil
+	}
+	for i := range upserts {
+		d := &upserts[i]
+		if d.ID == "" {
+			return fmt.Errorf("apply: document %d has no id", i)
+		}
+		if _, seen := final[d.ID]; !seen {
+			order = append(order, d.ID)
+		}
+		if d.Visible {
+			final[d.ID] = d
+		} else {
+			final[d.ID] = nil
+		}
+	}
+
+	old, err := tokenCounts(ix.idx, order)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	st := *ix.stats.Load()
+	b := ix.idx.NewBatch()
+	for _, id := range order {
+		if n, ok := old[id]; ok {
+			st.Docs--
+			st.Tokens -= n
+		}
+		d := final[id]
+		if d == nil {
+			if _, ok := old[id]; ok {
+				b.Delete(id)
+			}
+			continue
+		}
+		fields, ntok, err := encode(d)
+		if err != nil {
+			return fmt.Errorf("apply %s: %w", id, err)
+		}
+		if err := b.Index(id, fields); err != nil {
+			return fmt.Errorf("apply %s: %w", id, err)
+		}
+		st.Docs++
+		st.Tokens += ntok
+	}
+	for k, v := range meta {
+		if v == "" {
+			b.DeleteInternal([]byte(metaPrefix + k))
+		} else {
+			b.SetInternal([]byte(metaPrefix+k), []byte(v))
+		}
+	}
+	if b.Size() == 0 {
+		return nil
+	}
+	sb, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	b.SetInternal([]byte(statsKey), sb)
+	if err := ix.idx.Batch(b); err != nil {
+		return fmt.Errorf("apply: %w", err)
+	}
+	ix.stats.Store(&st)
+	return nil
+}
+
+// tokenCounts returns the stored token counts of those ids that are in the
+// index, in one search.
+func tokenCounts(idx bleve.Index, ids []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
+	req.Fields = []string{fieldTokens}
+	req.Score = "none"
+	res, err := idx.Search(req)
+	if err != nil {
+		return nil, fmt.Errorf("look up old documents: %w", err)
+	}
+	for _, h := range res.Hits {
+		f, ok := h.Fields[fieldTokens].(float64)
+		if !ok {
+			return nil, fmt.Errorf("document %s has no token count", h.ID)
+		}
+		out[h.ID] = int64(f)
+	}
+	return out, nil
+}
+
+// Rebuild replaces the whole index with docs. It builds a new index beside
+// the old one and swaps it in, so a failure leaves the old index untouched
+// and searchable. Meta keys are cleared: set them again afterwards.
+func (ix *Index) Rebuild(docs []Doc) error {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	ix.mu.RLock()
+	closed := ix.idx == nil
+	ix.mu.RUnlock()
+	if closed && ix.lock == nil {
+		return ErrClosed
+	}
+
+	staging := filepath.Join(ix.dir, newDir)
+	if err := os.RemoveAll(staging); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	st, err := buildInto(staging, docs)
+	if err != nil {
+		_ = os.RemoveAll(staging)
+		return fmt.Errorf("rebuild: %w", err)
+	}
+
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err := ix.swapIn(staging); err != nil {
+		// Whatever state the directory is in, the next Open sorts it out;
+		// this handle is unusable until then.
+		ix.setRebuild(true, "rebuild failed: "+err.Error())
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	ix.stats.Store(st)
+	ix.setRebuild(false, "")
+	return nil
+}
+
+// buildInto indexes docs into a new index at path and closes it.
+func buildInto(path string, docs []Doc) (*corpusStats, error) {
+	// Last occurrence of an id wins, as in Apply.
+	last := make(map[string]int, len(docs))
+	for i := range docs {
+		if docs[i].ID == "" {
+			return nil, fmt.Errorf("document %d has no id", i)
+		}
+		last[docs[i].ID] = i
+	}
+	idx, err := createBleve(path)
+	if err != nil {
+		return nil, err
+	}
+	st := corpusStats{}
+	b := idx.NewBatch()
+	flush := func() error {
+		sb, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		b.SetInternal([]byte(statsKey), sb)
+		if err := idx.Batch(b); err != nil {
+			return err
+		}
+		b.Reset()
+		return nil
+	}
+	for i := range docs {
+		d := &docs[i]
+		if last[d.ID] != i || !d.Visible {
+			continue
+		}
+		fields, ntok, err := encode(d)
+		if err != nil {
+			_ = idx.Close()
+			return nil, fmt.Errorf("%s: %w", d.ID, err)
+		}
+		if err := b.Index(d.ID, fields); err != nil {
+			_ = idx.Close()
+			return nil, fmt.Errorf("%s: %w", d.ID, err)
+		}
+		st.Docs++
+		st.Tokens += ntok
+		if b.Size() >= rebuildBatchSize {
+			if err := flush(); err != nil {
+				_ = idx.Close()
+				return nil, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	if err := idx.Close(); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// swapIn replaces the live index with the one at staging and stamps the
+// format. Called with mu held exclusively.
+func (ix *Index) swapIn(staging string) error {
+	live := filepath.Join(ix.dir, bleveDir)
+	old := filepath.Join(ix.dir, oldDir)
+	if ix.idx != nil {
+		if err := ix.idx.Close(); err != nil {
+			return fmt.Errorf("close old index: %w", err)
+		}
+		ix.idx = nil
+	}
+	// Unstamp first: between the renames the directory is incomplete.
+	if err := removeIfExists(filepath.Join(ix.dir, formatFile)); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	if err := os.Rename(live, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(staging, live); err != nil {
+		return err
+	}
+	if err := syncDir(ix.dir); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	idx, _, err := openBleve(live)
+	if err != nil {
+		return fmt.Errorf("reopen: %w", err)
+	}
+	ix.idx = idx
+	return writeFileAtomic(ix.dir, formatFile, []byte(strconv.Itoa(FormatVersion)+"\n"))
+}
+
+// Meta returns the value of a caller-defined key (for example a fingerprint
+// of the workspace the index was built from), or "" if unset. Meta lives in
+// the index, so it vanishes with it when the index is discarded or rebuilt.
+func (ix *Index) Meta(key string) (string, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return "", ErrClosed
+	}
+	v, err := ix.idx.GetInternal([]byte(metaPrefix + key))
+	if err != nil {
+		return "", fmt.Errorf("meta %s: %w", key, err)
+	}
+	return string(v), nil
+}
+
+// SetMeta durably sets a caller-defined key; an empty value deletes it. To
+// record what the index reflects, call it after the Apply or Rebuild it
+// describes, or use ApplyWithMeta.
+func (ix *Index) SetMeta(key, value string) error {
+	return ix.ApplyWithMeta(nil, nil, map[string]string{key: value})
+}
+
+// truncate cuts s to at most n bytes for messages.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,176 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// Options tunes Open. A nil *Options means all defaults.
+type Options struct {
+	// BusyTimeout is how long a statement waits for another connection or
+	// process holding the write lock before failing with SQLITE_BUSY.
+	// Zero means 5 seconds.
+	BusyTimeout time.Duration
+}
+
+const defaultBusyTimeout = 5 * time.Second
+
+// Store is an open sessions.db. Its methods are safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the conversation store at path and brings
+// its schema up to date. The parent directory must exist. A new file is
+// created with mode 0600: it holds private conversations.
+func Open(path string, opts *Options) (*Store, error) {
+	busy := defaultBusyTimeout
+	if opts != nil && opts.BusyTimeout > 0 {
+		busy = opts.BusyTimeout
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open sessions store: %w", err)
+	}
+	if err := createPrivate(abs); err != nil {
+		return nil, fmt.Errorf("open sessions store: %w", err)
+	}
+	db, err := sql.Open("sqlite", dsn(abs, busy))
+	if err != nil {
+		return nil, fmt.Errorf("open sessions store: %w", err)
+	}
+	s := &Store{db: db, path: abs}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sessions store %s: %w", abs, err)
+	}
+	return s, nil
+}
+
+// Close releases the database. The Store must not be used afterwards.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path returns the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// createPrivate creates an empty file with mode 0600 if none exists, so that
+// SQLite (which copies the main file's mode to -wal and -shm) never creates a
+// world-readable conversation log.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// dsn builds a file: URI, escaping the path so that '?', '#' and '%' in a
+// directory name cannot be taken for URI syntax. Every connection of the
+// pool runs the same pragmas; _txlock=immediate makes each write
+// transaction take the write lock up front, so two writers queue on the busy
+// timeout instead of failing at their first write.
+func dsn(path string, busy time.Duration) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
+	if u.Path != "" && u.Path[0] != '/' {
+		u.Path = "/" + u.Path // Windows drive paths: file:///C:/...
+	}
+	return u.String()
+}
+
+// migrations are applied in order; migration i (0-based) is schema version
+// i+1. Never edit a released migration: append a new one.
+var migrations = []string{
+	// 1: sessions and nodes.
+	`CREATE TABLE sessions (
+		id         TEXT PRIMARY KEY,
+		provider   TEXT NOT NULL,
+		first_time TEXT NOT NULL, -- RFC 3339 UTC, fixed width: sorts as text
+		last_time  TEXT NOT NULL
+	);
+	CREATE TABLE nodes (
+		seq             INTEGER PRIMARY KEY, -- insertion order; a parent always has a smaller seq
+		id              TEXT NOT NULL UNIQUE,
+		session         TEXT NOT NULL REFERENCES sessions(id),
+		parent          TEXT,                -- node id; NULL for a root
+		parent_seq      INTEGER,             -- the parent's seq, for fast walks
+		role            TEXT NOT NULL,
+		content         TEXT NOT NULL,
+		speaker_id      TEXT NOT NULL DEFAULT '',
+		speaker_display TEXT NOT NULL DEFAULT '',
+		time            TEXT NOT NULL,
+		tier            TEXT NOT NULL CHECK (tier IN ('owner', 'paired', 'unpaired')),
+		grp             INTEGER NOT NULL DEFAULT 0,
+		synthetic       INTEGER NOT NULL DEFAULT 0,
+		metadata        TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+		has_children    INTEGER NOT NULL DEFAULT 0,
+		-- The written marker, extracted once per write so that walks do not
+		-- parse JSON on every step.
+		written         TEXT GENERATED ALWAYS AS (json_extract(metadata, '$.memory_written_scriptorium')) STORED,
+		-- Parents are stored first, which makes every walk towards the root
+		-- finite even if a bug tried to store a loop.
+		CHECK (parent_seq < seq),
+		CHECK ((parent IS NULL) = (parent_seq IS NULL))
+	);
+	CREATE INDEX nodes_session ON nodes(session, seq);
+	CREATE INDEX nodes_tips ON nodes(session, seq) WHERE has_children = 0;
+	CREATE TRIGGER nodes_has_children AFTER INSERT ON nodes WHEN NEW.parent_seq IS NOT NULL
+	BEGIN
+		UPDATE nodes SET has_children = 1 WHERE seq = NEW.parent_seq AND has_children = 0;
+	END;`,
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	// The check runs inside the write transaction so that two processes
+	// opening a fresh file at once cannot both apply migration 1.
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin migration: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	var current int
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if current > len(migrations) {
+		return fmt.Errorf("%w: version %d, this program knows %d", ErrSchemaTooNew, current, len(migrations))
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	for v := current + 1; v <= len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("apply migration %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)`, v, now); err != nil {
+			return fmt.Errorf("record migration %d: %w", v, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit migrations: %w", err)
+	}
+	return nil
+}
