@@ -195,6 +195,9 @@ func report(inv *invocation, stdout, stderr io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
+	if errors.As(err, new(silentFailure)) {
+		return 1 // the verb already printed its result document
+	}
 	status := 1
 	var ue *usageError
 	e := engine.AsError(err)

@@ -7,6 +7,8 @@ package main
 import (
 	"io"
 	"os"
+	"strconv"
+	"strings"
 )
 
 func main() {
@@ -17,8 +19,30 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	inv, err := parseArgs(args)
 	if err != nil {
-		return report(&invocation{json: inv != nil && inv.json}, stdout, stderr, err)
+		// The bad flag may come before --json on the line: look for it
+		// directly so a usage error still prints one JSON document.
+		return report(&invocation{json: wantsJSON(args)}, stdout, stderr, err)
 	}
 	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, stderr
 	return report(inv, stdout, stderr, inv.verb.run(inv))
+}
+
+// wantsJSON reports whether --json (or --json=true) appears among the flags
+// of args, for usage errors found before the parser reached it.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "json" {
+			continue
+		}
+		if !hasValue {
+			return true
+		}
+		b, err := strconv.ParseBool(value)
+		return err == nil && b
+	}
+	return false
 }

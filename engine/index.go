@@ -287,4 +287,3 @@ func (s *snapshot) result(h index.Hit, query string) SearchResult {
 	r.Snippet, r.SnippetComplete = index.MakeSnippet(text, query, index.DefaultSnippetRunes)
 	return r
 }
-
