@@ -109,7 +109,9 @@ func parseArgs(args []string) (*invocation, error) {
 			return inv, usagef("unknown flag %s", a)
 		}
 		if spec.value && !hasValue {
-			if i+1 >= len(args) {
+			// A known flag in the value's place means the value was
+			// forgotten: "--state --json" must not name a directory "--json".
+			if i+1 >= len(args) || isKnownFlag(known, args[i+1]) {
 				return inv, usagef("flag --%s needs a value", name)
 			}
 			i++
@@ -155,6 +157,16 @@ func parseArgs(args []string) (*invocation, error) {
 		}
 	}
 	return inv, nil
+}
+
+// isKnownFlag reports whether a is spelled like one of the known flags.
+func isKnownFlag(known map[string]flagSpec, a string) bool {
+	if !strings.HasPrefix(a, "-") {
+		return false
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	_, ok := known[name]
+	return ok
 }
 
 // wantArgs checks the number of positional arguments.

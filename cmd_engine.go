@@ -20,6 +20,8 @@ import (
 func verbs() []*verb {
 	return []*verb{
 		{name: "tui", run: runTUI},
+		{name: "demo", args: "[DIR]", help: "write a realistic demo state dir (default $TMPDIR/scriptorium-demo) and open the TUI on it",
+			flags: []flagSpec{{"no-tui", false, "only write the demo"}}, run: runDemo},
 		{name: "status", help: "workspace id, revision, backend, writer, core report, index state", run: runStatus},
 		{name: "verify", help: "validate the whole workspace (read-only)", run: runVerify},
 		{name: "core", help: "render core.md now and report the budget", run: runCore},
@@ -43,6 +45,9 @@ func verbs() []*verb {
 		{name: "promote", args: "ID...", help: "promote pending sources (owner)",
 			flags: []flagSpec{{"yes", false, "confirm without a terminal"}}, run: runPromote},
 		{name: "history", help: "installed transactions and sleep passes, newest first", run: runHistory},
+		{name: "sleep", help: "run a reorganiser pass now and print its report",
+			flags: []flagSpec{{"model", true, "offline, NAME (configured provider) or PROVIDER:NAME"}}, run: runSleep},
+		{name: "daemon", help: "nightly sleep pass + idle-session watcher (until stopped)", run: runDaemon},
 	}
 }
 

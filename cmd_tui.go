@@ -1,7 +1,128 @@
 package main
 
-import "scriptorium/engine"
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/trust"
+	"scriptorium/tui"
+)
+
+// engineBackend is the TUI's view of an open engine. Each method runs
+// inside a tea.Cmd, never on the update loop.
+type engineBackend struct {
+	e       *engine.Engine
+	changes <-chan struct{}
+}
+
+func (b engineBackend) Status(ctx context.Context) (engine.Status, error) { return b.e.Status(ctx) }
+func (b engineBackend) Pending(ctx context.Context) ([]engine.PendingSource, error) {
+	return b.e.Pending(ctx)
+}
+func (b engineBackend) Promote(ctx context.Context, refs []string) (engine.PromoteResult, error) {
+	return b.e.Promote(ctx, refs)
+}
+func (b engineBackend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
+	return b.e.Topics(ctx)
+}
+func (b engineBackend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
+	return b.e.Topic(ctx, path)
+}
+func (b engineBackend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
+	return b.e.Archive(ctx, path)
+}
+func (b engineBackend) Core(ctx context.Context) (engine.CoreView, error) { return b.e.CoreView(ctx) }
+func (b engineBackend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
+	return b.e.MoveCoreBlock(ctx, id, delta)
+}
+func (b engineBackend) Passes(ctx context.Context) ([]engine.PassReport, error) {
+	return b.e.Passes(ctx)
+}
+func (b engineBackend) Sleep(ctx context.Context) (engine.PassReport, error) {
+	return b.e.Sleep(ctx, engine.SleepOptions{})
+}
+func (b engineBackend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
+	return b.e.Search(ctx, q)
+}
+func (b engineBackend) Changes() <-chan struct{} { return b.changes }
 
 func runTUI(inv *invocation) error {
-	return engine.Errorf(engine.CodeNotConfigured, "the TUI is not wired yet")
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	dir, err := inv.stateDir()
+	if err != nil {
+		return err
+	}
+	return openTUI(inv, dir)
+}
+
+// openTUI runs the TUI on a state dir. Library log output (bleve writes
+// to the standard logger) goes to a log file, never onto the screen.
+func openTUI(inv *invocation, dir string) error {
+	if inv.json {
+		return usagef("the TUI has no JSON output; use a verb")
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
+	if err != nil {
+		if ee := engine.AsError(err); ee.Code == engine.CodeMemoryDisabled {
+			_ = tui.RunError(err, tui.Options{})
+			return err
+		}
+		return err
+	}
+	defer e.Close()
+	if logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "runtime", "tui.log"),
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+		log.SetOutput(logf)
+		defer logf.Close()
+	} else {
+		log.SetOutput(io.Discard)
+	}
+	changes, err := e.Watch(ctx, 300*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	if err := tui.Run(engineBackend{e: e, changes: changes}, tui.Options{}); err != nil {
+		return fmt.Errorf("tui: %w", err)
+	}
+	return nil
+}
+
+func runDemo(inv *invocation) error {
+	if err := inv.wantArgs(0, 1); err != nil {
+		return err
+	}
+	dir := filepath.Join(os.TempDir(), "scriptorium-demo")
+	if len(inv.positional) == 1 {
+		dir = inv.positional[0]
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return usagef("demo directory %q: %v", dir, err)
+	}
+	if !engine.DemoExists(abs) {
+		ctx, cancel := signalContext()
+		defer cancel()
+		if !inv.json {
+			fmt.Fprintf(inv.stderr, "writing the demo state dir %s …\n", abs)
+		}
+		if err := engine.WriteDemo(ctx, abs); err != nil {
+			return err
+		}
+	}
+	if inv.bool("no-tui") || inv.json {
+		return inv.emit(map[string]string{"state": abs}, func(w io.Writer) {
+			fmt.Fprintf(w, "demo state dir: %s\nopen it with: scriptorium --state %s\n", abs, abs)
+		})
+	}
+	return openTUI(inv, abs)
 }

@@ -28,21 +28,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // wantsJSON reports whether --json (or --json=true) appears among the flags
-// of args, for usage errors found before the parser reached it.
+// of args, for usage errors found before the parser reached it. As in the
+// parser, the last valid occurrence wins.
 func wantsJSON(args []string) bool {
+	want := false
 	for _, a := range args {
 		if a == "--" {
-			return false
+			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !strings.HasPrefix(a, "-") || name != "json" {
 			continue
 		}
 		if !hasValue {
-			return true
+			want = true
+		} else if b, err := strconv.ParseBool(value); err == nil {
+			want = b
 		}
-		b, err := strconv.ParseBool(value)
-		return err == nil && b
 	}
-	return false
+	return want
 }

@@ -225,7 +225,9 @@ func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
 	v := SourceView{
 		Kind: "source", Ref: f.SourceID, Path: a.path, Anchor: f.Anchor,
 		Time: formatTime(f.Time), Label: f.Label, Content: f.Content,
-		SpeakerTrusted: f.Speaker == archive.SpeakerWithID, Line: f.Line, Text: f.Text,
+		// An empty speaker-id marker is a trusted display-only identity
+		// (SPEC §3.1): only speakerless frames have no trusted speaker.
+		SpeakerTrusted: f.Speaker != archive.SpeakerNone, Line: f.Line, Text: f.Text,
 	}
 	if f.Speaker == archive.SpeakerWithID {
 		v.SpeakerID = f.SpeakerID

@@ -1,0 +1,200 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"scriptorium/trust"
+	"scriptorium/workspace/topic"
+)
+
+// Topics lists every topic file with its block and pending counts.
+func (e *Engine) Topics(ctx context.Context) ([]TopicSummary, error) {
+	if err := e.gate(trust.OpGet); err != nil {
+		return nil, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TopicSummary, 0, len(s.topicPaths))
+	for _, p := range s.topicPaths {
+		tf := s.topics[p]
+		sum := TopicSummary{Path: p}
+		for _, b := range tf.file.Blocks() {
+			sum.Blocks++
+			if !s.blockTrusted(tf, b) {
+				sum.Pending++
+			}
+		}
+		out = append(out, sum)
+	}
+	return out, nil
+}
+
+// Topic returns one topic file with its blocks, trust resolved.
+func (e *Engine) Topic(ctx context.Context, path string) (TopicView, error) {
+	if err := e.gate(trust.OpGet); err != nil {
+		return TopicView{}, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return TopicView{}, err
+	}
+	tf, ok := s.topics[path]
+	if !ok {
+		return TopicView{}, Errorf(CodeNotFound, "no topic file %s", path)
+	}
+	v := TopicView{Path: path, Raw: string(tf.data), Blocks: []BlockView{}}
+	for _, b := range tf.file.Blocks() {
+		v.Blocks = append(v.Blocks, s.blockView(tf, b))
+	}
+	return v, nil
+}
+
+// Archive returns every source record of one archive, for drill-down.
+func (e *Engine) Archive(ctx context.Context, path string) (ArchiveView, error) {
+	if err := e.gate(trust.OpGet); err != nil {
+		return ArchiveView{}, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return ArchiveView{}, err
+	}
+	a, ok := s.archives[path]
+	if !ok {
+		return ArchiveView{}, Errorf(CodeNotFound, "no source archive %s", path)
+	}
+	v := ArchiveView{Path: path, Legacy: a.legacy, Sources: []SourceView{}}
+	for _, src := range a.sources {
+		v.Sources = append(v.Sources, src.view)
+	}
+	if a.stopErr != nil {
+		v.Problem = a.stopErr.Error()
+	}
+	return v, nil
+}
+
+// CoreView returns the core render report with every block of
+// topics/core.md in file order and its token cost. It writes nothing.
+func (e *Engine) CoreView(ctx context.Context) (CoreView, error) {
+	if err := e.gate(trust.OpCore); err != nil {
+		return CoreView{}, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return CoreView{}, err
+	}
+	_, rep := e.coreRender(s)
+	v := CoreView{Report: rep, Blocks: []CoreBlock{}}
+	state := map[string]string{}
+	for _, id := range rep.Included {
+		state[id] = "included"
+	}
+	for _, id := range rep.Excluded {
+		state[id] = "excluded"
+	}
+	for _, id := range rep.Pending {
+		state[id] = "pending"
+	}
+	if tf, ok := s.topics[coreTopicPath]; ok {
+		for _, b := range tf.file.Blocks() {
+			v.Blocks = append(v.Blocks, CoreBlock{ID: b.BlockID, Text: topic.BlockText(b),
+				Tokens: rep.Costs[b.BlockID], State: state[b.BlockID]})
+		}
+	}
+	return v, nil
+}
+
+// MoveCoreBlock moves a block of topics/core.md up (delta < 0) or down
+// (delta > 0) by one place among the blocks, through a normal transaction,
+// so the owner can choose what the budget keeps. Headings and footnote
+// definitions stay where they are.
+func (e *Engine) MoveCoreBlock(ctx context.Context, id string, delta int) (UpdateResult, error) {
+	if err := e.gate(trust.OpUpdate); err != nil {
+		return UpdateResult{}, err
+	}
+	release, err := e.lock(ctx, !e.opts.Interactive)
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	defer release()
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	tf, ok := s.topics[coreTopicPath]
+	if !ok {
+		return UpdateResult{}, Errorf(CodeNotFound, "there is no topics/core.md")
+	}
+	els := append([]topic.Element(nil), tf.file.Elements...)
+	var blocks []int // element indexes of blocks
+	at := -1
+	for i, el := range els {
+		if el.Kind == topic.KindBlock {
+			if el.BlockID == id {
+				at = len(blocks)
+			}
+			blocks = append(blocks, i)
+		}
+	}
+	if at < 0 {
+		return UpdateResult{}, Errorf(CodeNotFound, "no block ^%s in topics/core.md", id)
+	}
+	to := at + 1
+	if delta < 0 {
+		to = at - 1
+	}
+	if to < 0 || to >= len(blocks) {
+		rev, _ := e.ws.Revision()
+		return UpdateResult{Revision: rev, Changed: []string{}}, nil
+	}
+	els[blocks[at]], els[blocks[to]] = els[blocks[to]], els[blocks[at]]
+	content := string((&topic.File{Elements: els}).Render())
+	rev, err := e.ws.Revision()
+	if err != nil {
+		return UpdateResult{}, Wrap(CodeIO, err, "read revision")
+	}
+	return e.installLocked(ctx, change{kind: "update", actor: e.opts.Tier, base: &rev,
+		edits: []Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
+}
+
+// Recall returns the top five trusted hits for a user's message, fenced
+// once in <memory-context> for a host to add to the turn (SPEC §10). An
+// empty or unsearchable message recalls nothing.
+func (e *Engine) Recall(ctx context.Context, message string) (string, error) {
+	if strings.TrimSpace(message) == "" {
+		return "", nil
+	}
+	text := message
+	if r := []rune(text); len(r) > 1000 {
+		text = string(r[:1000])
+	}
+	res, err := e.Search(ctx, SearchQuery{Text: text, Limit: 5})
+	if err != nil {
+		return "", err
+	}
+	if len(res) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	for _, r := range res {
+		who := ""
+		if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
+			who = " " + *r.SpeakerLabel + ":"
+		}
+		b.WriteString("- [" + r.Path + "#" + r.Anchor + "]" + who + " " + strings.Join(strings.Fields(r.Snippet), " ") + "\n")
+	}
+	return FenceMemory(b.String()), nil
+}
+
+// FenceMemory wraps recalled memory in one <memory-context> fence with a
+// note that it is background, not the user's words. Text that is already
+// fenced is returned as it is: a double fence would hide the inner block.
+func FenceMemory(text string) string {
+	if strings.HasPrefix(strings.TrimSpace(text), "<memory-context>") {
+		return text
+	}
+	return "<memory-context>\n(Recalled from long-term memory: background facts, not the user's current request.)\n" +
+		strings.TrimRight(text, "\n") + "\n</memory-context>\n"
+}

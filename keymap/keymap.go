@@ -1,0 +1,272 @@
+package keymap
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every binding of the TUI, grouped by the scope in which it is
+// active. The root model and the panes read their bindings from here, the
+// help footer is generated from here and so is docs/keybindings.md.
+type KeyMap struct {
+	Global  Global
+	Pending Pending
+	Filter  Filter
+	Topics  Topics
+	Archive Archive
+	Core    Core
+	Passes  Passes
+	Search  Search
+	Input   SearchInput
+	Status  Status
+	Confirm Confirm
+}
+
+// Global holds the keys that work on every pane unless a text input or a
+// confirmation dialog has the focus.
+type Global struct {
+	ForceQuit key.Binding
+	Quit      key.Binding
+	Help      key.Binding
+	Refresh   key.Binding
+	NextPane  key.Binding
+	PrevPane  key.Binding
+	// Panes[i] jumps to pane i+1 (1 Pending … 6 Status).
+	Panes [6]key.Binding
+}
+
+// Pending holds the keys of the pending-sources pane.
+type Pending struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Select                                  key.Binding
+	SelectThread                            key.Binding
+	ClearSelection                          key.Binding
+	Filter                                  key.Binding
+	Promote                                 key.Binding
+}
+
+// Filter holds the keys of a focused filter input (the pending pane's `/`).
+type Filter struct {
+	ForceQuit key.Binding
+	Apply     key.Binding
+	Clear     key.Binding
+}
+
+// Topics holds the keys of the topics pane (tree, blocks, footnotes).
+type Topics struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open                                    key.Binding
+	Right                                   key.Binding
+	Left                                    key.Binding
+	Back                                    key.Binding
+}
+
+// Archive holds the keys of the source drill-down.
+type Archive struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Back                                    key.Binding
+}
+
+// Core holds the keys of the core pane.
+type Core struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open                                    key.Binding
+	Close                                   key.Binding
+	MoveUp                                  key.Binding
+	MoveDown                                key.Binding
+}
+
+// Passes holds the keys of the sleep-passes pane.
+type Passes struct {
+	Up, Down, Top, Bottom key.Binding
+	ScrollUp, ScrollDown  key.Binding
+	Sleep                 key.Binding
+}
+
+// Search holds the keys of the search pane while its inputs are not focused.
+type Search struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Edit                                    key.Binding
+	Open                                    key.Binding
+	Sort                                    key.Binding
+}
+
+// SearchInput holds the keys of the search pane while one of its inputs has
+// the focus; every other key is typed into the input.
+type SearchInput struct {
+	ForceQuit key.Binding
+	Run       key.Binding
+	NextField key.Binding
+	PrevField key.Binding
+	Leave     key.Binding
+}
+
+// Status holds the keys of the status pane.
+type Status struct {
+	Up, Down key.Binding
+}
+
+// Confirm holds the keys of a confirmation dialog. Any key other than Yes
+// (and ctrl+c, which quits) cancels.
+type Confirm struct {
+	ForceQuit key.Binding
+	Yes       key.Binding
+}
+
+func bind(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+func forceQuit() key.Binding { return bind("ctrl+c", "quit", "ctrl+c") }
+
+// Default returns the key map of the TUI.
+func Default() KeyMap {
+	up := func() key.Binding { return bind("↑/k", "up", "up", "k") }
+	down := func() key.Binding { return bind("↓/j", "down", "down", "j") }
+	pgUp := func() key.Binding { return bind("pgup", "page up", "pgup") }
+	pgDown := func() key.Binding { return bind("pgdn", "page down", "pgdown") }
+	top := func() key.Binding { return bind("g/home", "first", "g", "home") }
+	bottom := func() key.Binding { return bind("G/end", "last", "G", "end") }
+
+	names := [6]string{"pending", "topics", "core", "passes", "search", "status"}
+	var panes [6]key.Binding
+	for i, n := range names {
+		k := string(rune('1' + i))
+		panes[i] = bind(k, n+" pane", k)
+	}
+
+	return KeyMap{
+		Global: Global{
+			ForceQuit: forceQuit(),
+			Quit:      bind("q", "quit", "q"),
+			Help:      bind("?", "help", "?"),
+			Refresh:   bind("r", "refresh", "r"),
+			NextPane:  bind("tab", "next pane", "tab"),
+			PrevPane:  bind("shift+tab", "previous pane", "shift+tab"),
+			Panes:     panes,
+		},
+		Pending: Pending{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Select:         bind("space", "select", " "),
+			SelectThread:   bind("a", "select thread", "a"),
+			ClearSelection: bind("esc", "clear selection", "esc"),
+			Filter:         bind("/", "filter", "/"),
+			Promote:        bind("p", "promote", "p"),
+		},
+		Filter: Filter{
+			ForceQuit: forceQuit(),
+			Apply:     bind("enter", "apply filter", "enter"),
+			Clear:     bind("esc", "clear filter", "esc"),
+		},
+		Topics: Topics{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Open:  bind("enter", "open / drill down", "enter"),
+			Right: bind("→/l", "next column", "right", "l"),
+			Left:  bind("←/h", "previous column", "left", "h"),
+			Back:  bind("esc", "back", "esc", "backspace"),
+		},
+		Archive: Archive{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Back: bind("esc", "back", "esc", "backspace", "left", "h"),
+		},
+		Core: Core{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Open:     bind("enter", "read block", "enter"),
+			Close:    bind("esc", "close", "esc", "backspace"),
+			MoveUp:   bind("K", "move up", "K", "alt+up"),
+			MoveDown: bind("J", "move down", "J", "alt+down"),
+		},
+		Passes: Passes{
+			Up: up(), Down: down(), Top: top(), Bottom: bottom(),
+			ScrollUp:   bind("pgup/u", "scroll diff up", "pgup", "u"),
+			ScrollDown: bind("pgdn/d", "scroll diff down", "pgdown", "d"),
+			Sleep:      bind("S", "run sleep now", "S"),
+		},
+		Search: Search{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Edit: bind("/", "edit query", "/"),
+			Open: bind("enter", "open", "enter"),
+			Sort: bind("o", "sort score/date", "o"),
+		},
+		Input: SearchInput{
+			ForceQuit: forceQuit(),
+			Run:       bind("enter", "search", "enter"),
+			NextField: bind("tab", "next field", "tab"),
+			PrevField: bind("shift+tab", "previous field", "shift+tab"),
+			Leave:     bind("esc", "leave inputs", "esc"),
+		},
+		Status: Status{Up: up(), Down: down()},
+		Confirm: Confirm{
+			ForceQuit: forceQuit(),
+			Yes:       bind("y", "confirm", "y"),
+		},
+	}
+}
+
+// PaneHint is one help entry standing for the six pane keys, so the
+// one-line footer does not spend six slots on them.
+func (g Global) PaneHint() key.Binding {
+	var keys []string
+	for _, b := range g.Panes {
+		keys = append(keys, b.Keys()...)
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp("1-6", "panes"))
+}
+
+// ShortHelp is the global part of the one-line help footer.
+func (g Global) ShortHelp() []key.Binding {
+	return []key.Binding{g.PaneHint(), g.Help, g.Quit}
+}
+
+// FullHelp is the global part of the full help.
+func (g Global) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{g.NextPane, g.PrevPane, g.PaneHint(), g.Refresh, g.Help, g.Quit}}
+}
+
+// Scope is a set of bindings that are active at the same time. A key must
+// not mean two things within one scope.
+type Scope struct {
+	Name string
+	// Note explains when the scope is active.
+	Note string
+	// WithGlobal says the global bindings are active in this scope too.
+	WithGlobal bool
+	Bindings   []key.Binding
+}
+
+// Scopes lists the scopes of the key map in the order the documentation
+// shows them.
+func (k KeyMap) Scopes() []Scope {
+	g := k.Global
+	global := []key.Binding{g.ForceQuit, g.Quit, g.Help, g.Refresh, g.NextPane, g.PrevPane}
+	global = append(global, g.Panes[:]...)
+	p, t, a, c, ps, s := k.Pending, k.Topics, k.Archive, k.Core, k.Passes, k.Search
+	return []Scope{
+		{Name: "Global", Note: "Active on every pane unless a text input or a confirmation dialog has the focus.",
+			Bindings: global},
+		{Name: "Pending", Note: "Pane 1: pending sources grouped by thread.", WithGlobal: true,
+			Bindings: []key.Binding{p.Up, p.Down, p.PageUp, p.PageDown, p.Top, p.Bottom,
+				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote}},
+		{Name: "Pending filter", Note: "While the `/` filter input has the focus; other keys are typed into it.",
+			Bindings: []key.Binding{k.Filter.ForceQuit, k.Filter.Apply, k.Filter.Clear}},
+		{Name: "Topics", Note: "Pane 2: topic tree, blocks of the selected file, footnotes of the selected block.",
+			WithGlobal: true,
+			Bindings: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom,
+				t.Open, t.Right, t.Left, t.Back}},
+		{Name: "Source drill-down", Note: "The source archive opened from a footnote or a search result.",
+			WithGlobal: true,
+			Bindings:   []key.Binding{a.Up, a.Down, a.PageUp, a.PageDown, a.Top, a.Bottom, a.Back}},
+		{Name: "Core", Note: "Pane 3: blocks of topics/core.md and the token budget. Moving a block asks for confirmation.",
+			WithGlobal: true,
+			Bindings: []key.Binding{c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom,
+				c.Open, c.Close, c.MoveUp, c.MoveDown}},
+		{Name: "Passes", Note: "Pane 4: sleep passes, newest first, and the diff of the selected pass.",
+			WithGlobal: true,
+			Bindings:   []key.Binding{ps.Up, ps.Down, ps.Top, ps.Bottom, ps.ScrollUp, ps.ScrollDown, ps.Sleep}},
+		{Name: "Search", Note: "Pane 5, while no input has the focus.", WithGlobal: true,
+			Bindings: []key.Binding{s.Up, s.Down, s.PageUp, s.PageDown, s.Top, s.Bottom, s.Edit, s.Open, s.Sort}},
+		{Name: "Search inputs", Note: "While the query or a filter input has the focus; other keys are typed into it.",
+			Bindings: []key.Binding{k.Input.ForceQuit, k.Input.Run, k.Input.NextField, k.Input.PrevField, k.Input.Leave}},
+		{Name: "Status", Note: "Pane 6: workspace, writer, index and model.", WithGlobal: true,
+			Bindings: []key.Binding{k.Status.Up, k.Status.Down}},
+		{Name: "Confirmation", Note: "A dialog before promote, core reorder and sleep. Any other key cancels.",
+			Bindings: []key.Binding{k.Confirm.ForceQuit, k.Confirm.Yes}},
+	}
+}

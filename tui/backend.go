@@ -1,0 +1,30 @@
+package tui
+
+import (
+	"context"
+
+	"scriptorium/engine"
+)
+
+// Backend is everything the TUI asks of the engine. The real implementation
+// wraps *engine.Engine; tests use a fake. Every method may do IO and so is
+// only ever called from a tea.Cmd, never from Update or View.
+type Backend interface {
+	Status(ctx context.Context) (engine.Status, error)
+	Pending(ctx context.Context) ([]engine.PendingSource, error)
+	// Promote promotes pending sources by source-id (owner, confirmed in the UI).
+	Promote(ctx context.Context, refs []string) (engine.PromoteResult, error)
+	Topics(ctx context.Context) ([]engine.TopicSummary, error)
+	Topic(ctx context.Context, path string) (engine.TopicView, error)
+	// Archive returns the archive that holds a source, for drill-down.
+	Archive(ctx context.Context, path string) (engine.ArchiveView, error)
+	Core(ctx context.Context) (engine.CoreView, error)
+	// MoveCoreBlock moves a block of topics/core.md up (delta -1) or down (+1)
+	// through a normal transaction.
+	MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error)
+	Passes(ctx context.Context) ([]engine.PassReport, error)
+	Sleep(ctx context.Context) (engine.PassReport, error)
+	Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error)
+	// Changes delivers a value whenever another process changes the workspace.
+	Changes() <-chan struct{}
+}

@@ -1,0 +1,309 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"scriptorium/engine"
+	"scriptorium/views"
+)
+
+// reqKind is a kind of engine work. Each load kind has its own sequence
+// number: a result older than the newest request of its kind is dropped.
+type reqKind int
+
+const (
+	kindStatus reqKind = iota
+	kindPending
+	kindTopics
+	kindTopic
+	kindArchive
+	kindCore
+	kindPasses
+	kindSearch
+	kindPromote
+	kindMove
+	kindSleep
+)
+
+// mutation reports whether the kind changes the workspace. Mutations are
+// never dropped as stale and run one at a time.
+func (k reqKind) mutation() bool { return k >= kindPromote }
+
+// resultMsg carries the outcome of engine work back to the loop.
+type resultMsg struct {
+	kind  reqKind
+	seq   int
+	task  int
+	label string
+	msg   tea.Msg // the typed views result, sent on to the panes
+	err   error
+}
+
+// changedMsg says another process changed the workspace.
+type changedMsg struct{}
+
+// watchStoppedMsg says the change channel was closed.
+type watchStoppedMsg struct{}
+
+// watch waits for the next workspace change (bubbletea examples/realtime);
+// the handler of changedMsg re-arms it. Bursts of changes coalesce into one
+// refresh.
+func (m *Model) watch() tea.Cmd {
+	if m.b == nil {
+		return nil
+	}
+	ch := m.b.Changes()
+	if ch == nil {
+		return nil
+	}
+	return waitForChange(ch)
+}
+
+func waitForChange(ch <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		if _, ok := <-ch; !ok {
+			return watchStoppedMsg{}
+		}
+		for {
+			select {
+			case _, ok := <-ch:
+				if !ok {
+					return changedMsg{}
+				}
+			default:
+				return changedMsg{}
+			}
+		}
+	}
+}
+
+// run starts engine work as a command. fn runs off the UI loop; a panic
+// in it becomes an error in the status line instead of a crash.
+func (m *Model) run(kind reqKind, label string, fn func(ctx context.Context) (tea.Msg, error)) tea.Cmd {
+	m.seq[kind]++
+	seq := m.seq[kind]
+	id, startSpinner := m.tasks.start(label)
+	if kind.mutation() {
+		m.tasks.mutation = id
+	}
+	ctx := m.ctx
+	work := func() (res tea.Msg) {
+		defer func() {
+			if p := recover(); p != nil {
+				res = resultMsg{kind: kind, seq: seq, task: id, label: label,
+					err: fmt.Errorf("internal error: %v", p)}
+			}
+		}()
+		msg, err := fn(ctx)
+		return resultMsg{kind: kind, seq: seq, task: id, label: label, msg: msg, err: err}
+	}
+	if startSpinner {
+		return tea.Batch(work, m.spinTick())
+	}
+	return work
+}
+
+// request turns a pane's request message into engine work or a change of
+// the root's state. It reports false for messages that are not requests.
+func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
+	b := m.b
+	if b == nil {
+		return nil, false
+	}
+	switch r := msg.(type) {
+	case views.LoadStatus:
+		return m.run(kindStatus, "loading status", func(ctx context.Context) (tea.Msg, error) {
+			s, err := b.Status(ctx)
+			return views.StatusLoaded{Status: s, Err: err}, err
+		}), true
+	case views.LoadPending:
+		return m.run(kindPending, "loading pending sources", func(ctx context.Context) (tea.Msg, error) {
+			s, err := b.Pending(ctx)
+			return views.PendingLoaded{Sources: s, Err: err}, err
+		}), true
+	case views.LoadTopics:
+		return m.run(kindTopics, "loading topics", func(ctx context.Context) (tea.Msg, error) {
+			t, err := b.Topics(ctx)
+			return views.TopicsLoaded{Topics: t, Err: err}, err
+		}), true
+	case views.LoadTopic:
+		return m.run(kindTopic, "loading "+r.Path, func(ctx context.Context) (tea.Msg, error) {
+			t, err := b.Topic(ctx, r.Path)
+			return views.TopicLoaded{Path: r.Path, Topic: t, Err: err}, err
+		}), true
+	case views.LoadArchive:
+		return m.run(kindArchive, "loading "+r.Path, func(ctx context.Context) (tea.Msg, error) {
+			a, err := b.Archive(ctx, r.Path)
+			return views.ArchiveLoaded{Path: r.Path, Archive: a, Err: err}, err
+		}), true
+	case views.LoadCore:
+		return m.run(kindCore, "rendering core", func(ctx context.Context) (tea.Msg, error) {
+			c, err := b.Core(ctx)
+			return views.CoreLoaded{Core: c, Err: err}, err
+		}), true
+	case views.LoadPasses:
+		return m.run(kindPasses, "loading passes", func(ctx context.Context) (tea.Msg, error) {
+			p, err := b.Passes(ctx)
+			return views.PassesLoaded{Passes: p, Err: err}, err
+		}), true
+	case views.RunSearch:
+		return m.run(kindSearch, "searching", func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.Search(ctx, r.Query)
+			return views.SearchDone{Query: r.Query, Results: res, Err: err}, err
+		}), true
+	case views.Promote:
+		return m.mutate(kindPromote, "promoting "+r.Summary, r, func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.Promote(ctx, r.Refs)
+			return views.Promoted{Refs: r.Refs, Result: res, Err: err}, err
+		}), true
+	case views.MoveCoreBlock:
+		return m.mutate(kindMove, fmt.Sprintf("moving ^%s %s", r.ID, direction(r.Delta)), r,
+			func(ctx context.Context) (tea.Msg, error) {
+				res, err := b.MoveCoreBlock(ctx, r.ID, r.Delta)
+				return views.CoreMoved{ID: r.ID, Delta: r.Delta, Result: res, Err: err}, err
+			}), true
+	case views.RunSleep:
+		return m.mutate(kindSleep, "running a sleep pass", r, func(ctx context.Context) (tea.Msg, error) {
+			rep, err := b.Sleep(ctx)
+			return views.SleepDone{Report: rep, Err: err}, err
+		}), true
+	case views.Confirm:
+		m.dialog = views.NewDialog(m.common, r)
+		return nil, true
+	case views.OpenArchive:
+		m.drilled = true
+		return m.archive.Open(r.Path, r.Anchor), true
+	case views.CloseArchive:
+		m.drilled = false
+		return nil, true
+	case views.OpenBlock:
+		m.switchTo(PaneTopics)
+		_, cmd := m.topics.Update(r)
+		return cmd, true
+	case views.Notice:
+		if r.Err {
+			m.setError(r.Text)
+			return nil, true
+		}
+		return m.setNotice(r.Text), true
+	}
+	return nil, false
+}
+
+// mutate starts a workspace change unless one is already under way; the
+// request is also shown to the panes so they can show progress.
+func (m *Model) mutate(kind reqKind, label string, req tea.Msg, fn func(ctx context.Context) (tea.Msg, error)) tea.Cmd {
+	if m.tasks.mutation != 0 {
+		m.setError(fmt.Sprintf("busy: %s is still running", m.tasks.running[m.tasks.mutation]))
+		return nil
+	}
+	return tea.Batch(m.run(kind, label, fn), m.broadcast(req))
+}
+
+func direction(delta int) string {
+	if delta < 0 {
+		return "up"
+	}
+	return "down"
+}
+
+// onResult drops stale loads, reports errors and successes in the status
+// line, passes the typed result to the panes and refreshes after a change.
+func (m *Model) onResult(r resultMsg) tea.Cmd {
+	m.tasks.finish(r.task)
+	if !r.kind.mutation() && r.seq != m.seq[r.kind] {
+		return nil
+	}
+	if r.err != nil && fatal(r.err) {
+		m.fatal = r.err
+		return nil
+	}
+	if r.err != nil {
+		m.setError(r.label + " failed: " + errText(r.err))
+	}
+	var cmds []tea.Cmd
+	if r.msg != nil {
+		cmds = append(cmds, m.broadcast(r.msg))
+	}
+	if r.err == nil && r.kind.mutation() {
+		cmds = append(cmds, m.setNotice(successText(r.msg, r.label)), m.refreshAll())
+	}
+	return tea.Batch(cmds...)
+}
+
+// fatal reports errors after which the TUI cannot do anything useful.
+func fatal(err error) bool {
+	var e *engine.Error
+	return errors.As(err, &e) && e.Code == engine.CodeMemoryDisabled
+}
+
+// errText is an error for the status line: code, message, and whether
+// trying again may help.
+func errText(err error) string {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		return flatten(err)
+	}
+	s := fmt.Sprintf("%s: %s", e.Code, flatten(e))
+	if e.Retryable() {
+		s += " (retryable: try again)"
+	}
+	return s
+}
+
+// successText says what a finished mutation changed.
+func successText(msg tea.Msg, label string) string {
+	switch r := msg.(type) {
+	case views.Promoted:
+		return promoteText(strings.TrimPrefix(label, "promoting "), r)
+	case views.CoreMoved:
+		s := fmt.Sprintf("moved ^%s %s in topics/core.md", r.ID, direction(r.Delta))
+		if r.Result.Revision > 0 {
+			s += fmt.Sprintf(" (revision %d); core.md re-rendered", r.Result.Revision)
+		}
+		return s
+	case views.SleepDone:
+		rep := r.Report
+		s := fmt.Sprintf("sleep pass #%d (%s): ", rep.Pass, views.ModelLabel(rep.Model))
+		switch {
+		case rep.Error != "":
+			return s + "rejected, no changes: " + rep.Error
+		case len(rep.Changed) == 0:
+			return s + "no changes"
+		}
+		s += fmt.Sprintf("%d file(s) changed", len(rep.Changed))
+		if rep.Revision > 0 {
+			s += fmt.Sprintf(", revision %d", rep.Revision)
+		}
+		return s
+	}
+	return label + " done"
+}
+
+func promoteText(summary string, r views.Promoted) string {
+	n := len(r.Result.Promoted)
+	if n == 0 {
+		return "nothing to promote: " + summary + " were promoted already"
+	}
+	var s string
+	if n == len(r.Refs) {
+		s = "promoted " + summary + ": now trusted and searchable"
+	} else {
+		s = fmt.Sprintf("promoted %d of %s (the rest were promoted already): now trusted and searchable", n, summary)
+	}
+	d := len(r.Result.Distilled)
+	switch {
+	case d == n:
+		s += fmt.Sprintf("; %d distilled into topics", d)
+	case d == 0:
+		s += "; none distilled (topics already cite them)"
+	default:
+		s += fmt.Sprintf("; %d distilled into topics, %d already cited", d, n-d)
+	}
+	return s
+}

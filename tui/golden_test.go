@@ -1,0 +1,47 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// scenes are the screens worth a golden file: each pane, plus the dialog,
+// the drill-down and the full help. Each runs keys on a fresh model.
+var scenes = []struct {
+	name string
+	keys []string
+	text string // typed after the keys
+	then []string
+}{
+	{name: "pending"},
+	{name: "pending_confirm", keys: []string{"space", "space", "p"}},
+	{name: "topics", keys: []string{"2", "down", "enter"}},
+	{name: "drilldown", keys: []string{"2", "down", "enter", "enter", "down", "enter"}},
+	{name: "core", keys: []string{"3", "down"}},
+	{name: "core_open", keys: []string{"3", "G", "enter"}},
+	{name: "passes", keys: []string{"4"}},
+	{name: "search", keys: []string{"5", "/"}, text: "budget tracker", then: []string{"enter"}},
+	{name: "status", keys: []string{"6"}},
+	{name: "fullhelp", keys: []string{"?"}},
+}
+
+func playScene(h *harness, i int) {
+	s := scenes[i]
+	h.press(s.keys...)
+	h.typeText(s.text)
+	h.press(s.then...)
+}
+
+func TestGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for i, s := range scenes {
+			t.Run(fmt.Sprintf("%s_%dx%d", s.name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1])
+				playScene(h, i)
+				golden.RequireEqual(t, h.m.View())
+			})
+		}
+	}
+}

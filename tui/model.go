@@ -1,0 +1,402 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"scriptorium/keymap"
+	"scriptorium/views"
+)
+
+// Options configures the TUI.
+type Options struct {
+	// NoColor renders plain text: no colours, no attributes. Run sets it
+	// when NO_COLOR is set in the environment.
+	NoColor bool
+	// Pane is the pane shown first (PanePending by default).
+	Pane PaneID
+	// MarkdownStyle is the glamour style for blocks; empty chooses "notty"
+	// without colour, else "dark" or "light" from the terminal background.
+	MarkdownStyle string
+}
+
+// Model is the root Bubble Tea model: the six panes, the source
+// drill-down, the confirmation dialog, the status line and the help footer.
+// It runs every piece of engine work as a command and routes the results.
+type Model struct {
+	b      Backend
+	ctx    context.Context
+	keys   *keymap.KeyMap
+	styles *views.Styles
+	common *views.Common
+	help   help.Model
+
+	panes      [numPanes]views.Component
+	pending    *views.Pending
+	topics     *views.Topics
+	core       *views.Core
+	passes     *views.Passes
+	search     *views.Search
+	statusPane *views.Status
+	archive    *views.Archive
+
+	active   PaneID
+	drilled  bool // the archive covers the active pane
+	dialog   *views.Dialog
+	fullHelp bool
+	fatal    error
+
+	width, height int
+	paneW, paneH  int
+
+	seq    map[reqKind]int
+	tasks  *taskRegistry
+	status statusLine
+
+	// after schedules a message; tests replace it so no timer runs.
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
+}
+
+// New builds the root model. It does no IO: the first data arrives through
+// the commands Init returns.
+func New(b Backend, opts Options) Model {
+	r := lipgloss.DefaultRenderer()
+	profile := r.ColorProfile()
+	if opts.NoColor {
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.Ascii)
+		profile = termenv.Ascii
+	}
+	style := opts.MarkdownStyle
+	if style == "" {
+		switch {
+		case opts.NoColor:
+			style = "notty"
+		case r.HasDarkBackground():
+			style = "dark"
+		default:
+			style = "light"
+		}
+	}
+	km := keymap.Default()
+	st := views.NewStyles(r, views.DefaultPalette())
+	c := &views.Common{Styles: &st, Keys: &km, Markdown: views.Markdown{Style: style, Profile: profile}}
+
+	h := help.New()
+	h.Styles = st.Help
+
+	m := Model{
+		b:      b,
+		ctx:    context.Background(),
+		keys:   &km,
+		styles: &st,
+		common: c,
+		help:   h,
+
+		pending:    views.NewPending(c),
+		topics:     views.NewTopics(c),
+		core:       views.NewCore(c),
+		passes:     views.NewPasses(c),
+		search:     views.NewSearch(c),
+		statusPane: views.NewStatus(c),
+		archive:    views.NewArchive(c),
+
+		active: opts.Pane,
+		seq:    map[reqKind]int{},
+		tasks:  newTaskRegistry(),
+		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
+			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+		},
+	}
+	if m.active < 0 || m.active >= numPanes {
+		m.active = PanePending
+	}
+	m.panes = [numPanes]views.Component{m.pending, m.topics, m.core, m.passes, m.search, m.statusPane}
+	return m
+}
+
+// Init loads every pane and starts listening for workspace changes.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.watch()}
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// State reports what the model is doing.
+func (m Model) State() State {
+	switch {
+	case m.fatal != nil:
+		return StateFatal
+	case m.width == 0:
+		return StateStarting
+	case m.dialog != nil:
+		return StateConfirming
+	case m.drilled:
+		return StateDrilled
+	case m.panes[m.active].Capturing():
+		return StateEditing
+	}
+	return StateBrowsing
+}
+
+// Active returns the pane shown.
+func (m Model) Active() PaneID { return m.active }
+
+// Status returns the status line text and whether it is an error.
+func (m Model) Status() (string, bool) { return m.status.text, m.status.err }
+
+// current is the component that receives pane keys: the drill-down when
+// open, else the active pane.
+func (m Model) current() views.Component {
+	if m.drilled {
+		return m.archive
+	}
+	return m.panes[m.active]
+}
+
+// Update routes a message: keys by the routing order, requests to the
+// engine, results and everything else to the panes.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
+	case tea.KeyMsg:
+		cmd = m.handleKey(msg)
+	case spinTickMsg:
+		cmd = m.onSpinTick()
+	case clearNoticeMsg:
+		if msg.id == m.status.id && !m.status.err {
+			m.status.text = ""
+		}
+	case changedMsg:
+		cmd = tea.Batch(m.refreshAll(), m.watch())
+	case resultMsg:
+		cmd = m.onResult(msg)
+	default:
+		if c, ok := m.request(msg); ok {
+			cmd = c
+		} else {
+			cmd = m.broadcast(msg)
+		}
+	}
+	sized := m.syncSize() // before the return: it changes m
+	return m, tea.Batch(cmd, sized)
+}
+
+// broadcast hands a message to every pane and the drill-down.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(m.panes)+1)
+	for i, p := range m.panes {
+		var c tea.Cmd
+		m.panes[i], c = p.Update(msg)
+		cmds = append(cmds, c)
+	}
+	_, c := m.archive.Update(msg)
+	return tea.Batch(append(cmds, c)...)
+}
+
+// refreshAll reloads the data of every pane (and an open drill-down).
+func (m *Model) refreshAll() tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(m.panes)+1)
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Refresh())
+	}
+	if m.drilled {
+		cmds = append(cmds, m.archive.Refresh())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	g := m.keys.Global
+	if key.Matches(msg, g.ForceQuit) || m.fatal != nil {
+		return tea.Quit
+	}
+	if m.status.err {
+		m.status.text, m.status.err = "", false
+	}
+	if m.dialog != nil {
+		d := m.dialog
+		m.dialog = nil
+		if d.Accepts(msg) {
+			return views.Send(d.Action)
+		}
+		return m.setNotice("cancelled, nothing changed")
+	}
+	cur := m.current()
+	if cur.Capturing() {
+		_, cmd := cur.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, g.Quit):
+		return tea.Quit
+	case key.Matches(msg, g.Help):
+		m.fullHelp = !m.fullHelp
+		return nil
+	case key.Matches(msg, g.Refresh):
+		return m.refreshAll()
+	case key.Matches(msg, g.NextPane):
+		m.switchTo((m.active + 1) % numPanes)
+		return nil
+	case key.Matches(msg, g.PrevPane):
+		m.switchTo((m.active + numPanes - 1) % numPanes)
+		return nil
+	}
+	for i, b := range g.Panes {
+		if key.Matches(msg, b) {
+			m.switchTo(PaneID(i))
+			return nil
+		}
+	}
+	_, cmd := cur.Update(msg)
+	return cmd
+}
+
+func (m *Model) switchTo(p PaneID) {
+	m.active = p
+	m.drilled = false
+}
+
+// layout computes the pane area from the chrome: the tab bar on top, the
+// status line and the help footer at the bottom, the pane frame around.
+func (m Model) layout() (paneW, paneH int, helpView string) {
+	m.help.Width = m.width
+	m.help.ShowAll = m.fullHelp
+	var lines []string
+	if v := m.help.View(m.helpKeys()); v != "" {
+		lines = strings.Split(v, "\n")
+	}
+	// The footer never pushes the pane below one line when there is room.
+	if room := max(m.height-3, 0); len(lines) > room {
+		lines = lines[:room]
+	}
+	helpView = strings.Join(lines, "\n")
+	chrome := 1 + 1 + len(lines) + m.styles.Pane.GetVerticalFrameSize() // tab bar, status line, help
+	return max(m.width-m.styles.Pane.GetHorizontalFrameSize(), 0), max(m.height-chrome, 0), helpView
+}
+
+// syncSize gives every pane, hidden ones too, the pane area after the
+// chrome; it runs after every message because the help footer's height
+// depends on what is focused.
+func (m *Model) syncSize() tea.Cmd {
+	if m.width == 0 {
+		return nil
+	}
+	w, h, _ := m.layout()
+	if w == m.paneW && h == m.paneH {
+		return nil
+	}
+	m.paneW, m.paneH = w, h
+	for _, p := range m.panes {
+		p.SetSize(w, h)
+	}
+	m.archive.SetSize(w, h)
+	return m.broadcast(views.SizeChanged{})
+}
+
+// helpKeys is the key map the footer shows: the dialog's, an input's, or
+// the pane's plus the global keys.
+func (m Model) helpKeys() help.KeyMap {
+	if m.dialog != nil {
+		return m.dialog
+	}
+	cur := m.current()
+	if cur.Capturing() {
+		return cur
+	}
+	return mergedHelp{pane: cur, global: m.keys.Global}
+}
+
+type mergedHelp struct {
+	pane   help.KeyMap
+	global keymap.Global
+}
+
+func (h mergedHelp) ShortHelp() []key.Binding {
+	return append(h.pane.ShortHelp(), h.global.ShortHelp()...)
+}
+
+func (h mergedHelp) FullHelp() [][]key.Binding {
+	return append(h.pane.FullHelp(), h.global.FullHelp()...)
+}
+
+// View draws the tab bar, the pane (with the dialog over its bottom), the
+// status line and the help footer, exactly filling the window.
+func (m Model) View() string {
+	if m.fatal != nil {
+		return m.fatalView()
+	}
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	w, h, helpView := m.layout()
+	var b strings.Builder
+	b.WriteString(views.Truncate(m.tabBar(), m.width))
+	if h > 0 {
+		body := views.Fit(m.current().View(), w, h)
+		if m.dialog != nil {
+			body = overlayBottom(body, m.dialog.View(w), h)
+		}
+		b.WriteString("\n")
+		b.WriteString(m.styles.Pane.Render(body))
+	}
+	b.WriteString("\n")
+	b.WriteString(m.statusView(m.width))
+	if helpView != "" {
+		b.WriteString("\n")
+		b.WriteString(helpView)
+	}
+	return views.Fit(b.String(), m.width, m.height)
+}
+
+// overlayBottom replaces the last lines of body with the dialog.
+func overlayBottom(body, dialog string, h int) string {
+	bl := strings.Split(body, "\n")
+	dl := strings.Split(dialog, "\n")
+	if len(dl) > h {
+		dl = dl[len(dl)-h:]
+	}
+	return strings.Join(append(bl[:h-len(dl)], dl...), "\n")
+}
+
+func (m Model) tabBar() string {
+	st := m.styles
+	parts := make([]string, 0, numPanes+1)
+	for i, p := range m.panes {
+		label := string(rune('1'+i)) + " " + p.Title()
+		if PaneID(i) == m.active {
+			parts = append(parts, st.TabActive.Render("["+label+"]"))
+		} else {
+			parts = append(parts, st.TabInactive.Render(" "+label+" "))
+		}
+	}
+	bar := strings.Join(parts, " ")
+	if m.drilled {
+		bar += st.Accent.Render(" › source")
+	}
+	return bar
+}
+
+func (m Model) fatalView() string {
+	st := m.styles
+	w := max(m.width, 20)
+	lines := []string{st.StatusError.Render("Scriptorium cannot open the memory workspace"), ""}
+	lines = append(lines, views.Wrap(views.Visible(m.fatal.Error()), w)...)
+	lines = append(lines, "", st.Faint.Render("Press any key to quit."))
+	if m.width == 0 || m.height == 0 {
+		return strings.Join(lines, "\n")
+	}
+	return views.Fit(strings.Join(lines, "\n"), m.width, m.height)
+}

@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"scriptorium/views"
+)
+
+// noticeTTL is how long a success message stays in the status line.
+const noticeTTL = 6 * time.Second
+
+// spinTickMsg advances the spinner; it is only re-armed while a task runs.
+type spinTickMsg struct{}
+
+// clearNoticeMsg clears the status line if it still shows notice id.
+type clearNoticeMsg struct{ id int }
+
+// taskRegistry tracks engine work under way (gh-dash's task list): one
+// spinner for all of it, and the label of the newest task in the status line.
+type taskRegistry struct {
+	next     int
+	running  map[int]string
+	mutation int // the running promote / move / sleep, 0 if none
+	spinning bool
+	frame    int
+}
+
+func newTaskRegistry() *taskRegistry {
+	return &taskRegistry{running: map[int]string{}}
+}
+
+// start registers a task and reports whether the spinner must be started.
+func (r *taskRegistry) start(label string) (id int, startSpinner bool) {
+	r.next++
+	r.running[r.next] = label
+	if !r.spinning {
+		r.spinning = true
+		return r.next, true
+	}
+	return r.next, false
+}
+
+func (r *taskRegistry) finish(id int) {
+	delete(r.running, id)
+	if r.mutation == id {
+		r.mutation = 0
+	}
+}
+
+// busy returns the label of the newest running task and how many others run.
+func (r *taskRegistry) busy() (string, int) {
+	if len(r.running) == 0 {
+		return "", 0
+	}
+	ids := make([]int, 0, len(r.running))
+	for id := range r.running {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return r.running[ids[len(ids)-1]], len(ids) - 1
+}
+
+// statusLine is the line above the help footer: results and errors.
+type statusLine struct {
+	text string
+	err  bool
+	id   int
+}
+
+// setNotice shows a success message that clears itself after a while.
+func (m *Model) setNotice(text string) tea.Cmd {
+	m.status.id++
+	m.status.text, m.status.err = text, false
+	return m.after(noticeTTL, clearNoticeMsg{id: m.status.id})
+}
+
+// setError shows an error; it stays until the next key.
+func (m *Model) setError(text string) {
+	m.status.id++
+	m.status.text, m.status.err = text, true
+}
+
+func (m *Model) spinTick() tea.Cmd {
+	return m.after(spinner.MiniDot.FPS, spinTickMsg{})
+}
+
+// onSpinTick advances the spinner while work runs and lets it stop when
+// nothing does, so an idle TUI wakes up for nothing.
+func (m *Model) onSpinTick() tea.Cmd {
+	if len(m.tasks.running) == 0 {
+		m.tasks.spinning = false
+		return nil
+	}
+	m.tasks.frame = (m.tasks.frame + 1) % len(spinner.MiniDot.Frames)
+	return m.spinTick()
+}
+
+func (m Model) statusView(w int) string {
+	st := m.styles
+	right := ""
+	if s, ok := m.statusPane.Data(); ok {
+		right = fmt.Sprintf("rev %d", s.Revision)
+	}
+	// An error outranks the spinner: it is what the owner must read.
+	var left string
+	label, more := m.tasks.busy()
+	switch {
+	case m.status.err:
+		left = st.StatusError.Render("✗ " + views.OneLine(m.status.text))
+	case label != "":
+		left = st.StatusBusy.Render(spinner.MiniDot.Frames[m.tasks.frame] + " " + label + "…")
+		if more > 0 {
+			left += st.Faint.Render(fmt.Sprintf(" (+%d)", more))
+		}
+	case m.status.text != "":
+		left = st.StatusInfo.Render("✓ " + views.OneLine(m.status.text))
+	}
+	rw := len(right)
+	if rw+1 >= w {
+		return views.Truncate(left, w)
+	}
+	return views.PadRight(left, w-rw-1) + " " + st.Faint.Render(right)
+}
+
+// flatten turns a multi-line error (a rejection lists its violations) into
+// one status line.
+func flatten(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -1,0 +1,136 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// The end-to-end flows run the real program (real commands, real timers)
+// and wait for text on the terminal, then check the final model's view.
+
+func startProgram(t *testing.T, f *fakeBackend) *teatest.TestModel {
+	t.Helper()
+	tm := teatest.NewTestModel(t, New(f, Options{NoColor: true}), teatest.WithInitialTermSize(100, 30))
+	t.Cleanup(func() { _ = tm.Quit() })
+	return tm
+}
+
+// waitFor waits until all texts have been drawn since the previous wait
+// (each wait consumes the output it has read).
+func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func send(tm *teatest.TestModel, keys ...string) {
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+}
+
+func finalView(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	send(tm, "q")
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	m, ok := fm.(Model)
+	if !ok {
+		t.Fatalf("final model is %T", fm)
+	}
+	return ansi.Strip(m.View())
+}
+
+func TestFlow_PromoteWithConfirm(t *testing.T) {
+	tm := startProgram(t, newFakeBackend())
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "space", "space", "p")
+	waitFor(t, tm, "Promote 2 sources from telegram/group-42?")
+	send(tm, "y")
+	waitFor(t, tm, "promoted 2 sources from telegram/group-42", "2 sources in 2 threads")
+	v := finalView(t, tm)
+	mustContain(t, v, "[1 Pending 2]", "✓ promoted 2 sources from telegram/group-42: now trusted and searchable")
+	mustNotContain(t, v, "Carol (u789)")
+}
+
+func TestFlow_FootnoteDrillDownAndBack(t *testing.T) {
+	tm := startProgram(t, newFakeBackend())
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "2")
+	waitFor(t, tm, "Blocks  topics/core.md")
+	send(tm, "down")
+	waitFor(t, tm, "Blocks  topics/people/craig.md")
+	send(tm, "enter", "enter", "down", "enter")
+	waitFor(t, tm, "◀ cited", "Craig (u100) · speaker trusted")
+	send(tm, "esc")
+	waitFor(t, tm, "Footnotes", "› openprogram/sess-7f2a/msg_2f9b")
+	v := finalView(t, tm)
+	mustContain(t, v, "[2 Topics]", "Blocks  topics/people/craig.md", "• ^f888f60e", "› openprogram/sess-7f2a/msg_2f9b")
+	mustNotContain(t, v, "› source")
+}
+
+func TestFlow_CoreReorder(t *testing.T) {
+	tm := startProgram(t, newFakeBackend())
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "3")
+	waitFor(t, tm, "75 / 120 tokens")
+	send(tm, "down", "down", "K")
+	waitFor(t, tm, "Move block ^c0ffee03 up")
+	send(tm, "y")
+	waitFor(t, tm, "90 / 120 tokens", "now included")
+	v := finalView(t, tm)
+	mustContain(t, v, "moved ^c0ffee03: ^c0ffee03 now included, ^c0ffee02 now excluded", "90 / 120 tokens")
+	if strings.Index(v, "^c0ffee03  Deploys") > strings.Index(v, "^c0ffee02  Current") {
+		t.Errorf("block not moved up:\n%s", v)
+	}
+}
+
+func TestFlow_RunSleep(t *testing.T) {
+	tm := startProgram(t, newFakeBackend())
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "4")
+	waitFor(t, tm, "2 passes, newest first")
+	send(tm, "S")
+	waitFor(t, tm, "Run a sleep pass now?")
+	send(tm, "y")
+	waitFor(t, tm, "3 passes, newest first", "+# Release")
+	v := finalView(t, tm)
+	mustContain(t, v, "› #3 2026-08-12 03:00 offline · 1 file changed", "+# Release", "-# release")
+}
+
+func TestFlow_OtherProcessChangesRefresh(t *testing.T) {
+	f := newFakeBackend()
+	f.changes = make(chan struct{}, 1)
+	tm := startProgram(t, f)
+	waitFor(t, tm, "4 sources in 2 threads")
+	f.addPending("telegram/group-42/m200", "is the checklist ready?")
+	f.changes <- struct{}{}
+	waitFor(t, tm, "5 sources in 2 threads")
+	// The watcher was re-armed: a second change is seen too.
+	f.addPending("telegram/group-42/m201", "ping")
+	f.changes <- struct{}{}
+	waitFor(t, tm, "6 sources in 2 threads")
+	v := finalView(t, tm)
+	mustContain(t, v, "[1 Pending 6]", "telegram/group-42 (5)")
+}
+
+func TestFlow_CtrlCQuitsFromAnInput(t *testing.T) {
+	tm := startProgram(t, newFakeBackend())
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "5", "/")
+	tm.Type("q")
+	waitFor(t, tm, "query   q")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}

@@ -1,0 +1,236 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"scriptorium/engine"
+)
+
+// Archive is the source drill-down: one archive, scrolled to the frame a
+// footnote or search result points at, with that frame highlighted.
+type Archive struct {
+	c    *Common
+	w, h int
+
+	path   string
+	anchor string
+	view   engine.ArchiveView
+	loaded bool
+	err    error
+
+	cur  int  // selected frame
+	off  int  // first visible body line
+	jump bool // put the selected frame at the top on the next View
+}
+
+// NewArchive returns the drill-down view.
+func NewArchive(c *Common) *Archive { return &Archive{c: c} }
+
+// Open points the view at an archive and anchor and asks for the archive.
+func (a *Archive) Open(path, anchor string) tea.Cmd {
+	a.path, a.anchor = path, anchor
+	a.loaded, a.err = false, nil
+	a.view = engine.ArchiveView{}
+	a.cur, a.off, a.jump = 0, 0, true
+	return Send(LoadArchive{Path: path})
+}
+
+// Title implements Component.
+func (a *Archive) Title() string { return "Source" }
+
+// Init implements Component.
+func (a *Archive) Init() tea.Cmd { return nil }
+
+// Refresh implements Component.
+func (a *Archive) Refresh() tea.Cmd {
+	if a.path == "" {
+		return nil
+	}
+	return Send(LoadArchive{Path: a.path})
+}
+
+// Capturing implements Component.
+func (a *Archive) Capturing() bool { return false }
+
+// SetSize implements Component.
+func (a *Archive) SetSize(w, h int) { a.w, a.h = w, h }
+
+// Selected returns the selected frame.
+func (a *Archive) Selected() (engine.SourceView, bool) {
+	if !a.loaded || a.cur >= len(a.view.Sources) {
+		return engine.SourceView{}, false
+	}
+	return a.view.Sources[a.cur], true
+}
+
+// ShortHelp implements help.KeyMap.
+func (a *Archive) ShortHelp() []key.Binding {
+	k := a.c.Keys.Archive
+	return []key.Binding{k.Up, k.Down, k.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (a *Archive) FullHelp() [][]key.Binding {
+	k := a.c.Keys.Archive
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back}}
+}
+
+// Update implements Component.
+func (a *Archive) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ArchiveLoaded:
+		if msg.Path != a.path {
+			return a, nil
+		}
+		first := !a.loaded
+		a.loaded, a.err = true, msg.Err
+		if msg.Err != nil {
+			return a, nil
+		}
+		a.view = msg.Archive
+		if first {
+			a.cur = 0
+			for i, s := range a.view.Sources {
+				if s.Anchor == a.anchor {
+					a.cur = i
+				}
+			}
+			a.jump = true
+		}
+		a.cur = clamp(a.cur, 0, len(a.view.Sources)-1)
+	case tea.KeyMsg:
+		k := a.c.Keys.Archive
+		switch {
+		case key.Matches(msg, k.Back):
+			return a, Send(CloseArchive{})
+		case key.Matches(msg, k.Up):
+			a.move(-1)
+		case key.Matches(msg, k.Down):
+			a.move(1)
+		case key.Matches(msg, k.PageUp):
+			a.move(-5)
+		case key.Matches(msg, k.PageDown):
+			a.move(5)
+		case key.Matches(msg, k.Top):
+			a.move(-len(a.view.Sources))
+		case key.Matches(msg, k.Bottom):
+			a.move(len(a.view.Sources))
+		}
+	}
+	return a, nil
+}
+
+func (a *Archive) move(d int) {
+	a.cur = clamp(a.cur+d, 0, len(a.view.Sources)-1)
+}
+
+// View implements Component.
+func (a *Archive) View() string {
+	st := a.c.Styles
+	head := []string{st.Title.Render("Source archive  ") + st.Faint.Render(Visible(a.path))}
+	switch {
+	case a.err != nil:
+		head = append(head, Wrap(st.Error.Render("could not load: "+a.err.Error()), a.w)...)
+		return Fit(strings.Join(head, "\n"), a.w, a.h)
+	case !a.loaded:
+		head = append(head, st.Faint.Render("loading…"))
+		return Fit(strings.Join(head, "\n"), a.w, a.h)
+	}
+	kind := "v2 archive"
+	if a.view.Legacy {
+		kind = "legacy archive (frozen; speaker names are hints, never trusted)"
+	}
+	head = append(head, st.Faint.Render(fmt.Sprintf("%s · %s · drilled to %s", kind,
+		plural(len(a.view.Sources), "frame"), a.anchor)))
+	if a.view.Problem != "" {
+		head = append(head, st.Warn.Render("⚠ parsing stopped early: "+Visible(a.view.Problem)))
+	}
+	bh := a.h - len(head)
+	if bh <= 0 {
+		return Fit(strings.Join(head, "\n"), a.w, a.h)
+	}
+	var lines []string
+	var start, end int
+	for i, s := range a.view.Sources {
+		if i == a.cur {
+			start = len(lines)
+		}
+		lines = append(lines, a.frame(s, i == a.cur)...)
+		if i == a.cur {
+			end = len(lines)
+		}
+		lines = append(lines, "")
+	}
+	if len(a.view.Sources) == 0 {
+		lines = append(lines, st.Faint.Render("This archive holds no valid frame."))
+	}
+	switch {
+	case a.jump:
+		a.off = start
+		a.jump = false
+	case start < a.off:
+		a.off = start
+	case end > a.off+bh:
+		a.off = min(start, end-bh)
+	}
+	a.off = clamp(a.off, 0, max(len(lines)-1, 0))
+	body := lines[a.off:min(len(lines), a.off+bh)]
+	return Fit(strings.Join(append(head, body...), "\n"), a.w, a.h)
+}
+
+// frame renders one record: anchor and source-id, then time, speaker and
+// trust, then the record text verbatim.
+func (a *Archive) frame(s engine.SourceView, selected bool) []string {
+	st := a.c.Styles
+	w := max(a.w-2, 1)
+	title := s.Anchor + " · " + Visible(s.Ref)
+	if s.Anchor == a.anchor {
+		title += "  ◀ cited"
+	}
+	speaker := s.SpeakerLabel
+	if speaker == "" {
+		speaker = s.Label
+	}
+	var sp string
+	switch {
+	case s.SpeakerTrusted:
+		sp = st.Trusted.Render("speaker trusted")
+	case s.Legacy && s.SpeakerLabel != "":
+		sp = st.Pending.Render("speaker untrusted (legacy hint)")
+	case s.SpeakerLabel == "":
+		sp = st.Faint.Render("no speaker identity")
+	default:
+		sp = st.Pending.Render("speaker untrusted")
+	}
+	trust := st.Trusted.Render("source trusted")
+	if s.Trust != "trusted" {
+		trust = st.Pending.Render("source pending")
+	}
+	tm := s.Time
+	if tm == "" {
+		tm = "time unknown"
+	}
+	meta := fmt.Sprintf("%s · %s · %s · %s", tm, Visible(speaker), sp, trust)
+	text := s.Text
+	if text == "" {
+		text = s.Content
+	}
+	body := Wrap(Visible(text), w)
+
+	prefix := "  "
+	if selected {
+		prefix = st.Highlight.Render("▌ ")
+		title = st.Highlight.Render(title)
+	} else {
+		title = st.Faint.Render(title)
+	}
+	out := []string{prefix + Truncate(title, w), prefix + Truncate(meta, w)}
+	for _, l := range body {
+		out = append(out, prefix+l)
+	}
+	return out
+}

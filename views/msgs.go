@@ -1,0 +1,125 @@
+package views
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"scriptorium/engine"
+)
+
+// Requests: a pane returns Send(request); the root runs the engine work in a
+// command and answers with the matching result message.
+type (
+	// LoadStatus asks for engine.Status.
+	LoadStatus struct{}
+	// LoadPending asks for the pending sources.
+	LoadPending struct{}
+	// LoadTopics asks for the topic tree.
+	LoadTopics struct{}
+	// LoadTopic asks for one topic file.
+	LoadTopic struct{ Path string }
+	// LoadArchive asks for one source archive.
+	LoadArchive struct{ Path string }
+	// LoadCore asks for the core view.
+	LoadCore struct{}
+	// LoadPasses asks for the sleep passes.
+	LoadPasses struct{}
+	// RunSearch runs a search.
+	RunSearch struct{ Query engine.SearchQuery }
+	// Promote promotes pending sources; Summary says what in words
+	// ("2 sources from telegram/group-42").
+	Promote struct {
+		Refs    []string
+		Summary string
+	}
+	// MoveCoreBlock moves a block of topics/core.md by Delta (-1 up, +1 down).
+	MoveCoreBlock struct {
+		ID    string
+		Delta int
+	}
+	// RunSleep runs a sleep pass now.
+	RunSleep struct{}
+	// Confirm asks the owner first; Action is sent when they answer y.
+	Confirm struct {
+		Prompt string
+		Action tea.Msg
+	}
+	// OpenArchive drills down to a source archive at an anchor.
+	OpenArchive struct{ Path, Anchor string }
+	// CloseArchive leaves the drill-down, back to where it was opened.
+	CloseArchive struct{}
+	// OpenBlock shows a block in the topics pane.
+	OpenBlock struct{ Path, ID string }
+	// Notice puts a line in the status bar (an error one when Err).
+	Notice struct {
+		Text string
+		Err  bool
+	}
+)
+
+// Results: the root sends these to every pane; each takes what it needs.
+type (
+	// StatusLoaded answers LoadStatus.
+	StatusLoaded struct {
+		Status engine.Status
+		Err    error
+	}
+	// PendingLoaded answers LoadPending.
+	PendingLoaded struct {
+		Sources []engine.PendingSource
+		Err     error
+	}
+	// TopicsLoaded answers LoadTopics.
+	TopicsLoaded struct {
+		Topics []engine.TopicSummary
+		Err    error
+	}
+	// TopicLoaded answers LoadTopic.
+	TopicLoaded struct {
+		Path  string
+		Topic engine.TopicView
+		Err   error
+	}
+	// ArchiveLoaded answers LoadArchive.
+	ArchiveLoaded struct {
+		Path    string
+		Archive engine.ArchiveView
+		Err     error
+	}
+	// CoreLoaded answers LoadCore.
+	CoreLoaded struct {
+		Core engine.CoreView
+		Err  error
+	}
+	// PassesLoaded answers LoadPasses.
+	PassesLoaded struct {
+		Passes []engine.PassReport
+		Err    error
+	}
+	// SearchDone answers RunSearch.
+	SearchDone struct {
+		Query   engine.SearchQuery
+		Results []engine.SearchResult
+		Err     error
+	}
+	// Promoted answers Promote.
+	Promoted struct {
+		Refs   []string
+		Result engine.PromoteResult
+		Err    error
+	}
+	// CoreMoved answers MoveCoreBlock.
+	CoreMoved struct {
+		ID     string
+		Delta  int
+		Result engine.UpdateResult
+		Err    error
+	}
+	// SleepDone answers RunSleep.
+	SleepDone struct {
+		Report engine.PassReport
+		Err    error
+	}
+	// SizeChanged follows SetSize, so panes can start work that depends on
+	// their width (markdown renders).
+	SizeChanged struct{}
+)

@@ -1,0 +1,290 @@
+package views
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"scriptorium/engine"
+)
+
+// Passes is pane 4: sleep passes newest first and the coloured unified diff
+// of the selected pass in a scrollable viewport; S runs a pass now.
+type Passes struct {
+	c    *Common
+	w, h int
+
+	passes []engine.PassReport
+	loaded bool
+	err    error
+
+	cur, off int
+	vp       viewport.Model
+	vpKey    string // which pass at which width the viewport holds
+
+	want    int64 // select this pass when the list next arrives
+	running bool  // a sleep pass is under way
+}
+
+// NewPasses returns the passes pane.
+func NewPasses(c *Common) *Passes { return &Passes{c: c, vp: viewport.New(0, 0)} }
+
+// Title implements Component.
+func (p *Passes) Title() string { return "Passes" }
+
+// Init implements Component.
+func (p *Passes) Init() tea.Cmd { return p.Refresh() }
+
+// Refresh implements Component.
+func (p *Passes) Refresh() tea.Cmd { return Send(LoadPasses{}) }
+
+// Capturing implements Component.
+func (p *Passes) Capturing() bool { return false }
+
+// SetSize implements Component.
+func (p *Passes) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Current returns the selected pass.
+func (p *Passes) Current() (engine.PassReport, bool) {
+	if p.cur >= len(p.passes) {
+		return engine.PassReport{}, false
+	}
+	return p.passes[p.cur], true
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *Passes) ShortHelp() []key.Binding {
+	k := p.c.Keys.Passes
+	return []key.Binding{k.ScrollDown, k.Sleep}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *Passes) FullHelp() [][]key.Binding {
+	k := p.c.Keys.Passes
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.ScrollUp, k.ScrollDown, k.Sleep}}
+}
+
+// Update implements Component.
+func (p *Passes) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case PassesLoaded:
+		p.loaded, p.err = true, msg.Err
+		if msg.Err == nil {
+			p.setPasses(msg.Passes)
+		}
+	case RunSleep:
+		p.running = true
+	case SleepDone:
+		p.running = false
+		if msg.Err == nil {
+			p.want = msg.Report.Pass
+			// Show the new report at once; the reload that follows keeps it.
+			p.setPasses(append([]engine.PassReport{msg.Report}, p.passes...))
+		}
+	case tea.KeyMsg:
+		return p, p.handleKey(msg)
+	}
+	return p, nil
+}
+
+func (p *Passes) setPasses(ps []engine.PassReport) {
+	var keep int64
+	if cur, ok := p.Current(); ok {
+		keep = cur.Pass
+	}
+	if p.want != 0 {
+		keep = p.want
+	}
+	seen := map[int64]bool{}
+	p.passes = p.passes[:0:0]
+	for _, r := range ps {
+		if r.Pass != 0 && seen[r.Pass] {
+			continue
+		}
+		seen[r.Pass] = true
+		p.passes = append(p.passes, r)
+	}
+	sort.SliceStable(p.passes, func(i, j int) bool {
+		a, b := p.passes[i], p.passes[j]
+		if a.Time != b.Time {
+			return a.Time > b.Time
+		}
+		return a.Pass > b.Pass
+	})
+	p.cur = clamp(p.cur, 0, len(p.passes)-1)
+	for i, r := range p.passes {
+		if r.Pass == keep {
+			p.cur = i
+		}
+	}
+	p.want = 0
+	p.vpKey = ""
+}
+
+func (p *Passes) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.Keys.Passes
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cur = clamp(p.cur-1, 0, len(p.passes)-1)
+	case key.Matches(msg, k.Down):
+		p.cur = clamp(p.cur+1, 0, len(p.passes)-1)
+	case key.Matches(msg, k.Top):
+		p.cur = 0
+	case key.Matches(msg, k.Bottom):
+		p.cur = max(len(p.passes)-1, 0)
+	case key.Matches(msg, k.ScrollUp):
+		p.vp.HalfPageUp()
+	case key.Matches(msg, k.ScrollDown):
+		p.vp.HalfPageDown()
+	case key.Matches(msg, k.Sleep):
+		if p.running {
+			return Send(Notice{Text: "a sleep pass is already running"})
+		}
+		return Send(Confirm{
+			Prompt: "Run a sleep pass now? It may merge duplicate paragraphs, split oversized files and " +
+				"repair links in topics/, installed as one transaction and recorded as a pass. " +
+				"y to confirm, any other key cancels",
+			Action: RunSleep{},
+		})
+	}
+	return nil
+}
+
+func (p *Passes) wide() bool { return p.w >= 90 }
+
+// View implements Component.
+func (p *Passes) View() string {
+	st := p.c.Styles
+	title := st.Title.Render("Sleep passes")
+	switch {
+	case p.running:
+		title += st.StatusBusy.Render("  sleep pass running…")
+	case p.err != nil:
+		title += st.Error.Render("  could not load: " + p.err.Error())
+	case !p.loaded:
+		title += st.Faint.Render("  loading…")
+	default:
+		title += st.Faint.Render("  " + plural(len(p.passes), "pass") + ", newest first")
+	}
+	body := p.h - 1
+	if body <= 0 {
+		return Fit(title, p.w, p.h)
+	}
+	if len(p.passes) == 0 {
+		msg := ""
+		if p.loaded && p.err == nil {
+			msg = st.Faint.Render("No sleep pass yet. Press S to run one now.")
+		}
+		return Fit(title+"\n"+msg, p.w, p.h)
+	}
+	var main string
+	if p.wide() {
+		lw := 0
+		for i := range p.passes {
+			lw = max(lw, ansi.StringWidth(p.row(i))+2)
+		}
+		lw = clamp(lw, 28, p.w/2)
+		rw := p.w - lw - 3
+		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.diffView(rw, body), rw, body)
+	} else {
+		lh := clamp(len(p.passes), 1, max(body/3, 1))
+		main = p.listView(p.w, lh) + "\n" + p.diffView(p.w, body-lh)
+	}
+	return Fit(title+"\n"+main, p.w, p.h)
+}
+
+func (p *Passes) listView(w, h int) string {
+	st := p.c.Styles
+	p.off = scrollTo(p.off, p.cur, h, len(p.passes))
+	var lines []string
+	for i := p.off; i < len(p.passes) && len(lines) < h; i++ {
+		row := p.row(i)
+		if i == p.cur {
+			lines = append(lines, cursorRow(st, "› "+row, w))
+		} else {
+			lines = append(lines, Truncate("  "+row, w))
+		}
+	}
+	return Fit(strings.Join(lines, "\n"), w, h)
+}
+
+// row is one pass in the list: number, time, model, what changed.
+func (p *Passes) row(i int) string {
+	st := p.c.Styles
+	r := p.passes[i]
+	what := plural(len(r.Changed), "file") + " changed"
+	switch {
+	case r.Error != "":
+		what = st.Warn.Render("rejected, no changes")
+	case len(r.Changed) == 0:
+		what = st.Faint.Render("no changes")
+	}
+	return fmt.Sprintf("#%d %s %s · %s", r.Pass, ShortTime(r.Time), Visible(r.Model), what)
+}
+
+func (p *Passes) diffView(w, h int) string {
+	st := p.c.Styles
+	if h <= 0 {
+		return ""
+	}
+	r, _ := p.Current()
+	head := []string{st.Faint.Render(strings.Repeat("─", w))}
+	meta := fmt.Sprintf("pass %d · %s · model %s · tokens %d in / %d out", r.Pass, r.Time, Visible(r.Model),
+		r.TokensIn, r.TokensOut)
+	if r.Revision > 0 {
+		meta += fmt.Sprintf(" · revision %d", r.Revision)
+	}
+	head = append(head, Wrap(meta, w)...)
+	if r.Error != "" {
+		head = append(head, Wrap(st.Warn.Render("rejected: "+Visible(r.Error)), w)...)
+	}
+	if len(r.CoreGap) > 0 {
+		head = append(head, Wrap(st.Warn.Render("core budget now excludes ^"+strings.Join(r.CoreGap, ", ^")), w)...)
+	}
+	room := h - len(head)
+	if room <= 0 {
+		return Fit(strings.Join(head, "\n"), w, h)
+	}
+	p.vp.Width, p.vp.Height = w, room
+	key := fmt.Sprintf("%d/%s/%d", r.Pass, r.Time, w)
+	if key != p.vpKey {
+		p.vp.SetContent(p.diffText(r, w))
+		p.vp.GotoTop()
+		p.vpKey = key
+	}
+	p.vp.SetYOffset(p.vp.YOffset) // re-clamp after a resize
+	return Fit(strings.Join(head, "\n")+"\n"+p.vp.View(), w, h)
+}
+
+// diffText colours the pass's diffs: + green, - red, @@ faint.
+func (p *Passes) diffText(r engine.PassReport, w int) string {
+	st := p.c.Styles
+	if len(r.Changed) == 0 {
+		return st.Faint.Render("No changes: the pass found nothing to reorganise.")
+	}
+	var out []string
+	for _, f := range r.Changed {
+		out = append(out, st.DiffHeader.Render(Truncate("── "+Visible(f.Path)+" ──", w)))
+		for _, l := range strings.Split(strings.TrimSuffix(f.Diff, "\n"), "\n") {
+			l = Truncate(Visible(l), w)
+			switch {
+			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+				l = st.DiffHeader.Render(l)
+			case strings.HasPrefix(l, "+"):
+				l = st.DiffAdd.Render(l)
+			case strings.HasPrefix(l, "-"):
+				l = st.DiffDel.Render(l)
+			case strings.HasPrefix(l, "@@"):
+				l = st.DiffHunk.Render(l)
+			}
+			out = append(out, l)
+		}
+		out = append(out, "")
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,163 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Fit cuts or pads s to exactly h lines, none wider than w cells. Every
+// pane's View ends with it, so the root can stack panes without measuring.
+func Fit(s string, w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	w = max(w, 0)
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = Truncate(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Truncate cuts one line to w cells, marking the cut with an ellipsis.
+func Truncate(line string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(line) <= w {
+		return line
+	}
+	return ansi.Truncate(line, w, "…")
+}
+
+// PadRight truncates a line to w cells and pads it with spaces to exactly w.
+func PadRight(line string, w int) string {
+	line = Truncate(line, w)
+	if n := w - ansi.StringWidth(line); n > 0 {
+		line += strings.Repeat(" ", n)
+	}
+	return line
+}
+
+// JoinColumns places two blocks side by side: the left one padded to lw
+// cells, then sep, then the right one, for exactly h lines.
+func JoinColumns(left string, lw int, sep string, right string, rw, h int) string {
+	ll := strings.Split(Fit(left, lw, h), "\n")
+	rl := strings.Split(Fit(right, rw, h), "\n")
+	out := make([]string, h)
+	for i := range out {
+		out[i] = PadRight(ll[i], lw) + sep + rl[i]
+	}
+	return strings.Join(out, "\n")
+}
+
+// Visible makes stored text safe and legible on a terminal without changing
+// what it says: control characters (which could otherwise drive the
+// terminal), CR, tabs, U+2028/U+2029, bidi overrides and invalid UTF-8 are
+// shown as visible symbols; LF stays a line break.
+func Visible(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteString("\uFFFD")
+		case r == '\n':
+			b.WriteByte('\n')
+		case r == '\t':
+			b.WriteString("␉")
+		case r == '\r':
+			b.WriteString("␍")
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteString("␡")
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		case r == 0x2028:
+			b.WriteString("␤")
+		case r == 0x2029:
+			b.WriteString("¶")
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F:
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// OneLine flattens text for a one-line summary.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(Visible(s)), " ")
+}
+
+// Wrap wraps already visible text to w cells per line.
+func Wrap(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+}
+
+// ShortTime shows an RFC 3339 time as "2006-01-02 15:04", or the input
+// unchanged when it does not parse.
+func ShortTime(s string) string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// scrollTo returns the first visible row of a window of h rows over n rows
+// so that the cursor row stays visible, moving as little as possible.
+func scrollTo(offset, cursor, h, n int) int {
+	if h <= 0 || n <= h {
+		return 0
+	}
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+h {
+		offset = cursor - h + 1
+	}
+	return min(max(offset, 0), n-h)
+}
+
+// clamp keeps v within [lo, hi]; an empty range gives lo.
+func clamp(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}
+
+// plural returns "1 source" or "3 sources".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	if strings.HasSuffix(word, "s") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// cursorRow draws the row under the cursor: one even bar across w cells.
+// Inner styles are dropped because their resets would cut the bar short.
+func cursorRow(st *Styles, line string, w int) string {
+	return st.Cursor.Render(PadRight(ansi.Strip(line), w))
+}

@@ -1,0 +1,584 @@
+package views
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"scriptorium/engine"
+)
+
+// topicsFocus is the column of the topics pane that has the cursor.
+type topicsFocus int
+
+const (
+	focusTree topicsFocus = iota
+	focusBlocks
+	focusNotes
+)
+
+// Topics is pane 2: the topic tree, the blocks of the selected file with
+// trust badges, the selected block rendered with glamour and its footnotes;
+// enter on a footnote's source drills down to the archive.
+type Topics struct {
+	c    *Common
+	w, h int
+
+	topics  []engine.TopicSummary
+	loaded  bool
+	err     error
+	tree    []treeRow
+	files   []int // indexes into tree of the file rows
+	cur     int   // index into files
+	treeOff int
+
+	path        string // the selected file
+	topic       engine.TopicView
+	topicLoaded bool
+	topicErr    error
+	block       int
+	blockOff    int
+	note        int // index into noteRows of a source row
+	noteOff     int
+	focus       topicsFocus
+
+	want struct{ path, id string } // an OpenBlock waiting for its data
+	md   *mdCache
+}
+
+type treeRow struct {
+	depth int
+	name  string
+	topic int // index into topics; -1 for a directory
+}
+
+// noteRow is one line of the footnote list: a footnote header or one of
+// its sources.
+type noteRow struct {
+	label string
+	time  string
+	src   *engine.CitationView
+}
+
+// NewTopics returns the topics pane.
+func NewTopics(c *Common) *Topics { return &Topics{c: c, md: newMDCache()} }
+
+// Title implements Component.
+func (p *Topics) Title() string { return "Topics" }
+
+// Init implements Component.
+func (p *Topics) Init() tea.Cmd { return p.Refresh() }
+
+// Refresh implements Component.
+func (p *Topics) Refresh() tea.Cmd {
+	cmds := []tea.Cmd{Send(LoadTopics{})}
+	if p.path != "" {
+		cmds = append(cmds, Send(LoadTopic{Path: p.path}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Capturing implements Component.
+func (p *Topics) Capturing() bool { return false }
+
+// SetSize implements Component.
+func (p *Topics) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Path returns the selected file.
+func (p *Topics) Path() string { return p.path }
+
+// Block returns the selected block.
+func (p *Topics) Block() (engine.BlockView, bool) {
+	if !p.topicLoaded || p.block >= len(p.topic.Blocks) {
+		return engine.BlockView{}, false
+	}
+	return p.topic.Blocks[p.block], true
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *Topics) ShortHelp() []key.Binding {
+	k := p.c.Keys.Topics
+	if p.focus == focusNotes {
+		return []key.Binding{k.Open, k.Back}
+	}
+	return []key.Binding{k.Right, k.Left}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *Topics) FullHelp() [][]key.Binding {
+	k := p.c.Keys.Topics
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Right, k.Left, k.Back}}
+}
+
+// Update implements Component.
+func (p *Topics) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case TopicsLoaded:
+		p.loaded = true
+		p.err = msg.Err
+		if msg.Err != nil {
+			return p, nil
+		}
+		return p, p.setTopics(msg.Topics)
+	case TopicLoaded:
+		if !samePath(msg.Path, p.path) {
+			return p, nil
+		}
+		return p, p.setTopic(msg.Topic, msg.Err)
+	case OpenBlock:
+		return p, p.openBlock(msg.Path, msg.ID)
+	case mdRendered:
+		p.md.store(msg)
+	case SizeChanged:
+		return p, p.renderCmd()
+	case tea.KeyMsg:
+		return p, p.handleKey(msg)
+	}
+	return p, nil
+}
+
+func (p *Topics) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.Keys.Topics
+	page := max(p.h/2, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		return p.move(-1)
+	case key.Matches(msg, k.Down):
+		return p.move(1)
+	case key.Matches(msg, k.PageUp):
+		return p.move(-page)
+	case key.Matches(msg, k.PageDown):
+		return p.move(page)
+	case key.Matches(msg, k.Top):
+		return p.move(-1 << 20)
+	case key.Matches(msg, k.Bottom):
+		return p.move(1 << 20)
+	case key.Matches(msg, k.Open):
+		if p.focus == focusNotes {
+			return p.drill()
+		}
+		p.deeper()
+	case key.Matches(msg, k.Right):
+		p.deeper()
+	case key.Matches(msg, k.Left), key.Matches(msg, k.Back):
+		if p.focus > focusTree {
+			p.focus--
+		}
+	}
+	return nil
+}
+
+func (p *Topics) deeper() {
+	switch p.focus {
+	case focusTree:
+		if p.topicLoaded && len(p.topic.Blocks) > 0 {
+			p.focus = focusBlocks
+		}
+	case focusBlocks:
+		if p.firstSourceRow() >= 0 {
+			p.focus = focusNotes
+			p.note = p.firstSourceRow()
+		}
+	}
+}
+
+func (p *Topics) move(delta int) tea.Cmd {
+	switch p.focus {
+	case focusTree:
+		next := clamp(p.cur+delta, 0, len(p.files)-1)
+		if next == p.cur || len(p.files) == 0 {
+			return nil
+		}
+		p.cur = next
+		return p.selectFile(p.topics[p.tree[p.files[p.cur]].topic].Path)
+	case focusBlocks:
+		next := clamp(p.block+delta, 0, len(p.topic.Blocks)-1)
+		if next != p.block {
+			p.block = next
+			p.note = p.firstSourceRow()
+			return p.renderCmd()
+		}
+	case focusNotes:
+		rows := p.noteRows()
+		var sources []int
+		for i, r := range rows {
+			if r.src != nil {
+				sources = append(sources, i)
+			}
+		}
+		at := 0
+		for i, r := range sources {
+			if r == p.note {
+				at = i
+			}
+		}
+		if len(sources) > 0 {
+			p.note = sources[clamp(at+delta, 0, len(sources)-1)]
+		}
+	}
+	return nil
+}
+
+// selectFile makes path the selected file and asks for it.
+func (p *Topics) selectFile(path string) tea.Cmd {
+	p.path = path
+	p.topicLoaded = false
+	p.topicErr = nil
+	p.block, p.blockOff, p.note, p.noteOff = 0, 0, 0, 0
+	return Send(LoadTopic{Path: path})
+}
+
+func (p *Topics) drill() tea.Cmd {
+	rows := p.noteRows()
+	if p.note < 0 || p.note >= len(rows) || rows[p.note].src == nil {
+		return nil
+	}
+	c := rows[p.note].src
+	return Send(OpenArchive{Path: c.Path, Anchor: c.Anchor})
+}
+
+func (p *Topics) openBlock(path, id string) tea.Cmd {
+	p.want.path, p.want.id = path, id
+	p.focus = focusBlocks
+	if !p.loaded {
+		return nil
+	}
+	return p.applyWant()
+}
+
+// applyWant moves the tree cursor to the wanted file and loads it; the
+// block is selected when the file arrives.
+func (p *Topics) applyWant() tea.Cmd {
+	path := p.want.path
+	for i, row := range p.files {
+		if t := p.topics[p.tree[row].topic]; samePath(t.Path, path) {
+			p.cur, path = i, t.Path
+			break
+		}
+	}
+	return p.selectFile(path)
+}
+
+func (p *Topics) setTopics(ts []engine.TopicSummary) tea.Cmd {
+	p.topics = append([]engine.TopicSummary(nil), ts...)
+	sort.Slice(p.topics, func(i, j int) bool { return p.topics[i].Path < p.topics[j].Path })
+	p.buildTree()
+	if p.want.path != "" {
+		return p.applyWant()
+	}
+	for i, row := range p.files {
+		if samePath(p.topics[p.tree[row].topic].Path, p.path) {
+			p.cur = i
+			return nil // the refresh that brought this also reloads the file
+		}
+	}
+	if len(p.files) == 0 {
+		p.path, p.topicLoaded = "", false
+		return nil
+	}
+	p.cur = clamp(p.cur, 0, len(p.files)-1)
+	p.focus = focusTree
+	return p.selectFile(p.topics[p.tree[p.files[p.cur]].topic].Path)
+}
+
+func (p *Topics) buildTree() {
+	p.tree, p.files = p.tree[:0], p.files[:0]
+	var open []string // directories of the previous file
+	for i, t := range p.topics {
+		parts := strings.Split(strings.TrimPrefix(t.Path, "topics/"), "/")
+		dirs := parts[:len(parts)-1]
+		common := 0
+		for common < len(dirs) && common < len(open) && dirs[common] == open[common] {
+			common++
+		}
+		for d := common; d < len(dirs); d++ {
+			p.tree = append(p.tree, treeRow{depth: d, name: dirs[d] + "/", topic: -1})
+		}
+		open = dirs
+		p.files = append(p.files, len(p.tree))
+		p.tree = append(p.tree, treeRow{depth: len(dirs), name: parts[len(parts)-1], topic: i})
+	}
+}
+
+func (p *Topics) setTopic(t engine.TopicView, err error) tea.Cmd {
+	var keep string
+	if b, ok := p.Block(); ok {
+		keep = b.Ref
+	}
+	if p.want.id != "" {
+		keep = strings.TrimPrefix(p.want.id, "^")
+		p.want.path, p.want.id = "", ""
+	}
+	p.topicErr = err
+	if err != nil {
+		p.topicLoaded = false
+		if p.focus > focusTree {
+			p.focus = focusTree
+		}
+		return nil
+	}
+	p.topic = t
+	p.topicLoaded = true
+	p.block = clamp(p.block, 0, len(t.Blocks)-1)
+	for i, b := range t.Blocks {
+		if b.Ref == keep {
+			p.block = i
+		}
+	}
+	switch {
+	case len(t.Blocks) == 0:
+		p.focus = focusTree
+	case p.focus == focusNotes && p.noteValid():
+	default:
+		if p.focus == focusNotes {
+			p.focus = focusBlocks
+		}
+		p.note = p.firstSourceRow()
+	}
+	return p.renderCmd()
+}
+
+func (p *Topics) noteValid() bool {
+	rows := p.noteRows()
+	return p.note >= 0 && p.note < len(rows) && rows[p.note].src != nil
+}
+
+func (p *Topics) noteRows() []noteRow {
+	b, ok := p.Block()
+	if !ok {
+		return nil
+	}
+	var rows []noteRow
+	for _, f := range b.Footnotes {
+		rows = append(rows, noteRow{label: f.Label, time: f.Time})
+		for i := range f.Sources {
+			rows = append(rows, noteRow{label: f.Label, src: &f.Sources[i]})
+		}
+	}
+	return rows
+}
+
+func (p *Topics) firstSourceRow() int {
+	for i, r := range p.noteRows() {
+		if r.src != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// samePath compares topic paths with or without the "topics/" prefix.
+func samePath(a, b string) bool {
+	return a == b || strings.TrimPrefix(a, "topics/") == strings.TrimPrefix(b, "topics/")
+}
+
+// layout returns the tree width (0 when the tree is hidden) and the right
+// column width (0 when hidden).
+func (p *Topics) layout() (tw, rw int) {
+	if p.w >= 60 {
+		tw = clamp(p.w*3/10, 20, 32)
+		return tw, p.w - tw - 3
+	}
+	if p.focus == focusTree {
+		return p.w, 0
+	}
+	return 0, p.w
+}
+
+// blockListHeight is the height of the block list in the right column.
+func (p *Topics) blockListHeight() int {
+	n := len(p.topic.Blocks) + 1
+	return clamp(n, 2, max(2, p.h/3))
+}
+
+func (p *Topics) renderCmd() tea.Cmd {
+	b, ok := p.Block()
+	if !ok {
+		return nil
+	}
+	_, rw := p.layout()
+	if rw == 0 {
+		rw = p.w
+	}
+	return p.md.request(p.c.Markdown, mdKey{text: b.Text, width: rw})
+}
+
+// View implements Component.
+func (p *Topics) View() string {
+	st := p.c.Styles
+	tw, rw := p.layout()
+	switch {
+	case tw > 0 && rw > 0:
+		return Fit(JoinColumns(p.treeView(tw, p.h), tw, st.Faint.Render(" │ "), p.rightView(rw, p.h), rw, p.h), p.w, p.h)
+	case tw > 0:
+		return p.treeView(p.w, p.h)
+	default:
+		return p.rightView(p.w, p.h)
+	}
+}
+
+func (p *Topics) marker(focused bool) string {
+	if focused {
+		return "› "
+	}
+	return "• "
+}
+
+func (p *Topics) title(name string, focused bool) string {
+	if focused {
+		return p.c.Styles.Header.Render(name)
+	}
+	return p.c.Styles.Title.Render(name)
+}
+
+func (p *Topics) treeView(w, h int) string {
+	st := p.c.Styles
+	lines := []string{p.title("Topics", p.focus == focusTree)}
+	switch {
+	case p.err != nil:
+		lines = append(lines, Wrap(st.Error.Render("could not load: "+p.err.Error()), w)...)
+	case !p.loaded:
+		lines = append(lines, st.Faint.Render("loading…"))
+	case len(p.tree) == 0:
+		lines = append(lines, Wrap(st.Faint.Render("No topic files yet."), w)...)
+	default:
+		curRow := p.files[p.cur]
+		p.treeOff = scrollTo(p.treeOff, curRow, h-1, len(p.tree))
+		for i := p.treeOff; i < len(p.tree) && len(lines) < h; i++ {
+			row := p.tree[i]
+			indent := strings.Repeat("  ", row.depth)
+			if row.topic < 0 {
+				lines = append(lines, Truncate("  "+indent+st.Faint.Render(row.name), w))
+				continue
+			}
+			t := p.topics[row.topic]
+			count := fmt.Sprintf(" %d", t.Blocks)
+			if t.Pending > 0 {
+				count += st.Pending.Render(fmt.Sprintf(" (%d pending)", t.Pending))
+			}
+			text := indent + Visible(row.name) + count
+			if i == curRow {
+				line := p.marker(p.focus == focusTree) + text
+				if p.focus == focusTree {
+					line = cursorRow(st, line, w)
+				}
+				lines = append(lines, line)
+			} else {
+				lines = append(lines, "  "+text)
+			}
+		}
+	}
+	return Fit(strings.Join(lines, "\n"), w, h)
+}
+
+func (p *Topics) rightView(w, h int) string {
+	st := p.c.Styles
+	head := p.title("Blocks", p.focus == focusBlocks)
+	if p.path != "" {
+		head += st.Faint.Render("  " + Visible(p.path))
+	}
+	lines := []string{head}
+	switch {
+	case p.path == "":
+		return Fit(head, w, h)
+	case p.topicErr != nil:
+		lines = append(lines, Wrap(st.Error.Render("could not load: "+p.topicErr.Error()), w)...)
+		return Fit(strings.Join(lines, "\n"), w, h)
+	case !p.topicLoaded:
+		lines = append(lines, st.Faint.Render("loading…"))
+		return Fit(strings.Join(lines, "\n"), w, h)
+	case len(p.topic.Blocks) == 0:
+		lines = append(lines, st.Faint.Render("This file has no blocks."))
+		return Fit(strings.Join(lines, "\n"), w, h)
+	}
+	bh := min(p.blockListHeight(), h)
+	p.blockOff = scrollTo(p.blockOff, p.block, bh-1, len(p.topic.Blocks))
+	for i := p.blockOff; i < len(p.topic.Blocks) && len(lines) < bh; i++ {
+		b := p.topic.Blocks[i]
+		badge := st.Trusted.Render("trusted")
+		if b.Trust != "trusted" {
+			badge = st.Pending.Render("pending")
+		}
+		text := fmt.Sprintf("^%s %s %s", b.Ref, badge, OneLine(b.Text))
+		if i == p.block {
+			line := p.marker(p.focus == focusBlocks) + text
+			if p.focus == focusBlocks {
+				line = cursorRow(st, line, w)
+			}
+			lines = append(lines, Truncate(line, w))
+		} else {
+			lines = append(lines, Truncate("  "+text, w))
+		}
+	}
+	block := Fit(strings.Join(lines, "\n"), w, bh)
+	if h-bh <= 0 {
+		return Fit(block, w, h)
+	}
+	return Fit(block+"\n"+p.detailView(w, h-bh), w, h)
+}
+
+func (p *Topics) detailView(w, h int) string {
+	st := p.c.Styles
+	b, _ := p.Block()
+	trust := st.Trusted.Render("trusted")
+	if b.Trust != "trusted" {
+		trust = st.Pending.Render("pending: a cited source is pending or unresolved")
+	}
+	head := st.Faint.Render(strings.Repeat("─", max(w, 0)))
+	meta := fmt.Sprintf("^%s · %s", b.Ref, trust)
+	if b.Line > 0 {
+		meta += st.Faint.Render(fmt.Sprintf(" · line %d", b.Line))
+	}
+	top := []string{head, meta}
+
+	var notes []string
+	rows := p.noteRows()
+	cursorAt := -1
+	if len(rows) > 0 {
+		notes = append(notes, p.title("Footnotes", p.focus == focusNotes))
+	}
+	for i, r := range rows {
+		if r.src == nil {
+			notes = append(notes, st.Faint.Render(fmt.Sprintf("[^%s] %s", r.label, r.time)))
+			continue
+		}
+		text := Visible(r.src.Ref) + st.Faint.Render("  "+Visible(r.src.Path)+"#"+r.src.Anchor)
+		if i == p.note && p.focus == focusNotes {
+			cursorAt = len(notes)
+			notes = append(notes, cursorRow(st, "› "+text, w))
+		} else {
+			notes = append(notes, "  "+text)
+		}
+	}
+
+	body, ok := p.md.get(mdKey{text: b.Text, width: w})
+	if !ok {
+		body = strings.Join(Wrap(Visible(b.Text), w), "\n")
+	}
+	bodyLines := strings.Split(body, "\n")
+
+	room := h - len(top)
+	if room <= 0 {
+		return Fit(strings.Join(top, "\n"), w, h)
+	}
+	// Footnotes get the room they need first (they are what enter acts on),
+	// but leave the rendered block at least a few lines.
+	noteRoom := min(len(notes), max(room-min(len(bodyLines), 3), min(room, 2)))
+	if len(notes) > 0 && noteRoom < len(notes) {
+		keep := max(noteRoom-1, 0) // title line stays
+		p.noteOff = scrollTo(p.noteOff, max(cursorAt-1, 0), keep, len(notes)-1)
+		notes = append([]string{notes[0]}, notes[1+p.noteOff:min(1+p.noteOff+keep, len(notes))]...)
+	}
+	bodyRoom := room - len(notes)
+	if len(bodyLines) > bodyRoom {
+		bodyLines = bodyLines[:max(bodyRoom, 0)]
+		if bodyRoom > 0 {
+			bodyLines[bodyRoom-1] = st.Faint.Render("…")
+		}
+	}
+	out := append(append(top, bodyLines...), notes...)
+	return Fit(strings.Join(out, "\n"), w, h)
+}

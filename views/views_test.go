@@ -1,0 +1,308 @@
+package views
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"scriptorium/engine"
+	"scriptorium/keymap"
+)
+
+func TestMain(m *testing.M) {
+	// bubbles' viewport pads with the default renderer.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+func newCommon(profile termenv.Profile) *Common {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(profile)
+	st := NewStyles(r, DefaultPalette())
+	km := keymap.Default()
+	return &Common{Styles: &st, Keys: &km, Markdown: Markdown{Style: "notty", Profile: termenv.Ascii}}
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func TestFit_Cases(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		w, h int
+		want string
+	}{
+		{"pads height", "a", 3, 3, "a\n\n"},
+		{"cuts height", "a\nb\nc", 3, 2, "a\nb"},
+		{"truncates width", "abcdef", 4, 1, "abc…"},
+		{"wide runes", "密钥可以", 5, 1, "密钥…"},
+		{"zero height", "abc", 3, 0, ""},
+		{"zero width", "abc\ndef", 0, 2, "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Fit(tt.in, tt.w, tt.h); got != tt.want {
+				t.Errorf("Fit(%q, %d, %d) = %q, want %q", tt.in, tt.w, tt.h, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestVisible_Cases(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "hello 密钥", "hello 密钥"},
+		{"escape sequence", "a\x1b[31mb", "a␛[31mb"},
+		{"bell", "x\x07", "x␇"},
+		{"crlf", "a\r\nb", "a␍\nb"},
+		{"tab", "a\tb", "a␉b"},
+		{"line separator", "a\u2028b\u2029c", "a␤b¶c"},
+		{"c1 control", "a\u0085b", `a\u0085b`},
+		{"delete", "a\x7fb", "a␡b"},
+		{"invalid utf-8", "a\xffb", "a\uFFFDb"},
+		{"bidi override", "a\u202eb", "a<U+202E>b"},
+		{"lf stays", "a\nb", "a\nb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Visible(tt.in); got != tt.want {
+				t.Errorf("Visible(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlural_Cases(t *testing.T) {
+	tests := []struct {
+		n          int
+		word, want string
+	}{{1, "source", "1 source"}, {2, "source", "2 sources"}, {0, "pass", "0 passes"}, {1, "pass", "1 pass"}}
+	for _, tt := range tests {
+		if got := plural(tt.n, tt.word); got != tt.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", tt.n, tt.word, got, tt.want)
+		}
+	}
+}
+
+func TestModelLabel_Cases(t *testing.T) {
+	const off = "offline (built-in deterministic model, no network)"
+	tests := []struct{ in, want string }{
+		{"offline", off}, {"", off}, {"offline:v1", off}, {"openai:gpt-4o-mini", "openai:gpt-4o-mini"},
+	}
+	for _, tt := range tests {
+		if got := ModelLabel(tt.in); got != tt.want {
+			t.Errorf("ModelLabel(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestScrollTo_Cases(t *testing.T) {
+	tests := []struct{ off, cur, h, n, want int }{
+		{0, 0, 5, 3, 0},   // fits
+		{0, 7, 5, 20, 3},  // below the window
+		{10, 4, 5, 20, 4}, // above the window
+		{3, 5, 5, 20, 3},  // visible: no move
+		{18, 19, 5, 20, 15},
+		{0, 3, 0, 20, 0}, // no room
+	}
+	for _, tt := range tests {
+		if got := scrollTo(tt.off, tt.cur, tt.h, tt.n); got != tt.want {
+			t.Errorf("scrollTo(%d, %d, %d, %d) = %d, want %d", tt.off, tt.cur, tt.h, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestThreadOfRef_Cases(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"telegram/group-42/m1", "telegram/group-42"}, {"nothread", "nothread"}, {"a/b", "a"},
+	}
+	for _, tt := range tests {
+		if got := threadOfRef(tt.in); got != tt.want {
+			t.Errorf("threadOfRef(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPassesDiff_ColouredByLineKind(t *testing.T) {
+	c := newCommon(termenv.ANSI256)
+	p := NewPasses(c)
+	rep := engine.PassReport{Pass: 1, Changed: []engine.FileDiff{{Path: "topics/a.md",
+		Diff: "--- a/topics/a.md\n+++ b/topics/a.md\n@@ -1 +1 @@\n-old\n+new\n same\n"}}}
+	lines := strings.Split(p.diffText(rep, 80), "\n")
+	st := c.Styles
+	want := map[string]string{
+		"-old": st.DiffDel.Render("-old"), "+new": st.DiffAdd.Render("+new"),
+		"@@ -1 +1 @@": st.DiffHunk.Render("@@ -1 +1 @@"), " same": " same",
+	}
+	found := 0
+	for _, l := range lines {
+		if w, ok := want[ansi.Strip(l)]; ok {
+			found++
+			if l != w {
+				t.Errorf("line %q rendered %q, want %q", ansi.Strip(l), l, w)
+			}
+		}
+	}
+	if found != len(want) {
+		t.Errorf("found %d of %d diff lines in %q", found, len(want), lines)
+	}
+	if add, del := st.DiffAdd.Render("+x"), st.DiffDel.Render("-x"); add == "+x" || del == "-x" || add == del {
+		t.Errorf("diff styles carry no distinct colour: %q %q", add, del)
+	}
+}
+
+func TestMDCache_RendersOncePerTextAndWidth(t *testing.T) {
+	c := newCommon(termenv.Ascii)
+	cache := newMDCache()
+	k := mdKey{text: "some **bold** text", width: 40}
+	cmd := cache.request(c.Markdown, k)
+	if cmd == nil {
+		t.Fatal("no render command for a new key")
+	}
+	if cache.request(c.Markdown, k) != nil {
+		t.Fatal("a second command for a render under way")
+	}
+	cache.store(cmd().(mdRendered))
+	if cache.request(c.Markdown, k) != nil {
+		t.Fatal("a command for a cached render")
+	}
+	out, ok := cache.get(k)
+	if !ok || !strings.Contains(out, "bold") {
+		t.Fatalf("cached render = %q, %v", out, ok)
+	}
+	if cache.request(c.Markdown, mdKey{text: k.text, width: 60}) == nil {
+		t.Fatal("no command for another width")
+	}
+}
+
+func TestRenderMarkdown_StoredControlCodesStayInert(t *testing.T) {
+	c := newCommon(termenv.Ascii)
+	out, err := renderMarkdown(c.Markdown, "evil \x1b]0;title\x07 text", 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, "␛]0;title␇") {
+		t.Fatalf("render = %q", out)
+	}
+}
+
+func pendingFixture() []engine.PendingSource {
+	return []engine.PendingSource{
+		{Ref: "telegram/g/m1", Thread: "telegram/g", Time: "2026-08-10T12:00:00Z", SpeakerLabel: "B (u456)", Content: "one"},
+		{Ref: "slack/x/m9", Thread: "slack/x", Time: "2026-08-10T12:01:00Z", SpeakerLabel: "C (u1)", Content: "two"},
+		{Ref: "telegram/g/m2", Thread: "telegram/g", Time: "2026-08-10T12:02:00Z", SpeakerLabel: "B (u456)", Content: "three"},
+	}
+}
+
+func TestPending_DrivenDirectly(t *testing.T) {
+	p := NewPending(newCommon(termenv.Ascii))
+	p.SetSize(80, 20)
+	p.Update(PendingLoaded{Sources: pendingFixture()})
+	// Grouped by thread: m1, m2 (telegram/g), then m9 (slack/x).
+	var order []string
+	for _, row := range p.rows {
+		if row.src >= 0 {
+			order = append(order, p.all[row.src].Ref)
+		}
+	}
+	if fmt.Sprint(order) != "[telegram/g/m1 telegram/g/m2 slack/x/m9]" {
+		t.Fatalf("row order = %v", order)
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	p.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	_, cmd := p.Update(runes("p"))
+	conf, ok := cmd().(Confirm)
+	if !ok {
+		t.Fatalf("p sent %T, want Confirm", cmd())
+	}
+	req := conf.Action.(Promote)
+	if fmt.Sprint(req.Refs) != "[telegram/g/m1 telegram/g/m2]" || req.Summary != "2 sources from telegram/g" {
+		t.Errorf("promote request = %+v", req)
+	}
+	// A reload without the promoted sources drops them from the selection.
+	p.Update(PendingLoaded{Sources: pendingFixture()[1:2]})
+	if len(p.Selected()) != 0 {
+		t.Errorf("selection kept vanished sources: %v", p.Selected())
+	}
+	if cur, _ := p.Current(); cur.Ref != "slack/x/m9" {
+		t.Errorf("cursor on %q", cur.Ref)
+	}
+}
+
+func TestArchive_ScrolledToAnchorAndHighlighted(t *testing.T) {
+	a := NewArchive(newCommon(termenv.Ascii))
+	a.SetSize(60, 12)
+	var srcs []engine.SourceView
+	for i := range 30 {
+		ref := fmt.Sprintf("p/t/m%02d", i)
+		srcs = append(srcs, engine.SourceView{Ref: ref, Anchor: fmt.Sprintf("source-%08d", i), Trust: "trusted",
+			Time: "2026-01-01T00:00:00Z", Label: "user", Text: "[2026-01-01T00:00:00Z] user: message " + ref})
+	}
+	a.Open("sources/p/_v2/t.md", "source-00000020")
+	a.Update(ArchiveLoaded{Path: "sources/p/_v2/t.md", Archive: engine.ArchiveView{Sources: srcs}})
+	v := a.View()
+	if !strings.Contains(v, "▌ source-00000020 · p/t/m20  ◀ cited") || strings.Contains(v, "p/t/m00") {
+		t.Fatalf("not scrolled to the anchor:\n%s", v)
+	}
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if _, ok := cmd().(CloseArchive); !ok {
+		t.Fatal("esc does not close the drill-down")
+	}
+	// An archive that arrives for another path is ignored.
+	a.Update(ArchiveLoaded{Path: "other.md", Archive: engine.ArchiveView{}})
+	if sel, _ := a.Selected(); sel.Ref != "p/t/m20" {
+		t.Errorf("selected %q after an unrelated load", sel.Ref)
+	}
+}
+
+func TestSearch_EmptyQueryAsksForOne(t *testing.T) {
+	s := NewSearch(newCommon(termenv.Ascii))
+	s.SetSize(80, 20)
+	s.Update(runes("/"))
+	_, cmd := s.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if n, ok := cmd().(Notice); !ok || !strings.Contains(n.Text, "type a query") {
+		t.Fatalf("enter on an empty query sent %#v", cmd())
+	}
+}
+
+func TestSearch_StaleResultsIgnored(t *testing.T) {
+	s := NewSearch(newCommon(termenv.Ascii))
+	s.SetSize(80, 20)
+	s.Update(runes("/"))
+	for _, r := range "copper" {
+		s.Update(runes(string(r)))
+	}
+	s.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	s.Update(SearchDone{Query: engine.SearchQuery{Text: "old"}, Results: []engine.SearchResult{{Kind: "topic"}}})
+	if len(s.Results()) != 0 {
+		t.Fatal("results of another query were shown")
+	}
+}
+
+func TestDialog_OnlyYConfirms(t *testing.T) {
+	d := NewDialog(newCommon(termenv.Ascii), Confirm{Prompt: "Do it?", Action: RunSleep{}})
+	tests := []struct {
+		key  tea.KeyMsg
+		want bool
+	}{
+		{runes("y"), true}, {runes("Y"), false}, {runes("n"), false}, {tea.KeyMsg{Type: tea.KeyEnter}, false},
+	}
+	for _, tt := range tests {
+		if got := d.Accepts(tt.key); got != tt.want {
+			t.Errorf("Accepts(%q) = %v, want %v", tt.key.String(), got, tt.want)
+		}
+	}
+	for _, w := range []int{1, 5, 12, 40} {
+		for _, l := range strings.Split(d.View(w), "\n") {
+			if ansi.StringWidth(l) > w {
+				t.Errorf("dialog at width %d has a line of %d cells", w, ansi.StringWidth(l))
+			}
+		}
+	}
+}
