@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log"
@@ -12,45 +11,8 @@ import (
 	"scriptorium/engine"
 	"scriptorium/trust"
 	"scriptorium/tui"
+	"scriptorium/tui/enginebackend"
 )
-
-// engineBackend is the TUI's view of an open engine. Each method runs
-// inside a tea.Cmd, never on the update loop.
-type engineBackend struct {
-	e       *engine.Engine
-	changes <-chan struct{}
-}
-
-func (b engineBackend) Status(ctx context.Context) (engine.Status, error) { return b.e.Status(ctx) }
-func (b engineBackend) Pending(ctx context.Context) ([]engine.PendingSource, error) {
-	return b.e.Pending(ctx)
-}
-func (b engineBackend) Promote(ctx context.Context, refs []string) (engine.PromoteResult, error) {
-	return b.e.Promote(ctx, refs)
-}
-func (b engineBackend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
-	return b.e.Topics(ctx)
-}
-func (b engineBackend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
-	return b.e.Topic(ctx, path)
-}
-func (b engineBackend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
-	return b.e.Archive(ctx, path)
-}
-func (b engineBackend) Core(ctx context.Context) (engine.CoreView, error) { return b.e.CoreView(ctx) }
-func (b engineBackend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
-	return b.e.MoveCoreBlock(ctx, id, delta)
-}
-func (b engineBackend) Passes(ctx context.Context) ([]engine.PassReport, error) {
-	return b.e.Passes(ctx)
-}
-func (b engineBackend) Sleep(ctx context.Context) (engine.PassReport, error) {
-	return b.e.Sleep(ctx, engine.SleepOptions{})
-}
-func (b engineBackend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
-	return b.e.Search(ctx, q)
-}
-func (b engineBackend) Changes() <-chan struct{} { return b.changes }
 
 func runTUI(inv *invocation) error {
 	if err := inv.wantArgs(0, 0); err != nil {
@@ -91,7 +53,7 @@ func openTUI(inv *invocation, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := tui.Run(engineBackend{e: e, changes: changes}, tui.Options{}); err != nil {
+	if err := tui.Run(enginebackend.New(e, changes), tui.Options{}); err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
 	return nil

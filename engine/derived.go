@@ -3,11 +3,14 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"scriptorium/render"
@@ -100,6 +103,12 @@ func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
 			return rep, Wrap(CodeIO, err, "write %s", p)
 		}
 	}
+	// Remember what core.md was rendered as, so migrateCore never mistakes
+	// our own render for a hand-written file (after topics/core.md is
+	// deleted, the last render is still on disk until the next one).
+	if err := e.markCoreRendered(core); err != nil {
+		return rep, err
+	}
 	// Remove timeline days that no trusted block mentions any more.
 	tl := filepath.Join(root, "timeline")
 	var stale []string
@@ -120,7 +129,41 @@ func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
 		}
 		removeEmptyDirs(filepath.Dir(p), tl)
 	}
-	return rep, nil
+	return rep, e.markDerivedRevision()
+}
+
+// derivedRevisionFile records, in the runtime directory, the revision the
+// derived views were last rendered for. A process killed between an
+// install and its render leaves it behind the revision, and the next open
+// renders again (see recover).
+const derivedRevisionFile = "derived-revision"
+
+func (e *Engine) markDerivedRevision() error {
+	rev, err := e.ws.Revision()
+	if err != nil {
+		return Wrap(CodeIO, err, "read revision")
+	}
+	p := filepath.Join(e.ws.RuntimeDir(), derivedRevisionFile)
+	want := []byte(strconv.FormatInt(rev, 10) + "\n")
+	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, want) {
+		return nil
+	}
+	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
+		return Wrap(CodeIO, err, "record the derived views' revision")
+	}
+	return nil
+}
+
+// derivedStale reports whether the derived views were rendered for an
+// older revision. A workspace never rendered is not stale: read-only verbs
+// must not create derived views on their own account.
+func (e *Engine) derivedStale() bool {
+	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), derivedRevisionFile))
+	if err != nil {
+		return false
+	}
+	rev, err := e.ws.Revision()
+	return err == nil && strings.TrimSpace(string(data)) != strconv.FormatInt(rev, 10)
 }
 
 func removeEmptyDirs(dir, stop string) {
@@ -176,7 +219,7 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	data, err := os.ReadFile(filepath.Join(root, "core.md"))
-	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+	if err != nil || len(bytes.TrimSpace(data)) == 0 || e.renderedCore(data) {
 		return false, nil
 	}
 	content := string(data)
@@ -189,4 +232,32 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 			Message: "core.md is hand-written and cannot become topics/core.md as it is; fix it first: " + ee.Message}
 	}
 	return true, nil
+}
+
+// coreRenderedFile holds the SHA-256 of the last core.md render, in the
+// runtime directory.
+const coreRenderedFile = "core-rendered.sha256"
+
+func coreDigest(data []byte) []byte {
+	sum := sha256.Sum256(data)
+	return []byte(hex.EncodeToString(sum[:]) + "\n")
+}
+
+// markCoreRendered records the digest of the core.md just rendered.
+func (e *Engine) markCoreRendered(core []byte) error {
+	p := filepath.Join(e.ws.RuntimeDir(), coreRenderedFile)
+	want := coreDigest(core)
+	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, want) {
+		return nil
+	}
+	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
+		return Wrap(CodeIO, err, "record the core.md render")
+	}
+	return nil
+}
+
+// renderedCore reports whether data is exactly the last core.md render.
+func (e *Engine) renderedCore(data []byte) bool {
+	old, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), coreRenderedFile))
+	return err == nil && bytes.Equal(old, coreDigest(data))
 }

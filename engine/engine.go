@@ -97,7 +97,15 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	e.db = db
 	e.ledger = trust.NewLedger(db)
-	ws, err := workspace.OpenContext(ctx, memDir, &workspace.Options{
+	// Opening takes the write lock to finish an interrupted install, so a
+	// background caller must give up after 1 s here too, not hang.
+	openCtx := ctx
+	if !opts.Interactive {
+		var cancel context.CancelFunc
+		openCtx, cancel = context.WithTimeout(ctx, workspace.BackgroundLockWait)
+		defer cancel()
+	}
+	ws, err := workspace.OpenContext(openCtx, memDir, &workspace.Options{
 		Recover:    e.recover,
 		OnLockWait: opts.OnLockWait,
 	})

@@ -217,6 +217,13 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 			return fmt.Errorf("discard incomplete stage %s: %w", ent.Name(), err)
 		}
 	}
+	if e.derivedStale() {
+		// An install finished (here or before a crash) without its render:
+		// render now. Best effort, as after any install.
+		if s, err := e.snapshot(context.Background()); err == nil {
+			_, _ = e.writeDerived(s)
+		}
+	}
 	return workspace.SyncDir(w.RuntimeDir())
 }
 

@@ -37,6 +37,12 @@ var migrations = []string{
 		error      TEXT NOT NULL DEFAULT '',
 		core_gap   TEXT NOT NULL DEFAULT '[]'
 	)`,
+	`CREATE TABLE events (
+		id   INTEGER PRIMARY KEY AUTOINCREMENT,
+		time TEXT NOT NULL,
+		kind TEXT NOT NULL,
+		data TEXT NOT NULL -- the event as JSON
+	)`,
 }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because

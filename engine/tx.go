@@ -126,15 +126,17 @@ func (e *Engine) installLocked(ctx context.Context, ch change) (UpdateResult, er
 	if err != nil {
 		return UpdateResult{}, err
 	}
-	plan, err := e.plan(before, ch)
+	plan, err := e.planAll(before, ch)
 	if err != nil {
 		return UpdateResult{}, err
 	}
-	if len(plan.order) == 0 {
+	if len(plan.order) == 0 && len(plan.bad) == 0 {
 		return UpdateResult{Revision: rev, Changed: []string{}}, nil
 	}
 	after := before.with(plan)
-	if bad := introduced(before.violations(), after.violations()); len(bad) > 0 {
+	// Edits refused on their own (bad path, missing file) and the damage
+	// the others would do are reported together: every violation, at once.
+	if bad := append(plan.bad, introduced(before.violations(), after.violations())...); len(bad) > 0 {
 		return UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
@@ -155,11 +157,27 @@ type txPlan struct {
 	files map[string][]byte // new content; nil = delete
 	old   map[string][]byte // previous content; nil = did not exist
 	order []string          // changed paths, sorted
+	bad   []Violation       // edits refused on their own; the plan leaves them out
 }
 
 // plan applies the edits to an in-memory copy of the topics, checks paths
 // and the tier's rights, and returns only the files whose bytes change.
 func (e *Engine) plan(s *snapshot, ch change) (*txPlan, error) {
+	p, err := e.planAll(s, ch)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.bad) > 0 {
+		return nil, &Error{Code: CodeRejected, Violations: p.bad,
+			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(p.bad))}
+	}
+	return p, nil
+}
+
+// planAll is plan that keeps going past edits refused on their own: they
+// are left out of the plan and listed in its bad field, so the caller can
+// report them together with what the other edits would break.
+func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 	work := map[string][]byte{}
 	exists := func(p string) bool {
 		if c, ok := work[p]; ok {
@@ -250,14 +268,10 @@ func (e *Engine) plan(s *snapshot, ch change) (*txPlan, error) {
 		return nil, &Error{Code: CodeForbidden, Violations: forbidden,
 			Message: fmt.Sprintf("tier %s may not make %d of these edits; nothing was changed", ch.actor, len(forbidden))}
 	}
-	if len(bad) > 0 {
-		return nil, &Error{Code: CodeRejected, Violations: bad,
-			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
-	}
 	for p, data := range ch.archives {
 		work[p] = data
 	}
-	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}
+	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad}
 	for p, c := range work {
 		var prev []byte
 		if tf, ok := s.topics[p]; ok {

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"scriptorium/engine"
+)
+
+// runSleep runs one reorganiser pass now and prints its report (SPEC §9,
+// §12). A rejected pass is still recorded; it exits 1 with the reason.
+func runSleep(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	opts := engine.SleepOptions{ModelName: inv.flag("model")}
+	if inv.set["model"] && strings.TrimSpace(opts.ModelName) == "" {
+		return usagef("--model needs a name: offline, NAME or PROVIDER:NAME")
+	}
+	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		rep, err := e.Sleep(ctx, opts)
+		if err != nil {
+			return err
+		}
+		return inv.emit(rep, func(w io.Writer) { printPass(w, rep) })
+	})
+}
+
+// printPass prints a pass report for people: the summary line, the core
+// gap if any, then each file's unified diff.
+func printPass(w io.Writer, rep engine.PassReport) {
+	fmt.Fprintf(w, "%s at %s\n", rep.Summary(), rep.Time)
+	if rep.TokensIn > 0 || rep.TokensOut > 0 {
+		fmt.Fprintf(w, "tokens: %d in, %d out\n", rep.TokensIn, rep.TokensOut)
+	}
+	if len(rep.CoreGap) > 0 {
+		fmt.Fprintf(w, "core.md budget leaves out %d block(s) of topics/core.md: %s\n", len(rep.CoreGap), strings.Join(rep.CoreGap, " "))
+	}
+	for _, c := range rep.Changed {
+		fmt.Fprintf(w, "\n%s", c.Diff)
+		if !strings.HasSuffix(c.Diff, "\n") {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// runDaemon runs the nightly scheduler and the idle-session watcher until
+// SIGINT or SIGTERM, logging to stderr.
+func runDaemon(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	if inv.json {
+		return usagef("daemon runs until stopped and prints a log, not a JSON document")
+	}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		return e.RunDaemon(ctx, engine.DaemonOptions{Log: inv.stderr, Watch: daemonWatcher(e)})
+	})
+}
+
+// daemonWatcher is the idle-session watcher the daemon runs every minute:
+// it force-writes sessions idle longer than daemon.idle_minutes.
+func daemonWatcher(e *engine.Engine) func(context.Context) error {
+	idle := time.Duration(e.Config().Daemon.IdleMinutes) * time.Minute
+	return func(ctx context.Context) error { return e.WriteIdle(ctx, idle) }
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// shot is one screenshot: the keys that lead to it from where the previous
+// shot left the TUI, and the waits for its data.
+type shot struct {
+	name string
+	take func(s *session, timeout time.Duration) (string, error)
+}
+
+// The demo facts the flow relies on: the file whose blocks cite the group
+// chat, and the search word.
+const (
+	topicFile   = "topics/people/dana-okafor.md"
+	searchQuery = "database"
+)
+
+// shots are taken in order; each starts where the previous one ended.
+var shots = []shot{
+	{"pending", func(s *session, to time.Duration) (string, error) {
+		v, _, err := s.waitFor("the pending sources", to, contains("sources in", "record, verbatim:"))
+		return v, err
+	}},
+	{"topics", func(s *session, to time.Duration) (string, error) {
+		s.press("2")
+		if _, _, err := s.waitFor("the topic tree", to, contains("Blocks  topics/")); err != nil {
+			return "", err
+		}
+		if err := s.pressUntil("down", "the file "+topicFile, to, contains("Blocks  "+topicFile, "Footnotes")); err != nil {
+			return "", err
+		}
+		// Into the blocks, the second block (it cites the group chat), and
+		// into its footnotes: the cursor rests on the cited source.
+		s.press("right", "down", "right")
+		v, _, err := s.waitFor("the footnote cursor", to, func(plain string) bool {
+			return strings.Contains(plain, "› telegram/team-chat/")
+		})
+		return v, err
+	}},
+	{"drilldown", func(s *session, to time.Duration) (string, error) {
+		s.press("enter")
+		v, _, err := s.waitFor("the source archive", to, contains("› source", "Source archive", "drilled to"))
+		return v, err
+	}},
+	{"core", func(s *session, to time.Duration) (string, error) {
+		s.press("3")
+		v, _, err := s.waitFor("the core budget", to, contains("tokens ·", "excluded (overflow)"))
+		return v, err
+	}},
+	{"passes", func(s *session, to time.Duration) (string, error) {
+		s.press("4")
+		if _, _, err := s.waitFor("the passes", to, contains("newest first")); err != nil {
+			return "", err
+		}
+		// The newest pass of the demo changed nothing; select the one with diffs.
+		err := s.pressUntil("down", "a pass with diffs", to, func(plain string) bool {
+			return selectedLine(plain, "› #", "changed") && strings.Contains(plain, "@@")
+		})
+		if err != nil {
+			return "", err
+		}
+		v, _, err := s.waitFor("the diff", to, contains("@@"))
+		return v, err
+	}},
+	{"search", func(s *session, to time.Duration) (string, error) {
+		s.press("5")
+		if _, _, err := s.waitFor("the search pane", to, contains("[5 Search]")); err != nil {
+			return "", err
+		}
+		s.press("/")
+		s.typeText(searchQuery)
+		if _, _, err := s.waitFor("the query", to, contains(searchQuery)); err != nil {
+			return "", err
+		}
+		s.press("enter")
+		v, _, err := s.waitFor("the results", to, contains("sorted by"))
+		return v, err
+	}},
+	{"status", func(s *session, to time.Duration) (string, error) {
+		s.press("6")
+		v, _, err := s.waitFor("the status", to, contains("[6 Status]", "provider"))
+		return v, err
+	}},
+}
+
+// pressUntil presses key until the settled screen satisfies ok, at most
+// 50 times.
+func (s *session) pressUntil(key, what string, timeout time.Duration, ok func(string) bool) error {
+	for range 50 {
+		_, plain, err := s.waitFor(what, timeout, func(string) bool { return true })
+		if err != nil {
+			return err
+		}
+		if ok(plain) {
+			return nil
+		}
+		s.press(key)
+	}
+	return fmt.Errorf("pressed %s 50 times and never saw %s", key, what)
+}
+
+// selectedLine reports whether a line holds all the given texts.
+func selectedLine(plain string, texts ...string) bool {
+	for _, line := range strings.Split(plain, "\n") {
+		if contains(texts...)(line) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,66 @@
+// Package enginebackend adapts an open *engine.Engine to tui.Backend, so the
+// CLI and the screenshot generator drive the TUI through the same code.
+package enginebackend
+
+import (
+	"context"
+
+	"scriptorium/engine"
+	"scriptorium/tui"
+)
+
+// backend is the TUI's view of an open engine. Each method runs inside a
+// tea.Cmd, never on the update loop.
+type backend struct {
+	e       *engine.Engine
+	changes <-chan struct{}
+}
+
+// New returns the tui.Backend over e. changes delivers a value whenever
+// another process changes the workspace (engine.Watch); nil means the TUI
+// does not watch.
+func New(e *engine.Engine, changes <-chan struct{}) tui.Backend {
+	return backend{e: e, changes: changes}
+}
+
+func (b backend) Status(ctx context.Context) (engine.Status, error) { return b.e.Status(ctx) }
+
+func (b backend) Pending(ctx context.Context) ([]engine.PendingSource, error) {
+	return b.e.Pending(ctx)
+}
+
+func (b backend) Promote(ctx context.Context, refs []string) (engine.PromoteResult, error) {
+	return b.e.Promote(ctx, refs)
+}
+
+func (b backend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
+	return b.e.Topics(ctx)
+}
+
+func (b backend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
+	return b.e.Topic(ctx, path)
+}
+
+func (b backend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
+	return b.e.Archive(ctx, path)
+}
+
+func (b backend) Core(ctx context.Context) (engine.CoreView, error) { return b.e.CoreView(ctx) }
+
+func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
+	return b.e.MoveCoreBlock(ctx, id, delta)
+}
+
+func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
+	return b.e.Passes(ctx)
+}
+
+func (b backend) Sleep(ctx context.Context) (engine.PassReport, error) {
+	return b.e.Sleep(ctx, engine.SleepOptions{})
+}
+
+func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
+	return b.e.Search(ctx, q)
+}
+
+func (b backend) Changes() <-chan struct{} { return b.changes }
