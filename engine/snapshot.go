@@ -318,18 +318,15 @@ func (s *snapshot) citationState(topicPath string, c topic.Citation) trust.Sourc
 // of every footnote it references.
 func (s *snapshot) blockTrusted(tf *topicFile, b topic.Element) bool {
 	defs := tf.file.Definitions()
+	var cited []topic.Citation
 	for _, r := range b.Refs {
 		d, ok := defs[r.Label]
 		if !ok {
-			return false
+			return false // a reference without a definition cannot be resolved
 		}
-		for _, c := range d.Sources {
-			if s.citationState(tf.path, c) != trust.SourceTrusted {
-				return false
-			}
-		}
+		cited = append(cited, d.Sources...)
 	}
-	return true
+	return trust.BlockTrusted(cited, func(c topic.Citation) trust.SourceState { return s.citationState(tf.path, c) })
 }
 
 func formatTime(t time.Time) string {

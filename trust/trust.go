@@ -125,7 +125,9 @@ const (
 // BlockTrusted resolves a block's trust after the whole workspace is read:
 // all or nothing over its citations. A block that cites any pending or
 // unresolvable source is pending; a block that cites nothing is trusted.
-func BlockTrusted(cited []string, state func(sourceID string) SourceState) bool {
+// C is whatever names a citation for the caller (a source-id, or a full
+// path+anchor+source-id citation).
+func BlockTrusted[C any](cited []C, state func(C) SourceState) bool {
 	for _, id := range cited {
 		if state(id) != SourceTrusted {
 			return false
