@@ -24,7 +24,8 @@ type session struct {
 
 	mu      sync.Mutex
 	view    string
-	changed time.Time
+	changed time.Time // when the view last changed
+	input   time.Time // when the last key was sent
 }
 
 // recorder wraps the TUI model and publishes its view after each update.
@@ -52,10 +53,24 @@ func (s *session) publish(v string) {
 	}
 }
 
+// snapshot returns the view and when it was last changed or sent input,
+// whichever is later: a key that has been sent but not yet handled must
+// not let the previous screen count as settled.
 func (s *session) snapshot() (string, time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.input.After(s.changed) {
+		return s.view, s.input
+	}
 	return s.view, s.changed
+}
+
+// send delivers a message to the program and notes the time of input.
+func (s *session) send(msg tea.Msg) {
+	s.p.Send(msg)
+	s.mu.Lock()
+	s.input = time.Now()
+	s.mu.Unlock()
 }
 
 // start runs m and gives it a w×h window.
@@ -68,7 +83,7 @@ func start(ctx context.Context, m tea.Model, w, h int) *session {
 		_, err := s.p.Run()
 		s.done <- err
 	}()
-	s.p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	s.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return s
 }
 
@@ -90,14 +105,14 @@ func (s *session) stop() error {
 // press sends key presses by name, as the keymap spells them.
 func (s *session) press(keys ...string) {
 	for _, k := range keys {
-		s.p.Send(keyMsg(k))
+		s.send(keyMsg(k))
 	}
 }
 
 // typeText types runes one key at a time, as a terminal delivers them.
 func (s *session) typeText(text string) {
 	for _, r := range text {
-		s.p.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		s.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 }
 

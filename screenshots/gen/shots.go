@@ -36,7 +36,9 @@ var shots = []shot{
 		}
 		// Into the blocks, the second block (it cites the group chat), and
 		// into its footnotes: the cursor rests on the cited source.
-		s.press("right", "down", "right")
+		if err := s.keys(to, "right", "down", "right"); err != nil {
+			return "", err
+		}
 		v, _, err := s.waitFor("the footnote cursor", to, func(plain string) bool {
 			return strings.Contains(plain, "› telegram/team-chat/")
 		})
@@ -86,6 +88,19 @@ var shots = []shot{
 		v, _, err := s.waitFor("the status", to, contains("[6 Status]", "provider"))
 		return v, err
 	}},
+}
+
+// keys presses keys one at a time, as a person does, letting the screen
+// settle after each. Faster presses can reorder the TUI's load requests,
+// which travel through separate commands, and leave a pane loading.
+func (s *session) keys(timeout time.Duration, keys ...string) error {
+	for _, k := range keys {
+		s.press(k)
+		if _, _, err := s.waitFor("the screen after "+k, timeout, func(string) bool { return true }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pressUntil presses key until the settled screen satisfies ok, at most
