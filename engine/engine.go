@@ -50,6 +50,9 @@ type Engine struct {
 	ledger *trust.Ledger
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
+
+	cacheMu sync.Mutex
+	cache   *snapshot // the last snapshot read, reused for unchanged files
 }
 
 // Open opens (creating if needed) the workspace of opts.StateDir. It
@@ -159,7 +162,17 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, Wrap(CodeIO, err, "read promotion ledger")
 	}
-	return loadSnapshot(e.ws.Root(), promoted)
+	e.cacheMu.Lock()
+	prev := e.cache
+	e.cacheMu.Unlock()
+	s, err := loadSnapshot(e.ws.Root(), promoted, prev)
+	if err != nil {
+		return nil, err
+	}
+	e.cacheMu.Lock()
+	e.cache = s
+	e.cacheMu.Unlock()
+	return s, nil
 }
 
 // VerifyReport is the result of Verify.

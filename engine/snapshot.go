@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"scriptorium/trust"
@@ -18,7 +19,8 @@ import (
 
 // topicFile is one parsed topic file.
 type topicFile struct {
-	path     string // "topics/people/craig.md"
+	sig      fileSig // the on-disk version this was parsed from; zero if not from disk
+	path     string  // "topics/people/craig.md"
 	data     []byte
 	file     *topic.File
 	problems []topic.Problem
@@ -26,6 +28,7 @@ type topicFile struct {
 
 // archiveFile is one parsed source archive.
 type archiveFile struct {
+	sig      fileSig
 	path     string // "sources/openprogram/_v2/sess.md" or "sources/openprogram/sess.md"
 	provider string
 	thread   string
@@ -57,44 +60,78 @@ type snapshot struct {
 	strays     []Violation // files that are not where the layout allows
 }
 
-// loadSnapshot reads topics/ and sources/ of the workspace at root.
-func loadSnapshot(root string, promoted map[string]bool) (*snapshot, error) {
+// loadSnapshot reads topics/ and sources/ of the workspace at root. Files
+// whose size, modification time and inode match prev's copy are reused
+// without reading or parsing them again, so a long-lived engine (the TUI,
+// the daemon) pays for what changed, not for the whole workspace.
+func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snapshot, error) {
 	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err
 	}
 	s.strays = append(s.strays, strays...)
-	for _, p := range topics {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return nil, Wrap(CodeIO, err, "read %s", p)
+	for _, f := range topics {
+		if prev != nil {
+			if tf, ok := prev.topics[f.path]; ok && tf.sig == f.sig {
+				s.topics[f.path] = tf
+				s.topicPaths = append(s.topicPaths, f.path)
+				continue
+			}
 		}
-		s.setTopic(p, data)
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+		if err != nil {
+			return nil, Wrap(CodeIO, err, "read %s", f.path)
+		}
+		s.setTopic(f.path, data)
+		s.topics[f.path].sig = f.sig
 	}
 	sources, strays, err := listMarkdown(root, "sources")
 	if err != nil {
 		return nil, err
 	}
 	s.strays = append(s.strays, strays...)
-	for _, p := range sources {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	for _, f := range sources {
+		if prev != nil {
+			if a, ok := prev.archives[f.path]; ok && a.sig == f.sig {
+				cp := *a // indexSources rebuilds entries; never touch prev's
+				cp.sources = nil
+				s.archives[f.path] = &cp
+				s.archPaths = append(s.archPaths, f.path)
+				continue
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
 		if err != nil {
-			return nil, Wrap(CodeIO, err, "read %s", p)
+			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
-		if v, ok := s.addArchive(p, data); !ok {
+		if v, ok := s.addArchive(f.path, data); !ok {
 			s.strays = append(s.strays, v)
+			continue
 		}
+		s.archives[f.path].sig = f.sig
 	}
 	s.indexSources()
 	return s, nil
 }
 
+// fileSig identifies one version of a file without reading it.
+type fileSig struct {
+	size, mtime int64
+	ino         uint64
+}
+
+// listedFile is one Markdown file found by listMarkdown.
+type listedFile struct {
+	path string // slash path relative to the workspace root
+	sig  fileSig
+}
+
 // listMarkdown lists regular .md files under root/sub as slash paths relative
 // to root, sorted. Symlinks and other files are reported as strays: a
 // symlink could point outside the workspace, so it is never followed.
-func listMarkdown(root, sub string) ([]string, []Violation, error) {
-	var files []string
+func listMarkdown(root, sub string) ([]listedFile, []Violation, error) {
+	var files []listedFile
 	var strays []Violation
 	base := filepath.Join(root, sub)
 	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
@@ -111,7 +148,14 @@ func listMarkdown(root, sub string) ([]string, []Violation, error) {
 			strays = append(strays, Violation{Code: "symlink", Path: rel, Message: "symbolic links are not allowed in the workspace"})
 		case d.IsDir():
 		case d.Type().IsRegular() && strings.HasSuffix(rel, ".md"):
-			files = append(files, rel)
+			f := listedFile{path: rel}
+			if fi, err := d.Info(); err == nil {
+				f.sig = fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					f.sig.ino = st.Ino
+				}
+			}
+			files = append(files, f)
 		default:
 			strays = append(strays, Violation{Code: "unexpected_file", Path: rel, Message: "only .md files belong under " + sub + "/"})
 		}
@@ -120,17 +164,29 @@ func listMarkdown(root, sub string) ([]string, []Violation, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, Wrap(CodeIO, err, "list %s", sub)
 	}
-	sort.Strings(files)
+	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	return files, strays, nil
 }
 
 func (s *snapshot) setTopic(p string, data []byte) {
 	f, probs := topic.Parse(data)
 	if _, ok := s.topics[p]; !ok {
-		s.topicPaths = append(s.topicPaths, p)
-		sort.Strings(s.topicPaths)
+		s.topicPaths = insertSorted(s.topicPaths, p)
 	}
 	s.topics[p] = &topicFile{path: p, data: data, file: f, problems: probs}
+}
+
+// insertSorted inserts p into the sorted list; loading in sorted order
+// appends at the end, so a whole load stays linear.
+func insertSorted(list []string, p string) []string {
+	if n := len(list); n == 0 || list[n-1] < p {
+		return append(list, p)
+	}
+	i := sort.SearchStrings(list, p)
+	list = append(list, "")
+	copy(list[i+1:], list[i:])
+	list[i] = p
+	return list
 }
 
 func (s *snapshot) removeTopic(p string) {
@@ -178,8 +234,7 @@ func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
 		a.records = archive.ParseLegacy(data)
 	}
 	if _, exists := s.archives[p]; !exists {
-		s.archPaths = append(s.archPaths, p)
-		sort.Strings(s.archPaths)
+		s.archPaths = insertSorted(s.archPaths, p)
 	}
 	s.archives[p] = a
 	return Violation{}, true
