@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -182,7 +181,7 @@ func (o *organiser) repairLinks() {
 				}
 				nt := "#^" + id
 				if want != p {
-					nt = escapeDest(relFrom(p, want)) + nt
+					nt = topic.EscapePath(relFrom(p, want)) + nt
 				}
 				if nt != l.Target {
 					subs[l.Target] = nt
@@ -264,18 +263,3 @@ func replaceTargets(s string, subs map[string]string) string {
 	return b.String()
 }
 
-// escapeDest %-encodes the bytes that cannot stand in a Markdown link
-// destination, as topic.FormatDefinition does for citation paths.
-func escapeDest(p string) string {
-	const special = "%#?()<>\\"
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c <= ' ' || c == 0x7f || strings.IndexByte(special, c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}

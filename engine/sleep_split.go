@@ -185,7 +185,7 @@ func rebaseLinks(el topic.Element, from, to string) string {
 		if target == "" {
 			continue
 		}
-		nt := escapeDest(relFrom(to, target))
+		nt := topic.EscapePath(relFrom(to, target))
 		if l.Anchor != "" {
 			nt += "#" + l.Anchor
 		}

@@ -32,7 +32,7 @@ func FormatDefinition(d Definition) string {
 		b.WriteByte('[')
 		b.WriteString(escapeLinkText(c.SourceID))
 		b.WriteString("](")
-		b.WriteString(escapePath(c.Path))
+		b.WriteString(EscapePath(c.Path))
 		b.WriteByte('#')
 		b.WriteString(anchor)
 		b.WriteByte(')')
@@ -52,10 +52,10 @@ func escapeLinkText(s string) string {
 	return b.String()
 }
 
-// escapePath %-encodes the bytes that cannot stand in a Markdown link
+// EscapePath %-encodes the bytes that cannot stand in a Markdown link
 // destination or would change its meaning; other bytes, UTF-8 included, stay
 // literal so paths remain readable.
-func escapePath(p string) string {
+func EscapePath(p string) string {
 	const special = "%#?()<>\\"
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
