@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,5 +194,95 @@ func TestCLIFlow_HelpListsEveryVerb(t *testing.T) {
 		if !strings.Contains(r.stdout, code) {
 			t.Errorf("help lacks %q", code)
 		}
+	}
+}
+
+// TestCLIFlow_Update: update reads a file or stdin, prints
+// {"revision","changed"}, lists every violation of a rejected transaction
+// in the error document, and --as paired may only create or append.
+func TestCLIFlow_Update(t *testing.T) {
+	state := fixtureState(t, "valid")
+	tx := `{"base_revision": 0, "edits": [{"op": "create", "path": "topics/a.md", "content": "# A\n\nOne. ^f2000001\n"}]}`
+	r := runCLI(t, tx, "update", "-", "--json", "--state", state)
+	if r.code != 0 {
+		t.Fatalf("update from stdin: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if got := canonicalJSON(t, []byte(r.stdout)); got != canonicalJSON(t, []byte(`{"revision":1,"changed":["topics/a.md"]}`)) {
+		t.Errorf("update result %s", got)
+	}
+
+	bad := `{"base_revision": 1, "edits": [
+		{"op": "create", "path": "../escape.md", "content": "x"},
+		{"op": "create", "path": "topics/b.md", "content": "# B\n\nNo id.\n"}]}`
+	r = runCLI(t, bad, "update", "-", "--json", "--state", state)
+	doc := oneJSON(t, r.stdout)
+	e, _ := doc["error"].(map[string]any)
+	if r.code != 1 || e == nil || e["code"] != "REJECTED" {
+		t.Fatalf("bad transaction: exit %d %s", r.code, r.stdout)
+	}
+	checkErrorDoc(t, e)
+	if vs, _ := e["violations"].([]any); len(vs) != 2 {
+		t.Errorf("violations %v, want both listed", e["violations"])
+	}
+	r = runCLI(t, bad, "update", "-", "--state", state)
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "../escape.md") || !strings.Contains(r.stderr, "topics/b.md") {
+		t.Errorf("text rejection: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	rewrite := `{"base_revision": 1, "edits": [{"op": "replace", "path": "topics/a.md", "content": "# A\n\nRewritten. ^f2000001\n"}]}`
+	r = runCLI(t, rewrite, "update", "-", "--as", "paired", "--json", "--state", state)
+	if e, _ := oneJSON(t, r.stdout)["error"].(map[string]any); r.code != 1 || e["code"] != "FORBIDDEN" {
+		t.Errorf("paired rewrite: exit %d %s", r.code, r.stdout)
+	}
+	appendTx := `{"base_revision": 1, "edits": [{"op": "append", "path": "topics/a.md", "content": "Two. ^f2000002\n"}]}`
+	r = runCLI(t, appendTx, "--as=paired", "update", "-", "--json", "--state", state)
+	if r.code != 0 {
+		t.Errorf("paired append: exit %d %s", r.code, r.stdout)
+	}
+	data, _ := os.ReadFile(filepath.Join(state, "memory", "topics", "a.md"))
+	if string(data) != "# A\n\nOne. ^f2000001\n\nTwo. ^f2000002\n" {
+		t.Errorf("topics/a.md holds %q", data)
+	}
+	hist := oneJSON(t, runCLI(t, "", "history", "--json", "--state", state).stdout)["entries"].([]any)
+	if len(hist) != 2 || hist[0].(map[string]any)["actor"] != "paired" || hist[1].(map[string]any)["actor"] != "owner" {
+		t.Errorf("history %v", hist)
+	}
+	for _, h := range hist {
+		keys := []string{}
+		for k := range h.(map[string]any) {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, []string{"actor", "changed", "kind", "revision", "time"}) {
+			t.Errorf("history entry fields %v", keys)
+		}
+	}
+}
+
+// TestCLIFlow_BackgroundWriterGivesUp: `write` is a background writer:
+// while another writer holds write.lock it gives up after 1 s with
+// LOCK_BUSY (retryable) instead of waiting.
+func TestCLIFlow_BackgroundWriterGivesUp(t *testing.T) {
+	state := fixtureState(t, "valid")
+	turns := filepath.Join(t.TempDir(), "turns.jsonl")
+	if err := os.WriteFile(turns, []byte(`{"session":"s1","id":"m1","role":"user","content":"remember the milk","time":"2026-01-01T10:00:00Z","tier":"owner"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, "", "import", turns, "--state", state); r.code != 0 {
+		t.Fatalf("import: exit %d %s", r.code, r.stderr)
+	}
+	w, err := workspace.Open(filepath.Join(state, "memory"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := w.Lock(context.Background(), workspace.LockInteractive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	r := runCLI(t, "", "write", "--force", "--json", "--state", state)
+	e, _ := oneJSON(t, r.stdout)["error"].(map[string]any)
+	if r.code != 1 || e == nil || e["code"] != "LOCK_BUSY" || e["retryable"] != true {
+		t.Errorf("write under a held lock: exit %d %s", r.code, r.stdout)
 	}
 }

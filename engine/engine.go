@@ -109,8 +109,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		defer cancel()
 	}
 	ws, err := workspace.OpenContext(openCtx, memDir, &workspace.Options{
-		Recover:    e.recover,
-		OnLockWait: opts.OnLockWait,
+		Recover:       e.recover,
+		NeedsRecovery: e.needsRecovery,
+		OnLockWait:    opts.OnLockWait,
 	})
 	if err != nil {
 		db.Close()

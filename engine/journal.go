@@ -189,6 +189,23 @@ func mkdirAllSynced(root, dir string) error {
 	return workspace.SyncDir(parent)
 }
 
+// needsRecovery tells the workspace, before it takes the lock, whether
+// recover has anything to do: a stage left by an install, or derived views
+// rendered for an older revision.
+func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
+	e.ws = w
+	entries, err := os.ReadDir(w.RuntimeDir())
+	if err != nil {
+		return true
+	}
+	for _, ent := range entries {
+		if strings.HasPrefix(ent.Name(), "tx-") {
+			return true
+		}
+	}
+	return e.derivedStale()
+}
+
 // recover runs under the write lock when the workspace opens: every stage
 // with a complete journal is rolled forward, every other stage discarded.
 func (e *Engine) recover(w *workspace.Workspace) error {
@@ -231,8 +248,10 @@ var mdLinkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
 // rebaseTopic rewrites the relative link and citation targets of a topic
 // file that moves from one path to another, so they keep pointing at the
-// same files.
-func rebaseTopic(data []byte, from, to string) []byte {
+// same files. final maps a workspace path to where the transaction moves
+// it (itself when it stays), so links to the moved file itself and to
+// files moved with it follow them.
+func rebaseTopic(data []byte, from, to string, final func(string) string) []byte {
 	if data == nil {
 		return nil
 	}
@@ -246,7 +265,7 @@ func rebaseTopic(data []byte, from, to string) []byte {
 		if resolved == "" {
 			return m
 		}
-		nt := relFrom(to, resolved)
+		nt := relFrom(to, final(resolved))
 		if frag != "" {
 			nt += "#" + frag
 		}

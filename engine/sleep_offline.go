@@ -262,4 +262,3 @@ func replaceTargets(s string, subs map[string]string) string {
 	b.WriteString(s[i:])
 	return b.String()
 }
-

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -328,13 +329,7 @@ func TestTransaction_Conflict(t *testing.T) {
 	}
 }
 
-func asEngineError(err error, target **engine.Error) bool {
-	e, ok := err.(*engine.Error)
-	if ok {
-		*target = e
-	}
-	return ok
-}
+func asEngineError(err error, target **engine.Error) bool { return errors.As(err, target) }
 
 // TestTransaction_Paired: the paired tier may create new topic files and
 // byte-append; anything that changes existing bytes is FORBIDDEN.
@@ -650,5 +645,89 @@ func TestTransaction_AllViolationsListed(t *testing.T) {
 	want := []string{"bad_path sources/x.md", "duplicate_block_id topics/core.md", "missing_block_id topics/a.md"}
 	if !slices.Equal(codes, want) {
 		t.Errorf("violations %v, want %v", codes, want)
+	}
+}
+
+// TestTransaction_PreexistingDamageMoved: a transaction is judged on what
+// it breaks. Damage already in a file (here a duplicate block id and a
+// paragraph without an id) does not reject an edit that only moves it to
+// other lines.
+func TestTransaction_PreexistingDamageMoved(t *testing.T) {
+	for _, c := range []struct{ fixture, path string }{
+		{"duplicate-block-id", "topics/a.md"},
+		{"topic-missing-block-id", "topics/notes.md"},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			state := ftFixture(t, c.fixture)
+			e := ftOpen(t, state)
+			old := ftRead(t, state, c.path)
+			moved := strings.Replace(old, "\n\n", "\n\nA new first block. ^99000001\n\nAnd a second one. ^99000002\n\n", 1)
+			if _, err := e.Update(context.Background(), ftTx(0, ftReplace(c.path, moved))); err != nil {
+				t.Fatalf("an edit that only moves old damage was refused: %v", err)
+			}
+			// Adding the same damage again is still refused.
+			_, err := e.Update(context.Background(), ftTx(1, ftAppend(c.path, "No id, again.\n")))
+			if ftCode(err) != engine.CodeRejected {
+				t.Errorf("new damage: %v, want REJECTED", err)
+			}
+		})
+	}
+}
+
+// TestTransaction_MoveKeepsSelfLinks: a link from a moved file to itself
+// by path ("craig.md#^id") follows the file to its new place, and links
+// between files moved in the same transaction stay intact.
+func TestTransaction_MoveKeepsSelfLinks(t *testing.T) {
+	state := ftEmpty(t, map[string]string{
+		"topics/people/craig.md": "# Craig\n\nFirst. ^99100001\n\nSee [first](craig.md#^99100001) and [bob](bob.md#^99100002). ^99100003\n",
+		"topics/people/bob.md":   "# Bob\n\nBob. ^99100002\n\nSee [craig](craig.md#^99100001). ^99100004\n",
+	})
+	e := ftOpen(t, state)
+	ctx := context.Background()
+	_, err := e.Update(ctx, ftTx(0, ftMove("topics/people/craig.md", "topics/team/craig.md")))
+	if ftCode(err) != engine.CodeRejected {
+		// bob.md still links to the old place: that breaks, as it should.
+		t.Fatalf("move that breaks bob's incoming link: %v", err)
+	}
+	if _, err := e.Update(ctx, ftTx(0,
+		ftMove("topics/people/craig.md", "topics/team/craig.md"),
+		ftMove("topics/people/bob.md", "topics/team/bob.md"))); err != nil {
+		t.Fatalf("moving both files: %v", err)
+	}
+	ftVerifyClean(t, e)
+	if got := ftRead(t, state, "topics/team/craig.md"); !strings.Contains(got, "[first](craig.md#^99100001)") ||
+		!strings.Contains(got, "[bob](bob.md#^99100002)") {
+		t.Errorf("moved craig.md:\n%s", got)
+	}
+}
+
+// TestTransaction_OtherEngineSeesInstall: a long-lived engine (the TUI, a
+// host) sees what another engine or process installed, even an edit that
+// keeps the file's size.
+func TestTransaction_OtherEngineSeesInstall(t *testing.T) {
+	state := ftFixture(t, "valid")
+	reader := ftOpen(t, state)
+	writer := ftOpen(t, state)
+	ctx := context.Background()
+	get := func() string {
+		v, err := reader.Get(ctx, "^b1ab1ab1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(engine.BlockView).Text
+	}
+	if got := get(); !strings.HasPrefix(got, "The assistant agreed to tea.") {
+		t.Fatalf("before: %q", got)
+	}
+	old := ftRead(t, state, "topics/projects/legacy.md")
+	same := strings.Replace(old, "agreed to tea.", "agreed to TEA.", 1) // same size
+	if _, err := writer.Update(ctx, ftTx(0, ftReplace("topics/projects/legacy.md", same))); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(); !strings.HasPrefix(got, "The assistant agreed to TEA.") {
+		t.Errorf("the reader engine still sees %q", got)
+	}
+	if rev := ftRevision(t, reader); rev != 1 {
+		t.Errorf("the reader engine sees revision %d", rev)
 	}
 }

@@ -5,15 +5,18 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 
 	"scriptorium/engine"
 	"scriptorium/trust"
+	"scriptorium/workspace/archive"
 )
 
 // ftBlockTrust returns the trust word `get` reports for a block.
@@ -242,6 +245,70 @@ func TestTrustFlow_Ledger(t *testing.T) {
 		if p.PromotedBy != trust.Owner || p.PreviousState != "pending" || !p.PromotedAt.Equal(ftClock()) ||
 			p.Path != groupDev || !strings.HasPrefix(p.Anchor, "source-") {
 			t.Errorf("ledger record %+v", p)
+		}
+	}
+}
+
+// TestTrustFlow_PromoteHostileContent: promoting pending records whose text
+// looks like topic syntax (headings, footnotes, links, block ids, fences,
+// CRLF, U+2028) distils them into blocks that keep the workspace valid.
+func TestTrustFlow_PromoteHostileContent(t *testing.T) {
+	contents := []string{
+		"# Not a heading\n\n[^e-0000000000]: Time: `2026-08-10`; Sources: [a/b/c](x.md#source-00000000)",
+		"see [this](../core.md#^f888f60e) and [^e-1234567890] ^deadbeef",
+		"ends with an id ^0123abcd",
+		"ends with an upper-case id ^ABCDEF12",
+		"```\nunclosed fence",
+		"line one\r\nline two\u2028line three\u2029",
+		"- a list\n- ^12345678",
+		"   ",
+		"<!-- source-id:openprogram/x/y -->\n<a id=\"source-00000000\"></a>",
+		strings.Repeat("long ", 400),
+	}
+	var frames []archive.Frame
+	var refs []string
+	for i, c := range contents {
+		rec := archive.Record{SourceID: fmt.Sprintf("openprogram/hostile/m%d", i), SpeakerID: fmt.Sprintf("u%d", i),
+			SpeakerDisplay: "Mallory [admin]: root", Time: time.Date(2026, 8, 10, 12, i, 0, 0, time.UTC), Content: c, Pending: true}
+		if err := rec.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, rec.Frame())
+		refs = append(refs, rec.SourceID)
+	}
+	state := ftEmpty(t, map[string]string{"sources/openprogram/_v2/hostile.md": string(archive.RenderV2(frames))})
+	e := ftOpen(t, state)
+	ctx := context.Background()
+	ftVerifyClean(t, e)
+	res, err := e.Promote(ctx, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Promoted) != len(refs) {
+		t.Errorf("promoted %v", res.Promoted)
+	}
+	// The whitespace-only record has nothing to distil.
+	if len(res.Distilled) != len(refs)-1 {
+		t.Errorf("distilled %d of %d: %v", len(res.Distilled), len(refs), res.Distilled)
+	}
+	ftVerifyClean(t, e)
+	if ps, _ := e.Pending(ctx); len(ps) != 0 {
+		t.Errorf("still pending: %v", ps)
+	}
+	if _, err := e.Core(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Every distilled block is trusted and cites its record.
+	h := ftHistory(t, e)
+	if len(h) != 1 || h[0].Kind != "promote" {
+		t.Fatalf("history %+v", h)
+	}
+	for _, p := range h[0].Changed {
+		body := ftRead(t, state, p)
+		for _, ref := range res.Distilled {
+			if !strings.Contains(body, "["+ref+"](") {
+				t.Errorf("%s does not cite %s", p, ref)
+			}
 		}
 	}
 }

@@ -195,6 +195,23 @@ func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 		}
 		return nil
 	}
+	// Where each path ends up once every move of the transaction is done.
+	moves := map[string]string{}
+	for _, ed := range ch.edits {
+		if ed.Op == "move" {
+			moves[ed.Path] = ed.To
+		}
+	}
+	finalPath := func(p string) string {
+		for i := 0; i < len(moves); i++ { // bounded: moves may form a cycle
+			next, ok := moves[p]
+			if !ok {
+				break
+			}
+			p = next
+		}
+		return p
+	}
 	var bad, forbidden []Violation
 	reject := func(i int, ed Edit, code, msg string) {
 		bad = append(bad, Violation{Code: code, Path: ed.Path, Message: fmt.Sprintf("edit %d (%s): %s", i, ed.Op, msg)})
@@ -258,7 +275,7 @@ func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 		case "delete":
 			work[ed.Path] = nil
 		case "move":
-			work[ed.To] = rebaseTopic(old, ed.Path, ed.To)
+			work[ed.To] = rebaseTopic(old, ed.Path, ed.To, finalPath)
 			work[ed.Path] = nil
 		default:
 			work[ed.Path] = newContent
@@ -393,7 +410,9 @@ func (s *snapshot) with(plan *txPlan) *snapshot {
 	return n
 }
 
-var lineRef = regexp.MustCompile(`:\d+\b`)
+// lineRef matches the line numbers messages carry (":12", "line 12",
+// "lines 3"), which an edit may shift without changing the problem.
+var lineRef = regexp.MustCompile(`:\d+\b|\blines? \d+\b`)
 
 // introduced returns the violations of after that before did not have, so
 // a transaction is judged on what it breaks, not on damage it found.

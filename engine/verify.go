@@ -140,6 +140,9 @@ func (s *snapshot) linkViolation(from string, l topic.Link) (Violation, bool) {
 		target = resolveRel(from, l.Path)
 	}
 	tf, ok := s.topics[target]
+	if _, isArchive := s.archives[target]; !ok && isArchive && l.Anchor == "" {
+		return Violation{}, false // a link to a whole source archive
+	}
 	if !ok {
 		return Violation{Code: "broken_link", Path: from, Line: l.Line,
 			Message: fmt.Sprintf("link (%s) points to a missing topic file", l.Target)}, true

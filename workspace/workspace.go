@@ -40,6 +40,10 @@ type Options struct {
 	// discard an incomplete stage. It must not call w.Lock (the lock is
 	// already held). An error fails Open.
 	Recover func(w *Workspace) error
+	// NeedsRecovery, if set, tells Open whether Recover has anything to do;
+	// when it and every check of Open's own say no, Open takes no lock.
+	// Without it, Open always takes the lock and runs Recover.
+	NeedsRecovery func(w *Workspace) bool
 
 	// OnLockWait, if set, is called once each time a LockInteractive
 	// acquisition (Open's included) finds the lock taken and starts to wait,
@@ -122,6 +126,13 @@ func OpenContext(ctx context.Context, memoryDir string, opts *Options) (*Workspa
 		w.lockWarn = fmt.Sprintf("%s is on a %s filesystem, where file locks are unreliable: concurrent writers may corrupt memory", w.fl.Path(), fsName)
 	}
 
+	// Most opens find nothing to finish: then readers never wait behind a
+	// writer that holds the lock for a long model call.
+	if !w.needsMaintenance(opts) {
+		if err := w.loadState(); err == nil {
+			return w, nil
+		}
+	}
 	release, err := w.Lock(ctx, LockInteractive)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", root, err)
@@ -142,6 +153,51 @@ func OpenContext(ctx context.Context, memoryDir string, opts *Options) (*Workspa
 		return nil, fmt.Errorf("open workspace %s: %w", root, err)
 	}
 	return w, nil
+}
+
+// needsMaintenance reports whether Open has work to do under the lock: state
+// files to create, a recovery the caller asks for, orphan temp files to
+// sweep, or an old layout to move. Without any, Open takes no lock.
+func (w *Workspace) needsMaintenance(opts *Options) bool {
+	for _, name := range []string{idName, revisionName} {
+		if _, err := os.Lstat(w.metaPath(name)); err != nil {
+			return true
+		}
+	}
+	if opts.Recover != nil && (opts.NeedsRecovery == nil || opts.NeedsRecovery(w)) {
+		return true
+	}
+	entries, err := os.ReadDir(w.RuntimeDir())
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix) {
+			return true
+		}
+	}
+	for _, e := range oldLayout {
+		if _, err := os.Lstat(filepath.Join(w.root, e.name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// loadState reads the workspace id and checks the revision without
+// creating anything.
+func (w *Workspace) loadState() error {
+	data, err := os.ReadFile(w.metaPath(idName))
+	if err != nil {
+		return err
+	}
+	id, ok := parseID(data)
+	if !ok {
+		return fmt.Errorf("%w: %s does not hold 32 lower-case hex digits", ErrCorruptState, w.metaPath(idName))
+	}
+	w.id = id
+	_, err = w.Revision()
+	return err
 }
 
 // initState creates workspace-id and revision when missing and loads the id.
