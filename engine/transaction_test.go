@@ -606,13 +606,17 @@ func ftHoldLock(t *testing.T, state string) func() {
 }
 
 // TestTransaction_LockBackgroundOpenGivesUp: opening the workspace takes
-// the write lock to finish any interrupted install, so a background caller
+// the write lock to finish an interrupted install, so a background caller
 // that opens while another writer holds the lock must give up after 1 s
 // too, instead of hanging (SPEC §6).
 func TestTransaction_LockBackgroundOpenGivesUp(t *testing.T) {
 	state := ftFixture(t, "valid")
 	release := ftHoldLock(t, state)
 	defer release()
+	// An interrupted install's stage: recovery is due, so Open needs the lock.
+	if err := os.MkdirAll(filepath.Join(state, "memory", ".scriptorium", "runtime", "tx-interrupted"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err == nil {
 		e.Close()

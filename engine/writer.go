@@ -191,15 +191,6 @@ func recordOfNode(n sessions.Node, pending bool) archive.Record {
 // writeBatch archives and distils one batch in a single install, then
 // marks its nodes written. Markers are set only when the install succeeded.
 func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, quarantine, skip []sessions.Node) error {
-	release, err := e.lock(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer release()
-	s, err := e.snapshot(ctx)
-	if err != nil {
-		return err
-	}
 	var recs []archive.Record
 	for _, n := range quarantine {
 		recs = append(recs, recordOfNode(n, true))
@@ -207,28 +198,51 @@ func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 	for _, n := range batch {
 		recs = append(recs, recordOfNode(n, false))
 	}
-	archives, _, err := e.archiveBatch(s, recs)
-	if err != nil {
-		return err
+	var drecs []distillRecord
+	for _, n := range batch {
+		r := recordOfNode(n, false)
+		f := r.Frame()
+		provider, thread, _, _ := archive.ParseSourceID(r.SourceID)
+		drecs = append(drecs, distillRecord{Ref: r.SourceID, Path: "sources/" + provider + "/_v2/" + thread + ".md",
+			Anchor: f.Anchor, Time: formatTime(r.Time), Label: f.Label, SpeakerID: n.SpeakerID,
+			SpeakerDisplay: n.SpeakerDisplay, Role: n.Role, Thread: provider + "/" + thread, Content: n.Content})
 	}
-	var edits []Edit
-	if len(batch) > 0 {
-		var drecs []distillRecord
-		for _, n := range batch {
-			r := recordOfNode(n, false)
-			f := r.Frame()
-			provider, thread, _, _ := archive.ParseSourceID(r.SourceID)
-			drecs = append(drecs, distillRecord{Ref: r.SourceID, Path: "sources/" + provider + "/_v2/" + thread + ".md",
-				Anchor: f.Anchor, Time: formatTime(r.Time), Label: f.Label, SpeakerID: n.SpeakerID,
-				SpeakerDisplay: n.SpeakerDisplay, Role: n.Role, Thread: provider + "/" + thread, Content: n.Content})
-		}
-		edits, err = e.distillEdits(ctx, s, drecs)
+	// The model is asked without holding the write lock (an answer can take
+	// minutes); the install then checks that nothing changed meanwhile and,
+	// if something did, the batch is prepared again on the new state.
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		s, err := e.snapshot(ctx)
 		if err != nil {
 			return err
 		}
-	}
-	if len(edits) > 0 || len(archives) > 0 {
-		if _, err := e.installLocked(ctx, change{kind: "write", actor: trust.Owner, edits: edits, archives: archives}); err != nil {
+		rev, err := e.ws.Revision()
+		if err != nil {
+			return Wrap(CodeIO, err, "read revision")
+		}
+		archives, _, err := e.archiveBatch(s, recs)
+		if err != nil {
+			return err
+		}
+		var edits []Edit
+		if len(drecs) > 0 {
+			if edits, err = e.distillEdits(ctx, s, drecs); err != nil {
+				return err
+			}
+		}
+		if len(edits) == 0 && len(archives) == 0 {
+			break
+		}
+		release, err := e.lock(ctx, true)
+		if err != nil {
+			return err
+		}
+		_, err = e.installLocked(ctx, change{kind: "write", actor: trust.Owner, base: &rev, edits: edits, archives: archives})
+		release()
+		if err == nil {
+			break
+		}
+		if AsError(err).Code != CodeConflict || attempt == attempts {
 			return err
 		}
 	}
