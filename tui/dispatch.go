@@ -12,8 +12,7 @@ import (
 	"scriptorium/views"
 )
 
-// reqKind is a kind of engine work. Each load kind has its own sequence
-// number: a result older than the newest request of its kind is dropped.
+// reqKind is a kind of engine work.
 type reqKind int
 
 const (
@@ -34,9 +33,21 @@ const (
 // never dropped as stale and run one at a time.
 func (k reqKind) mutation() bool { return k >= kindPromote }
 
+// reqKey is what a load asks for: its kind and, for loads of one thing,
+// which one (a path, a search query). Staleness is judged per key, not per
+// kind: requests reach the loop from concurrently running commands, so the
+// last one to arrive is not necessarily the one a pane wants now. Each pane
+// keeps only results for its current path or query; the root only drops a
+// result overtaken by a newer request for the same key.
+type reqKey struct {
+	kind reqKind
+	arg  any // nil, a path string or an engine.SearchQuery: always comparable
+}
+
 // resultMsg carries the outcome of engine work back to the loop.
 type resultMsg struct {
 	kind  reqKind
+	key   reqKey
 	seq   int
 	task  int
 	label string
@@ -83,10 +94,17 @@ func waitForChange(ch <-chan struct{}) tea.Cmd {
 }
 
 // run starts engine work as a command. fn runs off the UI loop; a panic
-// in it becomes an error in the status line instead of a crash.
-func (m *Model) run(kind reqKind, label string, fn func(ctx context.Context) (tea.Msg, error)) tea.Cmd {
-	m.seq[kind]++
-	seq := m.seq[kind]
+// in it becomes an error in the status line instead of a crash. arg names
+// what a load of one thing loads (see reqKey).
+func (m *Model) run(kind reqKind, arg any, label string, fn func(ctx context.Context) (tea.Msg, error)) tea.Cmd {
+	// One counter for all keys: a key dropped from m.seq after its result
+	// arrived never reuses a number an older request still carries.
+	m.lastSeq++
+	seq := m.lastSeq
+	k := reqKey{kind: kind, arg: arg}
+	if !kind.mutation() {
+		m.seq[k] = seq
+	}
 	id, startSpinner := m.tasks.start(label)
 	if kind.mutation() {
 		m.tasks.mutation = id
@@ -95,12 +113,12 @@ func (m *Model) run(kind reqKind, label string, fn func(ctx context.Context) (te
 	work := func() (res tea.Msg) {
 		defer func() {
 			if p := recover(); p != nil {
-				res = resultMsg{kind: kind, seq: seq, task: id, label: label,
+				res = resultMsg{kind: kind, key: k, seq: seq, task: id, label: label,
 					err: fmt.Errorf("internal error: %v", p)}
 			}
 		}()
 		msg, err := fn(ctx)
-		return resultMsg{kind: kind, seq: seq, task: id, label: label, msg: msg, err: err}
+		return resultMsg{kind: kind, key: k, seq: seq, task: id, label: label, msg: msg, err: err}
 	}
 	if startSpinner {
 		return tea.Batch(work, m.spinTick())
@@ -117,42 +135,42 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	switch r := msg.(type) {
 	case views.LoadStatus:
-		return m.run(kindStatus, "loading status", func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindStatus, nil, "loading status", func(ctx context.Context) (tea.Msg, error) {
 			s, err := b.Status(ctx)
 			return views.StatusLoaded{Status: s, Err: err}, err
 		}), true
 	case views.LoadPending:
-		return m.run(kindPending, "loading pending sources", func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindPending, nil, "loading pending sources", func(ctx context.Context) (tea.Msg, error) {
 			s, err := b.Pending(ctx)
 			return views.PendingLoaded{Sources: s, Err: err}, err
 		}), true
 	case views.LoadTopics:
-		return m.run(kindTopics, "loading topics", func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindTopics, nil, "loading topics", func(ctx context.Context) (tea.Msg, error) {
 			t, err := b.Topics(ctx)
 			return views.TopicsLoaded{Topics: t, Err: err}, err
 		}), true
 	case views.LoadTopic:
-		return m.run(kindTopic, "loading "+r.Path, func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindTopic, r.Path, "loading "+r.Path, func(ctx context.Context) (tea.Msg, error) {
 			t, err := b.Topic(ctx, r.Path)
 			return views.TopicLoaded{Path: r.Path, Topic: t, Err: err}, err
 		}), true
 	case views.LoadArchive:
-		return m.run(kindArchive, "loading "+r.Path, func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindArchive, r.Path, "loading "+r.Path, func(ctx context.Context) (tea.Msg, error) {
 			a, err := b.Archive(ctx, r.Path)
 			return views.ArchiveLoaded{Path: r.Path, Archive: a, Err: err}, err
 		}), true
 	case views.LoadCore:
-		return m.run(kindCore, "rendering core", func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindCore, nil, "rendering core", func(ctx context.Context) (tea.Msg, error) {
 			c, err := b.Core(ctx)
 			return views.CoreLoaded{Core: c, Err: err}, err
 		}), true
 	case views.LoadPasses:
-		return m.run(kindPasses, "loading passes", func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindPasses, nil, "loading passes", func(ctx context.Context) (tea.Msg, error) {
 			p, err := b.Passes(ctx)
 			return views.PassesLoaded{Passes: p, Err: err}, err
 		}), true
 	case views.RunSearch:
-		return m.run(kindSearch, "searching", func(ctx context.Context) (tea.Msg, error) {
+		return m.run(kindSearch, r.Query, "searching", func(ctx context.Context) (tea.Msg, error) {
 			res, err := b.Search(ctx, r.Query)
 			return views.SearchDone{Query: r.Query, Results: res, Err: err}, err
 		}), true
@@ -202,7 +220,7 @@ func (m *Model) mutate(kind reqKind, label string, req tea.Msg, fn func(ctx cont
 		m.setError(fmt.Sprintf("busy: %s is still running", m.tasks.running[m.tasks.mutation]))
 		return nil
 	}
-	return tea.Batch(m.run(kind, label, fn), m.broadcast(req))
+	return tea.Batch(m.run(kind, nil, label, fn), m.broadcast(req))
 }
 
 func direction(delta int) string {
@@ -216,8 +234,11 @@ func direction(delta int) string {
 // line, passes the typed result to the panes and refreshes after a change.
 func (m *Model) onResult(r resultMsg) tea.Cmd {
 	m.tasks.finish(r.task)
-	if !r.kind.mutation() && r.seq != m.seq[r.kind] {
-		return nil
+	if !r.kind.mutation() {
+		if r.seq != m.seq[r.key] {
+			return nil // a newer request for the same thing is under way or done
+		}
+		delete(m.seq, r.key) // only requests still running keep an entry
 	}
 	if r.err != nil && fatal(r.err) {
 		m.fatal = r.err

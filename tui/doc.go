@@ -5,8 +5,11 @@
 // the help footer, and every call to the Backend. Panes (package views) never
 // call the engine; they send request messages (views.LoadTopic,
 // views.Promote, …) and the root runs each one in a command that answers
-// with a typed result. Loads carry a sequence number per kind, so a result
-// that arrives after a newer request of its kind is dropped.
+// with a typed result. Requests and results travel through concurrently
+// running commands, so they may reach the loop in any order: a load carries
+// a sequence number per kind and thing loaded (a path, a query), and a
+// result is dropped only when a newer request for the same thing was made;
+// each pane then keeps only results for its current path or query.
 //
 // Keys are routed in a fixed order: ctrl+c always quits; an open dialog
 // takes the next key (y confirms, anything else cancels); a focused text

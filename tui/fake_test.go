@@ -124,7 +124,7 @@ func newFakeBackend() *fakeBackend {
 	coreP := "topics/core.md"
 	f.core = []engine.CoreBlock{
 		{ID: "c0ffee01", Text: "The owner is Craig; he prefers short answers.", Tokens: 40},
-		{ID: "c0ffee02", Text: "Current project: a budget tracker in Flask, due 2024-04-15.", Tokens: 35},
+		{ID: "c0ffee02", Text: "Current project: a budget tracker in Flask, due 2024-04-15.[^e-1175dea39c]", Tokens: 35},
 		{ID: "c0ffee03", Text: "Deploys happen on Thursdays; Fridays are frozen.", Tokens: 50},
 		{ID: "c0ffee04", Text: "Group-42 asked for the deploy checklist.", Tokens: 25, State: "pending"},
 		{ID: "c0ffee05", Text: "CSV import comes before charts.", Tokens: 20},
@@ -135,8 +135,9 @@ func newFakeBackend() *fakeBackend {
 		{Pass: 2, Time: "2026-08-11T03:00:00Z", Model: "offline", Revision: 40, TokensIn: 0, TokensOut: 0,
 			Changed: []engine.FileDiff{{Path: craig, Diff: "--- a/topics/people/craig.md\n+++ b/topics/people/craig.md\n" +
 				"@@ -3,5 +3,3 @@\n Craig is building a budget tracker in Flask, due 2024-04-15.[^e-1175dea39c] ^f888f60e\n" +
-				"-\n-Craig builds a budget tracker with Flask.[^e-1175dea39c] ^77aa88bb\n+\n He wants CSV import before anything else. ^0b1c2d3e\n"}}},
-		{Pass: 1, Time: "2026-08-10T03:00:00Z", Model: "offline"},
+				"-\n-Craig builds a budget tracker with Flask.[^e-1175dea39c] ^77aa88bb\n+\n He wants CSV import before anything else. ^0b1c2d3e\n"}},
+			CoreGap: []string{"c0ffee03", "c0ffee05"}},
+		{Pass: 1, Time: "2026-08-10T03:00:00Z", Model: "offline", CoreGap: []string{"c0ffee05"}},
 	}
 	return f
 }
@@ -369,7 +370,8 @@ func (f *fakeBackend) Sleep(context.Context) (engine.PassReport, error) {
 		Revision: f.revision, TokensIn: 0, TokensOut: 0,
 		Changed: []engine.FileDiff{{Path: "topics/projects/release.md",
 			Diff: "--- a/topics/projects/release.md\n+++ b/topics/projects/release.md\n@@ -1,2 +1,2 @@\n" +
-				"-# release\n+# Release\n \n"}}}
+				"-# release\n+# Release\n \n"}},
+		CoreGap: f.coreReport().Excluded}
 	f.passes = append([]engine.PassReport{rep}, f.passes...)
 	return rep, nil
 }

@@ -140,3 +140,37 @@ func (h *harness) typeText(s string) {
 }
 
 func (h *harness) view() string { return ansi.Strip(h.m.View()) }
+
+// step hands msgs to Update one at a time and returns what their commands
+// produce (batches flattened) without feeding it back, so a test can
+// deliver messages in an order of its choosing.
+func (h *harness) step(msgs ...tea.Msg) []tea.Msg {
+	h.t.Helper()
+	var out []tea.Msg
+	for _, msg := range msgs {
+		next, cmd := h.m.Update(msg)
+		h.m = next.(Model)
+		out = append(out, h.flatten(cmd)...)
+	}
+	return out
+}
+
+// flatten runs cmd and every command of a batch it returns.
+func (h *harness) flatten(cmd tea.Cmd) []tea.Msg {
+	h.t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	switch msg := h.call(cmd).(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, h.flatten(c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}

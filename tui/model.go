@@ -57,9 +57,10 @@ type Model struct {
 	width, height int
 	paneW, paneH  int
 
-	seq    map[reqKind]int
-	tasks  *taskRegistry
-	status statusLine
+	seq     map[reqKey]int // the newest request per key still running
+	lastSeq int
+	tasks   *taskRegistry
+	status  statusLine
 
 	// after schedules a message; tests replace it so no timer runs.
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
@@ -110,7 +111,7 @@ func New(b Backend, opts Options) Model {
 		archive:    views.NewArchive(c),
 
 		active: opts.Pane,
-		seq:    map[reqKind]int{},
+		seq:    map[reqKey]int{},
 		tasks:  newTaskRegistry(),
 		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return tea.Tick(d, func(time.Time) tea.Msg { return msg })

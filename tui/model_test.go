@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -167,7 +168,7 @@ func TestTopics_FootnoteDrillDownAndBack(t *testing.T) {
 		t.Fatalf("path = %q", got)
 	}
 	h.press("enter", "enter", "down") // blocks, footnotes, second source
-	mustContain(t, h.view(), "[^e-1175dea39c] 2024-03-15", "› openprogram/sess-7f2a/msg_2f9b")
+	mustContain(t, h.view(), "[1] 2024-03-15 · e-1175dea39c", "› openprogram/sess-7f2a/msg_2f9b")
 	h.press("enter")
 	if h.m.State() != StateDrilled {
 		t.Fatalf("state = %v, want drilled", h.m.State())
@@ -181,8 +182,9 @@ func TestTopics_FootnoteDrillDownAndBack(t *testing.T) {
 		"▌ "+anchorOf("openprogram/sess-7f2a/msg_2f9b")+" · openprogram/sess-7f2a/msg_2f9b  ◀ cited",
 		"▌ 2024-03-15T10:00:00Z · Craig (u100) · speaker trusted · source trusted",
 		"▌ [2024-03-15T10:00:00Z] Craig (u100): It's due 2024-04-15, and I want CSV import first.")
-	// Scrolled to the anchor: the frame before it is out of view.
-	mustNotContain(t, v, "I'm building a budget tracker in Flask.")
+	// The whole archive fits, so the frame before the cited one shows too
+	// rather than the page starting at the anchor above empty rows.
+	mustContain(t, v, "I'm building a budget tracker in Flask.")
 
 	h.press("esc")
 	if h.m.State() != StateBrowsing || h.m.Active() != PaneTopics {
@@ -233,6 +235,16 @@ func TestCore_MoveBlockAfterConfirm(t *testing.T) {
 	}
 }
 
+func TestCore_FootnoteReferencesNumbered(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	h.press("3", "down")
+	v := h.view()
+	mustContain(t, v, "^c0ffee02  Current project: a budget tracker in Flask, due 2024-04-15.[1]", "[1] e-1175dea39c")
+	mustNotContain(t, v, "[^e-")
+	h.press("enter")
+	mustContain(t, h.view(), "due 2024-04-15.[1]", "[1] e-1175dea39c")
+}
+
 func TestCore_MoveFirstBlockUpIsRefused(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.press("3", "K")
@@ -260,12 +272,14 @@ func TestPasses_NewestFirstAndRunSleep(t *testing.T) {
 	h.press("4")
 	v := h.view()
 	mustContain(t, v, "#2 2026-08-11 03:00 offline · 1 file changed", "#1 2026-08-10 03:00 offline · no changes",
-		"-Craig builds a budget tracker with Flask.", "@@ -3,5 +3,3 @@")
+		"-Craig builds a budget tracker with Flask.", "@@ -3,5 +3,3 @@",
+		"core budget excludes 2 blocks; fell out since pass #1: ^c0ffee03")
 	if strings.Index(v, "#2 ") > strings.Index(v, "#1 ") {
 		t.Error("passes are not newest first")
 	}
 	h.press("down")
-	mustContain(t, h.view(), "No changes: the pass found nothing to reorganise.")
+	mustContain(t, h.view(), "No changes: the pass found nothing to reorganise.", "core budget excludes 1 block")
+	mustNotContain(t, h.view(), "since pass")
 
 	h.press("S")
 	mustContain(t, h.m.dialog.Prompt, "Run a sleep pass now?")
@@ -277,7 +291,7 @@ func TestPasses_NewestFirstAndRunSleep(t *testing.T) {
 	if cur.Pass != 3 {
 		t.Errorf("selected pass = %d, want the new pass 3", cur.Pass)
 	}
-	mustContain(t, h.view(), "+# Release", "sleep pass #3 (offline (built-in deterministic model, no network)): 1 file(s) changed")
+	mustContain(t, h.view(), "core budget excludes 2 blocks (none new since pass #2)", "+# Release", "sleep pass #3 (offline (built-in deterministic model, no network)): 1 file(s) changed")
 }
 
 func TestSearch_InputsEatKeysTabCyclesEscLeaves(t *testing.T) {
@@ -410,6 +424,58 @@ func TestRoot_StaleResultsAreDropped(t *testing.T) {
 	h.send(h.call(newer))
 	h.send(h.call(older)) // arrives last but was asked first
 	mustContain(t, h.view(), "[1 Pending 5]")
+}
+
+// TestRoot_RequestsInAnyOrder presses a key twice quickly: each press sends
+// its request from its own command, and commands run concurrently, so the
+// requests can reach the loop in the opposite order, and so can their
+// results. Whatever the order, the pane ends up showing the data of its
+// latest selection.
+func TestRoot_RequestsInAnyOrder(t *testing.T) {
+	tests := []struct {
+		name         string
+		setup, twice string
+		text         string
+		check        func(t *testing.T, h *harness)
+	}{
+		{name: "topic file", setup: "2", twice: "down", check: func(t *testing.T, h *harness) {
+			if got := h.m.topics.Path(); got != "topics/projects/release.md" {
+				t.Fatalf("path = %q", got)
+			}
+			v := h.view()
+			mustContain(t, v, "^9a8b7c6d pending Friday's release")
+			mustNotContain(t, v, "loading…")
+		}},
+		{name: "search", setup: "5", text: "budget", twice: "o", check: func(t *testing.T, h *harness) {
+			v := h.view()
+			mustContain(t, v, "3 results · sorted by score")
+			mustNotContain(t, v, "searching…")
+		}},
+	}
+	for _, tt := range tests {
+		for _, resultsReversed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/results reversed %v", tt.name, resultsReversed), func(t *testing.T) {
+				h := newHarness(t, 120, 40)
+				h.press(tt.setup)
+				if tt.text != "" {
+					h.press("/")
+					h.typeText(tt.text)
+					h.press("enter")
+				}
+				first := h.step(keyMsg(tt.twice))
+				second := h.step(keyMsg(tt.twice))
+				// The second press's request reaches the loop first.
+				later := h.step(second...)
+				earlier := h.step(first...)
+				if resultsReversed {
+					later, earlier = earlier, later
+				}
+				h.send(later...)
+				h.send(earlier...)
+				tt.check(t, h)
+			})
+		}
+	}
 }
 
 func TestRoot_ErrorsInStatusLineClearOnNextKey(t *testing.T) {

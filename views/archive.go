@@ -167,6 +167,8 @@ func (a *Archive) View() string {
 	}
 	if len(a.view.Sources) == 0 {
 		lines = append(lines, st.Faint.Render("This archive holds no valid frame."))
+	} else {
+		lines = lines[:len(lines)-1] // no blank line after the last frame
 	}
 	switch {
 	case a.jump:
@@ -177,7 +179,11 @@ func (a *Archive) View() string {
 	case end > a.off+bh:
 		a.off = min(start, end-bh)
 	}
-	a.off = clamp(a.off, 0, max(len(lines)-1, 0))
+	// The last page is always full: a frame near the end shows with the
+	// frames before it instead of above a screenful of empty rows. The
+	// selected frame stays in view: it starts at or below the offset and
+	// ends at or before the end of the lines.
+	a.off = clamp(a.off, 0, max(len(lines)-bh, 0))
 	body := lines[a.off:min(len(lines), a.off+bh)]
 	return Fit(strings.Join(append(head, body...), "\n"), a.w, a.h)
 }

@@ -44,6 +44,10 @@ type Common struct {
 }
 
 // Send wraps a message in a command, the way panes hand requests to the root.
+// Commands run concurrently, so requests (and their results) can reach the
+// root in any order: a pane keeps only results for its current path or
+// query, and the root drops only results overtaken by a newer request for
+// the same one.
 func Send(msg tea.Msg) tea.Cmd {
 	return func() tea.Msg { return msg }
 }

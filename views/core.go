@@ -250,7 +250,7 @@ func (p *Core) View() string {
 		default:
 			state = st.Pending.Render(state)
 		}
-		row := fmt.Sprintf("%3d  %s %6d  ^%s  %s", i+1, state, b.Tokens, b.ID, OneLine(b.Text))
+		row := fmt.Sprintf("%3d  %s %6d  ^%s  %s", i+1, state, b.Tokens, b.ID, OneLine(coreText(b)))
 		if i == p.cur {
 			lines = append(lines, cursorRow(st, "› "+row, p.w))
 		} else {
@@ -259,9 +259,34 @@ func (p *Core) View() string {
 	}
 	if b, ok := p.Current(); ok && p.h-len(lines) >= 2 {
 		lines = append(lines, st.Faint.Render(strings.Repeat("─", p.w)))
-		lines = append(lines, Wrap(Visible(b.Text), p.w)...)
+		lines = append(lines, p.textLines(b, p.h-len(lines))...)
 	}
 	return Fit(strings.Join(lines, "\n"), p.w, p.h)
+}
+
+// coreText is a block's text with its footnote references numbered in
+// order of appearance ("[1]"), as the topics pane shows them.
+func coreText(b engine.CoreBlock) string {
+	return markFootnotes(b.Text, footnoteOrder(b.Text, nil), false)
+}
+
+// textLines is a block's text wrapped to the pane, then the legend of its
+// footnote numbers when both fit in room lines; the text comes first (enter
+// shows the whole block with its legend).
+func (p *Core) textLines(b engine.CoreBlock, room int) []string {
+	body := Wrap(Visible(coreText(b)), p.w)
+	order := footnoteOrder(b.Text, nil)
+	if len(order) == 0 {
+		return body
+	}
+	legend := WrapParts(footnoteLegend(order), " · ", p.w)
+	if len(body)+len(legend) > room {
+		return body
+	}
+	for i, l := range legend {
+		legend[i] = p.c.Styles.Faint.Render(l)
+	}
+	return append(body, legend...)
 }
 
 // gauge draws "[████░░░░] 1234 / 2000 tokens · 62%" in w cells.
@@ -293,7 +318,12 @@ func (p *Core) textView() string {
 			state, b.Tokens, p.cur+1, len(p.view.Blocks))),
 		st.Faint.Render(strings.Repeat("─", p.w)),
 	}
-	body := Wrap(Visible(b.Text), p.w)
+	body := Wrap(Visible(coreText(b)), p.w)
+	if order := footnoteOrder(b.Text, nil); len(order) > 0 {
+		for _, l := range WrapParts(footnoteLegend(order), " · ", p.w) {
+			body = append(body, p.c.Styles.Faint.Render(l))
+		}
+	}
 	room := max(p.h-len(head), 0)
 	p.textOff = clamp(p.textOff, 0, max(len(body)-room, 0))
 	body = body[p.textOff:min(len(body), p.textOff+room)]

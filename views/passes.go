@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -190,10 +191,10 @@ func (p *Passes) View() string {
 		}
 		lw = clamp(lw, 28, p.w/2)
 		rw := p.w - lw - 3
-		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.diffView(rw, body), rw, body)
+		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.diffView(rw, body, false), rw, body)
 	} else {
 		lh := clamp(len(p.passes), 1, max(body/3, 1))
-		main = p.listView(p.w, lh) + "\n" + p.diffView(p.w, body-lh)
+		main = p.listView(p.w, lh) + "\n" + p.diffView(p.w, body-lh, true)
 	}
 	return Fit(title+"\n"+main, p.w, p.h)
 }
@@ -227,25 +228,29 @@ func (p *Passes) row(i int) string {
 	return fmt.Sprintf("#%d %s %s · %s", r.Pass, ShortTime(r.Time), Visible(r.Model), what)
 }
 
-func (p *Passes) diffView(w, h int) string {
+// diffView is the selected pass: its details, then its diff. stacked says
+// it sits under the list, where a rule separates the two; beside the list
+// the column divider already does.
+func (p *Passes) diffView(w, h int, stacked bool) string {
 	st := p.c.Styles
 	if h <= 0 {
 		return ""
 	}
 	r, _ := p.Current()
-	head := []string{st.Faint.Render(strings.Repeat("─", w))}
-	meta := fmt.Sprintf("pass %d · %s · model %s · tokens %d in / %d out", r.Pass, r.Time, Visible(r.Model),
-		r.TokensIn, r.TokensOut)
-	if r.Revision > 0 {
-		meta += fmt.Sprintf(" · revision %d", r.Revision)
+	var head []string
+	if stacked {
+		head = append(head, st.Faint.Render(strings.Repeat("─", w)))
 	}
-	head = append(head, Wrap(meta, w)...)
+	meta := []string{fmt.Sprintf("pass %d", r.Pass), r.Time, "model " + Visible(r.Model),
+		fmt.Sprintf("tokens %d in / %d out", r.TokensIn, r.TokensOut)}
+	if r.Revision > 0 {
+		meta = append(meta, fmt.Sprintf("revision %d", r.Revision))
+	}
+	head = append(head, WrapParts(meta, " · ", w)...)
 	if r.Error != "" {
 		head = append(head, Wrap(st.Warn.Render("rejected: "+Visible(r.Error)), w)...)
 	}
-	if len(r.CoreGap) > 0 {
-		head = append(head, Wrap(st.Warn.Render("core budget now excludes ^"+strings.Join(r.CoreGap, ", ^")), w)...)
-	}
+	head = append(head, p.coreGapLines(w)...)
 	room := h - len(head)
 	if room <= 0 {
 		return Fit(strings.Join(head, "\n"), w, h)
@@ -261,11 +266,60 @@ func (p *Passes) diffView(w, h int) string {
 	return Fit(strings.Join(head, "\n")+"\n"+p.vp.View(), w, h)
 }
 
+// coreGapLines says how many blocks of topics/core.md the budget left out
+// after the selected pass. Every pass reports the whole gap, so only the
+// difference from the pass before it is news: blocks that fell out since
+// (a warning) and blocks back in. The oldest pass has nothing to compare
+// with and states the count alone.
+func (p *Passes) coreGapLines(w int) []string {
+	st := p.c.Styles
+	r, ok := p.Current()
+	if !ok {
+		return nil
+	}
+	var older *engine.PassReport
+	if p.cur+1 < len(p.passes) {
+		older = &p.passes[p.cur+1]
+	}
+	if len(r.CoreGap) == 0 && (older == nil || len(older.CoreGap) == 0) {
+		return nil
+	}
+	count := "no block"
+	if n := len(r.CoreGap); n > 0 {
+		count = plural(n, "block")
+	}
+	line := st.Faint.Render("core budget excludes " + count)
+	if older == nil {
+		return Wrap(line, w)
+	}
+	var fell, back []string
+	for _, id := range r.CoreGap {
+		if !slices.Contains(older.CoreGap, id) {
+			fell = append(fell, "^"+Visible(id))
+		}
+	}
+	for _, id := range older.CoreGap {
+		if !slices.Contains(r.CoreGap, id) {
+			back = append(back, "^"+Visible(id))
+		}
+	}
+	switch {
+	case len(fell) > 0:
+		line += st.Warn.Render(fmt.Sprintf("; fell out since pass #%d: %s", older.Pass, strings.Join(fell, ", ")))
+	case len(r.CoreGap) > 0:
+		line += st.Faint.Render(fmt.Sprintf(" (none new since pass #%d)", older.Pass))
+	}
+	if len(back) > 0 {
+		line += st.Faint.Render("; back in: " + strings.Join(back, ", "))
+	}
+	return Wrap(line, w)
+}
+
 // diffText colours the pass's diffs: + green, - red, @@ faint.
 func (p *Passes) diffText(r engine.PassReport, w int) string {
 	st := p.c.Styles
 	if len(r.Changed) == 0 {
-		return st.Faint.Render("No changes: the pass found nothing to reorganise.")
+		return strings.Join(Wrap(st.Faint.Render("No changes: the pass found nothing to reorganise."), w), "\n")
 	}
 	var out []string
 	for _, f := range r.Changed {

@@ -399,10 +399,10 @@ func (p *Pending) View() string {
 	if p.wide() {
 		lw := p.w * 45 / 100
 		rw := p.w - lw - 3
-		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.detailView(rw, body), rw, body)
+		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.detailView(rw, body, false), rw, body)
 	} else {
 		lh := p.listHeight()
-		main = p.listView(p.w, lh) + "\n" + p.detailView(p.w, body-lh)
+		main = p.listView(p.w, lh) + "\n" + p.detailView(p.w, body-lh, true)
 	}
 	return Fit(strings.Join(head, "\n")+"\n"+main, p.w, p.h)
 }
@@ -466,7 +466,9 @@ func clockOf(t string) string {
 	return s
 }
 
-func (p *Pending) detailView(w, h int) string {
+// detailView is the selected source. stacked says it sits under the list,
+// where a rule separates the two; beside the list the column divider does.
+func (p *Pending) detailView(w, h int, stacked bool) string {
 	st := p.c.Styles
 	if h <= 0 {
 		return ""
@@ -482,15 +484,18 @@ func (p *Pending) detailView(w, h int) string {
 	if speaker == "" {
 		speaker = "(none)"
 	}
-	lines := []string{
-		st.Faint.Render(strings.Repeat("─", max(w, 0))),
+	var lines []string
+	if stacked {
+		lines = append(lines, st.Faint.Render(strings.Repeat("─", max(w, 0))))
+	}
+	lines = append(lines,
 		field("source-id", Visible(s.Ref)),
 		field("time", s.Time),
 		field("speaker", Visible(speaker)),
 		field("trust", st.Pending.Render("✗ untrusted · pending review (unpaired sender)")),
 		field("archive", Visible(s.Path+"#"+s.Anchor)),
 		st.Faint.Render("record, verbatim:"),
-	}
+	)
 	text := s.Text
 	if text == "" {
 		text = s.Content

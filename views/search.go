@@ -312,7 +312,12 @@ func (p *Search) resultLines(r engine.SearchResult) (string, string) {
 			l2 = Visible(*r.SpeakerLabel) + st.Pending.Render(" (speaker untrusted)") + ": "
 		}
 	}
-	snippet := OneLine(r.Snippet)
+	snippet := r.Snippet
+	if r.Kind != "source" {
+		// Block text: its footnote numbers would have no list to point to.
+		snippet = stripFootnotes(snippet, !r.SnippetComplete)
+	}
+	snippet = OneLine(snippet)
 	if !r.SnippetComplete {
 		snippet += "…"
 	}

@@ -112,6 +112,35 @@ func Wrap(s string, w int) []string {
 	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
+// WrapParts joins parts with sep into lines of at most w cells, breaking
+// only between parts, so no line starts with a separator. A part wider
+// than w is wrapped on its own. No parts make no lines.
+func WrapParts(parts []string, sep string, w int) []string {
+	w = max(w, 1)
+	var lines []string
+	cur := ""
+	for _, part := range parts {
+		switch {
+		case cur == "":
+			cur = part
+		case ansi.StringWidth(cur+sep+part) <= w:
+			cur += sep + part
+		default:
+			lines = append(lines, cur)
+			cur = part
+		}
+		if ansi.StringWidth(cur) > w {
+			wrapped := Wrap(cur, w)
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
 // ShortTime shows an RFC 3339 time as "2006-01-02 15:04", or the input
 // unchanged when it does not parse.
 func ShortTime(s string) string {

@@ -58,6 +58,7 @@ type treeRow struct {
 // noteRow is one line of the footnote list: a footnote header or one of
 // its sources.
 type noteRow struct {
+	num   int // the footnote's number, as the block's text shows it
 	label string
 	time  string
 	src   *engine.CitationView
@@ -352,13 +353,24 @@ func (p *Topics) noteRows() []noteRow {
 		return nil
 	}
 	var rows []noteRow
-	for _, f := range b.Footnotes {
-		rows = append(rows, noteRow{label: f.Label, time: f.Time})
+	for n, f := range b.Footnotes {
+		rows = append(rows, noteRow{num: n + 1, label: f.Label, time: f.Time})
 		for i := range f.Sources {
-			rows = append(rows, noteRow{label: f.Label, src: &f.Sources[i]})
+			rows = append(rows, noteRow{num: n + 1, label: f.Label, src: &f.Sources[i]})
 		}
 	}
 	return rows
+}
+
+// blockText is a block's text with its footnote references shown as the
+// numbers of the footnote list under it ("[1]"), escaped for glamour when
+// markdown is set.
+func blockText(b engine.BlockView, markdown bool) string {
+	labels := make([]string, len(b.Footnotes))
+	for i, f := range b.Footnotes {
+		labels[i] = f.Label
+	}
+	return markFootnotes(b.Text, footnoteOrder(b.Text, labels), markdown)
 }
 
 func (p *Topics) firstSourceRow() int {
@@ -403,7 +415,7 @@ func (p *Topics) renderCmd() tea.Cmd {
 	if rw == 0 {
 		rw = p.w
 	}
-	return p.md.request(p.c.Markdown, mdKey{text: b.Text, width: rw})
+	return p.md.request(p.c.Markdown, mdKey{text: blockText(b, true), width: rw})
 }
 
 // View implements Component.
@@ -502,7 +514,7 @@ func (p *Topics) rightView(w, h int) string {
 		if b.Trust != "trusted" {
 			badge = st.Pending.Render("pending")
 		}
-		text := fmt.Sprintf("^%s %s %s", b.Ref, badge, OneLine(b.Text))
+		text := fmt.Sprintf("^%s %s %s", b.Ref, badge, OneLine(blockText(b, false)))
 		if i == p.block {
 			line := p.marker(p.focus == focusBlocks) + text
 			if p.focus == focusBlocks {
@@ -542,7 +554,7 @@ func (p *Topics) detailView(w, h int) string {
 	}
 	for i, r := range rows {
 		if r.src == nil {
-			notes = append(notes, st.Faint.Render(fmt.Sprintf("[^%s] %s", r.label, r.time)))
+			notes = append(notes, st.Faint.Render(fmt.Sprintf("[%d] %s · %s", r.num, r.time, Visible(r.label))))
 			continue
 		}
 		text := Visible(r.src.Ref) + st.Faint.Render("  "+Visible(r.src.Path)+"#"+r.src.Anchor)
@@ -554,9 +566,9 @@ func (p *Topics) detailView(w, h int) string {
 		}
 	}
 
-	body, ok := p.md.get(mdKey{text: b.Text, width: w})
+	body, ok := p.md.get(mdKey{text: blockText(b, true), width: w})
 	if !ok {
-		body = strings.Join(Wrap(Visible(b.Text), w), "\n")
+		body = strings.Join(Wrap(Visible(blockText(b, false)), w), "\n")
 	}
 	bodyLines := strings.Split(body, "\n")
 

@@ -261,6 +261,273 @@ func TestArchive_ScrolledToAnchorAndHighlighted(t *testing.T) {
 	}
 }
 
+func TestArchive_CitedFrameNearTheEndFillsThePage(t *testing.T) {
+	tests := []struct {
+		name   string
+		anchor int // index of the cited frame among 9
+	}{{"last", 8}, {"second to last", 7}, {"middle", 4}, {"first", 0}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := NewArchive(newCommon(termenv.Ascii))
+			a.SetSize(60, 24)
+			var srcs []engine.SourceView
+			for i := range 9 {
+				ref := fmt.Sprintf("p/t/m%02d", i)
+				srcs = append(srcs, engine.SourceView{Ref: ref, Anchor: fmt.Sprintf("source-%08d", i),
+					Trust: "trusted", Time: "2026-01-01T00:00:00Z", Label: "user",
+					Text: "[2026-01-01T00:00:00Z] user: message " + ref})
+			}
+			anchor := fmt.Sprintf("source-%08d", tt.anchor)
+			a.Open("sources/p/_v2/t.md", anchor)
+			a.Update(ArchiveLoaded{Path: "sources/p/_v2/t.md", Archive: engine.ArchiveView{Sources: srcs}})
+			v := a.View()
+			if !strings.Contains(v, fmt.Sprintf("▌ %s · p/t/m%02d  ◀ cited", anchor, tt.anchor)) {
+				t.Fatalf("cited frame not shown highlighted:\n%s", v)
+			}
+			// 9 frames of 4 lines (3 + a blank) do not fit in 22: the page
+			// ends at the last frame and has no empty rows above it.
+			lines := strings.Split(v, "\n")
+			last := len(lines) - 1
+			for last >= 0 && strings.TrimSpace(lines[last]) == "" {
+				last--
+			}
+			if tt.anchor >= 4 && last < len(lines)-2 {
+				t.Errorf("page ends at line %d of %d:\n%s", last+1, len(lines), v)
+			}
+			if tt.anchor >= 4 && !strings.Contains(v, "message p/t/m08") {
+				t.Errorf("last frame not shown:\n%s", v)
+			}
+		})
+	}
+}
+
+// settle feeds the commands a pane returns back to it until none is left,
+// the way the root would (requests are dropped: there is no engine here).
+func settle(c Component, cmd tea.Cmd) {
+	for i := 0; cmd != nil && i < 100; i++ {
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			var next []tea.Cmd
+			for _, b := range batch {
+				if b == nil {
+					continue
+				}
+				_, c2 := c.Update(b())
+				next = append(next, c2)
+			}
+			cmd = tea.Batch(next...)
+			continue
+		}
+		_, cmd = c.Update(msg)
+	}
+}
+
+func TestTopics_FootnoteReferencesShownAsNumbers(t *testing.T) {
+	const path = "topics/people/craig.md"
+	text := "Craig is building a **budget tracker**.[^e-1175dea39c] It is due in April.[^e-2a2b3c4d5e]"
+	notes := []engine.FootnoteView{
+		{Label: "e-1175dea39c", Time: "2024-03-15", Sources: []engine.CitationView{{Ref: "p/t/m1", Path: "sources/p.md", Anchor: "source-1"}}},
+		{Label: "e-2a2b3c4d5e", Time: "2024-03-16", Sources: []engine.CitationView{{Ref: "p/t/m2", Path: "sources/p.md", Anchor: "source-2"}}},
+	}
+	for _, w := range []int{100, 50} { // the glamour render, and the narrow layout
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			p := NewTopics(newCommon(termenv.Ascii))
+			p.SetSize(w, 30)
+			_, cmd := p.Update(TopicsLoaded{Topics: []engine.TopicSummary{{Path: path, Blocks: 1}}})
+			settle(p, cmd)
+			_, cmd = p.Update(TopicLoaded{Path: path, Topic: engine.TopicView{Path: path, Blocks: []engine.BlockView{
+				{Ref: "f888f60e", Path: path, Text: text, Trust: "trusted", Footnotes: notes}}}})
+			settle(p, cmd)
+			p.Update(tea.KeyMsg{Type: tea.KeyEnter}) // to the blocks column
+			v := ansi.Strip(p.View())
+			if strings.Contains(v, "[^") {
+				t.Errorf("raw footnote reference shown:\n%s", v)
+			}
+			for _, want := range []string{"tracker**.[1]", "April.[2]", "[1] 2024-03-15 · e-1175dea39c",
+				"[2] 2024-03-16 · e-2a2b3c4d5e"} {
+				if !strings.Contains(v, want) {
+					t.Errorf("view lacks %q:\n%s", want, v)
+				}
+			}
+		})
+	}
+}
+
+func TestCore_FootnoteReferencesShownAsNumbers(t *testing.T) {
+	p := NewCore(newCommon(termenv.Ascii))
+	p.SetSize(100, 20)
+	text := "Current project: a budget tracker in Flask.[^e-1175dea39c] Due in April.[^e-2a2b3c4d5e]"
+	p.Update(CoreLoaded{Core: engine.CoreView{Report: engine.CoreReport{Budget: 100, Tokens: 30},
+		Blocks: []engine.CoreBlock{{ID: "c0ffee01", Text: text, Tokens: 30, State: "included"}}}})
+	check := func(v string, wants ...string) {
+		t.Helper()
+		if strings.Contains(v, "[^") {
+			t.Errorf("raw footnote reference shown:\n%s", v)
+		}
+		for _, want := range wants {
+			if !strings.Contains(v, want) {
+				t.Errorf("view lacks %q:\n%s", want, v)
+			}
+		}
+	}
+	legend := "[1] e-1175dea39c · [2] e-2a2b3c4d5e"
+	check(ansi.Strip(p.View()), "^c0ffee01  Current project: a budget tracker in Flask.[1] Due in April.[2]", legend)
+	p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	check(ansi.Strip(p.View()), "Flask.[1] Due in April.[2]", legend)
+}
+
+func TestMarkFootnotes_Cases(t *testing.T) {
+	tests := []struct {
+		name, text string
+		labels     []string
+		md         bool
+		want       string
+	}{
+		{"listed order", "a[^y] b[^x]", []string{"x", "y"}, false, "a[2] b[1]"},
+		{"unlisted numbered after", "a[^z] b[^x]", []string{"x"}, false, "a[2] b[1]"},
+		{"repeated label same number", "a[^x] b[^x]", nil, false, "a[1] b[1]"},
+		{"markdown escapes brackets", "a[^x](b)", nil, true, `a\[1\](b)`},
+		{"no reference", "plain [text] and [^] and [^ x]", nil, false, "plain [text] and [^] and [^ x]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			order := footnoteOrder(tt.text, tt.labels)
+			if got := markFootnotes(tt.text, order, tt.md); got != tt.want {
+				t.Errorf("markFootnotes(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPasses_CoreGapComparedWithTheOlderPass(t *testing.T) {
+	gap := []string{"60669bf1", "8937d85f", "c27fe4ed"}
+	tests := []struct {
+		name          string
+		older, newer  []string
+		wantOld, want string // the line for the older and the newer pass
+		not           string
+	}{
+		{"same gap", gap, gap, "core budget excludes 3 blocks", "core budget excludes 3 blocks (none new since pass #1)", "now excludes"},
+		{"one fell out", gap[:2], gap, "core budget excludes 2 blocks",
+			"core budget excludes 3 blocks; fell out since pass #1: ^c27fe4ed", "^60669bf1"},
+		{"one back in", gap, gap[1:], "core budget excludes 3 blocks",
+			"core budget excludes 2 blocks (none new since pass #1); back in: ^60669bf1", "fell out"},
+		{"all back in", gap[:1], nil, "core budget excludes 1 block", "core budget excludes no block; back in: ^60669bf1", "fell out"},
+		{"no gap", nil, nil, "", "", "core budget"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := NewPasses(newCommon(termenv.Ascii))
+			p.SetSize(120, 30)
+			p.Update(PassesLoaded{Passes: []engine.PassReport{
+				{Pass: 2, Time: "2026-11-01T08:07:00Z", Model: "offline", CoreGap: tt.newer},
+				{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline", Revision: 4, CoreGap: tt.older},
+			}})
+			v := ansi.Strip(p.View())
+			if !strings.Contains(v, tt.want) || (tt.not != "" && strings.Contains(v, tt.not)) {
+				t.Errorf("pass #2: want %q, not %q:\n%s", tt.want, tt.not, v)
+			}
+			p.Update(tea.KeyMsg{Type: tea.KeyDown})
+			v = ansi.Strip(p.View())
+			if !strings.Contains(v, tt.wantOld) || strings.Contains(v, "since pass") || strings.Contains(v, "now excludes") {
+				t.Errorf("pass #1 (the oldest): want %q and no comparison:\n%s", tt.wantOld, v)
+			}
+		})
+	}
+}
+
+func TestPasses_DetailsWrapBetweenFields(t *testing.T) {
+	p := NewPasses(newCommon(termenv.Ascii))
+	p.Update(PassesLoaded{Passes: []engine.PassReport{{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline",
+		Revision: 4, CoreGap: []string{"60669bf1"}}}})
+	for w := 40; w <= 160; w++ {
+		p.SetSize(w, 30)
+		v := ansi.Strip(p.View())
+		if !strings.Contains(v, "revision 4") {
+			t.Fatalf("width %d: no revision in the details:\n%s", w, v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if i := strings.Index(l, "│ "); i >= 0 {
+				l = l[i+len("│ "):]
+			}
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "·") || strings.HasSuffix(l, "·") {
+				t.Errorf("width %d: a details line starts or ends with a separator: %q", w, l)
+			}
+		}
+	}
+}
+
+func TestWideDetails_NoRuleBesideTheDivider(t *testing.T) {
+	c := newCommon(termenv.Ascii)
+	pend := NewPending(c)
+	pend.Update(PendingLoaded{Sources: pendingFixture()})
+	passes := NewPasses(c)
+	passes.Update(PassesLoaded{Passes: []engine.PassReport{{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline"}}})
+	for _, tt := range []struct {
+		name    string
+		p       Component
+		wide    int
+		stacked int
+	}{{"pending", pend, 120, 80}, {"passes", passes, 120, 80}} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.p.SetSize(tt.wide, 24)
+			if v := ansi.Strip(tt.p.View()); strings.Contains(v, "│ ───") {
+				t.Errorf("side by side, the right column starts with a rule:\n%s", v)
+			}
+			tt.p.SetSize(tt.stacked, 24)
+			if v := ansi.Strip(tt.p.View()); !strings.Contains(v, strings.Repeat("─", tt.stacked)) {
+				t.Errorf("stacked, no rule between list and details:\n%s", v)
+			}
+		})
+	}
+}
+
+func TestStripFootnotes_Cases(t *testing.T) {
+	tests := []struct {
+		name, in string
+		cut      bool
+		want     string
+	}{
+		{"whole", "due April.[^e-1175dea39c] Next.[^x]", false, "due April. Next."},
+		{"cut in half", "due April.[^e-1175", true, "due April."},
+		{"cut at the bracket", "due April.[", true, "due April."},
+		{"complete keeps a bracket", "a [", false, "a ["},
+		{"link kept", "see [docs](x)", true, "see [docs](x)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stripFootnotes(tt.in, tt.cut); got != tt.want {
+				t.Errorf("stripFootnotes(%q, %v) = %q, want %q", tt.in, tt.cut, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWrapParts_Cases(t *testing.T) {
+	parts := []string{"pass 1", "2026-11-01T08:06:00Z", "model offline", "revision 4"}
+	tests := []struct {
+		w    int
+		want []string
+	}{
+		{80, []string{"pass 1 · 2026-11-01T08:06:00Z · model offline · revision 4"}},
+		{45, []string{"pass 1 · 2026-11-01T08:06:00Z · model offline", "revision 4"}},
+		{20, []string{"pass 1", "2026-11-01T08:06:00Z", "model offline", "revision 4"}},
+	}
+	for _, tt := range tests {
+		if got := WrapParts(parts, " · ", tt.w); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("WrapParts(w=%d) = %q, want %q", tt.w, got, tt.want)
+		}
+	}
+	// A part wider than the line is wrapped on its own.
+	got := WrapParts([]string{"a", "model offline", "b"}, " · ", 8)
+	if want := []string{"a", "model", "offline", "b"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("WrapParts(long part) = %q, want %q", got, want)
+	}
+	if got := WrapParts(nil, " · ", 8); len(got) != 0 {
+		t.Errorf("WrapParts(nil) = %q, want no line", got)
+	}
+}
+
 func TestSearch_EmptyQueryAsksForOne(t *testing.T) {
 	s := NewSearch(newCommon(termenv.Ascii))
 	s.SetSize(80, 20)
