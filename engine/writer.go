@@ -198,6 +198,8 @@ func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 	for _, n := range batch {
 		recs = append(recs, recordOfNode(n, false))
 	}
+	// The archive keeps conversation order, whatever the trust routing.
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Time.Before(recs[j].Time) })
 	var drecs []distillRecord
 	for _, n := range batch {
 		r := recordOfNode(n, false)
