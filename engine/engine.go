@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"scriptorium/engine/model"
@@ -50,6 +51,8 @@ type Engine struct {
 	ledger *trust.Ledger
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
+
+	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
 
 	cacheMu sync.Mutex
 	cache   *snapshot // the last snapshot read, reused for unchanged files

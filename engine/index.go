@@ -70,18 +70,28 @@ func (s *snapshot) docsOf() map[string]index.Doc {
 
 // fingerprint summarises everything the index derives from: every memory
 // file's path, size and modification time, and the promotion ledger. A hand
-// edit behind the engine's back changes it, so the index is rebuilt.
+// edit behind the engine's back changes it, so the index is rebuilt. Files
+// read from disk carry the signature they were read with, so a snapshot's
+// fingerprint describes that snapshot even after an install has replaced
+// the files; files a transaction produced in memory are stat'ed.
 func (s *snapshot) fingerprint(root string) string {
 	h := sha256.New()
-	for _, group := range [][]string{s.topicPaths, s.archPaths} {
-		for _, p := range group {
+	line := func(p string, sig fileSig) {
+		if sig == (fileSig{}) {
 			fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
 			if err != nil {
 				fmt.Fprintf(h, "%s missing\n", p)
-				continue
+				return
 			}
-			fmt.Fprintf(h, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
+			sig = fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 		}
+		fmt.Fprintf(h, "%s %d %d\n", p, sig.size, sig.mtime)
+	}
+	for _, p := range s.topicPaths {
+		line(p, s.topics[p].sig)
+	}
+	for _, p := range s.archPaths {
+		line(p, s.archives[p].sig)
 	}
 	promoted := make([]string, 0, len(s.promoted))
 	for id := range s.promoted {
@@ -126,6 +136,7 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	if err := ix.Rebuild(list); err != nil {
 		return false, Wrap(CodeIO, err, "rebuild search index")
 	}
+	e.indexRebuilds.Add(1)
 	if err := ix.SetMeta(fingerprintKey, fp); err != nil {
 		return false, Wrap(CodeIO, err, "rebuild search index")
 	}
