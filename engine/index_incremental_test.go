@@ -21,11 +21,14 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 	if n := e.indexRebuilds.Load(); n != 1 {
 		t.Fatalf("first search: %d rebuilds, want 1", n)
 	}
-	for i, text := range []string{"The owner keeps bees on the roof.", "The owner plays the cello on Sundays."} {
+	// Create a file, then change it: the second install replaces a file
+	// the index already describes.
+	for i, ed := range []Edit{
+		{Op: "create", Path: "topics/facts.md", Content: ptr("# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")},
+		{Op: "append", Path: "topics/facts.md", Content: ptr("The owner plays the cello on Sundays. ^0000000b\n")},
+	} {
 		rev := int64(i)
-		content := "# Facts\n\n" + text + " ^0000000" + string(rune('a'+i)) + "\n"
-		path := "topics/facts" + string(rune('a'+i)) + ".md"
-		if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: path, Content: &content}}}); err != nil {
+		if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{ed}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -40,3 +43,5 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 		t.Errorf("installs caused %d full rebuilds; want the index updated in place", n-1)
 	}
 }
+
+func ptr(s string) *string { return &s }
