@@ -58,6 +58,8 @@ type snapshot struct {
 	anchors    map[string]*sourceEntry // "path#anchor"
 	promoted   map[string]bool
 	strays     []Violation // files that are not where the layout allows
+
+	archiveStrays []Violation // the strays found under sources/, for reuse
 }
 
 // loadSnapshot reads topics/ and sources/ of the workspace at root. Files
@@ -91,6 +93,17 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 		return nil, err
 	}
 	s.strays = append(s.strays, strays...)
+	// When no archive changed and no promotion happened, the whole source
+	// index of prev is still right: share it instead of rebuilding 100k
+	// entries. Shared values are never mutated (indexSources only runs on
+	// fresh copies).
+	if prev != nil && sameArchives(prev, sources) && sameSet(prev.promoted, promoted) {
+		s.strays = append(s.strays, prev.archiveStrays...)
+		s.archiveStrays = prev.archiveStrays
+		s.archives, s.archPaths = prev.archives, prev.archPaths
+		s.sources, s.anchors = prev.sources, prev.anchors
+		return s, nil
+	}
 	for _, f := range sources {
 		if prev != nil {
 			if a, ok := prev.archives[f.path]; ok && a.sig == f.sig {
@@ -107,12 +120,46 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 		}
 		if v, ok := s.addArchive(f.path, data); !ok {
 			s.strays = append(s.strays, v)
+			s.archiveStrays = append(s.archiveStrays, v)
 			continue
 		}
 		s.archives[f.path].sig = f.sig
 	}
 	s.indexSources()
 	return s, nil
+}
+
+// sameArchives reports whether the listed archive files are exactly the
+// ones prev read, unchanged.
+func sameArchives(prev *snapshot, listed []listedFile) bool {
+	n, strays := 0, 0
+	for _, f := range listed {
+		a, ok := prev.archives[f.path]
+		if !ok {
+			if _, _, _, inLayout := archivePathParts(f.path); inLayout {
+				return false
+			}
+			strays++
+			continue
+		}
+		if a.sig != f.sig || a.sig == (fileSig{}) {
+			return false
+		}
+		n++
+	}
+	return n == len(prev.archPaths) && strays == len(prev.archiveStrays)
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // fileSig identifies one version of a file without reading it.
