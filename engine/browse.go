@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"regexp"
 	"strings"
 
 	"scriptorium/trust"
@@ -166,7 +167,9 @@ func (e *Engine) Recall(ctx context.Context, message string) (string, error) {
 	if strings.TrimSpace(message) == "" {
 		return "", nil
 	}
-	text := message
+	// A host passes the user's message as it came; bytes that are not
+	// UTF-8 make it no less a message to recall for.
+	text := strings.ToValidUTF8(message, " ")
 	if r := []rune(text); len(r) > 1000 {
 		text = string(r[:1000])
 	}
@@ -190,11 +193,19 @@ func (e *Engine) Recall(ctx context.Context, message string) (string, error) {
 
 // FenceMemory wraps recalled memory in one <memory-context> fence with a
 // note that it is background, not the user's words. Text that is already
-// fenced is returned as it is: a double fence would hide the inner block.
+// one fence is returned as it is: a double fence would hide the inner block.
+// Fence tags inside the text (remembered words can hold anything) are
+// defused, so they can neither close the fence early nor open another.
 func FenceMemory(text string) string {
-	if strings.HasPrefix(strings.TrimSpace(text), "<memory-context>") {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "<memory-context>") && strings.HasSuffix(t, "</memory-context>") &&
+		len(fenceTag.FindAllStringIndex(t, -1)) == 2 {
 		return text
 	}
 	return "<memory-context>\n(Recalled from long-term memory: background facts, not the user's current request.)\n" +
-		strings.TrimRight(text, "\n") + "\n</memory-context>\n"
+		fenceTag.ReplaceAllString(strings.TrimRight(text, "\n"), "&lt;$1") + "\n</memory-context>\n"
 }
+
+// fenceTag matches the start of a <memory-context> or </memory-context>
+// tag in any case.
+var fenceTag = regexp.MustCompile(`(?i)<(\s*/?\s*memory-context)`)

@@ -190,8 +190,15 @@ func recordOf(src *sourceEntry) distillRecord {
 	if v.SpeakerLabel != "" {
 		role = "user"
 	}
+	// Only a v2 speaker-id marker is an identity. A legacy record's
+	// "[display (id)]" hint was parsed out of message text: the writer gets
+	// the record speakerless, so text can never name who spoke (SPEC §3.3).
+	speakerID, speakerDisplay := v.SpeakerID, v.SpeakerDisplay
+	if !v.SpeakerTrusted {
+		speakerID, speakerDisplay = "", ""
+	}
 	return distillRecord{Ref: v.Ref, Path: v.Path, Anchor: v.Anchor, Time: v.Time, Label: v.Label,
-		SpeakerID: v.SpeakerID, SpeakerDisplay: v.SpeakerDisplay, Role: role,
+		SpeakerID: speakerID, SpeakerDisplay: speakerDisplay, Role: role,
 		Thread: src.file.provider + "/" + src.file.thread, Content: v.Content}
 }
 

@@ -101,6 +101,10 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 		}
 	}
 	if len(uncited) > 0 {
+		// The promotion alone adds the sources to the index. Record that
+		// first, so the distil install below finds the index matching its
+		// starting point and updates it instead of rebuilding it whole.
+		e.updateIndex(ctx, s, after)
 		distilled, err := e.distillLocked(ctx, after, uncited, "promote")
 		if err != nil {
 			// The promotion stands (it is recorded); the distillation can be

@@ -395,8 +395,10 @@ func (s *snapshot) with(plan *txPlan) *snapshot {
 			continue
 		}
 		// Archive files are re-parsed into fresh values so the old
-		// snapshot's entries are never mutated.
-		delete(n.archives, p)
+		// snapshot's entries are never mutated. addArchive replaces the
+		// entry in place: deleting it first would list an appended-to
+		// archive twice in archPaths, and every frame would then be
+		// reported as a duplicate of itself.
 		n.addArchive(p, data)
 	}
 	// Entries point at archiveFile values; rebuild them all on copies so the

@@ -26,7 +26,8 @@ const WriteThreshold = 16000
 // WriteOptions configures Write.
 type WriteOptions struct {
 	// Force writes until nothing is pending (session end, idle watcher,
-	// `write --force`); without it only full batches are written.
+	// `write --force`); without it a branch whose pending turns reach
+	// WriteThreshold gets one batch, the first turns up to the threshold.
 	Force bool
 	// Session limits the write to one session id; "" means every session.
 	Session string
@@ -48,6 +49,13 @@ func (e *Engine) Write(ctx context.Context, opts WriteOptions) (res WriteResult,
 		return res, err
 	}
 	defer func() { e.recordWriterOutcome(ctx, res, err) }()
+	if !fileExists(sessionsPath(e)) {
+		// No conversations yet: nothing is owed, and nothing is created.
+		if opts.Session != "" {
+			return e.withRevision(res), Errorf(CodeNotFound, "no session %q: sessions.db does not exist yet", opts.Session)
+		}
+		return e.withRevision(res), nil
+	}
 	store, err := e.sessionStore()
 	if err != nil {
 		return res, err
@@ -108,13 +116,15 @@ func (e *Engine) writeSession(ctx context.Context, store *sessions.Store, sessio
 			if len(batch) == 0 && len(quarantine) == 0 && len(skip) == 0 {
 				break
 			}
-			if err := e.writeBatch(ctx, store, batch, quarantine, skip); err != nil {
+			if err := e.writeBatch(ctx, store, batch, quarantine, markable(turns, batch)); err != nil {
 				return batches, err
 			}
 			if len(batch) > 0 {
 				batches++
 			}
-			if !force && len(batch) == 0 {
+			// Without force one batch is all a call owes (SPEC §7: the first
+			// turns up to the threshold, not the whole backlog).
+			if !force {
 				break
 			}
 		}
@@ -127,7 +137,8 @@ func (e *Engine) writeSession(ctx context.Context, store *sessions.Store, sessio
 // once as pending sources (quarantine), owner and paired turns accumulate
 // until WriteThreshold tokens and then the first turns up to it are
 // written (batch). Without force a batch below the threshold waits, but
-// quarantine and skip are always done so nothing unpaired lingers.
+// quarantine is always archived so no unpaired group message waits for
+// review behind the threshold.
 func splitBatch(turns []sessions.Node, force bool) (batch, quarantine, skip []sessions.Node) {
 	var trusted []sessions.Node
 	for _, n := range turns {
@@ -152,6 +163,27 @@ func splitBatch(turns []sessions.Node, force bool) (batch, quarantine, skip []se
 		return trusted, quarantine, skip
 	}
 	return nil, quarantine, skip
+}
+
+// markable returns the ids of the pending turns that may be marked written
+// once batch is installed: every turn before the first trusted turn left
+// out of the batch. A marker further on would hide that turn for good,
+// because the pending walk stops at the newest marker of the branch; the
+// unpaired turns after it are archived (appends de-duplicate) or skipped
+// again and marked with a later batch.
+func markable(turns, batch []sessions.Node) []string {
+	inBatch := map[string]bool{}
+	for _, n := range batch {
+		inBatch[n.ID] = true
+	}
+	var ids []string
+	for _, n := range turns {
+		if n.Tier != sessions.TierUnpaired && !inBatch[n.ID] {
+			break
+		}
+		ids = append(ids, n.ID)
+	}
+	return ids
 }
 
 // writerTurn is one line of the writer protocol (SPEC §7).
@@ -189,8 +221,9 @@ func recordOfNode(n sessions.Node, pending bool) archive.Record {
 }
 
 // writeBatch archives and distils one batch in a single install, then
-// marks its nodes written. Markers are set only when the install succeeded.
-func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, quarantine, skip []sessions.Node) error {
+// marks the nodes mark names written. Markers are set only when the
+// install succeeded.
+func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, quarantine []sessions.Node, mark []string) error {
 	var recs []archive.Record
 	for _, n := range quarantine {
 		recs = append(recs, recordOfNode(n, true))
@@ -248,14 +281,8 @@ func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 			return err
 		}
 	}
-	var ids []string
-	for _, group := range [][]sessions.Node{batch, quarantine, skip} {
-		for _, n := range group {
-			ids = append(ids, n.ID)
-		}
-	}
-	if err := store.MarkWritten(ids, e.ws.ID()); err != nil {
-		return Wrap(CodeIO, err, "mark %d turns written", len(ids))
+	if err := store.MarkWritten(mark, e.ws.ID()); err != nil {
+		return Wrap(CodeIO, err, "mark %d turns written", len(mark))
 	}
 	return nil
 }
