@@ -134,7 +134,7 @@ func TestCLI_ExitAndErrors(t *testing.T) {
 					if c.code != "" && (r.stdout != "" || !strings.Contains(r.stderr, "scriptorium: ")) {
 						t.Errorf("text failure: stdout %q stderr %q", r.stdout, r.stderr)
 					}
-					if r.exit0() && strings.TrimSpace(r.stderr) != "" {
+					if r.code == 0 && strings.TrimSpace(r.stderr) != "" {
 						t.Errorf("text success wrote to stderr: %q", r.stderr)
 					}
 					continue
@@ -161,8 +161,6 @@ func TestCLI_ExitAndErrors(t *testing.T) {
 		})
 	}
 }
-
-func (r result) exit0() bool { return r.code == 0 }
 
 // TestCLI_ConflictIsRetryable: CONFLICT is the one rejection a caller may
 // retry after reading again.
@@ -289,5 +287,28 @@ func TestCLI_Golden(t *testing.T) {
 			}
 			checkGolden(t, filepath.Join("testdata", "cli", c.name+".golden"), []byte(out))
 		})
+	}
+}
+
+// TestCLI_ClosedCodeSet: the engine's codes are exactly SPEC §12's closed
+// set, and only LOCK_BUSY, CONFLICT and MODEL_UNAVAILABLE are retryable.
+func TestCLI_ClosedCodeSet(t *testing.T) {
+	spec := strings.Fields("INVALID_ARGUMENT NOT_FOUND CONFLICT LOCK_BUSY REJECTED FORBIDDEN MEMORY_DISABLED " +
+		"MODEL_UNAVAILABLE MODEL_AUTH MODEL_CONFIG MODEL_OUTPUT_INVALID NOT_CONFIGURED IO")
+	var got []string
+	for _, c := range engine.Codes {
+		got = append(got, string(c))
+		want := c == engine.CodeLockBusy || c == engine.CodeConflict || c == engine.CodeModelUnavailable
+		if c.Retryable() != want {
+			t.Errorf("%s retryable = %v", c, c.Retryable())
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(spec)
+	if !slices.Equal(got, spec) {
+		t.Errorf("codes %v, want %v", got, spec)
+	}
+	if e := engine.AsError(os.ErrPermission); e.Code != engine.CodeIO {
+		t.Errorf("an unclassified error maps to %s, want IO", e.Code)
 	}
 }

@@ -86,6 +86,7 @@ func TestFixtures_Get(t *testing.T) {
 				if r.code != want {
 					t.Errorf("get %q: exit %d, want %d", ref, r.code, want)
 				}
+				checkGetShape(t, doc)
 				checkGoldenJSON(t, strings.TrimSuffix(refFile, ".ref")+".json", []byte(r.stdout))
 			})
 		}
@@ -184,6 +185,16 @@ func TestFixtures_VerifyViolations(t *testing.T) {
 			{"broken_link", "topics/a.md", 7},  // missing block in the same file
 			{"broken_link", "topics/a.md", 11}, // missing source frame
 		},
+		"duplicate-source": {
+			{"duplicate_source", ids + "a.md", 9},
+			{"duplicate_source", ids + "b.md", 3},
+		},
+		"stray-files": {
+			{"unexpected_file", "sources/loose.md", 0},
+			{"unexpected_file", ids + "nested/deep.md", 0},
+			{"invalid_frame", ids + "no-marker.md", 1},
+			{"unexpected_file", "topics/notes.txt", 0},
+		},
 		"symlink-in-topics": {
 			{"symlink", "topics/evil.md", 0},
 			{"symlink", "topics/linked-dir", 0},
@@ -222,5 +233,60 @@ func TestFixtures_VerifyViolations(t *testing.T) {
 				t.Errorf("ok = %v with %d violations", rep.OK, len(want))
 			}
 		})
+	}
+}
+
+// getShapes are the exact field sets of SPEC §12 for `get`.
+var getShapes = map[string][]string{
+	"source":   {"anchor", "content", "kind", "label", "path", "ref", "speaker_display", "speaker_id", "speaker_label", "speaker_trusted", "time", "trust"},
+	"topic":    {"anchor", "footnotes", "kind", "path", "ref", "text", "trust"},
+	"footnote": {"label", "sources", "time"},
+	"citation": {"anchor", "path", "ref"},
+}
+
+func keysOf(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkGetShape checks a `get` document against the SPEC §12 field sets:
+// no field missing, none added, ids without "^" in ref, anchors with it.
+func checkGetShape(t *testing.T, doc map[string]any) {
+	t.Helper()
+	if _, isErr := doc["error"]; isErr {
+		return
+	}
+	kind, _ := doc["kind"].(string)
+	if got := keysOf(doc); !slices.Equal(got, getShapes[kind]) {
+		t.Errorf("get %s fields %v, want %v", kind, got, getShapes[kind])
+	}
+	ref, _ := doc["ref"].(string)
+	anchor, _ := doc["anchor"].(string)
+	if trust := doc["trust"]; trust != "trusted" && trust != "pending" {
+		t.Errorf("trust %v", trust)
+	}
+	if kind == "source" {
+		if !strings.HasPrefix(anchor, "source-") {
+			t.Errorf("source anchor %q", anchor)
+		}
+		return
+	}
+	if strings.HasPrefix(ref, "^") || anchor != "^"+ref {
+		t.Errorf("block ref %q anchor %q", ref, anchor)
+	}
+	for _, f := range doc["footnotes"].([]any) {
+		fm := f.(map[string]any)
+		if got := keysOf(fm); !slices.Equal(got, getShapes["footnote"]) {
+			t.Errorf("footnote fields %v", got)
+		}
+		for _, c := range fm["sources"].([]any) {
+			if got := keysOf(c.(map[string]any)); !slices.Equal(got, getShapes["citation"]) {
+				t.Errorf("citation fields %v", got)
+			}
+		}
 	}
 }
