@@ -300,7 +300,8 @@ func TestOpen_WaitsForLock(t *testing.T) {
 	mustOpenAt(t, dir, nil)
 	h := startHolder(t, dir)
 	var seen string
-	w, err := Open(dir, &Options{OnLockWait: func() {
+	// A Recover hook makes Open take the lock (recovery is always due).
+	w, err := Open(dir, &Options{Recover: func(*Workspace) error { return nil }, OnLockWait: func() {
 		seen, _ = ReadLockHolder(dir)
 		_ = h.stop()
 	}})
@@ -319,9 +320,31 @@ func TestOpenContext_GivesUp(t *testing.T) {
 	startHolder(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := OpenContext(ctx, dir, &Options{OnLockWait: cancel})
+	_, err := OpenContext(ctx, dir, &Options{Recover: func(*Workspace) error { return nil }, OnLockWait: cancel})
 	if !errors.Is(err, ErrLockBusy) {
 		t.Fatalf("OpenContext = %v, want ErrLockBusy", err)
+	}
+}
+
+// With nothing to recover, sweep or move, Open takes no lock at all: a
+// reader never waits behind a writer.
+func TestOpen_NothingDueTakesNoLock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	mustOpenAt(t, dir, nil)
+	startHolder(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	recovered := false
+	w, err := OpenContext(ctx, dir, &Options{
+		Recover:       func(*Workspace) error { recovered = true; return nil },
+		NeedsRecovery: func(*Workspace) bool { return false },
+		OnLockWait:    func() { t.Error("Open waited for the lock with nothing to do") },
+	})
+	if err != nil {
+		t.Fatalf("OpenContext = %v, want an open workspace", err)
+	}
+	if w.ID() == "" || recovered {
+		t.Fatalf("id %q, recovered %v: want the id loaded and no recovery", w.ID(), recovered)
 	}
 }
 
