@@ -267,7 +267,10 @@ func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
 		return Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
 	}
 	a := &archiveFile{path: p, provider: provider, thread: thread, data: data}
-	if inV2 || archive.IsV2(data) {
+	// The location decides the format: a file at the legacy path is frozen
+	// legacy evidence even if it carries the v2 marker, so none of its
+	// speaker markers can be trusted (SPEC §3.2).
+	if inV2 {
 		frames, err := archive.ParseV2(data)
 		a.frames = frames
 		var fe *archive.FrameError
