@@ -230,6 +230,9 @@ func report(inv *invocation, stdout, stderr io.Writer, err error) int {
 }
 
 func runHelp(inv *invocation) error {
+	if inv.json {
+		return writeJSON(inv.stdout, helpDocument())
+	}
 	w := inv.stdout
 	fmt.Fprintln(w, "scriptorium — review and curate an AI agent's long-term memory")
 	fmt.Fprintln(w, "\nusage: scriptorium [global flags] [command] [args] [flags]")
@@ -252,4 +255,35 @@ func runHelp(inv *invocation) error {
 	}
 	fmt.Fprintln(w, "\nexit status: 0 success, 1 failure or rejection, 2 usage")
 	return nil
+}
+
+type helpFlag struct {
+	Name  string `json:"name"`
+	Value bool   `json:"takes_value"`
+	Help  string `json:"help"`
+}
+
+type helpVerb struct {
+	Name  string     `json:"name"`
+	Args  string     `json:"args"`
+	Help  string     `json:"help"`
+	Flags []helpFlag `json:"flags"`
+}
+
+// helpDocument is --help --json: the command table as data.
+func helpDocument() map[string]any {
+	flags := func(fs []flagSpec) []helpFlag {
+		out := []helpFlag{}
+		for _, f := range fs {
+			out = append(out, helpFlag{Name: f.name, Value: f.value, Help: f.help})
+		}
+		return out
+	}
+	cmds := []helpVerb{}
+	for _, v := range verbs() {
+		if v.name != "tui" {
+			cmds = append(cmds, helpVerb{Name: v.name, Args: v.args, Help: v.help, Flags: flags(v.flags)})
+		}
+	}
+	return map[string]any{"commands": cmds, "global_flags": flags(globalFlags)}
 }
