@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -48,7 +51,7 @@ func printPass(w io.Writer, rep engine.PassReport) {
 }
 
 // runDaemon runs the nightly scheduler and the idle-session watcher until
-// SIGINT or SIGTERM, logging to stderr.
+// SIGINT or SIGTERM, logging to stderr and to .scriptorium/daemon.log.
 func runDaemon(inv *invocation) error {
 	if err := inv.wantArgs(0, 0); err != nil {
 		return err
@@ -57,7 +60,14 @@ func runDaemon(inv *invocation) error {
 		return usagef("daemon runs until stopped and prints a log, not a JSON document")
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		return e.RunDaemon(ctx, engine.DaemonOptions{Log: inv.stderr, Watch: daemonWatcher(e)})
+		logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
+			os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return engine.Wrap(engine.CodeIO, err, "open the daemon log")
+		}
+		defer logf.Close()
+		log.SetOutput(logf) // library log lines (bleve) belong in the file too
+		return e.RunDaemon(ctx, engine.DaemonOptions{Log: io.MultiWriter(inv.stderr, logf), Watch: daemonWatcher(e)})
 	})
 }
 
