@@ -6,12 +6,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"scriptorium/workspace/archive"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"scriptorium/render"
 	"scriptorium/workspace"
@@ -225,13 +229,86 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 	content := string(data)
 	_, err = e.installLocked(ctx, change{kind: "migration", actor: "owner",
 		edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
-	if err != nil {
-		// Rendering now would overwrite the only copy of these facts.
+	if err == nil {
+		return true, nil
+	}
+	// Not a valid topic file as it is: keep every byte as trusted migration
+	// evidence and distil it into a valid topics/core.md citing that
+	// evidence, so rendering can never destroy the only copy of these facts.
+	if _, err2 := e.migrateInvalidCore(ctx, data); err2 != nil {
 		ee := AsError(err)
 		return false, &Error{Code: ee.Code, Violations: ee.Violations, Err: err,
-			Message: "core.md is hand-written and cannot become topics/core.md as it is; fix it first: " + ee.Message}
+			Message: "core.md is hand-written, is not a valid topic file, and could not be archived as evidence (" +
+				AsError(err2).Message + "); fix it first: " + ee.Message}
 	}
 	return true, nil
+}
+
+var atxHeading = regexp.MustCompile(`^#{1,6} \S`)
+
+// migrateInvalidCore archives a hand-written core.md that is not a valid
+// topic as one source record under sources/migration/_v2/core.md (its
+// bytes kept exactly) and creates topics/core.md with one cited block per
+// paragraph and its headings, in one install.
+func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (UpdateResult, error) {
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	sum := sha256.Sum256(data)
+	ref := "migration/core/" + hex.EncodeToString(sum[:6])
+	when := e.opts.Now().UTC()
+	if fi, err := os.Stat(filepath.Join(e.ws.Root(), "core.md")); err == nil {
+		when = fi.ModTime().UTC()
+	}
+	rec := archive.Record{SourceID: ref, Role: "user", Time: when.Truncate(time.Second), Content: string(data)}
+	archives, frames, err := e.archiveBatch(s, []archive.Record{rec})
+	if err != nil {
+		return UpdateResult{}, err
+	}
+	anchor := archive.AnchorFor(ref)
+	if len(frames) == 1 {
+		anchor = frames[0].Anchor
+	}
+	label := topic.NewFootnoteLabel("migration:" + ref)
+	def := topic.FormatDefinition(topic.Definition{Label: label, Date: when.Format(time.DateOnly),
+		Sources: []topic.Citation{{SourceID: ref, Path: relFrom(coreTopicPath, "sources/migration/_v2/core.md"), Anchor: anchor}}})
+	var parts []string
+	taken := map[string]bool{}
+	for _, p := range s.topicPaths {
+		for _, b := range s.topics[p].file.Blocks() {
+			taken[b.BlockID] = true
+		}
+	}
+	for i, para := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n\n") {
+		para = strings.TrimSpace(para)
+		switch {
+		case para == "":
+		case atxHeading.MatchString(para) && !strings.Contains(para, "\n"):
+			parts = append(parts, para)
+		default:
+			// A paragraph that already had a free id keeps it.
+			id := ""
+			if m := blockIDTail.FindString(para); m != "" {
+				if old := strings.TrimSpace(m)[1:]; !taken[old] {
+					id = old
+				}
+			}
+			text := blockSafe(para)
+			if text == "" {
+				continue
+			}
+			if id == "" {
+				id = topic.UniqueBlockID(fmt.Sprintf("migration:%s:%d", ref, i), func(id string) bool { return taken[id] })
+			}
+			taken[id] = true
+			parts = append(parts, fmt.Sprintf("%s[^%s] ^%s", text, label, id))
+		}
+	}
+	parts = append(parts, def)
+	content := strings.Join(parts, "\n\n") + "\n"
+	return e.installLocked(ctx, change{kind: "migration", actor: "owner", archives: archives,
+		edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
 }
 
 // coreRenderedFile holds the SHA-256 of the last core.md render, in the
