@@ -339,19 +339,23 @@ func TestDerivedViews_CoreMigration(t *testing.T) {
 		}
 	})
 
-	t.Run("invalid hand-written file is kept", func(t *testing.T) {
+	t.Run("invalid hand-written file is kept as evidence", func(t *testing.T) {
 		const bad = "# Core\n\nA fact without an id.\n"
 		state := ftEmpty(t, map[string]string{"core.md": bad})
 		e := ftOpen(t, state)
-		_, err := e.Core(ctx)
-		if ftCode(err) != engine.CodeRejected {
-			t.Errorf("render of an invalid hand-written core.md: %v, want REJECTED", err)
+		if _, err := e.Core(ctx); err != nil {
+			t.Fatalf("render of an invalid hand-written core.md: %v", err)
 		}
-		if got := ftRead(t, state, "core.md"); got != bad {
-			t.Errorf("the only copy of the hand-written facts was overwritten: %q", got)
+		// The only copy of the hand-written facts survives byte for byte as
+		// trusted migration evidence, and topics/core.md cites it.
+		if got := ftRead(t, state, "sources/migration/_v2/core.md"); !strings.Contains(got, bad) {
+			t.Errorf("the hand-written bytes are not in the migration evidence: %q", got)
 		}
-		if ftExists(state, "topics/core.md") {
-			t.Errorf("an invalid topics/core.md was installed")
+		if got := ftRead(t, state, "topics/core.md"); !strings.Contains(got, "A fact without an id.[^e-") {
+			t.Errorf("topics/core.md does not cite the evidence: %q", got)
+		}
+		if v, err := e.Verify(ctx); err != nil || !v.OK {
+			t.Errorf("verify after the migration: %v %+v", err, v)
 		}
 	})
 
