@@ -16,7 +16,6 @@ import (
 	// rewritten with go test ./engine -run TestDerivedViews -update.
 	_ "github.com/charmbracelet/x/exp/golden"
 
-	"scriptorium/engine"
 	"scriptorium/render"
 )
 
