@@ -47,8 +47,9 @@ func (s *snapshot) pendingSources() []PendingSource {
 // promotes, and only interactively: the CLI asks for a terminal or --yes.
 // Each promotion is an audit record in the ledger with the SHA-256 of the
 // record bytes; a source a topic already cites needs no distillation, an
-// uncited one is distilled by the writer in one transaction. Promoting an
-// already promoted source is a no-op.
+// uncited one is distilled by the writer in one transaction. Either way a
+// promotion is one new revision with a history row of kind "promote";
+// promoting an already promoted source is a no-op (no new revision).
 func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, error) {
 	res := PromoteResult{Promoted: []string{}, Distilled: []string{}}
 	if err := e.gate(trust.OpPromote); err != nil {
@@ -113,10 +114,22 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 				Message: "promoted " + joinIDs(res.Promoted) + " but could not distil them (run backfill to retry): " + AsError(err).Message}
 		}
 		res.Distilled = nonNil(distilled)
-		return res, nil
+		if len(distilled) > 0 {
+			return res, nil // the distil install is the promotion's revision
+		}
 	}
-	// Trust changed without an install: blocks citing these sources are now
-	// trusted, so the derived views and the index change too.
+	// Nothing to distil: the promotion is still a change of memory (blocks
+	// citing these sources are trusted now, core.md and search change), so
+	// it gets its own revision and history row, with no files changed.
+	rev, err := e.ws.Revision()
+	if err != nil {
+		return res, Wrap(CodeIO, err, "read revision")
+	}
+	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
+		Changed: []string{}, Diffs: map[string]string{}}
+	if err := e.commit(ctx, &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}, hist); err != nil {
+		return res, err
+	}
 	e.afterInstall(ctx, s, after)
 	return res, nil
 }

@@ -85,8 +85,9 @@ func TestTrustFlow_BlockTrust(t *testing.T) {
 }
 
 // TestTrustFlow_PromoteCited: promoting a source a topic already cites
-// makes its blocks trusted without a distillation or a new revision, and
-// promoting twice is a no-op.
+// makes its blocks trusted without a distillation, as one new revision
+// with a "promote" history row and no files changed; promoting twice is a
+// no-op.
 func TestTrustFlow_PromoteCited(t *testing.T) {
 	state := ftFixture(t, "valid")
 	e := ftOpen(t, state)
@@ -108,15 +109,15 @@ func TestTrustFlow_PromoteCited(t *testing.T) {
 	if err != nil || src.(engine.SourceView).Trust != "trusted" {
 		t.Errorf("m3 after promotion: %+v %v", src, err)
 	}
-	rev, hist, tree := ftRevision(t, e), len(ftHistory(t, e)), ftTree(t, state)
-	if rev != 0 {
-		t.Errorf("promoting a cited source installed revision %d", rev)
+	rev, hist, tree := ftRevision(t, e), ftHistory(t, e), ftTree(t, state)
+	if rev != 1 || len(hist) != 1 || hist[0].Kind != "promote" || len(hist[0].Changed) != 0 {
+		t.Errorf("promoting a cited source: revision %d, history %+v; want revision 1 with one promote row and no files", rev, hist)
 	}
 	again, err := e.Promote(ctx, []string{"openprogram/group-dev/m3", "openprogram/group-dev/m3"})
 	if err != nil || len(again.Promoted) != 0 || len(again.Distilled) != 0 {
 		t.Errorf("second promotion: %+v, %v", again, err)
 	}
-	if ftRevision(t, e) != rev || len(ftHistory(t, e)) != hist || ftTreeDiff(tree, ftTree(t, state)) != "" {
+	if ftRevision(t, e) != rev || len(ftHistory(t, e)) != len(hist) || ftTreeDiff(tree, ftTree(t, state)) != "" {
 		t.Errorf("second promotion changed something")
 	}
 	// Promoting a trusted (never pending) source is a no-op as well; an
