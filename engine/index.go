@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -34,38 +35,152 @@ func (e *Engine) indexDir() string { return filepath.Join(e.ws.Root(), ".scripto
 func (s *snapshot) docsOf() map[string]index.Doc {
 	docs := map[string]index.Doc{}
 	for _, p := range s.topicPaths {
-		tf := s.topics[p]
-		defs := tf.file.Definitions()
-		for _, b := range tf.file.Blocks() {
-			if !s.blockTrusted(tf, b) {
-				continue
-			}
-			d := index.Doc{ID: "topic:" + p + "#^" + b.BlockID, Kind: index.KindTopic, Path: p,
-				Anchor: "^" + b.BlockID, Ref: b.BlockID, Text: topic.BlockText(b), Visible: true}
-			for _, r := range b.Refs {
-				if def, ok := defs[r.Label]; ok {
-					if t, err := time.Parse(time.DateOnly, def.Date); err == nil && t.After(d.Time) {
-						d.Time = t
-					}
-				}
-			}
-			docs[d.ID] = d
-		}
+		s.addTopicDocs(docs, s.topics[p], nil)
 	}
 	for _, p := range s.archPaths {
 		for _, src := range s.archives[p].sources {
-			v := src.view
-			if src.pending() || s.sources[v.Ref] != src {
-				continue
-			}
-			t, _ := time.Parse(time.RFC3339, v.Time)
-			d := index.Doc{ID: "source:" + p + "#" + v.Anchor, Kind: index.KindSource, Path: p, Anchor: v.Anchor,
-				Ref: v.Ref, Time: t, Text: v.Content, SpeakerID: v.SpeakerID, SpeakerDisplay: v.SpeakerDisplay,
-				SpeakerLabel: v.SpeakerLabel, SpeakerTrusted: v.SpeakerTrusted, Visible: true}
-			docs[d.ID] = d
+			s.addSourceDoc(docs, src)
 		}
 	}
 	return docs
+}
+
+// addTopicDocs adds the documents of a topic file's trusted blocks; with
+// only set, just the blocks it names.
+func (s *snapshot) addTopicDocs(docs map[string]index.Doc, tf *topicFile, only map[string]bool) {
+	defs := tf.file.Definitions()
+	for _, b := range tf.file.Blocks() {
+		if (only != nil && !only[b.BlockID]) || !s.blockTrusted(tf, b) {
+			continue
+		}
+		d := index.Doc{ID: "topic:" + tf.path + "#^" + b.BlockID, Kind: index.KindTopic, Path: tf.path,
+			Anchor: "^" + b.BlockID, Ref: b.BlockID, Text: topic.BlockText(b), Visible: true}
+		for _, r := range b.Refs {
+			if def, ok := defs[r.Label]; ok {
+				if t, err := time.Parse(time.DateOnly, def.Date); err == nil && t.After(d.Time) {
+					d.Time = t
+				}
+			}
+		}
+		docs[d.ID] = d
+	}
+}
+
+// addSourceDoc adds a source record's document when it is visible: trusted,
+// and the record search prefers for its source-id.
+func (s *snapshot) addSourceDoc(docs map[string]index.Doc, src *sourceEntry) {
+	v := src.view
+	if src.pending() || s.sources[v.Ref] != src {
+		return
+	}
+	t, _ := time.Parse(time.RFC3339, v.Time)
+	d := index.Doc{ID: "source:" + v.Path + "#" + v.Anchor, Kind: index.KindSource, Path: v.Path, Anchor: v.Anchor,
+		Ref: v.Ref, Time: t, Text: v.Content, SpeakerID: v.SpeakerID, SpeakerDisplay: v.SpeakerDisplay,
+		SpeakerLabel: v.SpeakerLabel, SpeakerTrusted: v.SpeakerTrusted, Visible: true}
+	docs[d.ID] = d
+}
+
+// touchedDocs builds the documents of before and after, restricted to what
+// the change between them can have touched: every record of a changed
+// archive, the preferred record of every source-id such an archive holds or
+// whose promotion changed, every block of a changed topic file, and the
+// blocks elsewhere that cite a changed archive or such a source-id (their
+// trust may have flipped). The rest of the index is left alone, so an
+// install costs what it changed, not the whole workspace.
+func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
+	changedArch := map[string]bool{}
+	refs := map[string]bool{}
+	for _, pair := range [][2]*snapshot{{before, after}, {after, before}} {
+		a, b := pair[0], pair[1]
+		for _, p := range a.archPaths {
+			if other, ok := b.archives[p]; !ok || !sameParse(a.archives[p], other) {
+				changedArch[p] = true
+				for _, src := range a.archives[p].sources {
+					refs[src.view.Ref] = true
+				}
+			}
+		}
+		for id := range a.promoted {
+			if !b.promoted[id] {
+				refs[id] = true
+			}
+		}
+	}
+	changedTopic := map[string]bool{}
+	for _, pair := range [][2]*snapshot{{before, after}, {after, before}} {
+		for _, p := range pair[0].topicPaths {
+			if other, ok := pair[1].topics[p]; !ok || other != pair[0].topics[p] {
+				changedTopic[p] = true
+			}
+		}
+	}
+	build := func(s *snapshot) map[string]index.Doc {
+		docs := map[string]index.Doc{}
+		for p := range changedArch {
+			if a, ok := s.archives[p]; ok {
+				for _, src := range a.sources {
+					s.addSourceDoc(docs, src)
+				}
+			}
+		}
+		for ref := range refs {
+			if src, ok := s.sources[ref]; ok {
+				s.addSourceDoc(docs, src)
+			}
+		}
+		for _, p := range s.topicPaths {
+			tf := s.topics[p]
+			if changedTopic[p] {
+				s.addTopicDocs(docs, tf, nil)
+				continue
+			}
+			if only := tf.blocksCiting(changedArch, refs); len(only) > 0 {
+				s.addTopicDocs(docs, tf, only)
+			}
+		}
+		return docs
+	}
+	return build(before), build(after)
+}
+
+// blocksCiting names the blocks of a topic file that cite one of the
+// archives or source-ids given.
+func (tf *topicFile) blocksCiting(archives, refs map[string]bool) map[string]bool {
+	var out map[string]bool
+	defs := tf.file.Definitions()
+	for _, b := range tf.file.Blocks() {
+		for _, r := range b.Refs {
+			d, ok := defs[r.Label]
+			if !ok {
+				continue
+			}
+			for _, c := range d.Sources {
+				if refs[c.SourceID] || archives[resolveRel(tf.path, c.Path)] {
+					if out == nil {
+						out = map[string]bool{}
+					}
+					out[b.BlockID] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sameParse reports whether two archive values hold the same parse: a file
+// re-read or rewritten is parsed into new slices, an unchanged one shares
+// them.
+func sameParse(a, b *archiveFile) bool {
+	if a.legacy != b.legacy || len(a.frames) != len(b.frames) || len(a.records) != len(b.records) || a.stopErr != b.stopErr {
+		return false
+	}
+	if len(a.frames) > 0 {
+		return &a.frames[0] == &b.frames[0]
+	}
+	if len(a.records) > 0 {
+		return &a.records[0] == &b.records[0]
+	}
+	return bytes.Equal(a.data, b.data)
 }
 
 // fingerprint summarises everything the index derives from: every memory
@@ -158,7 +273,7 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 		_, _ = e.syncIndex(ix, after)
 		return
 	}
-	old, cur := before.docsOf(), after.docsOf()
+	old, cur := touchedDocs(before, after)
 	var upserts []index.Doc
 	var deletes []string
 	for id, d := range cur {
