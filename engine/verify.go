@@ -33,8 +33,12 @@ func (s *snapshot) archiveViolations() []Violation {
 			continue
 		}
 		if a.stopErr != nil {
+			where := ""
+			if fl := a.stopErr.FrameLine; fl > 0 && fl != a.stopErr.Line {
+				where = fmt.Sprintf(" (the frame starts at line %d)", fl)
+			}
 			out = append(out, Violation{Code: "invalid_frame", Path: p, Line: a.stopErr.Line,
-				Message: "invalid or truncated frame; parsing stops here and nothing after it is read: " + a.stopErr.Reason})
+				Message: "invalid or truncated frame" + where + "; parsing stops here and nothing after it is read: " + a.stopErr.Reason})
 		}
 		for _, f := range a.frames {
 			if prev, dup := firstSeen[f.SourceID]; dup {
