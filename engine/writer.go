@@ -259,9 +259,19 @@ func (e *Engine) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		if err != nil {
 			return err
 		}
+		// A turn whose source is archived and cited already was written by an
+		// install whose process died before it could set the markers: it is
+		// not distilled twice, only marked.
+		cited := s.citedSources()
+		todo := drecs[:0:0]
+		for _, r := range drecs {
+			if _, archived := s.sources[r.Ref]; !(archived && cited[r.Ref]) {
+				todo = append(todo, r)
+			}
+		}
 		var edits []Edit
-		if len(drecs) > 0 {
-			if edits, err = e.distillEdits(ctx, s, drecs); err != nil {
+		if len(todo) > 0 {
+			if edits, err = e.distillEdits(ctx, s, todo); err != nil {
 				return err
 			}
 		}
