@@ -406,19 +406,21 @@ func (e *Engine) modelEdits(ctx context.Context, m model.Model, s *snapshot, rec
 	for _, r := range recs {
 		fmt.Fprintf(&b, "%s  %s  %s  %s\n", r.Ref, r.Path, r.Anchor, dateOf(r.Time))
 	}
-	b.WriteString("\nEXISTING TOPIC FILES\n")
-	budget := 12000
-	paths := append([]string(nil), s.topicPaths...)
-	sort.Strings(paths)
-	for _, p := range paths {
+	b.WriteString("\nEXISTING TOPIC FILES (the most relevant, in full)\n")
+	budget := writerTopicBudget
+	var omitted []string
+	for _, p := range relevantTopics(s, recs) {
 		data := string(s.topics[p].data)
 		cost := render.CountTokens(data)
 		if cost > budget {
-			fmt.Fprintf(&b, "--- %s (omitted: too long)\n", p)
+			omitted = append(omitted, p)
 			continue
 		}
 		budget -= cost
 		fmt.Fprintf(&b, "--- %s\n%s\n", p, data)
+	}
+	if len(omitted) > 0 {
+		fmt.Fprintf(&b, "\nOTHER TOPIC FILES (not shown): %s\n", strings.Join(omitted, ", "))
 	}
 	resp, err := m.Complete(ctx, model.Request{System: writerSystemPrompt, Purpose: "writer",
 		Messages: []model.Message{{Role: "user", Content: b.String()}}, MaxTokens: 8000})
@@ -459,4 +461,52 @@ func dateOf(rfc string) string {
 		return rfc[:10]
 	}
 	return rfc
+}
+
+// writerTopicBudget bounds the o200k tokens of topic files shown to the
+// writer model with one batch.
+const writerTopicBudget = 12000
+
+// relevantTopics orders the topic files for the writer prompt: the files
+// the batch's speakers and threads map to, then topics/core.md (so the
+// model does not restate what every conversation already sees), then the
+// rest by how many of the batch's words they share.
+func relevantTopics(s *snapshot, recs []distillRecord) []string {
+	rank := map[string]int{}
+	words := map[string]bool{}
+	for _, r := range recs {
+		p, _ := offlineTopicFor(r)
+		rank[p] = 3
+		for _, w := range strings.Fields(strings.ToLower(r.Content)) {
+			if len([]rune(w)) > 3 {
+				words[w] = true
+			}
+		}
+	}
+	if rank[coreTopicPath] == 0 {
+		rank[coreTopicPath] = 2
+	}
+	overlap := map[string]int{}
+	for _, p := range s.topicPaths {
+		if rank[p] > 0 {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(string(s.topics[p].data))) {
+			if words[w] {
+				overlap[p]++
+			}
+		}
+	}
+	paths := append([]string(nil), s.topicPaths...)
+	sort.SliceStable(paths, func(i, j int) bool {
+		a, b := paths[i], paths[j]
+		if rank[a] != rank[b] {
+			return rank[a] > rank[b]
+		}
+		if overlap[a] != overlap[b] {
+			return overlap[a] > overlap[b]
+		}
+		return a < b
+	})
+	return paths
 }

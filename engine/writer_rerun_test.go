@@ -60,3 +60,20 @@ func TestWrite_RerunAfterLostMarkersDoesNotDuplicate(t *testing.T) {
 		t.Errorf("the fact appears in %d blocks, want 1", count)
 	}
 }
+
+func TestRelevantTopics_SpeakerFileAndCoreFirst(t *testing.T) {
+	s := &snapshot{topics: map[string]*topicFile{}}
+	for p, text := range map[string]string{
+		"topics/a.md":            "# A\n\nNothing related. ^aaaaaaa1\n",
+		"topics/garden.md":       "# Garden\n\nTomatoes and basil grow here. ^aaaaaaa2\n",
+		"topics/core.md":         "# Core\n\nCore facts. ^aaaaaaa3\n",
+		"topics/people/craig.md": "# Craig\n\nCraig likes tea. ^aaaaaaa4\n",
+	} {
+		s.setTopic(p, []byte(text))
+	}
+	got := relevantTopics(s, []distillRecord{{SpeakerID: "u1", SpeakerDisplay: "Craig", Content: "My tomatoes need more basil."}})
+	want := []string{"topics/people/craig.md", "topics/core.md", "topics/garden.md", "topics/a.md"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("relevantTopics = %v, want %v", got, want)
+	}
+}
