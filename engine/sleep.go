@@ -151,6 +151,9 @@ func (e *Engine) sleepWithModel(ctx context.Context, m model.Model, opts SleepOp
 	}
 	rep.TokensIn, rep.TokensOut = resp.TokensIn, resp.TokensOut
 	edits, perr := parseSleepAnswer(resp)
+	if perr == nil {
+		perr = seen.checkWithheld(edits)
+	}
 	if perr != nil {
 		return e.failPass(ctx, seen, rep, perr)
 	}

@@ -29,7 +29,7 @@ Format rules (a pass that breaks any of them is rejected whole and nothing chang
   [^e-0123456789]: Time: ` + "`YYYY-MM-DD`" + `; Sources: [<source-id>](<path relative to the topic file's directory>#source-xxxxxxxx)
   When you move a block to another directory, copy its definitions and rewrite the relative source paths for the new directory.
 - Every source-id cited anywhere before your pass must still be cited by some footnote after it. Never drop evidence.
-- Blocks listed as pending must not be edited, merged, moved into other blocks or removed.
+- Blocks listed as pending must not be edited, merged, moved into other blocks or removed. Their text is withheld from you, and files marked read_only (they hold such blocks) must not be edited, moved or deleted at all.
 - Paths stay under topics/ and end in .md. Do not change what a block says beyond merging duplicates.
 
 Answer with one JSON object and nothing else:
@@ -41,6 +41,7 @@ type sleepPromptFile struct {
 	Path          string   `json:"path"`
 	Tokens        int      `json:"tokens"`
 	PendingBlocks []string `json:"pending_blocks,omitempty"`
+	ReadOnly      bool     `json:"read_only,omitempty"` // holds pending blocks, whose text is withheld
 	Content       string   `json:"content"`
 }
 
@@ -58,7 +59,8 @@ func (e *Engine) sleepPrompt(s *snapshot, rev int64, splitTokens int) string {
 	used := 0
 	for _, p := range s.topicPaths {
 		tf := s.topics[p]
-		f := sleepPromptFile{Path: p, Tokens: render.CountTokens(string(tf.data)), Content: string(tf.data)}
+		text, withheld := s.withheldText(tf)
+		f := sleepPromptFile{Path: p, Tokens: render.CountTokens(string(tf.data)), Content: text, ReadOnly: withheld}
 		for _, bl := range tf.file.Blocks() {
 			if !s.blockTrusted(tf, bl) {
 				f.PendingBlocks = append(f.PendingBlocks, bl.BlockID)

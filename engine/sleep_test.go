@@ -466,7 +466,7 @@ func TestSleep_ModelPasses(t *testing.T) {
 		}, wantCode: CodeRejected, wantErr: "citation_lost"},
 		{name: "TouchesPending", answer: func(t *testing.T) string {
 			return sleepEditsJSON(t, Edit{Op: "replace", Path: "topics/group.md", Content: str("# Group\n")})
-		}, wantCode: CodeRejected, wantErr: "pending_changed"},
+		}, wantCode: CodeRejected, wantErr: "pending_file"},
 		{name: "BreaksFormat", answer: func(t *testing.T) string {
 			return sleepEditsJSON(t, Edit{Op: "create", Path: "topics/new.md", Content: str("# New\n\nA paragraph without an id.\n")})
 		}, wantCode: CodeRejected, wantErr: "missing_block_id"},
@@ -499,6 +499,10 @@ func TestSleep_ModelPasses(t *testing.T) {
 			if len(fake.reqs) != 1 || !strings.Contains(fake.reqs[0].Messages[0].Content, `"path":"topics/people/craig.md"`) ||
 				!strings.Contains(fake.reqs[0].Messages[0].Content, `"pending_blocks":["99999999"]`) || fake.reqs[0].System == "" {
 				t.Errorf("the model was not shown the topics: %+v", fake.reqs)
+			}
+			// The pending block's text never reaches the model.
+			if len(fake.reqs) == 1 && strings.Contains(fake.reqs[0].Messages[0].Content, "Craig likes green tea.[^e-eeeeeeeee1] ^99999999") {
+				t.Error("the model was shown the text of a pending block")
 			}
 			if tt.wantCode != "" {
 				if AsError(err).Code != tt.wantCode {

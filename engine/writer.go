@@ -410,14 +410,18 @@ func (e *Engine) modelEdits(ctx context.Context, m model.Model, s *snapshot, rec
 	budget := writerTopicBudget
 	var omitted []string
 	for _, p := range relevantTopics(s, recs) {
-		data := string(s.topics[p].data)
+		data, withheld := s.withheldText(s.topics[p])
 		cost := render.CountTokens(data)
 		if cost > budget {
 			omitted = append(omitted, p)
 			continue
 		}
 		budget -= cost
-		fmt.Fprintf(&b, "--- %s\n%s\n", p, data)
+		note := ""
+		if withheld {
+			note = " (append only: it holds blocks pending review, whose text is withheld)"
+		}
+		fmt.Fprintf(&b, "--- %s%s\n%s\n", p, note, data)
 	}
 	if len(omitted) > 0 {
 		fmt.Fprintf(&b, "\nOTHER TOPIC FILES (not shown): %s\n", strings.Join(omitted, ", "))
@@ -427,7 +431,14 @@ func (e *Engine) modelEdits(ctx context.Context, m model.Model, s *snapshot, rec
 	if err != nil {
 		return nil, modelError(err)
 	}
-	return parseModelEdits(resp.Text)
+	edits, err := parseModelEdits(resp.Text)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkWithheld(edits); err != nil {
+		return nil, err
+	}
+	return edits, nil
 }
 
 // parseModelEdits decodes a model's {"edits":[…]} answer.
