@@ -132,3 +132,29 @@ func TestMCP_ListAndCall(t *testing.T) {
 		t.Errorf("protocol errors: %s / %s", lines[3], lines[4])
 	}
 }
+
+// An MCP client is an agent: memory_get never hands it pending content.
+func TestMCP_GetRefusesPendingContent(t *testing.T) {
+	state := fixtureState(t, "valid")
+	open := func(ctx context.Context) (*engine.Engine, error) {
+		return engine.Open(ctx, engine.Options{StateDir: state, Interactive: true})
+	}
+	e, err := open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := e.Pending(context.Background())
+	e.Close()
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("the valid fixture has no pending source: %v", err)
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"memory_get","arguments":{"ref":"` + ps[0].Ref + `"}}}` + "\n"
+	var out bytes.Buffer
+	if err := serveMCP(context.Background(), strings.NewReader(in), &out, open); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"isError":true`) || !strings.Contains(out.String(), "FORBIDDEN") ||
+		strings.Contains(out.String(), ps[0].Content) {
+		t.Errorf("memory_get of a pending source answered: %s", out.String())
+	}
+}

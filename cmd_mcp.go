@@ -150,7 +150,16 @@ func callMCPTool(ctx context.Context, params json.RawMessage, open func(context.
 			if err := json.Unmarshal(orEmpty(p.Arguments), &a); err != nil {
 				return nil, engine.Errorf(engine.CodeInvalidArgument, "memory_get arguments: %v", err)
 			}
-			return e.Get(ctx, a.Ref)
+			v, err := e.Get(ctx, a.Ref)
+			if err != nil {
+				return nil, err
+			}
+			// An MCP client is an agent, not the owner: content pending the
+			// owner's review is not handed to it (SPEC §5).
+			if pendingView(v) {
+				return nil, engine.Errorf(engine.CodeForbidden, "%s is pending the owner's review", a.Ref)
+			}
+			return v, nil
 		case "memory_status":
 			return e.Status(ctx)
 		case "memory_update":
@@ -175,4 +184,15 @@ func orEmpty(raw json.RawMessage) []byte {
 		return []byte("{}")
 	}
 	return raw
+}
+
+// pendingView reports whether a get result is pending content.
+func pendingView(v any) bool {
+	switch x := v.(type) {
+	case engine.SourceView:
+		return x.Trust == "pending"
+	case engine.BlockView:
+		return x.Trust == "pending"
+	}
+	return false
 }
