@@ -125,6 +125,7 @@ func (c Config) Disabled() bool { return c.Memory.Backend == "none" }
 // ErrDisabled is returned by Open when memory.backend = "none".
 var ErrDisabled = &Error{Code: CodeMemoryDisabled, Message: "memory is disabled (memory.backend = \"none\" in config.toml)"}
 
+// String summarises the settings that matter most, for logs.
 func (c Config) String() string {
 	return fmt.Sprintf("backend=%s provider=%s budget=%d", c.Memory.Backend, c.Model.Provider, c.Memory.Core.Budget)
 }

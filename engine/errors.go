@@ -49,6 +49,7 @@ type Violation struct {
 	Message string `json:"message"`
 }
 
+// String formats a violation as path:line: message (code).
 func (v Violation) String() string {
 	if v.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s (%s)", v.Path, v.Line, v.Message, v.Code)
@@ -65,6 +66,7 @@ type Error struct {
 	Err        error       // underlying cause, if any
 }
 
+// Error returns the message followed by one line per violation.
 func (e *Error) Error() string {
 	if len(e.Violations) == 0 {
 		return e.Message
