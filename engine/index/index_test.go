@@ -145,7 +145,13 @@ func builtIndex(t *testing.T) (string, []Doc) {
 // whose reason contains want, and that a Rebuild then works.
 func reopenDiscarded(t *testing.T, dir, want string, docs []Doc) {
 	t.Helper()
-	ix := mustOpenDir(t, dir)
+	checkDiscarded(t, mustOpenDir(t, dir), want, docs)
+}
+
+// checkDiscarded asserts that an open index was discarded for the reason
+// want and rebuilds it from docs.
+func checkDiscarded(t *testing.T, ix *Index, want string, docs []Doc) {
+	t.Helper()
 	if !ix.NeedsRebuild() {
 		t.Fatal("NeedsRebuild = false")
 	}
@@ -193,13 +199,17 @@ func TestOpen_Corrupt(t *testing.T) {
 		name   string
 		damage func(t *testing.T, bdir string)
 		reason string
+		// fallback: bleve may instead open an older intact snapshot (its
+		// "continuing" log line). That is safe only if the fallback does not
+		// claim the engine's fingerprint, so the engine rebuilds anyway.
+		fallback bool
 	}{
 		{"garbage in every file", func(t *testing.T, bdir string) {
 			walkFiles(t, bdir, func(p string) error { return os.WriteFile(p, garbage, 0o600) })
-		}, "unreadable index"},
+		}, "unreadable index", false},
 		{"every file truncated", func(t *testing.T, bdir string) {
 			walkFiles(t, bdir, func(p string) error { return os.Truncate(p, 0) })
-		}, "unreadable index"},
+		}, "unreadable index", false},
 		{"segments garbled", func(t *testing.T, bdir string) {
 			walkFiles(t, bdir, func(p string) error {
 				if filepath.Ext(p) != ".zap" {
@@ -207,7 +217,7 @@ func TestOpen_Corrupt(t *testing.T) {
 				}
 				return os.WriteFile(p, garbage, 0o600)
 			})
-		}, "unreadable index"},
+		}, "unreadable index", false},
 		{"segments half truncated", func(t *testing.T, bdir string) {
 			walkFiles(t, bdir, func(p string) error {
 				if filepath.Ext(p) != ".zap" {
@@ -219,7 +229,7 @@ func TestOpen_Corrupt(t *testing.T) {
 				}
 				return os.Truncate(p, fi.Size()/2)
 			})
-		}, "unreadable index"},
+		}, "unreadable index", false},
 		{"segments removed", func(t *testing.T, bdir string) {
 			walkFiles(t, bdir, func(p string) error {
 				if filepath.Ext(p) != ".zap" {
@@ -227,12 +237,12 @@ func TestOpen_Corrupt(t *testing.T) {
 				}
 				return os.Remove(p)
 			})
-		}, "unreadable index"},
+		}, "unreadable index", true},
 		{"mapping garbled", func(t *testing.T, bdir string) {
 			if err := os.WriteFile(filepath.Join(bdir, "index_meta.json"), []byte("{not json"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-		}, "unreadable index"},
+		}, "unreadable index", false},
 		{"index directory is a file", func(t *testing.T, bdir string) {
 			if err := os.RemoveAll(bdir); err != nil {
 				t.Fatal(err)
@@ -240,17 +250,31 @@ func TestOpen_Corrupt(t *testing.T) {
 			if err := os.WriteFile(bdir, garbage, 0o600); err != nil {
 				t.Fatal(err)
 			}
-		}, "unreadable index"},
+		}, "unreadable index", false},
 		{"index directory missing", func(t *testing.T, bdir string) {
 			if err := os.RemoveAll(bdir); err != nil {
 				t.Fatal(err)
 			}
-		}, "unreadable index"},
+		}, "unreadable index", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, docs := builtIndex(t)
 			tt.damage(t, filepath.Join(dir, bleveDir))
+			if tt.fallback {
+				ix := mustOpenDir(t, dir)
+				if !ix.NeedsRebuild() {
+					if v, _ := ix.Meta("fingerprint"); v == "abc" {
+						t.Fatalf("bleve fell back to an older snapshot that still claims the fingerprint")
+					}
+					if _, err := ix.Search(Query{Text: "copper"}); err != nil {
+						t.Fatalf("search on the fallback snapshot: %v", err)
+					}
+					return
+				}
+				checkDiscarded(t, ix, tt.reason, docs)
+				return
+			}
 			reopenDiscarded(t, dir, tt.reason, docs)
 		})
 	}
