@@ -55,6 +55,7 @@ func TestServe_RoutesAndErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -68,6 +69,41 @@ func TestServe_RoutesAndErrors(t *testing.T) {
 		res.Body.Close()
 		if res.StatusCode != c.status || doc.Error.Code != c.code {
 			t.Errorf("%s %s: got %d %q, want %d %q", c.method, c.path, res.StatusCode, doc.Error.Code, c.status, c.code)
+		}
+	}
+}
+
+// Other origins reach a loopback port through browsers; the API refuses
+// what a browser adds: an Origin, a rebound Host, a non-JSON POST.
+func TestServe_RefusesBrowserCrossSiteRequests(t *testing.T) {
+	srv := httptest.NewServer(&apiHandler{open: openerFor(t, t.TempDir())})
+	defer srv.Close()
+	tx := `{"base_revision":0,"edits":[{"op":"create","path":"topics/x.md","content":"# X\n\nInjected. ^0000000a\n"}]}`
+	cases := []struct {
+		name   string
+		mutate func(*http.Request)
+		status int
+	}{
+		{"origin header", func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403},
+		{"rebound host", func(r *http.Request) { r.Host = "evil.example:8765" }, 403},
+		{"form post", func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, 400},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/memory/update", strings.NewReader(tx))
+		req.Header.Set("Content-Type", "application/json")
+		c.mutate(req)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, res.StatusCode, c.status)
+		}
+	}
+	for _, h := range []string{"127.0.0.1:1", "localhost", "[::1]:8765"} {
+		if !loopbackHost(h) {
+			t.Errorf("loopbackHost(%q) = false", h)
 		}
 	}
 }

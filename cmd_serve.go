@@ -66,6 +66,23 @@ type apiHandler struct {
 }
 
 func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The API has no accounts: it trusts the local machine. Browsers are
+	// the way other origins reach a loopback port, so anything a browser
+	// adds to cross-site requests is refused: an Origin header, a Host that
+	// is not a loopback name (DNS rebinding), and a POST body that is not
+	// declared JSON (which a page cannot send without a preflight).
+	if r.Header.Get("Origin") != "" {
+		writeAPIError(w, engine.Errorf(engine.CodeForbidden, "cross-origin requests are refused"))
+		return
+	}
+	if !loopbackHost(r.Host) {
+		writeAPIError(w, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
+		return
+	}
+	if r.Method == http.MethodPost && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "POST bodies must be sent as application/json"))
+		return
+	}
 	verb, ok := strings.CutPrefix(r.URL.Path, "/api/memory/")
 	if !ok {
 		writeAPIError(w, engine.Errorf(engine.CodeNotFound, "no route %s (the API lives under /api/memory/)", r.URL.Path))
@@ -197,4 +214,17 @@ func writeAPIError(w http.ResponseWriter, err error) {
 	w.WriteHeader(apiStatus(e.Code))
 	_ = json.NewEncoder(w).Encode(map[string]jsonError{"error": {
 		Code: e.Code, Message: e.Message, Retryable: e.Retryable(), Violations: e.Violations}})
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
