@@ -2,18 +2,15 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"scriptorium/workspace/treetest"
 	"strings"
 	"sync"
 	"testing"
@@ -122,104 +119,21 @@ func fixtureState(t *testing.T, name string) string {
 }
 
 // copyTree copies a directory tree; symlinks are copied as symlinks.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-}
+func copyTree(src, dst string) error { return treetest.CopyTree(src, dst) }
 
-// treeState maps every file under dir (slash paths) to a digest of its
-// content; symlinks map to their target. Skipped top-level names are not
-// walked (".scriptorium" holds runtime state, not memory).
+// treeState maps every file under dir to a digest of its bytes; skipped
+// top-level names are not walked (".scriptorium" holds runtime state).
 func treeState(t *testing.T, dir string, skip ...string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		for _, s := range skip {
-			if rel == s {
-				return filepath.SkipDir
-			}
-		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = "symlink:" + link
-		case d.IsDir():
-			// Directories carry no memory: opening a workspace creates
-			// topics/ and sources/ when missing, and git keeps no empty ones.
-		default:
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(data)
-			out[rel] = hex.EncodeToString(sum[:])
-		}
-		return nil
-	})
+	st, err := treetest.State(dir, skip...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return st
 }
 
 // diffTrees describes how two tree states differ, "" when equal.
-func diffTrees(a, b map[string]string) string {
-	keys := map[string]bool{}
-	for k := range a {
-		keys[k] = true
-	}
-	for k := range b {
-		keys[k] = true
-	}
-	var ks []string
-	for k := range keys {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	var out []string
-	for _, k := range ks {
-		switch va, ok := a[k]; {
-		case !ok:
-			out = append(out, "+ "+k)
-		case b[k] == "":
-			out = append(out, "- "+k)
-		case va != b[k]:
-			out = append(out, "~ "+k)
-		}
-	}
-	return strings.Join(out, "\n")
-}
+func diffTrees(a, b map[string]string) string { return treetest.Diff(a, b) }
 
 // canonicalJSON re-indents a JSON document so expected and actual outputs
 // compare independently of formatting, with byte-exact strings.

@@ -2,19 +2,15 @@ package engine_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"scriptorium/engine"
 	"scriptorium/trust"
+	"scriptorium/workspace/treetest"
 )
 
 // The helpers in this file serve the end-to-end engine tests: they copy a
@@ -27,29 +23,7 @@ func ftFixture(t *testing.T, name string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "state")
 	src := filepath.Join("..", "testdata", "ws", name, "state")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
+	if err := treetest.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst
@@ -97,54 +71,15 @@ func asPaired(o *engine.Options) { o.Tier = trust.Paired }
 // runtime state in .scriptorium/, to a digest of its bytes.
 func ftTree(t *testing.T, state string) map[string]string {
 	t.Helper()
-	mem := filepath.Join(state, "memory")
-	out := map[string]string{}
-	err := filepath.WalkDir(mem, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(mem, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case rel == ".scriptorium":
-			return filepath.SkipDir
-		case d.Type()&fs.ModeSymlink != 0:
-			link, _ := os.Readlink(p)
-			out[rel] = "symlink:" + link
-		case d.Type().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(data)
-			out[rel] = hex.EncodeToString(sum[:])
-		}
-		return nil
-	})
+	st, err := treetest.State(filepath.Join(state, "memory"), ".scriptorium")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return st
 }
 
 // ftTreeDiff lists the paths whose state differs, "" when none.
-func ftTreeDiff(a, b map[string]string) string {
-	var out []string
-	for k, v := range a {
-		if w, ok := b[k]; !ok {
-			out = append(out, "- "+k)
-		} else if w != v {
-			out = append(out, "~ "+k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, "+ "+k)
-		}
-	}
-	sort.Strings(out)
-	return strings.Join(out, "\n")
-}
+func ftTreeDiff(a, b map[string]string) string { return treetest.Diff(a, b) }
 
 // ftRead reads a workspace file.
 func ftRead(t *testing.T, state, rel string) string {

@@ -5,10 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"scriptorium/workspace/treetest"
 	"slices"
 	"strings"
 	"syscall"
@@ -127,22 +127,7 @@ func seState(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join("..", "testdata", "search-engine", name, "state")
 	dst := filepath.Join(t.TempDir(), "state")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
+	if err := treetest.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst

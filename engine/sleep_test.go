@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"scriptorium/workspace/treetest"
 	"slices"
 	"sort"
 	"strings"
@@ -68,22 +69,7 @@ func sleepOpen(t *testing.T, name string, tier trust.Tier) (*Engine, sleepExpect
 
 func sleepCopyTree(t *testing.T, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
+	if err := treetest.CopyTree(from, to); err != nil {
 		t.Fatal(err)
 	}
 }
