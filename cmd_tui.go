@@ -35,9 +35,8 @@ func openTUI(inv *invocation, dir string) error {
 	defer cancel()
 	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
 	if err != nil {
-		if ee := engine.AsError(err); ee.Code == engine.CodeMemoryDisabled {
-			_ = tui.RunError(err, tui.Options{})
-			return err
+		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
+			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
 		}
 		return err
 	}

@@ -62,7 +62,7 @@ func (s *snapshot) renderTopics() []render.Topic {
 	return out
 }
 
-// coreReport renders core.md from the snapshot without writing it.
+// coreRender renders core.md from the snapshot without writing it.
 func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
 	var t render.Topic
 	if tf, ok := s.topics[coreTopicPath]; ok {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
+	"strings"
 
 	"scriptorium/trust"
 )
@@ -111,7 +112,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 			// The promotion stands (it is recorded); the distillation can be
 			// redone by backfill. Say so rather than pretend it failed whole.
 			return res, &Error{Code: AsError(err).Code, Err: err,
-				Message: "promoted " + joinIDs(res.Promoted) + " but could not distil them (run backfill to retry): " + AsError(err).Message}
+				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + AsError(err).Message}
 		}
 		res.Distilled = nonNil(distilled)
 		if len(distilled) > 0 {
@@ -143,17 +144,6 @@ func (s *snapshot) citedSources() map[string]bool {
 				out[c.SourceID] = true
 			}
 		}
-	}
-	return out
-}
-
-func joinIDs(ids []string) string {
-	out := ""
-	for i, id := range ids {
-		if i > 0 {
-			out += ", "
-		}
-		out += id
 	}
 	return out
 }
