@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"scriptorium/render"
 )
 
 // DefaultCoreBudget is the o200k_base token budget of core.md (SPEC §8).
-const DefaultCoreBudget = 2000
+const DefaultCoreBudget = render.DefaultCoreBudget
 
 // Config is <state>/config.toml (SPEC §11). A missing file means defaults:
 // the local backend, the offline model and a 2000-token core budget.

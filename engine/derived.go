@@ -22,7 +22,7 @@ import (
 	"scriptorium/workspace/topic"
 )
 
-const coreTopicPath = "topics/core.md"
+const coreTopicPath = render.CoreTopicPath
 
 // renderTopic converts a parsed topic file into the renderer's input, with
 // block trust resolved against the whole snapshot.
@@ -71,8 +71,8 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
 		t.Path = coreTopicPath
 	}
 	out, rep := render.Core(t, e.cfg.Memory.Core.Budget)
-	return out, CoreReport{Budget: rep.Budget, Tokens: rep.Tokens, Included: nonNil(rep.Included),
-		Excluded: nonNil(rep.Excluded), Pending: nonNil(rep.Pending), Costs: rep.Costs}
+	rep.Included, rep.Excluded, rep.Pending = nonNil(rep.Included), nonNil(rep.Excluded), nonNil(rep.Pending)
+	return out, rep
 }
 
 // writeDerived rebuilds every derived view from the snapshot: core.md,

@@ -1,5 +1,7 @@
 package engine
 
+import "scriptorium/render"
+
 // The types in this file are the engine's public results. Their JSON field
 // names are the contract of SPEC §12: the CLI prints them as they are, the
 // TUI shows them, and hosts receive them through the Backend.
@@ -65,16 +67,9 @@ type PendingSource struct {
 	Text   string `json:"-"` // the verbatim record text
 }
 
-// CoreReport is the result of rendering core.md (SPEC §8).
-type CoreReport struct {
-	Budget   int      `json:"budget"`
-	Tokens   int      `json:"tokens"`
-	Included []string `json:"included"`
-	Excluded []string `json:"excluded"`
-	Pending  []string `json:"pending"`
-
-	Costs map[string]int `json:"-"` // token cost per block id, for the TUI
-}
+// CoreReport is the result of rendering core.md (SPEC §8): the
+// renderer's own report, so the two can never drift apart.
+type CoreReport = render.CoreReport
 
 // UpdateResult is the outcome of an installed transaction.
 type UpdateResult struct {
