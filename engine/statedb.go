@@ -46,10 +46,15 @@ var migrations = []string{
 }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because
-// history and the ledger are records that must survive a crash.
+// history and the ledger are records that must survive a crash. Several
+// processes may open the same new or old state dir at once; migrate makes
+// sure the migrations run exactly once between them.
 func openStateDB(dir string) (*sql.DB, error) {
 	path := filepath.Join(dir, "state.db")
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)"
+	// busy_timeout comes first so that every later pragma (switching a new
+	// file to WAL takes an exclusive lock) waits for a concurrent opener
+	// instead of failing with SQLITE_BUSY.
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open state.db: %w", err)
@@ -61,33 +66,73 @@ func openStateDB(dir string) (*sql.DB, error) {
 	return db, nil
 }
 
+// migrate brings state.db to the newest schema version. All pending
+// migrations run in one BEGIN IMMEDIATE transaction that reads the version
+// again after taking the write lock: a concurrent opener that migrated first
+// leaves nothing to do, and a failed migration leaves the old version whole.
 func migrate(db *sql.DB) error {
 	ctx := context.Background()
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+	// Fast path, without the write lock: an up-to-date database (every open
+	// but the first) only reads.
+	if v, err := schemaVersion(ctx, db); err == nil && v >= len(migrations) {
+		return nil
+	}
+	// BEGIN IMMEDIATE takes the write lock before the version is read, so
+	// two openers queue on the busy timeout instead of both seeing the old
+	// version. database/sql's BeginTx would issue a deferred BEGIN, hence
+	// the explicit statements on one pinned connection.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate state.db: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return fmt.Errorf("migrate state.db: take the write lock: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_, _ = conn.ExecContext(context.Background(), `ROLLBACK`)
+		}
+	}()
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("migrate state.db: %w", err)
 	}
 	var v int
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
 		return fmt.Errorf("migrate state.db: %w", err)
 	}
+	// v >= len(migrations): a concurrent opener won (or a newer program
+	// migrated further, which older programs have always tolerated).
 	for i := v; i < len(migrations); i++ {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("migrate state.db: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			tx.Rollback()
+		if _, err := conn.ExecContext(ctx, migrations[i]); err != nil {
 			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, i+1); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
-		}
-		if err := tx.Commit(); err != nil {
+		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, i+1); err != nil {
 			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
 		}
 	}
+	// With nothing to do the commit just releases the lock.
+	if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
+		return fmt.Errorf("migrate state.db to version %d: commit: %w", len(migrations), err)
+	}
+	committed = true
 	return nil
+}
+
+// schemaVersion reads the schema version without taking the write lock; a
+// database without the schema_version table is version 0.
+func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&tables); err != nil {
+		return 0, err
+	}
+	if tables == 0 {
+		return 0, nil
+	}
+	var v int
+	err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v)
+	return v, err
 }
 
 // historyRecord is what an install appends to the history table. It also

@@ -12,7 +12,7 @@ func benchStore(b *testing.B, sessions, perSession int) *Store {
 	b.Helper()
 	s := mustOpen(b)
 	var file strings.Builder
-	var marked []string
+	var marked []Key
 	for i := range sessions {
 		parent := ""
 		for j := range perSession {
@@ -23,7 +23,7 @@ func benchStore(b *testing.B, sessions, perSession int) *Store {
 			file.WriteByte('\n')
 			parent = id
 			if i < sessions*9/10 {
-				marked = append(marked, id)
+				marked = append(marked, Key{DefaultProvider, fmt.Sprintf("s%d", i), id})
 			}
 		}
 	}
@@ -49,7 +49,7 @@ func BenchmarkPendingTurns(b *testing.B) {
 	s := benchStore(b, 10, 5000) // one long unwritten session of 5000 nodes
 	b.ResetTimer()
 	for b.Loop() {
-		turns, err := s.PendingTurns("s9", "s9-n4999", "ws")
+		turns, err := s.PendingTurns(Key{DefaultProvider, "s9", "s9-n4999"}, "ws")
 		if err != nil || len(turns) == 0 {
 			b.Fatalf("PendingTurns = %d, %v", len(turns), err)
 		}
@@ -71,8 +71,8 @@ func BenchmarkImport(b *testing.B) {
 		b.StopTimer()
 		s := mustOpen(b)
 		b.StartTimer()
-		if n, err := s.Import(strings.NewReader(data)); err != nil || n != 10000 {
-			b.Fatalf("Import = %d, %v", n, err)
+		if res, err := s.Import(strings.NewReader(data)); err != nil || res.Imported != 10000 {
+			b.Fatalf("Import = %+v, %v", res, err)
 		}
 	}
 }

@@ -1,5 +1,15 @@
 // Package sessions is the conversation store, <state>/sessions.db (SPEC §7).
 //
+// # Identity
+//
+// A session is identified by its provider and its session id (SessionKey),
+// and a node by provider, session and id (Key), as its source-id
+// <provider>/<thread>/<message-id> says: chats number their messages per
+// chat, so the same id in two sessions or two providers is two nodes, and a
+// node's parent is looked up in the node's own provider and session. Every
+// method that takes nodes takes Keys; an empty Provider in a key means
+// DefaultProvider, as on an import line.
+//
 // A session is a DAG of nodes: every node names at most one parent, and a
 // session forks wherever two nodes share a parent. Each leaf is the tip of a
 // branch. Nodes are immutable once stored, except for their metadata, which
@@ -15,7 +25,55 @@
 // no trust decision: the engine routes unpaired direct messages away from
 // memory and archives unpaired group messages as pending sources.
 //
+// # What import accepts
+//
+// Import decides what the writer will be able to archive, so that no stored
+// session can make the writer fail for good later. A demanding user's chat
+// exports should import as they are, so odd names are mapped rather than
+// refused wherever a mapping is safe; what cannot be mapped is refused with
+// the line number and the reason, and then nothing of the file is stored.
+//
+//   - Session ids may be any text up to 200 bytes without control
+//     characters. Each session gets, when it is first imported, the archive
+//     thread name the writer will store it under (Session.Thread,
+//     Node.Thread, Node.SourceID): the id itself when it is a portable file
+//     name (letters, digits, marks and -_.~+=,@; no leading or trailing '.',
+//     no ".." or "--", not a Windows device name such as CON), otherwise the
+//     id with every other byte percent-encoded, so "con:aux<>|?*" is stored
+//     under "con%3Aaux%3C%3E%7C%3F%2A" and "#general" under "%23general". A
+//     name another session of the provider already holds, compared ignoring
+//     case and Unicode form ("Chat" and "chat" would share one file on macOS
+//     and Windows), gets "~" and a hash of the id appended. The thread name
+//     never changes once stored.
+//   - Providers name a directory, so they are refused, not mapped, unless
+//     portable; a provider that differs from a stored one only by case or
+//     Unicode form is refused too. A provider already in the store is
+//     always accepted.
+//   - Message ids (and parents) may not hold whitespace, control
+//     characters, "--" or '>', which cannot appear in a source-id.
+//   - speaker_display is stored normalised as the archive shows it
+//     (archive.NormalizeLabelPart: one line, no brackets or colons, at most
+//     64 characters), so "Ann\nSmith" is stored as "Ann Smith". speaker_id
+//     is the sender's identity and is stored as it is, but it may not hold
+//     control characters and must show something once normalised.
+//   - A line may be at most 64 MiB. Reading stops at the first longer line,
+//     which is reported with its number (so `import /dev/zero` ends at once),
+//     and after 1000 bad lines.
+//
+// Re-importing is idempotent: a line whose key is stored (or appeared
+// earlier in the file) with the same fields adds nothing and is counted in
+// ImportResult.Duplicate; the same key with different fields is a bad line.
+//
+// # The database
+//
 // The database uses WAL with synchronous=FULL, a busy timeout, and numbered
-// schema migrations recorded in the schema_migrations table. A process should
-// hold one Store per file.
+// schema migrations recorded in the schema_migrations table. Version 1 keyed
+// nodes by id alone; version 2 keys them per session, and Open migrates an
+// old file in place in one transaction, keeping every node, parent link and
+// written marker. A migrated session keeps its id as thread name when the old
+// writer could store it (its archive may exist under that name) and
+// otherwise gets the name a new session would; stored display names are
+// normalised as import now does. Migrations run inside BEGIN IMMEDIATE and read the version
+// again once they hold the write lock, so several processes may open the
+// same new or old file at once. A process should hold one Store per file.
 package sessions

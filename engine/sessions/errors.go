@@ -6,11 +6,10 @@ import (
 	"strings"
 )
 
-// ErrSessionNotFound is returned when a session id names no stored session.
+// ErrSessionNotFound is returned when a session key names no stored session.
 var ErrSessionNotFound = errors.New("session not found")
 
-// ErrNodeNotFound is returned when a node id names no stored node, or a node
-// of another session than the one asked about.
+// ErrNodeNotFound is returned when a node key names no stored node.
 var ErrNodeNotFound = errors.New("node not found")
 
 // ErrSchemaTooNew is returned by Open when sessions.db was migrated by a
@@ -40,7 +39,7 @@ type ImportError struct {
 func (e *ImportError) Error() string {
 	const shown = 5
 	var b strings.Builder
-	fmt.Fprintf(&b, "import rejected, nothing stored: %d bad line(s)", len(e.Lines))
+	fmt.Fprintf(&b, "%d bad line(s), nothing stored", len(e.Lines))
 	for i, l := range e.Lines {
 		if i == shown {
 			fmt.Fprintf(&b, "; and %d more", len(e.Lines)-shown)

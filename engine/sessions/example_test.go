@@ -28,20 +28,21 @@ func ExampleStore_PendingTurns() {
 {"session":"chat","id":"m3","parent":"m2","role":"user","content":"Flask","time":"2026-08-10T12:01:00Z"}
 {"session":"chat","id":"m3b","parent":"m2","role":"user","content":"Django, actually","time":"2026-08-10T12:02:00Z"}
 `
-	n, err := store.Import(strings.NewReader(file))
-	fmt.Println("imported", n, err)
-	if err := store.MarkWritten([]string{"m1", "m2"}, "ws-1"); err != nil {
+	res, err := store.Import(strings.NewReader(file))
+	fmt.Printf("imported %d node(s) in %d session(s), %v\n", res.Imported, res.Sessions, err)
+	chat := sessions.SessionKey{Provider: sessions.DefaultProvider, Session: "chat"}
+	if err := store.MarkWritten([]sessions.Key{chat.Node("m1"), chat.Node("m2")}, "ws-1"); err != nil {
 		panic(err)
 	}
-	branches, _ := store.Branches("chat")
+	branches, _ := store.Branches(chat)
 	for _, b := range branches {
-		turns, _ := store.PendingTurns("chat", b.Tip, "ws-1")
+		turns, _ := store.PendingTurns(b.Tip, "ws-1")
 		for _, t := range turns {
-			fmt.Printf("%s owes %s: %s\n", b.Tip, t.ID, t.Content)
+			fmt.Printf("%s owes %s: %s\n", b.Tip.ID, t.ID, t.Content)
 		}
 	}
 	// Output:
-	// imported 4 <nil>
+	// imported 4 node(s) in 1 session(s), <nil>
 	// m3b owes m3b: Django, actually
 	// m3 owes m3: Flask
 }

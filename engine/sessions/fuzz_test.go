@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"scriptorium/workspace/archive"
 )
 
 // FuzzImportJSONL checks that Import never panics and is all or nothing: a
@@ -16,14 +18,15 @@ func FuzzImportJSONL(f *testing.F) {
 	s := mustOpen(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		before := rowCount(t, s)
-		n, err := s.Import(bytes.NewReader(data))
+		res, err := s.Import(bytes.NewReader(data))
+		n := res.Imported
 		after := rowCount(t, s)
 		if err != nil {
 			var ie *ImportError
 			if !errors.As(err, &ie) || len(ie.Lines) == 0 {
 				t.Fatalf("Import error is not a non-empty *ImportError: %v", err)
 			}
-			if n != 0 || after != before {
+			if res != (ImportResult{}) || after != before {
 				t.Fatalf("rejected file changed the store: n=%d, rows %d -> %d (%v)", n, before, after, err)
 			}
 			return
@@ -31,12 +34,15 @@ func FuzzImportJSONL(f *testing.F) {
 		if after != before+n {
 			t.Fatalf("Import reported %d new nodes, rows %d -> %d", n, before, after)
 		}
-		recs, _, bad, perr := parseImport(bytes.NewReader(data))
-		if perr != nil || len(bad) != 0 {
-			t.Fatalf("accepted file has bad lines: %v %v", perr, bad)
+		p, perr := parseImport(bytes.NewReader(data), maxLineBytes)
+		if perr != nil || len(p.bad) != 0 {
+			t.Fatalf("accepted file has bad lines: %v %v", perr, p.bad)
 		}
-		for _, r := range recs {
-			got, err := s.Node(r.node.ID)
+		if res.Imported+res.Duplicate != len(p.recs) {
+			t.Fatalf("Import = %+v for %d lines", res, len(p.recs))
+		}
+		for _, r := range p.recs {
+			got, err := s.Node(r.key())
 			if err != nil {
 				t.Fatalf("line %d not stored: %v", r.line, err)
 			}
@@ -44,8 +50,17 @@ func FuzzImportJSONL(f *testing.F) {
 				t.Fatalf("line %d stored with a different %s", r.line, f)
 			}
 		}
-		if n2, err := s.Import(bytes.NewReader(data)); n2 != 0 || err != nil {
-			t.Fatalf("re-import = %d, %v; want a no-op", n2, err)
+		if again, err := s.Import(bytes.NewReader(data)); again.Imported != 0 || again.Duplicate != len(p.recs) || err != nil {
+			t.Fatalf("re-import = %+v, %v; want a no-op, %d duplicates", again, err, len(p.recs))
+		}
+		// Everything the store took, the writer can archive.
+		for _, r := range p.recs {
+			got, _ := s.Node(r.key())
+			rec := archive.Record{SourceID: got.SourceID(), Role: got.Role, SpeakerID: got.SpeakerID,
+				SpeakerDisplay: got.SpeakerDisplay, Time: got.Time, Content: got.Content}
+			if err := rec.Validate(); err != nil {
+				t.Fatalf("line %d stored but not archivable: %v", r.line, err)
+			}
 		}
 	})
 }

@@ -67,14 +67,31 @@ func jsonl(turns ...turn) string {
 	return b.String()
 }
 
+// mustImport imports file and returns how many nodes it stored.
 func mustImport(t testing.TB, s *Store, file string) int {
 	t.Helper()
-	n, err := s.Import(strings.NewReader(file))
+	res, err := s.Import(strings.NewReader(file))
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
-	return n
+	return res.Imported
 }
+
+// k is the key of node id in session s1 of the default provider, where
+// turn and chain put nodes unless told otherwise.
+func k(id string) Key { return Key{Provider: DefaultProvider, Session: "s1", ID: id} }
+
+// keys is k over several ids.
+func keys(idList ...string) []Key {
+	out := make([]Key, len(idList))
+	for i, id := range idList {
+		out[i] = k(id)
+	}
+	return out
+}
+
+// s1 is the session key of session s1 of the default provider.
+var s1 = SessionKey{Provider: DefaultProvider, Session: "s1"}
 
 func ids(nodes []Node) []string {
 	out := make([]string, len(nodes))

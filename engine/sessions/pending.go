@@ -10,33 +10,45 @@ import (
 
 // Branch is one branch of a session: the path from a root to a leaf.
 type Branch struct {
-	Tip  string    // id of the leaf node
+	Tip  Key       // the leaf node
 	Time time.Time // the leaf's time
 }
 
 // Session summarises one stored session.
 type Session struct {
-	ID        string
-	Provider  string
+	ID       string
+	Provider string
+	// Thread is the archive thread name the writer stores the session's
+	// turns under (sources/<provider>/_v2/<thread>.md): the id itself when
+	// that is a portable file name, otherwise an escaped form.
+	Thread    string
 	FirstTime time.Time // oldest node time
 	LastTime  time.Time // newest node time: the last activity
 	Nodes     int       // every node, turns or not
 }
+
+// Key returns the session's identity.
+func (s Session) Key() SessionKey { return SessionKey{s.Provider, s.ID} }
 
 // PendingSession is a session that owes turns to a workspace on at least one
 // branch.
 type PendingSession struct {
 	Session      string
 	Provider     string
+	Thread       string    // as in Session
 	LastActivity time.Time // newest node time of the session, for the idle watcher
 	Turns        int       // pending turns over all branches, each counted once
 }
 
-// Sessions lists every stored session, oldest last activity first.
+// Key returns the session's identity.
+func (p PendingSession) Key() SessionKey { return SessionKey{p.Provider, p.Session} }
+
+// Sessions lists every stored session, oldest last activity first (then by
+// provider and id).
 func (s *Store) Sessions() ([]Session, error) {
-	rows, err := s.db.Query(`SELECT s.id, s.provider, s.first_time, s.last_time,
-		(SELECT count(*) FROM nodes n WHERE n.session = s.id)
-		FROM sessions s ORDER BY s.last_time, s.id`)
+	rows, err := s.db.Query(`SELECT s.id, s.provider, s.thread, s.first_time, s.last_time,
+		(SELECT count(*) FROM nodes n WHERE n.session = s.seq)
+		FROM sessions s ORDER BY s.last_time, s.provider, s.id`)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -45,14 +57,14 @@ func (s *Store) Sessions() ([]Session, error) {
 	for rows.Next() {
 		var ss Session
 		var first, last string
-		if err := rows.Scan(&ss.ID, &ss.Provider, &first, &last, &ss.Nodes); err != nil {
+		if err := rows.Scan(&ss.ID, &ss.Provider, &ss.Thread, &first, &last, &ss.Nodes); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
 		if ss.FirstTime, err = parseStored(first); err != nil {
-			return nil, fmt.Errorf("list sessions: session %q: %w", ss.ID, err)
+			return nil, fmt.Errorf("list sessions: session %s: %w", ss.Key(), err)
 		}
 		if ss.LastTime, err = parseStored(last); err != nil {
-			return nil, fmt.Errorf("list sessions: session %q: %w", ss.ID, err)
+			return nil, fmt.Errorf("list sessions: session %s: %w", ss.Key(), err)
 		}
 		out = append(out, ss)
 	}
@@ -65,29 +77,30 @@ func (s *Store) Sessions() ([]Session, error) {
 // Branches returns the branches of a session, newest tip first (by time,
 // then by insertion order), so the first one is the session's current head.
 // It returns ErrSessionNotFound for an unknown session.
-func (s *Store) Branches(session string) ([]Branch, error) {
-	rows, err := s.db.Query(branchesQuery, session)
+func (s *Store) Branches(session SessionKey) ([]Branch, error) {
+	session = session.norm()
+	rows, err := s.db.Query(branchesQuery, session.Provider, session.Session)
 	if err != nil {
-		return nil, fmt.Errorf("branches of %q: %w", session, err)
+		return nil, fmt.Errorf("branches of %s: %w", session, err)
 	}
 	defer rows.Close()
 	var out []Branch
 	for rows.Next() {
-		var b Branch
-		var ts string
-		if err := rows.Scan(&b.Tip, &ts); err != nil {
-			return nil, fmt.Errorf("branches of %q: %w", session, err)
+		var id, ts string
+		if err := rows.Scan(&id, &ts); err != nil {
+			return nil, fmt.Errorf("branches of %s: %w", session, err)
 		}
+		b := Branch{Tip: session.Node(id)}
 		if b.Time, err = parseStored(ts); err != nil {
-			return nil, fmt.Errorf("branches of %q: node %q: %w", session, b.Tip, err)
+			return nil, fmt.Errorf("branches of %s: node %q: %w", session, id, err)
 		}
 		out = append(out, b)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("branches of %q: %w", session, err)
+		return nil, fmt.Errorf("branches of %s: %w", session, err)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: %q", ErrSessionNotFound, session)
+		return nil, fmt.Errorf("%w: %s", ErrSessionNotFound, session)
 	}
 	return out, nil
 }
@@ -114,39 +127,53 @@ const pendingWalk = `WITH RECURSIVE walk(seq, parent_seq, written) AS (
 const turnFilter = `w.written IS NOT :ws AND n.role IN ('user', 'assistant') AND n.synthetic = 0
 	AND trim(n.content, char(32, 9, 13, 10)) <> ''`
 
+// nodeSeqQuery resolves a node key to its seq.
+const nodeSeqQuery = `SELECT n.seq FROM sessions s JOIN nodes n ON n.session = s.seq
+ WHERE s.provider = ? AND s.id = ? AND n.id = ?`
+
 var (
-	branchesQuery = `SELECT id, time FROM nodes WHERE session = ? AND has_children = 0 ORDER BY time DESC, seq DESC`
+	branchesQuery = `SELECT n.id, n.time FROM sessions s JOIN nodes n ON n.session = s.seq
+ WHERE s.provider = ? AND s.id = ? AND n.has_children = 0 ORDER BY n.time DESC, n.seq DESC`
 
-	markWrittenQuery = `UPDATE nodes SET metadata = json_set(metadata, '$.` + MarkerKey + `', ?) WHERE id = ?`
+	markWrittenQuery = `UPDATE nodes SET metadata = json_set(metadata, '$.` + MarkerKey + `', ?) WHERE seq = ?`
 
-	pendingTurnsQuery = fmt.Sprintf(pendingWalk, `id = :tip`, `UNION ALL`) + `
-SELECT ` + nodeColumns + ` FROM walk w CROSS JOIN nodes n ON n.seq = w.seq JOIN sessions s ON s.id = n.session
+	pendingTurnsQuery = fmt.Sprintf(pendingWalk, `seq = :tip`, `UNION ALL`) + `
+SELECT ` + nodeColumns + ` FROM walk w CROSS JOIN nodes n ON n.seq = w.seq JOIN sessions s ON s.seq = n.session
  WHERE ` + turnFilter + ` ORDER BY n.seq`
 
 	pendingSessionsQuery = fmt.Sprintf(pendingWalk, `has_children = 0`, `UNION`) + `
-SELECT n.session, s.provider, s.last_time, count(*) FROM walk w CROSS JOIN nodes n ON n.seq = w.seq JOIN sessions s ON s.id = n.session
- WHERE ` + turnFilter + ` GROUP BY n.session ORDER BY s.last_time, n.session`
+SELECT s.id, s.provider, s.thread, s.last_time, count(*) FROM walk w CROSS JOIN nodes n ON n.seq = w.seq JOIN sessions s ON s.seq = n.session
+ WHERE ` + turnFilter + ` GROUP BY n.session ORDER BY s.last_time, s.provider, s.id`
 )
 
-// PendingTurns returns the turns of the branch ending at tipNodeID that are
-// not yet written to workspaceID, oldest first: it walks back from the tip
-// to the newest node marked for this workspace and keeps the unmarked
-// suffix. Markers for other workspaces are ignored. Only turns (see
-// Node.IsTurn) are returned; the tip must belong to session.
-func (s *Store) PendingTurns(session, tipNodeID, workspaceID string) ([]Node, error) {
+// nodeSeq resolves k, or returns ErrNodeNotFound.
+func nodeSeq(q interface {
+	QueryRow(query string, args ...any) *sql.Row
+}, k Key) (int64, error) {
+	var seq int64
+	err := q.QueryRow(nodeSeqQuery, k.Provider, k.Session, k.ID).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("%w: %s", ErrNodeNotFound, k)
+	}
+	return seq, err
+}
+
+// PendingTurns returns the turns of the branch ending at tip that are not
+// yet written to workspaceID, oldest first: it walks back from the tip to
+// the newest node marked for this workspace and keeps the unmarked suffix.
+// Markers for other workspaces are ignored. Only turns (see Node.IsTurn)
+// are returned. The tip names its session; an unknown tip wraps
+// ErrNodeNotFound.
+func (s *Store) PendingTurns(tip Key, workspaceID string) ([]Node, error) {
 	if workspaceID == "" {
 		return nil, fmt.Errorf("pending turns: %w: empty workspace id", ErrInvalidArgument)
 	}
-	var tipSession string
-	switch err := s.db.QueryRow(`SELECT session FROM nodes WHERE id = ?`, tipNodeID).Scan(&tipSession); {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, fmt.Errorf("pending turns: %w: %q", ErrNodeNotFound, tipNodeID)
-	case err != nil:
+	tip = tip.norm()
+	seq, err := nodeSeq(s.db, tip)
+	if err != nil {
 		return nil, fmt.Errorf("pending turns: %w", err)
-	case tipSession != session:
-		return nil, fmt.Errorf("pending turns: %w: %q is not in session %q", ErrNodeNotFound, tipNodeID, session)
 	}
-	rows, err := s.db.Query(pendingTurnsQuery, sql.Named("tip", tipNodeID), sql.Named("ws", workspaceID))
+	rows, err := s.db.Query(pendingTurnsQuery, sql.Named("tip", seq), sql.Named("ws", workspaceID))
 	if err != nil {
 		return nil, fmt.Errorf("pending turns: %w", err)
 	}
@@ -181,11 +208,11 @@ func (s *Store) PendingSessions(workspaceID string) ([]PendingSession, error) {
 	for rows.Next() {
 		var p PendingSession
 		var ts string
-		if err := rows.Scan(&p.Session, &p.Provider, &ts, &p.Turns); err != nil {
+		if err := rows.Scan(&p.Session, &p.Provider, &p.Thread, &ts, &p.Turns); err != nil {
 			return nil, fmt.Errorf("pending sessions: %w", err)
 		}
 		if p.LastActivity, err = parseStored(ts); err != nil {
-			return nil, fmt.Errorf("pending sessions: session %q: %w", p.Session, err)
+			return nil, fmt.Errorf("pending sessions: session %s: %w", p.Key(), err)
 		}
 		out = append(out, p)
 	}
@@ -197,13 +224,13 @@ func (s *Store) PendingSessions(workspaceID string) ([]PendingSession, error) {
 
 // MarkWritten records that the given nodes were written to workspaceID: it
 // sets metadata.memory_written_scriptorium on each, keeping every other
-// metadata key. It is all or nothing: if any id is unknown, no node is
-// marked and the error wraps ErrNodeNotFound.
-func (s *Store) MarkWritten(nodeIDs []string, workspaceID string) error {
+// metadata key. It is all or nothing: if any key is unknown, no node is
+// marked and the error wraps ErrNodeNotFound and names every unknown key.
+func (s *Store) MarkWritten(nodes []Key, workspaceID string) error {
 	if workspaceID == "" {
 		return fmt.Errorf("mark written: %w: empty workspace id", ErrInvalidArgument)
 	}
-	if len(nodeIDs) == 0 {
+	if len(nodes) == 0 {
 		return nil
 	}
 	tx, err := s.db.Begin()
@@ -217,15 +244,18 @@ func (s *Store) MarkWritten(nodeIDs []string, workspaceID string) error {
 	}
 	defer stmt.Close()
 	var missing []string
-	for _, id := range nodeIDs {
-		res, err := stmt.Exec(workspaceID, id)
-		if err != nil {
-			return fmt.Errorf("mark written %q: %w", id, err)
+	for _, k := range nodes {
+		k = k.norm()
+		seq, err := nodeSeq(tx, k)
+		if errors.Is(err, ErrNodeNotFound) {
+			missing = append(missing, k.String())
+			continue
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("mark written %q: %w", id, err)
-		} else if n == 0 {
-			missing = append(missing, fmt.Sprintf("%q", id))
+		if err != nil {
+			return fmt.Errorf("mark written %s: %w", k, err)
+		}
+		if _, err := stmt.Exec(workspaceID, seq); err != nil {
+			return fmt.Errorf("mark written %s: %w", k, err)
 		}
 	}
 	if len(missing) > 0 {

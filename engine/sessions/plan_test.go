@@ -21,13 +21,15 @@ func TestQueryPlan_HotQueriesUseIndexes(t *testing.T) {
 		args  []any
 		want  string // an index the plan must use
 	}{
-		{"pending_turns", pendingTurnsQuery, []any{sql.Named("tip", "a2"), sql.Named("ws", "w")}, "sqlite_autoindex_nodes_1"},
+		{"pending_turns", pendingTurnsQuery, []any{sql.Named("tip", 5), sql.Named("ws", "w")}, "INTEGER PRIMARY KEY"},
 		{"pending_sessions", pendingSessionsQuery, []any{sql.Named("ws", "w")}, "nodes_tips"},
-		{"branches", branchesQuery, []any{"s1"}, "nodes_tips"},
-		{"node_by_id", nodeByIDQuery, []any{"a1"}, "sqlite_autoindex_nodes_1"},
-		{"nodes_by_id", nodesByIDQuery("?, ?"), []any{"a1", "b1"}, "sqlite_autoindex_nodes_1"},
-		{"mark_written", markWrittenQuery, []any{"w", "a1"}, "sqlite_autoindex_nodes_1"},
-		{"insert_node", insertNodeQuery, []any{"x", "s1", "a1", "user", "", "", "", "2026-08-10T12:00:00Z", "owner", false, false}, "sqlite_autoindex_nodes_1"},
+		{"branches", branchesQuery, []any{DefaultProvider, "s1"}, "nodes_tips"},
+		{"node_by_key", nodeByKeyQuery, []any{DefaultProvider, "s1", "a1"}, "sqlite_autoindex_nodes_1"},
+		{"node_seq", nodeSeqQuery, []any{DefaultProvider, "s1", "a1"}, "sqlite_autoindex_nodes_1"},
+		{"nodes_in_session", nodesInSessionQuery("?2, ?3"), []any{1, "a1", "b1"}, "sqlite_autoindex_nodes_1"},
+		{"mark_written", markWrittenQuery, []any{"w", 3}, "INTEGER PRIMARY KEY"},
+		{"insert_node", insertNodeQuery, []any{1, "x", "a1", "user", "", "", "", "2026-08-10T12:00:00Z", "owner", false, false}, "sqlite_autoindex_nodes_1"},
+		{"thread_taken", threadTakenQuery, []any{DefaultProvider, "s1"}, "sqlite_autoindex_sessions_2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -33,7 +33,10 @@ type Store struct {
 
 // Open opens (creating if needed) the conversation store at path and brings
 // its schema up to date. The parent directory must exist. A new file is
-// created with mode 0600: it holds private conversations.
+// created with mode 0600: it holds private conversations. Several processes
+// may open the same new or old file at once: the migrations run once, in
+// one transaction, in whichever gets the write lock first. Errors name the
+// file but not the operation; callers say "open sessions.db".
 func Open(path string, opts *Options) (*Store, error) {
 	busy := defaultBusyTimeout
 	if opts != nil && opts.BusyTimeout > 0 {
@@ -41,19 +44,19 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("open sessions store: %w", err)
+		return nil, err
 	}
 	if err := createPrivate(abs); err != nil {
-		return nil, fmt.Errorf("open sessions store: %w", err)
+		return nil, err // an *fs.PathError, which names the file
 	}
 	db, err := sql.Open("sqlite", dsn(abs, busy))
 	if err != nil {
-		return nil, fmt.Errorf("open sessions store: %w", err)
+		return nil, fmt.Errorf("%s: %w", abs, err)
 	}
 	s := &Store{db: db, path: abs}
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open sessions store %s: %w", abs, err)
+		return nil, fmt.Errorf("%s: %w", abs, err)
 	}
 	return s, nil
 }
@@ -97,11 +100,19 @@ func dsn(path string, busy time.Duration) string {
 	return u.String()
 }
 
+// migration is one numbered schema change: SQL, or Go code for what SQL
+// alone cannot do. Both run inside the migration transaction.
+type migration struct {
+	sql string
+	fn  func(ctx context.Context, tx *sql.Tx) error
+}
+
 // migrations are applied in order; migration i (0-based) is schema version
-// i+1. Never edit a released migration: append a new one.
-var migrations = []string{
-	// 1: sessions and nodes.
-	`CREATE TABLE sessions (
+// i+1. Never edit a released migration: append a new one. A new file runs
+// them all, so it goes through the same code as an upgraded one.
+var migrations = []migration{
+	// 1: sessions and nodes, a node identified by its id alone.
+	{sql: `CREATE TABLE sessions (
 		id         TEXT PRIMARY KEY,
 		provider   TEXT NOT NULL,
 		first_time TEXT NOT NULL, -- RFC 3339 UTC, fixed width: sorts as text
@@ -136,12 +147,25 @@ var migrations = []string{
 	CREATE TRIGGER nodes_has_children AFTER INSERT ON nodes WHEN NEW.parent_seq IS NOT NULL
 	BEGIN
 		UPDATE nodes SET has_children = 1 WHERE seq = NEW.parent_seq AND has_children = 0;
-	END;`,
+	END;`},
+	// 2: a node is identified by (provider, session, id) and every session
+	// has the archive thread name the writer stores it under.
+	{fn: migrateNodeKeys},
 }
 
+// migrate brings the schema up to date. An up-to-date file is only read.
+// Otherwise the version is read again inside a BEGIN IMMEDIATE transaction
+// (the DSN's _txlock), so of several processes opening an old or new file at
+// once one migrates and the others, queued on the busy timeout, find
+// nothing left to do. A failed migration rolls back whole.
 func (s *Store) migrate(ctx context.Context) error {
-	// The check runs inside the write transaction so that two processes
-	// opening a fresh file at once cannot both apply migration 1.
+	current, err := readVersion(ctx, s.db)
+	if err == nil && current == len(migrations) {
+		return nil
+	}
+	if err == nil && current > len(migrations) {
+		return fmt.Errorf("%w: version %d, this program knows %d", ErrSchemaTooNew, current, len(migrations))
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin migration: %w", err)
@@ -153,7 +177,6 @@ func (s *Store) migrate(ctx context.Context) error {
 	)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
-	var current int
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
@@ -162,7 +185,13 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	for v := current + 1; v <= len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+		m := migrations[v-1]
+		if m.sql != "" {
+			_, err = tx.ExecContext(ctx, m.sql)
+		} else {
+			err = m.fn(ctx, tx)
+		}
+		if err != nil {
 			return fmt.Errorf("apply migration %d: %w", v, err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)`, v, now); err != nil {
@@ -173,4 +202,19 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("commit migrations: %w", err)
 	}
 	return nil
+}
+
+// readVersion reads the schema version without taking the write lock; a
+// file without schema_migrations (a new one) is version 0.
+func readVersion(ctx context.Context, db *sql.DB) (int, error) {
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&tables); err != nil {
+		return 0, err
+	}
+	if tables == 0 {
+		return 0, nil
+	}
+	var v int
+	err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&v)
+	return v, err
 }

@@ -76,7 +76,7 @@ func TestOpen_ReopenKeepsData(t *testing.T) {
 	if migrationsApplied != len(migrations) {
 		t.Errorf("%d migration rows after reopen, want %d", migrationsApplied, len(migrations))
 	}
-	if _, err := s.Node("b"); err != nil {
+	if _, err := s.Node(k("b")); err != nil {
 		t.Errorf("node lost across reopen: %v", err)
 	}
 }
