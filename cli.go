@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/hosts/errdoc"
 )
 
 // usageError is a malformed command line: exit status 2.
@@ -187,42 +187,29 @@ func (inv *invocation) emit(doc any, human func(w io.Writer)) error {
 	return nil
 }
 
-func writeJSON(w io.Writer, doc any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
-}
-
-type jsonError struct {
-	Code       engine.Code        `json:"code"`
-	Message    string             `json:"message"`
-	Retryable  bool               `json:"retryable"`
-	Violations []engine.Violation `json:"violations,omitempty"`
-}
+func writeJSON(w io.Writer, doc any) error { return errdoc.Write(w, doc) }
 
 // report turns a verb's outcome into the exit status: 0 success, 1 failure
 // or rejection, 2 usage. With --json a failure is one error document.
 func report(inv *invocation, stdout, stderr io.Writer, err error) int {
 	if err == nil {
-		return 0
+		return errdoc.ExitOK
 	}
 	if errors.As(err, new(silentFailure)) {
-		return 1 // the verb already printed its result document
+		return errdoc.ExitFailure // the verb already printed its result document
 	}
-	status := 1
+	status := errdoc.ExitFailure
 	var ue *usageError
 	e := engine.AsError(err)
 	if errors.As(err, &ue) {
-		status = 2
+		status = errdoc.ExitUsage
 		e = &engine.Error{Code: engine.CodeInvalidArgument, Message: ue.msg}
 	}
 	if inv.json {
-		_ = writeJSON(stdout, map[string]jsonError{"error": {
-			Code: e.Code, Message: e.Message, Retryable: e.Retryable(), Violations: e.Violations}})
+		_ = writeJSON(stdout, errdoc.Of(e))
 	} else {
 		fmt.Fprintf(stderr, "scriptorium: %s\n", e.Error())
-		if status == 2 {
+		if status == errdoc.ExitUsage {
 			fmt.Fprintln(stderr, "run 'scriptorium --help' for usage")
 		}
 	}

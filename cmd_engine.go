@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"scriptorium/engine"
+	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -82,7 +83,8 @@ func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Ti
 		OnLockWait: func() {
 			fmt.Fprintln(inv.stderr, "scriptorium: waiting for the write lock held by another writer…")
 		},
-		CrashAt: os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
+		CrashAt:   os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
+		Distiller: writer.Distiller{},
 	})
 }
 

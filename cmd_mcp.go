@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"scriptorium/engine"
+	"scriptorium/engine/writer"
+	"scriptorium/hosts/errdoc"
 	"scriptorium/trust"
 )
 
@@ -25,7 +27,7 @@ func runMCP(inv *invocation) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	open := func(ctx context.Context) (*engine.Engine, error) {
-		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
+		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
 	}
 	if e, err := open(ctx); err != nil {
 		return err // MEMORY_DISABLED and friends before speaking the protocol
@@ -173,7 +175,7 @@ func callMCPTool(ctx context.Context, params json.RawMessage, open func(context.
 	}()
 	if err != nil {
 		ee := engine.AsError(err)
-		doc = map[string]jsonError{"error": {Code: ee.Code, Message: ee.Message, Retryable: ee.Retryable(), Violations: ee.Violations}}
+		doc = errdoc.Of(ee)
 	}
 	text, _ := json.Marshal(doc)
 	return map[string]any{"content": []map[string]any{{"type": "text", "text": string(text)}}, "isError": err != nil}

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/daemon"
+	"scriptorium/engine/sleep"
+	"scriptorium/engine/writer"
 )
 
 // runSleep runs one reorganiser pass now and prints its report (SPEC §9,
@@ -19,12 +22,12 @@ func runSleep(inv *invocation) error {
 	if err := inv.wantArgs(0, 0); err != nil {
 		return err
 	}
-	opts := engine.SleepOptions{ModelName: inv.flag("model")}
+	opts := sleep.SleepOptions{ModelName: inv.flag("model")}
 	if inv.set["model"] && strings.TrimSpace(opts.ModelName) == "" {
 		return usagef("--model needs a name: offline, NAME or PROVIDER:NAME")
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
-		rep, err := e.Sleep(ctx, opts)
+		rep, err := sleep.Sleep(ctx, e, opts)
 		if err != nil {
 			return err
 		}
@@ -67,7 +70,7 @@ func runDaemon(inv *invocation) error {
 		}
 		defer logf.Close()
 		log.SetOutput(logf) // library log lines (bleve) belong in the file too
-		return e.RunDaemon(ctx, engine.DaemonOptions{Log: io.MultiWriter(inv.stderr, logf), Watch: daemonWatcher(e)})
+		return daemon.Run(ctx, e, daemon.Options{Log: io.MultiWriter(inv.stderr, logf), Watch: daemonWatcher(e)})
 	})
 }
 
@@ -75,5 +78,5 @@ func runDaemon(inv *invocation) error {
 // it force-writes sessions idle longer than daemon.idle_minutes.
 func daemonWatcher(e *engine.Engine) func(context.Context) error {
 	idle := time.Duration(e.Config().Daemon.IdleMinutes) * time.Minute
-	return func(ctx context.Context) error { return e.WriteIdle(ctx, idle) }
+	return func(ctx context.Context) error { return writer.WriteIdle(ctx, e, idle) }
 }

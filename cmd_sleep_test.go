@@ -13,7 +13,7 @@ import (
 func sleepState(t *testing.T) string {
 	t.Helper()
 	state := filepath.Join(t.TempDir(), "state")
-	if err := copyTree(filepath.Join("engine", "testdata", "sleep", "merge", "memory"), filepath.Join(state, "memory")); err != nil {
+	if err := copyTree(filepath.Join("engine", "sleep", "testdata", "sleep", "merge", "memory"), filepath.Join(state, "memory")); err != nil {
 		t.Fatal(err)
 	}
 	return state

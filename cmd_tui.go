@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"scriptorium/demo"
 	"scriptorium/engine"
+	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -33,7 +35,7 @@ func openTUI(inv *invocation, dir string) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
+	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
 	if err != nil {
 		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
 			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
@@ -70,13 +72,13 @@ func runDemo(inv *invocation) error {
 	if err != nil {
 		return usagef("demo directory %q: %v", dir, err)
 	}
-	if !engine.DemoExists(abs) {
+	if !demo.Exists(abs) {
 		ctx, cancel := signalContext()
 		defer cancel()
 		if !inv.json {
 			fmt.Fprintf(inv.stderr, "writing the demo state dir %s …\n", abs)
 		}
-		if err := engine.WriteDemo(ctx, abs); err != nil {
+		if err := demo.Write(ctx, abs); err != nil {
 			return err
 		}
 	}

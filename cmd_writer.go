@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
 
@@ -57,8 +58,8 @@ func runImport(inv *invocation) error {
 		}
 		return engine.Wrap(engine.CodeIO, err, "import")
 	}
-	return inv.emit(map[string]int{"imported": n}, func(w io.Writer) {
-		fmt.Fprintf(w, "imported %d turn(s)\n", n)
+	return inv.emit(map[string]int{"imported": n.Imported}, func(w io.Writer) {
+		fmt.Fprintf(w, "imported %d turn(s)\n", n.Imported)
 	})
 }
 
@@ -67,7 +68,7 @@ func runWrite(inv *invocation) error {
 		return err
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		res, err := e.Write(ctx, engine.WriteOptions{Force: inv.bool("force"), Session: inv.flag("session")})
+		res, err := writer.Write(ctx, e, writer.WriteOptions{Force: inv.bool("force"), Session: inv.flag("session")})
 		if err != nil {
 			return err
 		}
@@ -86,7 +87,7 @@ func runBackfill(inv *invocation) error {
 		return err
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		res, err := e.Backfill(ctx)
+		res, err := writer.Backfill(ctx, e)
 		if err != nil {
 			return err
 		}

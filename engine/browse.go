@@ -156,8 +156,8 @@ func (e *Engine) MoveCoreBlock(ctx context.Context, id string, delta int) (Updat
 	if err != nil {
 		return UpdateResult{}, Wrap(CodeIO, err, "read revision")
 	}
-	return e.installLocked(ctx, change{kind: "update", actor: e.opts.Tier, base: &rev,
-		edits: []Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
+	return e.installLocked(ctx, Change{Kind: "update", Actor: e.opts.Tier, Base: &rev,
+		Edits: []Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
 }
 
 // Recall returns the top five trusted hits for a user's message, fenced

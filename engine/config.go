@@ -131,3 +131,6 @@ var ErrDisabled = &Error{Code: CodeMemoryDisabled, Message: "memory is disabled 
 func (c Config) String() string {
 	return fmt.Sprintf("backend=%s provider=%s budget=%d", c.Memory.Backend, c.Model.Provider, c.Memory.Core.Budget)
 }
+
+// DefaultConfig is the configuration of a state dir without config.toml.
+func DefaultConfig() Config { return Config{}.withDefaults() }

@@ -227,8 +227,8 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	content := string(data)
-	_, err = e.installLocked(ctx, change{kind: "migration", actor: "owner",
-		edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
+	_, err = e.installLocked(ctx, Change{Kind: "migration", Actor: "owner",
+		Edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
 	if err == nil {
 		return true, nil
 	}
@@ -289,12 +289,10 @@ func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (UpdateRes
 		default:
 			// A paragraph that already had a free id keeps it.
 			id := ""
-			if m := blockIDTail.FindString(para); m != "" {
-				if old := strings.TrimSpace(m)[1:]; !taken[old] {
-					id = old
-				}
+			if old := topic.TrailingBlockID(para); old != "" && !taken[old] {
+				id = old
 			}
-			text := blockSafe(para)
+			text := topic.BlockSafe(para)
 			if text == "" {
 				continue
 			}
@@ -307,8 +305,8 @@ func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (UpdateRes
 	}
 	parts = append(parts, def)
 	content := strings.Join(parts, "\n\n") + "\n"
-	return e.installLocked(ctx, change{kind: "migration", actor: "owner", archives: archives,
-		edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
+	return e.installLocked(ctx, Change{Kind: "migration", Actor: "owner", Archives: archives,
+		Edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
 }
 
 // coreRenderedFile holds the SHA-256 of the last core.md render, in the

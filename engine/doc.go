@@ -1,9 +1,25 @@
-// Package engine is Scriptorium's memory engine: it opens a workspace
-// (finishing an interrupted install and moving an old layout aside),
-// validates and installs transactions crash-atomically, resolves trust,
-// renders the derived views, keeps the search index current, runs the
-// writer, backfill, promotion and the sleep pass, and offers the Backend
-// contract to agent hosts.
+// Package engine is the core of Scriptorium's memory: it opens a workspace
+// (finishing an interrupted install and moving an old layout aside), gives
+// a consistent read View (revision and files as one pair), validates and
+// installs transactions crash-atomically, resolves trust and keeps the
+// promotion ledger, renders the derived views, verifies, gets and searches.
+// It knows no model, writer or schedule: those are services on its
+// exported API (packages engine/writer, engine/sleep, engine/daemon), and
+// where the core needs a service's work (promotion distils what it
+// promotes) the service is handed in at Open as a small interface.
+//
+// The API, in the order a service uses it:
+//
+//	Open, Close                 open a state dir (Options: tier, clock, Distiller)
+//	View                        a consistent read without the lock
+//	Locked(fn(*Tx))             work under the write lock: Tx.View, Tx.Install
+//	Plan, Install               validate a Change; install it crash-atomically
+//	Update                      apply a caller's transaction (SPEC §6)
+//	Verify, Get, Search         read verbs (SPEC §12)
+//	Pending, Promote            the owner's review of pending sources
+//	Core, CoreView, Recall      core.md and what a prompt is given
+//	History, Passes, Events     the records in state.db
+//	RecordPass, RecordEvent     how services add to those records
 //
 // Markdown is the source of truth. topics/ and sources/ are the memory; the
 // derived views (core.md, timeline/, recent_events.jsonl, relations.json)

@@ -38,6 +38,9 @@ type Options struct {
 	CrashAt string
 	// Model replaces the configured model provider (tests, embedding hosts).
 	Model model.Model
+	// Distiller distils what Promote promotes (package writer provides
+	// it); nil leaves promoted sources for backfill.
+	Distiller Distiller
 }
 
 // Engine is an open memory workspace. It is safe for use by several

@@ -107,7 +107,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 		// first, so the distil install below finds the index matching its
 		// starting point and updates it instead of rebuilding it whole.
 		e.updateIndex(ctx, s, after)
-		distilled, err := e.distillLocked(ctx, after, uncited, "promote")
+		distilled, err := e.distill(ctx, after, uncited)
 		if err != nil {
 			// The promotion stands (it is recorded); the distillation can be
 			// redone by backfill. Say so rather than pretend it failed whole.
@@ -120,7 +120,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 		}
 	}
 	// Nothing to distil: the promotion is still a change of memory (blocks
-	// citing these sources are trusted now, core.md and search change), so
+	// citing these sources are trusted now, core.md and search Change), so
 	// it gets its own revision and history row, with no files changed.
 	rev, err := e.ws.Revision()
 	if err != nil {
@@ -146,4 +146,26 @@ func (s *snapshot) citedSources() map[string]bool {
 		}
 	}
 	return out
+}
+
+// Distiller turns trusted sources into cited topic blocks. The core does
+// not know how: package writer provides one, handed in at Open, and
+// promotion calls it for what it promotes.
+type Distiller interface {
+	// Distill distils the sources refs of v through tx (one install of
+	// the given history kind) and returns the source-ids it distilled.
+	Distill(ctx context.Context, tx *Tx, v *View, refs []string, kind string) ([]string, error)
+}
+
+// distill hands freshly promoted sources to the configured Distiller; with
+// none the promotion stands alone and backfill distils them later.
+func (e *Engine) distill(ctx context.Context, s *snapshot, refs []string) ([]string, error) {
+	if e.opts.Distiller == nil {
+		return []string{}, nil
+	}
+	rev, err := e.revision()
+	if err != nil {
+		return nil, err
+	}
+	return e.opts.Distiller.Distill(ctx, &Tx{e: e}, &View{Revision: rev, s: s}, refs, "promote")
 }

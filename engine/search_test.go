@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/backend"
 	"scriptorium/engine/index"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
 
@@ -578,7 +580,7 @@ func TestRecall_TopFiveFencedOnce(t *testing.T) {
 	if again := engine.FenceMemory(got); again != got {
 		t.Errorf("FenceMemory fenced recalled memory again:\n%s", again)
 	}
-	b, err := engine.NewLocal(e).Recall(ctx, msg)
+	b, err := backend.NewLocal(e).Recall(ctx, msg)
 	if err != nil || b != got {
 		t.Errorf("the backend's recall differs: %v\n%s", err, b)
 	}
@@ -698,7 +700,7 @@ func TestSearchEngine_WriterInstallIsIncremental(t *testing.T) {
 	seFind(t, e, "anchovy")
 	docs := seIndex(t, e).Documents
 	ino := seBleveIno(t, state)
-	if _, err := e.Write(ctx, engine.WriteOptions{Force: true}); err != nil {
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	st := seIndex(t, e)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -389,23 +388,11 @@ func (s *snapshot) resolveCitation(topicPath string, c topic.Citation) (*sourceE
 // resolveRel resolves a relative link target against a topic file's
 // directory and returns a clean slash path relative to the workspace root
 // ("" if it escapes the workspace).
-func resolveRel(from, rel string) string {
-	joined := path.Clean(path.Join(path.Dir(from), rel))
-	if joined == ".." || strings.HasPrefix(joined, "../") || path.IsAbs(rel) {
-		return ""
-	}
-	return joined
-}
+func resolveRel(from, rel string) string { return topic.ResolvePath(from, rel) }
 
 // relFrom is the inverse of resolveRel: the relative path from a file to a
 // workspace path.
-func relFrom(from, target string) string {
-	r, err := filepath.Rel(filepath.FromSlash(path.Dir(from)), filepath.FromSlash(target))
-	if err != nil {
-		return target
-	}
-	return filepath.ToSlash(r)
-}
+func relFrom(from, target string) string { return topic.RelPath(from, target) }
 
 // citationState is the trust resolver's view of one citation.
 func (s *snapshot) citationState(topicPath string, c topic.Citation) trust.SourceState {

@@ -6,10 +6,17 @@ import (
 	"os"
 	"path/filepath"
 
+	"scriptorium/engine/sessions"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 )
 
-const writerStatusFile = "writer-status.json"
+// WriterStatusFile is the writer's best-effort status file under the
+// runtime directory (SPEC §7).
+const WriterStatusFile = "writer-status.json"
+
+// OfflineModelName labels the built-in deterministic model everywhere.
+const OfflineModelName = "offline"
 
 // ModelName is the label of the configured model: "offline" for the
 // built-in deterministic model, otherwise "<provider>:<name>".
@@ -41,8 +48,8 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	_, core := e.coreRender(s)
 	st := Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.cfg.Memory.Backend, Model: e.cfg.ModelName(),
 		Core: core, StateDir: e.state}
-	st.Writer = e.readWriterStatus()
-	st.Writer.PendingTurns = e.pendingTurnCount(ctx)
+	st.Writer = e.WriterStatus()
+	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())
 	st.Index = e.indexState(ctx, s)
 	if holder, held := e.ws.LockHolder(); held {
 		st.LockHolder = holder
@@ -50,11 +57,11 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	return st, nil
 }
 
-// readWriterStatus reads the best-effort writer status file; a missing or
+// WriterStatus reads the best-effort writer status file; a missing or
 // damaged file reads as "nothing recorded yet".
-func (e *Engine) readWriterStatus() WriterStatus {
+func (e *Engine) WriterStatus() WriterStatus {
 	var ws WriterStatus
-	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), writerStatusFile))
+	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), WriterStatusFile))
 	if err != nil {
 		return ws
 	}

@@ -69,16 +69,22 @@ func ParseTransaction(data []byte) (Transaction, error) {
 	return tx, nil
 }
 
-// change is one install: topic edits plus, for the writer, new archive
+// Change is one install: topic edits plus, for the writer, new archive
 // contents, all installed atomically together.
-type change struct {
-	kind     string // history kind: write, update, sleep, promote, backfill, migration
-	actor    trust.Tier
-	base     *int64 // nil: no revision check
-	edits    []Edit
-	archives map[string][]byte // workspace path -> complete new archive bytes
-	// background callers give up after 1 s on a held lock.
-	background bool
+type Change struct {
+	// Kind is the history kind: write, update, sleep, promote, backfill,
+	// migration.
+	Kind string
+	// Actor is the tier the edits are checked against (trust.CheckEdit).
+	Actor trust.Tier
+	// Base, when set, must be the current revision or the install is
+	// refused with CONFLICT.
+	Base  *int64
+	Edits []Edit
+	// Archives maps a workspace path to the complete new archive bytes.
+	Archives map[string][]byte
+	// Background callers give up after 1 s on a held lock.
+	Background bool
 }
 
 // Update applies a transaction as the engine's caller tier (SPEC §6).
@@ -86,8 +92,8 @@ func (e *Engine) Update(ctx context.Context, tx Transaction) (UpdateResult, erro
 	if err := e.gate(trust.OpUpdate); err != nil {
 		return UpdateResult{}, err
 	}
-	return e.install(ctx, change{kind: "update", actor: e.opts.Tier, base: tx.BaseRevision, edits: tx.Edits,
-		background: !e.opts.Interactive})
+	return e.install(ctx, Change{Kind: "update", Actor: e.opts.Tier, Base: tx.BaseRevision, Edits: tx.Edits,
+		Background: !e.opts.Interactive})
 }
 
 // lock takes the write lock in the mode the change asks for.
@@ -105,8 +111,8 @@ func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
 
 // install validates a change against the complete would-be workspace and
 // installs it crash-atomically. A rejected change touches nothing.
-func (e *Engine) install(ctx context.Context, ch change) (UpdateResult, error) {
-	release, err := e.lock(ctx, ch.background)
+func (e *Engine) install(ctx context.Context, ch Change) (UpdateResult, error) {
+	release, err := e.lock(ctx, ch.Background)
 	if err != nil {
 		return UpdateResult{}, err
 	}
@@ -114,13 +120,13 @@ func (e *Engine) install(ctx context.Context, ch change) (UpdateResult, error) {
 	return e.installLocked(ctx, ch)
 }
 
-func (e *Engine) installLocked(ctx context.Context, ch change) (UpdateResult, error) {
+func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, error) {
 	rev, err := e.ws.Revision()
 	if err != nil {
 		return UpdateResult{}, Wrap(CodeIO, err, "read revision")
 	}
-	if ch.base != nil && *ch.base != rev {
-		return UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.base, rev)
+	if ch.Base != nil && *ch.Base != rev {
+		return UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
 	}
 	before, err := e.snapshot(ctx)
 	if err != nil {
@@ -140,7 +146,7 @@ func (e *Engine) installLocked(ctx context.Context, ch change) (UpdateResult, er
 		return UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
-	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.actor), Kind: ch.kind,
+	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
 		Changed: plan.order, Diffs: map[string]string{}}
 	for _, p := range plan.order {
 		hist.Diffs[p] = unifiedDiff(p, plan.old[p], plan.files[p])
@@ -162,7 +168,7 @@ type txPlan struct {
 
 // plan applies the edits to an in-memory copy of the topics, checks paths
 // and the tier's rights, and returns only the files whose bytes change.
-func (e *Engine) plan(s *snapshot, ch change) (*txPlan, error) {
+func (e *Engine) plan(s *snapshot, ch Change) (*txPlan, error) {
 	p, err := e.planAll(s, ch)
 	if err != nil {
 		return nil, err
@@ -177,7 +183,7 @@ func (e *Engine) plan(s *snapshot, ch change) (*txPlan, error) {
 // planAll is plan that keeps going past edits refused on their own: they
 // are left out of the plan and listed in its bad field, so the caller can
 // report them together with what the other edits would break.
-func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
+func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 	work := map[string][]byte{}
 	exists := func(p string) bool {
 		if c, ok := work[p]; ok {
@@ -197,7 +203,7 @@ func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 	}
 	// Where each path ends up once every move of the transaction is done.
 	moves := map[string]string{}
-	for _, ed := range ch.edits {
+	for _, ed := range ch.Edits {
 		if ed.Op == "move" {
 			moves[ed.Path] = ed.To
 		}
@@ -216,7 +222,7 @@ func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 	reject := func(i int, ed Edit, code, msg string) {
 		bad = append(bad, Violation{Code: code, Path: ed.Path, Message: fmt.Sprintf("edit %d (%s): %s", i, ed.Op, msg)})
 	}
-	for i, ed := range ch.edits {
+	for i, ed := range ch.Edits {
 		if msg := e.checkTopicPath(ed.Path); msg != "" {
 			reject(i, ed, "bad_path", msg)
 			continue
@@ -267,7 +273,7 @@ func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 			reject(i, ed, "unknown_op", "unknown op")
 			continue
 		}
-		if err := trust.CheckEdit(ch.actor, kind, ed.Path, had, old, newContent); err != nil {
+		if err := trust.CheckEdit(ch.Actor, kind, ed.Path, had, old, newContent); err != nil {
 			forbidden = append(forbidden, Violation{Code: "forbidden", Path: ed.Path, Message: err.Error()})
 			continue
 		}
@@ -283,9 +289,9 @@ func (e *Engine) planAll(s *snapshot, ch change) (*txPlan, error) {
 	}
 	if len(forbidden) > 0 {
 		return nil, &Error{Code: CodeForbidden, Violations: forbidden,
-			Message: fmt.Sprintf("tier %s may not make %d of these edits; nothing was changed", ch.actor, len(forbidden))}
+			Message: fmt.Sprintf("tier %s may not make %d of these edits; nothing was changed", ch.Actor, len(forbidden))}
 	}
-	for p, data := range ch.archives {
+	for p, data := range ch.Archives {
 		work[p] = data
 	}
 	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad}

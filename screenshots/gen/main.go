@@ -1,7 +1,7 @@
 // Command gen renders every pane of the real TUI on the demo workspace to
 // screenshots/<pane>.png.
 //
-// It writes the demo state dir with engine.WriteDemo into a temporary
+// It writes the demo state dir with demo.Write into a temporary
 // directory, opens the engine, runs the real TUI model (true colour, dark
 // background) in a Bubble Tea program at a fixed window size, drives it to
 // each pane with key presses, waits until the pane shows its data, and
@@ -29,7 +29,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"scriptorium/demo"
 	"scriptorium/engine"
+	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -77,10 +79,10 @@ func run(ctx context.Context, cfg config, stderr io.Writer) (err error) {
 
 	// bleve logs to the standard logger; that must not reach the output.
 	log.SetOutput(io.Discard)
-	if err := engine.WriteDemo(ctx, dir); err != nil {
+	if err := demo.Write(ctx, dir); err != nil {
 		return fmt.Errorf("write demo: %w", err)
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
+	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
 	if err != nil {
 		return fmt.Errorf("open demo: %w", err)
 	}
@@ -161,7 +163,7 @@ func demoDir() (dir string, cleanup func(), err error) {
 	base := filepath.Join(os.TempDir(), "scriptorium-screenshots")
 	dir = filepath.Join(base, "demo")
 	if _, err := os.Lstat(base); err == nil {
-		if !engine.DemoExists(dir) {
+		if !demo.Exists(dir) {
 			return "", nil, fmt.Errorf("%s exists and is not a demo this command wrote; remove it", base)
 		}
 		if err := os.RemoveAll(base); err != nil {

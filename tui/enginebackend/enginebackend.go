@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/sleep"
 	"scriptorium/tui"
 )
 
@@ -56,7 +57,7 @@ func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
 }
 
 func (b backend) Sleep(ctx context.Context) (engine.PassReport, error) {
-	return b.e.Sleep(ctx, engine.SleepOptions{})
+	return sleep.Sleep(ctx, b.e, sleep.SleepOptions{})
 }
 
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {

@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"context"
+
+	"scriptorium/workspace/archive"
+	"scriptorium/workspace/topic"
+)
+
+// View is a consistent read of the workspace: every topic and archive
+// parsed with trust resolved, and the revision those bytes belong to. The
+// pair is what services build edits on; an install against Revision fails
+// with CONFLICT if anything changed since, so an edit is never built on a
+// snapshot older than its base revision.
+type View struct {
+	// Revision is the workspace revision the files were read at.
+	Revision int64
+	s        *snapshot
+}
+
+// maxViewReads bounds the re-reads of View while installs keep landing.
+const maxViewReads = 5
+
+// View reads the workspace without the write lock. It reads the revision
+// before and after the files and retries until both agree, so the files
+// can only be newer than Revision (a racing install then shows as a
+// CONFLICT at install time), never older.
+func (e *Engine) View(ctx context.Context) (*View, error) {
+	var last *View
+	for i := 0; i < maxViewReads; i++ {
+		before, err := e.revision()
+		if err != nil {
+			return nil, err
+		}
+		s, err := e.snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		after, err := e.revision()
+		if err != nil {
+			return nil, err
+		}
+		last = &View{Revision: before, s: s}
+		if before == after {
+			return last, nil
+		}
+	}
+	// Still racing: keep the older revision, so an install built on this
+	// view is refused with CONFLICT rather than applied to other bytes.
+	return last, nil
+}
+
+func (e *Engine) revision() (int64, error) {
+	rev, err := e.ws.Revision()
+	if err != nil {
+		return 0, Wrap(CodeIO, err, "read revision")
+	}
+	return rev, nil
+}
+
+// TopicPaths lists the topic files, sorted.
+func (v *View) TopicPaths() []string { return v.s.topicPaths }
+
+// Topic returns a topic file's bytes and its parse; ok is false when the
+// file does not exist.
+func (v *View) Topic(p string) (data []byte, f *topic.File, ok bool) {
+	tf, ok := v.s.topics[p]
+	if !ok {
+		return nil, nil, false
+	}
+	return tf.data, tf.file, true
+}
+
+// TopicProblems lists the format problems found parsing topic file p.
+func (v *View) TopicProblems(p string) []topic.Problem {
+	if tf, ok := v.s.topics[p]; ok {
+		return tf.problems
+	}
+	return nil
+}
+
+// BlockTrusted reports whether block b of topic file p is trusted.
+func (v *View) BlockTrusted(p string, b topic.Element) bool {
+	tf, ok := v.s.topics[p]
+	if !ok {
+		return false
+	}
+	return v.s.blockTrusted(tf, b)
+}
+
+// BlockIDs is the set of every block id in the workspace.
+func (v *View) BlockIDs() map[string]bool {
+	used := map[string]bool{}
+	for _, p := range v.s.topicPaths {
+		for _, b := range v.s.topics[p].file.Blocks() {
+			used[b.BlockID] = true
+		}
+	}
+	return used
+}
+
+// CitedSources is the set of source-ids some topic footnote cites.
+func (v *View) CitedSources() map[string]bool { return v.s.citedSources() }
+
+// Source is one resolved source record of a View.
+type Source struct {
+	SourceView
+	// Thread is "<provider>/<thread>" of the archive holding the record.
+	Thread string
+	// Pending is true until the owner promotes the record.
+	Pending bool
+}
+
+// Source returns the record a source-id resolves to (a v2 frame wins
+// over a legacy record).
+func (v *View) Source(ref string) (Source, bool) {
+	src, ok := v.s.sources[ref]
+	if !ok {
+		return Source{}, false
+	}
+	return sourceOf(src), true
+}
+
+// Sources lists every resolved source record, archive by archive in path
+// order and in file order within an archive; a source-id appears once.
+func (v *View) Sources() []Source {
+	var out []Source
+	for _, p := range v.s.archPaths {
+		for _, src := range v.s.archives[p].sources {
+			if v.s.sources[src.view.Ref] != src {
+				continue // shadowed by the record that wins its source-id
+			}
+			out = append(out, sourceOf(src))
+		}
+	}
+	return out
+}
+
+func sourceOf(src *sourceEntry) Source {
+	return Source{SourceView: src.view, Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending()}
+}
+
+// WithheldText returns topic file p as a model may see it: pending blocks
+// replaced by a placeholder. withheld reports whether any was replaced.
+func (v *View) WithheldText(p string) (text string, withheld bool) {
+	tf, ok := v.s.topics[p]
+	if !ok {
+		return "", false
+	}
+	return v.s.withheldText(tf)
+}
+
+// CheckWithheld rejects model edits that would rewrite, delete or move a
+// file holding pending blocks (whose text the model was not shown).
+func (v *View) CheckWithheld(edits []Edit) error { return v.s.checkWithheld(edits) }
+
+// Violations validates the view (SPEC §3–§4).
+func (v *View) Violations() []Violation { return v.s.violations() }
+
+// ArchiveBatch computes the new bytes of every v2 archive a batch of
+// records lands in (records already archived are skipped). The batch is
+// refused whole on an unsafe or colliding provider or thread name.
+func (e *Engine) ArchiveBatch(v *View, recs []archive.Record) (map[string][]byte, error) {
+	files, _, err := e.archiveBatch(v.s, recs)
+	return files, err
+}
+
+// CheckTopicPath returns why p is not an acceptable topic path, or "".
+func (e *Engine) CheckTopicPath(p string) string { return e.checkTopicPath(p) }
+
+// CoreRender renders core.md from a view under the configured budget,
+// without writing anything.
+func (e *Engine) CoreRender(v *View) ([]byte, CoreReport) { return e.coreRender(v.s) }
+
+// CoreExcluded lists the core blocks the budget leaves out of core.md in
+// a view: the gap a sleep pass reports.
+func (e *Engine) CoreExcluded(v *View) []string {
+	_, rep := e.coreRender(v.s)
+	return nonNil(rep.Excluded)
+}

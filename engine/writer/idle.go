@@ -1,0 +1,92 @@
+package writer
+
+import (
+	"context"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/sessions"
+)
+
+// WriteIdle is the idle-session watcher (SPEC §7): every session whose
+// last activity is older than idle is force-written. A retryable failure
+// (lock busy, model unreachable) leaves the session pending for the next
+// round. A final failure (auth, config, invalid output, rejected patch)
+// would fail the same way forever, so the session is marked processed and
+// an ingest_ended ok=false event is recorded instead of burning quota.
+func WriteIdle(ctx context.Context, e *engine.Engine, idle time.Duration) error {
+	w := newWriter(e)
+	if !fileExists(w.sessionsPath()) {
+		return nil
+	}
+	store, err := w.sessionStore()
+	if err != nil {
+		return err
+	}
+	pending, err := store.PendingSessions(e.WorkspaceID())
+	store.Close()
+	if err != nil {
+		return engine.Wrap(engine.CodeIO, err, "read pending sessions")
+	}
+	cutoff := e.Now().Add(-idle)
+	var firstRetryable error
+	for _, p := range pending {
+		if p.LastActivity.After(cutoff) {
+			continue
+		}
+		_, err := Write(ctx, e, WriteOptions{Force: true, Session: p.Session, Provider: p.Provider})
+		ev := engine.IngestEvent{Kind: "ingest_ended", Session: p.Session, OK: err == nil, Time: formatTime(e.Now())}
+		if err != nil {
+			ee := engine.AsError(err)
+			if ee.Retryable() {
+				if firstRetryable == nil {
+					firstRetryable = err
+				}
+				continue // tried again on the next round; no event yet
+			}
+			ev.Code, ev.Message = ee.Code, ee.Message
+			if err := w.markSessionProcessed(p.Key()); err != nil {
+				return err
+			}
+		}
+		if err := e.RecordEvent(ctx, ev); err != nil {
+			return err
+		}
+	}
+	return firstRetryable
+}
+
+// markSessionProcessed marks every pending turn of every branch written,
+// so a session whose content can never be written stops being retried.
+func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
+	store, err := w.sessionStore()
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	branches, err := store.Branches(session)
+	if err != nil {
+		return engine.Wrap(engine.CodeIO, err, "read branches of %s", session.Session)
+	}
+	var keys []sessions.Key
+	seen := map[sessions.Key]bool{}
+	for _, b := range branches {
+		turns, err := store.PendingTurns(b.Tip, w.e.WorkspaceID())
+		if err != nil {
+			return engine.Wrap(engine.CodeIO, err, "read pending turns of %s", session.Session)
+		}
+		for _, n := range turns {
+			if !seen[n.Key()] {
+				seen[n.Key()] = true
+				keys = append(keys, n.Key())
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	if err := store.MarkWritten(keys, w.e.WorkspaceID()); err != nil {
+		return engine.Wrap(engine.CodeIO, err, "mark session %s processed", session.Session)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/hosts/errdoc"
+	"scriptorium/trust"
+)
+
+// Bounds on every request, so a slow or oversized client can hold neither
+// a connection nor memory (a body sent at one byte a second used to keep
+// a connection open for ever).
+const (
+	// MaxBodyBytes bounds a request body; a larger one is refused with
+	// INVALID_ARGUMENT before the engine is opened.
+	MaxBodyBytes = 16 << 20
+	// ReadTimeout bounds reading a whole request, headers and body.
+	ReadTimeout = 30 * time.Second
+	// WriteTimeout bounds one request's handling and answer.
+	WriteTimeout = 2 * time.Minute
+	// IdleTimeout closes keep-alive connections nobody uses.
+	IdleTimeout = 60 * time.Second
+)
+
+// Opener opens the engine for one request at the caller's tier.
+type Opener func(ctx context.Context, tier trust.Tier) (*engine.Engine, error)
+
+// New returns the handler of the API under /api/memory/. Each request
+// opens the engine through open, so the CLI, the TUI and the API take
+// turns on the same workspace.
+func New(open Opener) http.Handler { return &apiHandler{open: open} }
+
+// NewServer is an *http.Server for h with every timeout set.
+func NewServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: ReadTimeout,
+		WriteTimeout: WriteTimeout, IdleTimeout: IdleTimeout}
+}
+
+// apiHandler maps /api/memory/<verb> onto engine calls; each request opens
+// the engine, so CLI, TUI and API take turns on the same workspace.
+type apiHandler struct {
+	open Opener
+}
+
+func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The API has no accounts: it trusts the local machine. Browsers are
+	// the way other origins reach a loopback port, so anything a browser
+	// adds to cross-site requests is refused: an Origin header, a Host that
+	// is not a loopback name (DNS rebinding), and a POST body that is not
+	// declared JSON (which a page cannot send without a preflight).
+	if r.Header.Get("Origin") != "" {
+		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "cross-origin requests are refused"))
+		return
+	}
+	if !loopbackHost(r.Host) {
+		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
+		return
+	}
+	if r.Method == http.MethodPost && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeInvalidArgument, "POST bodies must be sent as application/json"))
+		return
+	}
+	verb, ok := strings.CutPrefix(r.URL.Path, "/api/memory/")
+	if !ok {
+		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeNotFound, "no route %s (the API lives under /api/memory/)", r.URL.Path))
+		return
+	}
+	tier := trust.Owner
+	if as := r.URL.Query().Get("as"); as != "" {
+		t, err := trust.ParseTier(as)
+		if err != nil || t == trust.Unpaired {
+			errdoc.WriteHTTP(w, engine.Errorf(engine.CodeInvalidArgument, "as must be owner or paired"))
+			return
+		}
+		tier = t
+	}
+	// The body is read, bounded, before the engine is opened: a slow client
+	// holds no engine (and no lock) while it trickles its bytes.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			errdoc.WriteHTTP(w, engine.Errorf(engine.CodeInvalidArgument, "request body over %d bytes", MaxBodyBytes))
+			return
+		}
+		errdoc.WriteHTTP(w, engine.Wrap(engine.CodeInvalidArgument, err, "read request body"))
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	e, err := h.open(r.Context(), tier)
+	if err != nil {
+		errdoc.WriteHTTP(w, err)
+		return
+	}
+	defer e.Close()
+	doc, err := apiCall(r, e, strings.TrimSuffix(verb, "/"))
+	if err != nil {
+		errdoc.WriteHTTP(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = errdoc.Write(w, doc)
+}
+
+func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
+	ctx, q := r.Context(), r.URL.Query()
+	method := func(want string) error {
+		if r.Method != want {
+			return engine.Errorf(engine.CodeInvalidArgument, "%s /api/memory/%s: use %s", r.Method, verb, want)
+		}
+		return nil
+	}
+	switch verb {
+	case "status":
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		return e.Status(ctx)
+	case "verify":
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		return e.Verify(ctx)
+	case "get":
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		return e.Get(ctx, q.Get("ref"))
+	case "search":
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		sq := engine.SearchQuery{Text: q.Get("q"), Speaker: q.Get("speaker"), Path: q.Get("path"),
+			Since: q.Get("since"), Until: q.Get("until"), Sort: q.Get("sort"), Method: q.Get("method")}
+		if l := q.Get("limit"); l != "" {
+			n, err := strconv.Atoi(l)
+			if err != nil || n < 1 {
+				return nil, engine.Errorf(engine.CodeInvalidArgument, "limit must be a positive whole number")
+			}
+			sq.Limit = n
+		}
+		res, err := e.Search(ctx, sq)
+		return map[string]any{"results": res}, err
+	case "pending":
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		ps, err := e.Pending(ctx)
+		return map[string]any{"sources": ps}, err
+	case "history":
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		hs, err := e.History(ctx, 0)
+		return map[string]any{"entries": hs}, err
+	case "core":
+		if err := method(http.MethodPost); err != nil {
+			return nil, err
+		}
+		return e.Core(ctx)
+	case "update":
+		if err := method(http.MethodPost); err != nil {
+			return nil, err
+		}
+		body, err := io.ReadAll(r.Body) // already read and bounded by ServeHTTP
+		if err != nil {
+			return nil, engine.Wrap(engine.CodeInvalidArgument, err, "read body")
+		}
+		tx, err := engine.ParseTransaction(body)
+		if err != nil {
+			return nil, err
+		}
+		return e.Update(ctx, tx)
+	}
+	return nil, engine.Errorf(engine.CodeNotFound, "no route /api/memory/%s", verb)
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
