@@ -1,0 +1,77 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"scriptorium/engine"
+)
+
+// errorBody is the inside of the SPEC §12 error document.
+type errorBody struct {
+	Code       engine.Code        `json:"code"`
+	Message    string             `json:"message"`
+	Retryable  bool               `json:"retryable"`
+	Violations []engine.Violation `json:"violations,omitempty"`
+}
+
+// errorDocument is the one mapping from an error to the SPEC §12 document
+// {"error":{"code","message","retryable"}} (plus every violation of a
+// REJECTED transaction), so an agent reads what `--json` prints.
+func errorDocument(err error) []byte {
+	e := engine.AsError(err)
+	doc, _ := json.Marshal(map[string]errorBody{"error": {Code: e.Code, Message: e.Message,
+		Retryable: e.Retryable(), Violations: e.Violations}})
+	return doc
+}
+
+// docError is an error whose text is its error document. The SDK turns a
+// typed tool handler's error into an IsError result holding the error's
+// text, so returning one is how a tool answers with the document.
+type docError struct {
+	doc []byte
+	err error
+}
+
+func (d *docError) Error() string { return string(d.doc) }
+func (d *docError) Unwrap() error { return d.err }
+
+// toolError makes a tool handler's failure a tool error carrying the
+// error document (not a protocol error: the agent should read it).
+func toolError(err error) error { return &docError{doc: errorDocument(err), err: err} }
+
+// errorDocuments rewrites the IsError results the SDK makes itself (the
+// arguments failed the input schema) into error documents as well, so a
+// client parses every tool failure the same way.
+func errorDocuments(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || r.GetError() == nil {
+			return res, err
+		}
+		var d *docError
+		if !errors.As(r.GetError(), &d) {
+			doc := errorDocument(engine.Errorf(engine.CodeInvalidArgument, "%v", r.GetError()))
+			r.Content = []mcp.Content{&mcp.TextContent{Text: string(doc)}}
+		}
+		return r, nil
+	}
+}
+
+// resourceError maps an engine failure while reading a resource onto a
+// JSON-RPC error (resources have no IsError result); the error document
+// rides along as the error's data.
+func resourceError(uri string, err error) error {
+	switch engine.AsError(err).Code {
+	case engine.CodeNotFound:
+		return mcp.ResourceNotFoundError(uri)
+	case engine.CodeInvalidArgument:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: engine.AsError(err).Message, Data: errorDocument(err)}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: engine.AsError(err).Message, Data: errorDocument(err)}
+}

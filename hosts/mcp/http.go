@@ -1,0 +1,94 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"scriptorium/engine"
+)
+
+// HTTPHandler serves MCP over streamable HTTP, to be mounted at /mcp by
+// `scriptorium serve`. Like the /api/memory/ API it has no accounts and
+// trusts the local machine, so it refuses what a browser adds when a web
+// page reaches for a loopback port: any Origin header, and a Host that is
+// not a loopback name (DNS rebinding).
+func HTTPHandler(eng *engine.Engine, opts Options) http.Handler {
+	srv := NewServer(eng, opts)
+	limit := opts.maxMessage()
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{
+			// Bodies are bounded below, with an answer the client can read.
+			MaxRequestBodyBytes: int64(limit) + 1,
+			// A client that vanished without DELETE must not hold a session
+			// forever in a long-running serve.
+			SessionTimeout: time.Hour,
+		})
+	return &httpGuard{next: sdk, limit: limit}
+}
+
+type httpGuard struct {
+	next  http.Handler
+	limit int
+}
+
+func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") != "" {
+		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "cross-origin requests are refused"))
+		return
+	}
+	if !loopbackHost(r.Host) {
+		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
+		return
+	}
+	if r.Method == http.MethodPost && r.Body != nil {
+		// Read the bounded body here rather than let the SDK hit its limit:
+		// its 413 is plain text, which the SDK client takes as a broken
+		// connection, while a JSON-RPC error under the request's id fails
+		// just that call and the session goes on.
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(h.limit)))
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			id, _ := scanID(body)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			_, _ = w.Write(errorResponse(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message is larger than the %d-byte limit; it was not read", h.limit)))
+			return
+		}
+		if err != nil {
+			writeHTTPError(w, http.StatusBadRequest, engine.Wrap(engine.CodeInvalidArgument, err, "read request body"))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	h.next.ServeHTTP(w, r)
+}
+
+// writeHTTPError answers a refused request with the SPEC §12 document.
+func writeHTTPError(w http.ResponseWriter, status int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(json.RawMessage(errorDocument(err)))
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
