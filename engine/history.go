@@ -14,7 +14,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 	if err := e.gate(trust.OpHistory); err != nil {
 		return nil, err
 	}
-	rows, err := e.db.QueryContext(ctx, `SELECT revision, time, actor, kind, changed, diffs FROM history`)
+	rows, err := e.db.QueryContext(ctx, `SELECT revision, time, actor, kind, changed, diffs, reverts FROM history`)
 	if err != nil {
 		return nil, Wrap(CodeIO, err, "read history")
 	}
@@ -23,7 +23,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 	for rows.Next() {
 		var h HistoryEntry
 		var changed, diffs string
-		if err := rows.Scan(&h.Revision, &h.Time, &h.Actor, &h.Kind, &changed, &diffs); err != nil {
+		if err := rows.Scan(&h.Revision, &h.Time, &h.Actor, &h.Kind, &changed, &diffs, &h.Reverts); err != nil {
 			return nil, Wrap(CodeIO, err, "read history")
 		}
 		_ = json.Unmarshal([]byte(changed), &h.Changed)

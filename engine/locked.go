@@ -14,7 +14,7 @@ import (
 // kindOps maps a history kind to the operation its caller must be allowed.
 var kindOps = map[string]trust.Op{
 	"write": trust.OpWrite, "backfill": trust.OpBackfill, "sleep": trust.OpSleep,
-	"promote": trust.OpPromote, "update": trust.OpUpdate,
+	"promote": trust.OpPromote, "update": trust.OpUpdate, "revert": trust.OpRevert,
 }
 
 // Install validates a change against the whole would-be workspace and

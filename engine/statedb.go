@@ -43,6 +43,10 @@ var migrations = []string{
 		kind TEXT NOT NULL,
 		data TEXT NOT NULL -- the event as JSON
 	)`,
+	// The topic files' bytes before and after each install, so any install
+	// can be reverted; rows from before this migration have none.
+	`ALTER TABLE history ADD COLUMN files TEXT NOT NULL DEFAULT '{}'`,
+	`ALTER TABLE history ADD COLUMN reverts INTEGER NOT NULL DEFAULT 0`,
 }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because
@@ -144,6 +148,18 @@ type historyRecord struct {
 	Kind     string            `json:"kind"`
 	Changed  []string          `json:"changed"`
 	Diffs    map[string]string `json:"diffs"`
+	// Files holds every changed topic file's bytes before and after the
+	// install (archives are append-only and never reverted).
+	Files map[string]fileChange `json:"files,omitempty"`
+	// Reverts is the revision a revert install undid.
+	Reverts int64 `json:"reverts,omitempty"`
+}
+
+// fileChange is one topic file's bytes around an install; nil means the
+// file did not exist (JSON null), so a created or deleted file reverts.
+type fileChange struct {
+	Before []byte `json:"before"`
+	After  []byte `json:"after"`
 }
 
 // insertHistory records an install; recording the same revision twice is a
@@ -151,8 +167,13 @@ type historyRecord struct {
 func insertHistory(ctx context.Context, db *sql.DB, h historyRecord) error {
 	changed, _ := json.Marshal(nonNil(h.Changed))
 	diffs, _ := json.Marshal(h.Diffs)
-	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO history (revision, time, actor, kind, changed, diffs)
-		VALUES (?, ?, ?, ?, ?, ?)`, h.Revision, h.Time.UTC().Format(time.RFC3339), h.Actor, h.Kind, string(changed), string(diffs))
+	files := []byte("{}")
+	if len(h.Files) > 0 {
+		files, _ = json.Marshal(h.Files)
+	}
+	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO history (revision, time, actor, kind, changed, diffs, files, reverts)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, h.Revision, h.Time.UTC().Format(time.RFC3339), h.Actor, h.Kind, string(changed),
+		string(diffs), string(files), h.Reverts)
 	if err != nil {
 		return fmt.Errorf("record history: %w", err)
 	}

@@ -85,6 +85,8 @@ type Change struct {
 	Archives map[string][]byte
 	// Background callers give up after 1 s on a held lock.
 	Background bool
+	// Reverts names the revision a revert undoes (kind "revert").
+	Reverts int64
 }
 
 // Update applies a transaction as the engine's caller tier (SPEC §6).
@@ -147,9 +149,12 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
 	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
-		Changed: plan.order, Diffs: map[string]string{}}
+		Changed: plan.order, Diffs: map[string]string{}, Files: map[string]fileChange{}, Reverts: ch.Reverts}
 	for _, p := range plan.order {
 		hist.Diffs[p] = unifiedDiff(p, plan.old[p], plan.files[p])
+		if strings.HasPrefix(p, "topics/") {
+			hist.Files[p] = fileChange{Before: plan.old[p], After: plan.files[p]}
+		}
 	}
 	if err := e.commit(ctx, plan, hist); err != nil {
 		return UpdateResult{}, err

@@ -84,6 +84,8 @@ type HistoryEntry struct {
 	Time     string   `json:"time"`
 	Actor    string   `json:"actor"` // tier
 	Changed  []string `json:"changed"`
+	// Reverts is set on a revert: the revision it undid.
+	Reverts int64 `json:"reverts,omitempty"`
 
 	Diffs map[string]string `json:"-"` // unified diff per changed path
 }

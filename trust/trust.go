@@ -44,6 +44,11 @@ const (
 	OpPromote  Op = "promote"
 	OpBackfill Op = "backfill"
 	OpSleep    Op = "sleep"
+	// OpRevert installs the inverse of an earlier transaction.
+	OpRevert Op = "revert"
+	// OpPropose stores, accepts or declines proposals: passes and writer
+	// batches that wait for the owner.
+	OpPropose Op = "propose"
 )
 
 // ErrForbidden is returned when a tier may not perform an operation or edit.
@@ -57,7 +62,7 @@ func allowed(op Op) []Tier {
 	case OpStatus, OpUpdate:
 		return []Tier{Owner, Paired}
 	case OpVerify, OpGet, OpSearch, OpCore, OpPending, OpHistory, OpWrite, OpImport,
-		OpPromote, OpBackfill, OpSleep:
+		OpPromote, OpBackfill, OpSleep, OpRevert, OpPropose:
 		return []Tier{Owner}
 	}
 	return nil

@@ -1,0 +1,153 @@
+package engine_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"scriptorium/engine"
+	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer"
+	"scriptorium/workspace"
+)
+
+const revertFile = "# Notes\n\nAlpha fact. ^aaaaaaa1\n\nBeta fact. ^aaaaaaa2\n\nGamma fact. ^aaaaaaa3\n"
+
+// revertSetup opens an empty workspace and installs topics/notes.md at
+// revision 1.
+func revertSetup(t *testing.T) (*engine.Engine, string) {
+	t.Helper()
+	state := ftEmpty(t, nil)
+	e := ftOpen(t, state)
+	if _, err := e.Update(context.Background(), ftTx(0, ftCreate("topics/notes.md", revertFile))); err != nil {
+		t.Fatal(err)
+	}
+	return e, state
+}
+
+func revertUpdate(t *testing.T, e *engine.Engine, edits ...engine.Edit) int64 {
+	t.Helper()
+	res, err := e.Update(context.Background(), ftTx(ftRevision(t, e), edits...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Revision
+}
+
+func TestRevert_RoundTrip(t *testing.T) {
+	ctx := context.Background()
+	e, state := revertSetup(t)
+	before := ftTree(t, state)
+	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, edited.", 1)),
+		ftCreate("topics/extra.md", "# Extra\n\nDelta fact. ^aaaaaaa4\n"))
+
+	dry, err := e.Revert(ctx, rev, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !dry.DryRun || dry.Revision != 0 || len(dry.Changed) != 2 || !strings.Contains(dry.Changed[0].Diff+dry.Changed[1].Diff, "-Beta fact, edited.") {
+		t.Fatalf("dry run = %+v", dry)
+	}
+	if got := ftRevision(t, e); got != rev {
+		t.Fatalf("a dry run installed revision %d", got)
+	}
+	res, err := e.Revert(ctx, rev, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Revision != rev+1 || res.Reverts != rev {
+		t.Fatalf("revert = %+v", res)
+	}
+	if d := ftTreeDiff(before, ftTree(t, state)); d != "" {
+		t.Errorf("after the revert the workspace differs from before revision %d:\n%s", rev, d)
+	}
+	h := ftHistory(t, e)
+	if h[0].Kind != "revert" || h[0].Reverts != rev || h[0].Revision != res.Revision {
+		t.Errorf("history head = %+v, want a revert naming %d", h[0], rev)
+	}
+	ftVerifyClean(t, e)
+
+	// Reverting the revert re-applies the original.
+	if _, err := e.Revert(ctx, res.Revision, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := ftRead(t, state, "topics/notes.md"); !strings.Contains(got, "Beta fact, edited.") {
+		t.Errorf("reverting the revert did not re-apply revision %d:\n%s", rev, got)
+	}
+	if !ftExists(state, "topics/extra.md") {
+		t.Error("reverting the revert did not re-create topics/extra.md")
+	}
+}
+
+func TestRevert_KeepsLaterChangesToOtherBlocks(t *testing.T) {
+	ctx := context.Background()
+	e, state := revertSetup(t)
+	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1)))
+	later := strings.Replace(strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1), "Gamma fact.", "Gamma fact, later.", 1)
+	revertUpdate(t, e, ftReplace("topics/notes.md", later))
+	if _, err := e.Revert(ctx, rev, false); err != nil {
+		t.Fatal(err)
+	}
+	got := ftRead(t, state, "topics/notes.md")
+	if !strings.Contains(got, "Alpha fact. ^aaaaaaa1") || !strings.Contains(got, "Gamma fact, later.") {
+		t.Errorf("revert did not undo only its own block:\n%s", got)
+	}
+}
+
+func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
+	ctx := context.Background()
+	e, state := revertSetup(t)
+	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, first.", 1)))
+	later := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, second.", 1)))
+	tree := ftTree(t, state)
+	_, err := e.Revert(ctx, rev, false)
+	if ftCode(err) != engine.CodeConflict {
+		t.Fatalf("err = %v, want CONFLICT", err)
+	}
+	vs := ftViolations(err)
+	if len(vs) != 1 || vs[0].Path != "topics/notes.md" || !strings.Contains(vs[0].Message, "^aaaaaaa2") ||
+		!strings.Contains(vs[0].Message, "revision "+itoa(later)) {
+		t.Errorf("violations = %+v, want ^aaaaaaa2 changed by revision %d", vs, later)
+	}
+	if d := ftTreeDiff(tree, ftTree(t, state)); d != "" {
+		t.Errorf("a refused revert changed files:\n%s", d)
+	}
+	if ftRevision(t, e) != later {
+		t.Error("a refused revert installed a revision")
+	}
+}
+
+func TestRevert_Refusals(t *testing.T) {
+	ctx := context.Background()
+	e, state := revertSetup(t)
+	if _, err := e.Revert(ctx, 99, false); ftCode(err) != engine.CodeNotFound {
+		t.Errorf("unknown revision: err = %v, want NOT_FOUND", err)
+	}
+	// A writer batch of unpaired group messages only appends a pending
+	// source: archives are append-only, so there is nothing to revert.
+	st, err := sessions.Open(workspace.SessionsDB(state), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Import(strings.NewReader(`{"session":"g","provider":"telegram","id":"1","role":"user","speaker_id":"u9",` +
+		`"speaker_display":"Stranger","content":"hello","time":"2026-01-01T10:00:00Z","tier":"unpaired","group":true}` + "\n"))
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := writer.Write(ctx, e, writer.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Revert(ctx, res.Revision, false)
+	if ftCode(err) != engine.CodeInvalidArgument || !strings.Contains(err.Error(), "append-only") {
+		t.Errorf("archive-only revert: err = %v, want INVALID_ARGUMENT naming append-only archives", err)
+	}
+	paired := ftOpen(t, state, asPaired)
+	if _, err := paired.Revert(ctx, 1, false); ftCode(err) != engine.CodeForbidden {
+		t.Errorf("paired revert: err = %v, want FORBIDDEN", err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
