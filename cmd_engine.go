@@ -38,7 +38,8 @@ func verbs() []*verb {
 			{"limit", true, "maximum results (default 10)"},
 			{"method", true, "bm25 (default) or embedding"},
 		}, run: runSearch},
-		{name: "import", args: "FILE", help: "append JSONL turns to sessions.db (- reads stdin)", run: runImport},
+		{name: "import", args: "PATH", help: "import turns into sessions.db: a JSONL, Claude Code or ChatGPT file, - (stdin) or a directory",
+			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code or chatgpt"}}, run: runImport, details: importDetails},
 		{name: "write", help: "run the writer (background: gives up after 1 s on a held lock)", flags: []flagSpec{
 			{"force", false, "write until nothing is pending"}, {"session", true, "only this session"}}, run: runWrite},
 		{name: "backfill", help: "distil trusted sources no topic cites", run: runBackfill},
@@ -50,7 +51,16 @@ func verbs() []*verb {
 			flags: []flagSpec{{"addr", true, "listen address (default 127.0.0.1:8765)"}}, run: runServe},
 		{name: "history", help: "installed transactions and sleep passes, newest first", run: runHistory},
 		{name: "sleep", help: "run a reorganiser pass now and print its report",
-			flags: []flagSpec{{"model", true, "offline, NAME (configured provider) or PROVIDER:NAME"}}, run: runSleep},
+			flags: []flagSpec{{"model", true, "offline, NAME (configured provider) or PROVIDER:NAME"},
+				{"propose", false, "store the pass as a proposal for the owner instead of installing it"}}, run: runSleep},
+		{name: "revert", args: "REV", help: "install the inverse of transaction REV (owner; a terminal or --yes)",
+			flags: []flagSpec{{"dry-run", false, "show the diff the revert would install, change nothing"},
+				{"yes", false, "confirm without a terminal"}}, run: runRevert},
+		{name: "proposals", help: "sleep passes and writer batches waiting for the owner, oldest first", run: runProposals},
+		{name: "accept", args: "ID", help: "install a proposal (rebased when its base is stale) as a normal transaction",
+			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runAccept},
+		{name: "decline", args: "ID", help: "drop a proposal and record that in the events",
+			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runDecline},
 		{name: "daemon", help: "nightly sleep pass + idle-session watcher (until stopped)", run: runDaemon},
 	}
 }
@@ -63,6 +73,16 @@ func (inv *invocation) stateDir() (string, error) {
 		return "", usagef("%v", err)
 	}
 	return dir, nil
+}
+
+// confirm asks a yes/no question on stderr and reads the answer from
+// stdin; anything but y or yes is no.
+func (inv *invocation) confirm(question string) bool {
+	fmt.Fprint(inv.stderr, question)
+	var answer string
+	fmt.Fscanln(inv.stdin, &answer)
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes"
 }
 
 // isTerminal reports whether stdin is an interactive terminal.

@@ -49,10 +49,7 @@ func runPromote(inv *invocation) error {
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
 		if !inv.bool("yes") {
-			fmt.Fprintf(inv.stderr, "Promote %d source(s)? They become trusted, searchable and are distilled into topics. [y/N] ", len(inv.positional))
-			var answer string
-			fmt.Fscanln(inv.stdin, &answer)
-			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			if !inv.confirm(fmt.Sprintf("Promote %d source(s)? They become trusted, searchable and are distilled into topics. [y/N] ", len(inv.positional))) {
 				return engine.Errorf(engine.CodeInvalidArgument, "promotion cancelled; nothing changed")
 			}
 		}

@@ -27,6 +27,20 @@ func runSleep(inv *invocation) error {
 		return usagef("--model needs a name: offline, NAME or PROVIDER:NAME")
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		if inv.bool("propose") {
+			p, err := sleep.Propose(ctx, e, opts)
+			if err != nil {
+				return err
+			}
+			return inv.emit(p.Summary(), func(w io.Writer) {
+				if len(p.Changed) == 0 {
+					fmt.Fprintln(w, "the pass found nothing to change; no proposal stored")
+					return
+				}
+				fmt.Fprintf(w, "stored proposal %s (base revision %d): %s\n", p.ID, p.BaseRevision, strings.Join(proposalPaths(p), ", "))
+				printDiffs(w, p.Changed)
+			})
+		}
 		rep, err := sleep.Sleep(ctx, e, opts)
 		if err != nil {
 			return err
@@ -45,12 +59,7 @@ func printPass(w io.Writer, rep engine.PassReport) {
 	if len(rep.CoreGap) > 0 {
 		fmt.Fprintf(w, "core.md budget leaves out %d block(s) of topics/core.md: %s\n", len(rep.CoreGap), strings.Join(rep.CoreGap, " "))
 	}
-	for _, c := range rep.Changed {
-		fmt.Fprintf(w, "\n%s", c.Diff)
-		if !strings.HasSuffix(c.Diff, "\n") {
-			fmt.Fprintln(w)
-		}
-	}
+	printDiffs(w, rep.Changed)
 }
 
 // runDaemon runs the nightly scheduler and the idle-session watcher until

@@ -22,7 +22,26 @@ type Config struct {
 	Memory MemoryConfig `toml:"memory"`
 	Model  ModelConfig  `toml:"model"`
 	Daemon DaemonConfig `toml:"daemon"`
+	Recall RecallConfig `toml:"recall"`
+	Sleep  ModeConfig   `toml:"sleep"`
+	Writer ModeConfig   `toml:"writer"`
 }
+
+// ModeConfig is the [sleep] or [writer] table: whether that service
+// installs its work ("install", the default) or stores it as a proposal
+// the owner accepts or declines ("propose").
+type ModeConfig struct {
+	Mode string `toml:"mode"`
+}
+
+// Proposes reports whether the service waits for the owner.
+func (m ModeConfig) Proposes() bool { return m.Mode == ModePropose }
+
+// The service modes.
+const (
+	ModeInstall = "install"
+	ModePropose = "propose"
+)
 
 // MemoryConfig is the [memory] table.
 type MemoryConfig struct {
@@ -51,6 +70,22 @@ type DaemonConfig struct {
 	SleepAt     string `toml:"sleep_at"`     // local "HH:MM", default "03:00"
 	IdleMinutes int    `toml:"idle_minutes"` // force-write sessions idle this long, default 30
 }
+
+// RecallConfig is the [recall] table: per-prompt recall for hosts (the
+// Claude Code hook, MCP memory_recall).
+type RecallConfig struct {
+	// BudgetTokens bounds the fenced context RecallBudget returns, in
+	// o200k_base tokens; 0 means DefaultRecallBudget.
+	BudgetTokens int `toml:"budget_tokens"`
+}
+
+// DefaultRecallBudget is recall.budget_tokens when unset: room for a short
+// core and a few hits without crowding the agent's own context.
+const DefaultRecallBudget = 1000
+
+// MinRecallBudget is the smallest recall.budget_tokens accepted: the fence
+// and its note alone cost about 30 tokens.
+const MinRecallBudget = 64
 
 // LoadConfig reads the config file at path; a missing file gives defaults.
 // Unknown keys are an error so a typo never silently falls back to a default.
@@ -94,6 +129,14 @@ func (c Config) withDefaults() Config {
 	if c.Daemon.IdleMinutes == 0 {
 		c.Daemon.IdleMinutes = 30
 	}
+	if c.Recall.BudgetTokens == 0 {
+		c.Recall.BudgetTokens = DefaultRecallBudget
+	}
+	for _, m := range []*ModeConfig{&c.Sleep, &c.Writer} {
+		if m.Mode == "" {
+			m.Mode = ModeInstall
+		}
+	}
 	return c
 }
 
@@ -111,11 +154,24 @@ func (c Config) validate(path string) error {
 	default:
 		return Errorf(CodeInvalidArgument, "config %s: model.provider must be offline, openai or anthropic, not %q", path, c.Model.Provider)
 	}
+	for _, m := range []struct {
+		name string
+		ModeConfig
+	}{{"sleep.mode", c.Sleep}, {"writer.mode", c.Writer}} {
+		if m.Mode != ModeInstall && m.Mode != ModePropose {
+			return Errorf(CodeInvalidArgument, "config %s: %s must be \"install\" or \"propose\", not %q", path, m.name, m.Mode)
+		}
+	}
 	if _, err := time.Parse("15:04", c.Daemon.SleepAt); err != nil {
 		return Errorf(CodeInvalidArgument, "config %s: daemon.sleep_at must be HH:MM, not %q", path, c.Daemon.SleepAt)
 	}
 	if c.Daemon.IdleMinutes < 0 {
 		return Errorf(CodeInvalidArgument, "config %s: daemon.idle_minutes must be positive", path)
+	}
+	// The whole fenced block must fit: below the fence's own cost nothing
+	// could ever be recalled, which is a typo rather than a wish.
+	if c.Recall.BudgetTokens < MinRecallBudget {
+		return Errorf(CodeInvalidArgument, "config %s: recall.budget_tokens must be at least %d, not %d", path, MinRecallBudget, c.Recall.BudgetTokens)
 	}
 	return nil
 }

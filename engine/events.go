@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // IngestEvent is an `ingest_ended` event: the outcome of the idle
@@ -25,9 +26,9 @@ func (e *Engine) RecordEvent(ctx context.Context, ev IngestEvent) error {
 	return nil
 }
 
-// Events returns recorded events, newest first.
+// Events returns the recorded ingest_ended events, newest first.
 func (e *Engine) Events(ctx context.Context) ([]IngestEvent, error) {
-	rows, err := e.db.QueryContext(ctx, `SELECT data FROM events ORDER BY id DESC`)
+	rows, err := e.db.QueryContext(ctx, `SELECT data FROM events WHERE kind = 'ingest_ended' ORDER BY id DESC`)
 	if err != nil {
 		return nil, Wrap(CodeIO, err, "read events")
 	}
@@ -44,4 +45,18 @@ func (e *Engine) Events(ctx context.Context) ([]IngestEvent, error) {
 		}
 	}
 	return out, rows.Err()
+}
+
+// RecordAudit appends an owner decision that is not an install (a declined
+// proposal, for example) to state.db's events, as JSON data of the kind.
+func (e *Engine) RecordAudit(ctx context.Context, kind string, data any) error {
+	doc, err := json.Marshal(data)
+	if err != nil {
+		return Wrap(CodeIO, err, "record %s", kind)
+	}
+	now := e.opts.Now().UTC().Format(time.RFC3339)
+	if _, err := e.db.ExecContext(ctx, `INSERT INTO events (time, kind, data) VALUES (?, ?, ?)`, now, kind, string(doc)); err != nil {
+		return Wrap(CodeIO, err, "record %s", kind)
+	}
+	return nil
 }

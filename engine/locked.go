@@ -95,6 +95,10 @@ type Plan struct {
 	p     *txPlan
 }
 
+// Bytes returns a changed path's bytes before and after the plan; nil
+// means the file does not exist on that side.
+func (p *Plan) Bytes(path string) (before, after []byte) { return p.p.old[path], p.p.files[path] }
+
 // Diff is the unified diff of one changed path.
 func (p *Plan) Diff(path string) string { return unifiedDiff(path, p.p.old[path], p.p.files[path]) }
 

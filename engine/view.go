@@ -157,6 +157,12 @@ func (v *View) CheckWithheld(edits []Edit) error { return v.s.checkWithheld(edit
 // Violations validates the view (SPEC §3–§4).
 func (v *View) Violations() []Violation { return v.s.violations() }
 
+// NewViolations lists the violations after has that before does not: what
+// a change would break (the rule every install is judged by).
+func NewViolations(before, after *View) []Violation {
+	return introduced(before.s.violations(), after.s.violations())
+}
+
 // ArchiveBatch computes the new bytes of every v2 archive a batch of
 // records lands in (records already archived are skipped). The batch is
 // refused whole on an unsafe or colliding provider or thread name.

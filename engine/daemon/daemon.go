@@ -119,7 +119,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) error {
 				sleepC = clock.After(next.Sub(now))
 				continue
 			}
-			rep, err := sleep.Sleep(ctx, e, sopts)
+			summary, err := nightlyPass(ctx, e, sopts)
 			if ctx.Err() != nil {
 				logf("daemon: stopping")
 				return nil
@@ -128,7 +128,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) error {
 			next = regular
 			switch {
 			case err == nil:
-				logf("%s; next at %s", rep.Summary(), next.Format(time.RFC3339))
+				logf("%s; next at %s", summary, next.Format(time.RFC3339))
 			case engine.AsError(err).Retryable():
 				if retry := clock.Now().Add(retryAfter); retry.Before(regular) {
 					next = retry
@@ -140,6 +140,24 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) error {
 			sleepC = clock.After(next.Sub(clock.Now()))
 		}
 	}
+}
+
+// nightlyPass runs the pass the configuration asks for: installed, or
+// stored as a proposal for the owner (sleep.mode = "propose").
+func nightlyPass(ctx context.Context, e *engine.Engine, opts sleep.SleepOptions) (string, error) {
+	if !e.Config().Sleep.Proposes() {
+		rep, err := sleep.Sleep(ctx, e, opts)
+		return rep.Summary(), err
+	}
+	p, err := sleep.Propose(ctx, e, opts)
+	if err != nil || len(p.Changed) == 0 {
+		return "sleep pass proposed nothing", err
+	}
+	paths := make([]string, len(p.Changed))
+	for i, c := range p.Changed {
+		paths[i] = c.Path
+	}
+	return fmt.Sprintf("sleep pass stored as proposal %s for the owner (%d file(s): %s)", p.ID, len(paths), strings.Join(paths, ", ")), nil
 }
 
 // nextDaily returns the first hh:mm strictly after now, in now's location.

@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/proposals"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -40,6 +41,10 @@ type SleepOptions struct {
 	SplitTokens int
 	// MaxTokens bounds the model's answer; 0 means the provider default.
 	MaxTokens int
+	// Propose stores the pass as a proposal for the owner instead of
+	// installing it (`sleep --propose`, sleep.mode = "propose"); see
+	// Propose.
+	Propose bool
 }
 
 // Sleep runs one reorganiser pass (SPEC §9) through the normal transaction
@@ -60,7 +65,7 @@ func Sleep(ctx context.Context, e *engine.Engine, opts SleepOptions) (engine.Pas
 	if err != nil {
 		return engine.PassReport{}, err
 	}
-	p := &pass{e: e}
+	p := &pass{e: e, propose: opts.Propose}
 	if m == nil {
 		return p.offline(ctx, opts)
 	}
@@ -70,6 +75,39 @@ func Sleep(ctx context.Context, e *engine.Engine, opts SleepOptions) (engine.Pas
 // pass is one sleep pass on an open engine.
 type pass struct {
 	e *engine.Engine
+	// propose stores the validated pass as proposal instead of installing.
+	propose  bool
+	proposal *proposals.Proposal
+}
+
+// Propose computes one pass against the current revision exactly as Sleep
+// does (offline organiser or model, the same rules) and stores it as a
+// proposal instead of installing it. A pass with nothing to change stores
+// nothing and returns a proposal without files.
+func Propose(ctx context.Context, e *engine.Engine, opts SleepOptions) (proposals.Proposal, error) {
+	if err := e.Authorize(trust.OpPropose); err != nil {
+		return proposals.Proposal{}, err
+	}
+	if err := e.Authorize(trust.OpSleep); err != nil {
+		return proposals.Proposal{}, err
+	}
+	m, err := sleepModel(e.Config(), e.Options().Getenv, opts)
+	if err != nil {
+		return proposals.Proposal{}, err
+	}
+	p := &pass{e: e, propose: true}
+	if m == nil {
+		_, err = p.offline(ctx, opts)
+	} else {
+		_, err = p.withModel(ctx, m, opts)
+	}
+	if err != nil {
+		return proposals.Proposal{}, err
+	}
+	if p.proposal == nil {
+		return proposals.Proposal{Kind: "sleep", Changed: []engine.FileDiff{}, Files: map[string]proposals.File{}}, nil
+	}
+	return *p.proposal, nil
 }
 
 // offline runs the built-in organiser entirely under the write lock:
@@ -162,6 +200,16 @@ func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, e
 	if bad := sleepRuleViolations(before, plan.After, redirect); len(bad) > 0 {
 		return p.fail(ctx, before, rep, &engine.Error{Code: engine.CodeRejected, Violations: bad,
 			Message: fmt.Sprintf("sleep pass rejected: %d rule violation(s); nothing was changed", len(bad))})
+	}
+	if p.propose {
+		// The pass is recorded when the owner accepts it, not now.
+		prop := proposals.FromPlan(p.e, "sleep", rep.Model, before, plan)
+		if err := proposals.Save(p.e, prop); err != nil {
+			return rep, err
+		}
+		p.proposal = &prop
+		rep.Changed = prop.Changed
+		return rep, nil
 	}
 	res, err := tx.Install(ctx, ch)
 	if err != nil {

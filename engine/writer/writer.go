@@ -298,8 +298,12 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		if len(edits) == 0 && len(archives) == 0 {
 			break
 		}
-		_, err = w.e.Install(ctx, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
-			Edits: edits, Archives: archives, Background: true})
+		if w.e.Config().Writer.Proposes() && len(edits) > 0 {
+			err = w.propose(ctx, v, archives, edits)
+		} else {
+			_, err = w.e.Install(ctx, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
+				Edits: edits, Archives: archives, Background: true})
+		}
 		if err == nil {
 			break
 		}

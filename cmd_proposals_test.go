@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func docKeys(doc map[string]any) []string {
+	var keys []string
+	for k := range doc {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// A pass proposed, listed, partially accepted, then declined; then the
+// accepted files reverted. Every step through the CLI, in --json.
+func TestCLI_ProposeAcceptDeclineRevert(t *testing.T) {
+	state := sleepState(t)
+	topics := func() map[string]string { return treeState(t, filepath.Join(state, "memory", "topics")) }
+	before := topics()
+
+	prop := runCLI(t, "", "sleep", "--propose", "--json", "--state", state)
+	if prop.code != 0 {
+		t.Fatalf("sleep --propose exited %d: %s%s", prop.code, prop.stdout, prop.stderr)
+	}
+	p := oneJSON(t, prop.stdout)
+	if want := []string{"base_revision", "changed", "id", "kind", "time"}; !slices.Equal(docKeys(p), want) {
+		t.Fatalf("proposal keys = %v, want %v", docKeys(p), want)
+	}
+	if d := diffTrees(before, topics()); d != "" {
+		t.Fatalf("a proposed pass changed topics:\n%s", d)
+	}
+	id, _ := p["id"].(string)
+	changed, _ := p["changed"].([]any)
+	if p["kind"] != "sleep" || len(changed) < 2 {
+		t.Fatalf("proposal = %v, want a sleep pass changing at least two files", p)
+	}
+
+	list := oneJSON(t, runCLI(t, "", "proposals", "--json", "--state", state).stdout)
+	ps, _ := list["proposals"].([]any)
+	if len(ps) != 1 || ps[0].(map[string]any)["id"] != id {
+		t.Fatalf("proposals = %v", list)
+	}
+	first := changed[0].(map[string]any)["path"].(string)
+
+	acc := runCLI(t, "", "accept", id, "--only", first, "--json", "--state", state)
+	if acc.code != 0 {
+		t.Fatalf("accept --only exited %d: %s%s", acc.code, acc.stdout, acc.stderr)
+	}
+	a := oneJSON(t, acc.stdout)
+	revArg := fmt.Sprint(a["revision"])
+	if rest, _ := a["remaining"].([]any); revArg == "0" || len(rest) != len(changed)-1 {
+		t.Fatalf("accept = %v (proposal changed %d files)", a, len(changed))
+	}
+	after := topics()
+	if d := diffTrees(before, after); !strings.Contains(d, strings.TrimPrefix(first, "topics/")) {
+		t.Errorf("accepting %s did not change it:\n%s", first, d)
+	}
+
+	dec := runCLI(t, "", "decline", id, "--json", "--state", state)
+	if dec.code != 0 {
+		t.Fatalf("decline exited %d: %s%s", dec.code, dec.stdout, dec.stderr)
+	}
+	if d := diffTrees(after, topics()); d != "" {
+		t.Errorf("decline changed topics:\n%s", d)
+	}
+	if again := runCLI(t, "", "accept", id, "--json", "--state", state); again.code != 1 || !strings.Contains(again.stdout, "NOT_FOUND") {
+		t.Errorf("accepting a declined proposal: exit %d %s", again.code, again.stdout)
+	}
+
+	// The revert of the accepted revision needs --yes off a terminal; a dry
+	// run shows the diff and changes nothing.
+	if no := runCLI(t, "", "revert", revArg, "--json", "--state", state); no.code != 1 || !strings.Contains(no.stdout, "FORBIDDEN") {
+		t.Errorf("revert without --yes off a terminal: exit %d %s", no.code, no.stdout)
+	}
+	dry := runCLI(t, "", "revert", revArg, "--dry-run", "--json", "--state", state)
+	if dry.code != 0 || !strings.Contains(dry.stdout, `"dry_run": true`) || !strings.Contains(dry.stdout, "@@") {
+		t.Fatalf("revert --dry-run: exit %d %s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	if d := diffTrees(after, topics()); d != "" {
+		t.Errorf("a dry-run revert changed topics:\n%s", d)
+	}
+	done := runCLI(t, "", "revert", revArg, "--yes", "--json", "--state", state)
+	if done.code != 0 {
+		t.Fatalf("revert --yes: exit %d %s%s", done.code, done.stdout, done.stderr)
+	}
+	if d := diffTrees(before, topics()); d != "" {
+		t.Errorf("after the revert topics differ from before the accept:\n%s", d)
+	}
+	hist := runCLI(t, "", "history", "--json", "--state", state)
+	if !strings.Contains(hist.stdout, `"reverts": `+revArg) {
+		t.Errorf("history does not name the reverted revision %s:\n%s", revArg, hist.stdout)
+	}
+	events, err := os.ReadFile(filepath.Join(state, "memory", ".scriptorium", "state.db"))
+	if err != nil || !strings.Contains(string(events), "proposal_declined") {
+		t.Errorf("state.db does not record the declined proposal (%v)", err)
+	}
+}

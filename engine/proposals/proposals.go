@@ -1,0 +1,334 @@
+package proposals
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/trust"
+	"scriptorium/workspace"
+	"scriptorium/workspace/topic"
+)
+
+// Proposal is one pass or writer batch that waits for the owner.
+type Proposal struct {
+	ID           string            `json:"id"`
+	Kind         string            `json:"kind"` // "sleep" or "write"
+	Time         string            `json:"time"`
+	BaseRevision int64             `json:"base_revision"`
+	Changed      []engine.FileDiff `json:"changed"`
+	// Model is the model that computed a sleep pass.
+	Model string `json:"model,omitempty"`
+	// Files holds every changed topic file's bytes before and after, the
+	// proposal proper: accept rebases them onto the current files.
+	Files map[string]File `json:"files"`
+}
+
+// File is one topic file of a proposal; nil means it does not exist.
+type File struct {
+	Before []byte `json:"before"`
+	After  []byte `json:"after"`
+}
+
+// Summary is a proposal as `proposals` lists it (SPEC shape).
+type Summary struct {
+	ID           string            `json:"id"`
+	Kind         string            `json:"kind"`
+	Time         string            `json:"time"`
+	BaseRevision int64             `json:"base_revision"`
+	Changed      []engine.FileDiff `json:"changed"`
+}
+
+// Summary drops the file bytes.
+func (p Proposal) Summary() Summary {
+	return Summary{ID: p.ID, Kind: p.Kind, Time: p.Time, BaseRevision: p.BaseRevision, Changed: p.Changed}
+}
+
+// dir is where proposals live: beside the index and state.db, never under
+// topics/ (a proposal is not memory until accepted).
+func dir(e *engine.Engine) string { return filepath.Join(e.Root(), ".scriptorium", "proposals") }
+
+// FromPlan turns a validated plan into a proposal of kind against view v.
+// Only topic files are proposed: archives are evidence, appended when the
+// turns are read, never waiting for review.
+func FromPlan(e *engine.Engine, kind, model string, v *engine.View, plan *engine.Plan) Proposal {
+	p := Proposal{ID: newID(e.Now()), Kind: kind, Time: e.Now().UTC().Format(time.RFC3339), BaseRevision: v.Revision,
+		Model: model, Changed: []engine.FileDiff{}, Files: map[string]File{}}
+	for _, path := range plan.Changed {
+		if !strings.HasPrefix(path, "topics/") {
+			continue
+		}
+		before, after := plan.Bytes(path)
+		p.Files[path] = File{Before: before, After: after}
+		p.Changed = append(p.Changed, engine.FileDiff{Path: path, Diff: plan.Diff(path)})
+	}
+	return p
+}
+
+// newID is sortable by time and unique: the time to the second, then
+// random hex.
+func newID(now time.Time) string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return "p-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+}
+
+// Save stores a proposal atomically. A proposal without files is not
+// stored: there is nothing to decide.
+func Save(e *engine.Engine, p Proposal) error {
+	if err := e.Authorize(trust.OpPropose); err != nil {
+		return err
+	}
+	if len(p.Files) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(dir(e), 0o755); err != nil {
+		return engine.Wrap(engine.CodeIO, err, "create %s", dir(e))
+	}
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return engine.Wrap(engine.CodeIO, err, "encode proposal")
+	}
+	if err := workspace.WriteFileAtomic(e.RuntimeDir(), filepath.Join(dir(e), p.ID+".json"), append(data, '\n')); err != nil {
+		return engine.Wrap(engine.CodeIO, err, "store proposal %s", p.ID)
+	}
+	return nil
+}
+
+// List returns every stored proposal, oldest first (the order to review
+// them in).
+func List(e *engine.Engine) ([]Proposal, error) {
+	if err := e.Authorize(trust.OpHistory); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir(e))
+	if errors.Is(err, fs.ErrNotExist) {
+		return []Proposal{}, nil
+	}
+	if err != nil {
+		return nil, engine.Wrap(engine.CodeIO, err, "read proposals")
+	}
+	out := []Proposal{}
+	for _, ent := range entries {
+		id, ok := strings.CutSuffix(ent.Name(), ".json")
+		if !ok || !validID(id) {
+			continue
+		}
+		p, err := read(e, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func validID(id string) bool {
+	if !strings.HasPrefix(id, "p-") || len(id) > 64 {
+		return false
+	}
+	for _, r := range id[2:] {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func read(e *engine.Engine, id string) (Proposal, error) {
+	var p Proposal
+	if !validID(id) {
+		return p, engine.Errorf(engine.CodeInvalidArgument, "%q is not a proposal id (see `proposals`)", id)
+	}
+	data, err := os.ReadFile(filepath.Join(dir(e), id+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, engine.Errorf(engine.CodeNotFound, "no proposal %s (see `proposals`)", id)
+	}
+	if err != nil {
+		return p, engine.Wrap(engine.CodeIO, err, "read proposal %s", id)
+	}
+	if err := json.Unmarshal(data, &p); err != nil || p.ID != id {
+		return p, engine.Errorf(engine.CodeIO, "proposal %s is damaged; decline it", id)
+	}
+	return p, nil
+}
+
+// AcceptResult is what Accept installed.
+type AcceptResult struct {
+	ID       string            `json:"id"`
+	Revision int64             `json:"revision"`
+	Changed  []engine.FileDiff `json:"changed"`
+	// Remaining lists the files of the proposal still waiting (after a
+	// partial accept); empty when the proposal is done.
+	Remaining []string `json:"remaining"`
+	// Rebased is true when the base revision was stale and the files were
+	// merged onto the current ones.
+	Rebased bool `json:"rebased"`
+}
+
+// Accept installs a proposal, or only the files in only, as a normal
+// transaction of the proposal's kind. A stale base revision is rebased
+// file by file (topic.Merge3) when no block conflicts; otherwise it is
+// refused with CONFLICT naming the blocks, and nothing changes. An
+// accepted sleep proposal is recorded as a sleep pass.
+func Accept(ctx context.Context, e *engine.Engine, id string, only []string) (AcceptResult, error) {
+	res := AcceptResult{ID: id, Changed: []engine.FileDiff{}, Remaining: []string{}}
+	if err := e.Authorize(trust.OpPropose); err != nil {
+		return res, err
+	}
+	err := e.Locked(ctx, !e.Options().Interactive, func(tx *engine.Tx) error {
+		p, err := read(e, id)
+		if err != nil {
+			return err
+		}
+		chosen, err := choose(p, only)
+		if err != nil {
+			return err
+		}
+		v, err := tx.View(ctx)
+		if err != nil {
+			return err
+		}
+		res.Rebased = v.Revision != p.BaseRevision
+		edits, err := rebase(v, p, chosen)
+		if err != nil {
+			return err
+		}
+		ch := engine.Change{Kind: p.Kind, Actor: trust.Owner, Edits: edits}
+		plan, err := e.Plan(v, ch)
+		if err != nil {
+			return err
+		}
+		if len(plan.Changed) > 0 {
+			out, err := tx.Install(ctx, ch)
+			if err != nil {
+				return err
+			}
+			res.Revision = out.Revision
+			for _, path := range plan.Changed {
+				res.Changed = append(res.Changed, engine.FileDiff{Path: path, Diff: plan.Diff(path)})
+			}
+		}
+		if p.Kind == "sleep" && len(plan.Changed) > 0 {
+			rep := engine.PassReport{Model: p.Model, Revision: res.Revision, Changed: res.Changed, CoreGap: e.CoreExcluded(plan.After)}
+			if err := e.RecordPass(ctx, &rep); err != nil {
+				return err
+			}
+		}
+		res.Remaining, err = drop(e, p, chosen)
+		return err
+	})
+	return res, err
+}
+
+// Decline drops a proposal, or only the files in only, and records the
+// decision in state.db's events (kind proposal_declined).
+func Decline(ctx context.Context, e *engine.Engine, id string, only []string) ([]string, error) {
+	if err := e.Authorize(trust.OpPropose); err != nil {
+		return nil, err
+	}
+	var remaining []string
+	err := e.Locked(ctx, !e.Options().Interactive, func(*engine.Tx) error {
+		p, err := read(e, id)
+		if err != nil {
+			return err
+		}
+		chosen, err := choose(p, only)
+		if err != nil {
+			return err
+		}
+		if err := e.RecordAudit(ctx, "proposal_declined", map[string]any{"id": p.ID, "kind": p.Kind,
+			"base_revision": p.BaseRevision, "paths": chosen, "actor": string(trust.Owner)}); err != nil {
+			return err
+		}
+		remaining, err = drop(e, p, chosen)
+		return err
+	})
+	return remaining, err
+}
+
+// choose resolves --only against the proposal's files (all when empty).
+func choose(p Proposal, only []string) ([]string, error) {
+	var all []string
+	for path := range p.Files {
+		all = append(all, path)
+	}
+	sort.Strings(all)
+	if len(only) == 0 {
+		return all, nil
+	}
+	for _, path := range only {
+		if _, ok := p.Files[path]; !ok {
+			return nil, engine.Errorf(engine.CodeInvalidArgument, "proposal %s does not change %s (it changes %s)", p.ID, path, strings.Join(all, ", "))
+		}
+	}
+	return only, nil
+}
+
+// rebase computes the edits that bring the chosen files from the current
+// view to the proposal's result.
+func rebase(v *engine.View, p Proposal, chosen []string) ([]engine.Edit, error) {
+	var edits []engine.Edit
+	var bad []engine.Violation
+	for _, path := range chosen {
+		f := p.Files[path]
+		cur, _, ok := v.Topic(path)
+		if !ok {
+			cur = nil
+		}
+		merged, conflicts := topic.Merge3(f.Before, cur, f.After)
+		for _, c := range conflicts {
+			bad = append(bad, engine.Violation{Code: "proposal_conflict", Path: path, Line: c.Line,
+				Message: fmt.Sprintf("%s changed since the proposal's base revision %d", c.Key, p.BaseRevision)})
+		}
+		switch {
+		case len(conflicts) > 0:
+		case merged == nil && cur != nil:
+			edits = append(edits, engine.Edit{Op: "delete", Path: path})
+		case merged != nil && cur == nil:
+			content := string(merged)
+			edits = append(edits, engine.Edit{Op: "create", Path: path, Content: &content})
+		case merged != nil && string(merged) != string(cur):
+			content := string(merged)
+			edits = append(edits, engine.Edit{Op: "replace", Path: path, Content: &content})
+		}
+	}
+	if len(bad) > 0 {
+		return nil, &engine.Error{Code: engine.CodeConflict, Violations: bad,
+			Message: fmt.Sprintf("proposal %s conflicts with changes made since revision %d in %d block(s); nothing was changed (decline it, or run the pass again)", p.ID, p.BaseRevision, len(bad))}
+	}
+	return edits, nil
+}
+
+// drop removes the chosen files from the proposal, deleting it when none
+// is left, and returns the files still waiting.
+func drop(e *engine.Engine, p Proposal, chosen []string) ([]string, error) {
+	for _, path := range chosen {
+		delete(p.Files, path)
+	}
+	p.Changed = slices.DeleteFunc(p.Changed, func(d engine.FileDiff) bool { return slices.Contains(chosen, d.Path) })
+	remaining := []string{}
+	for path := range p.Files {
+		remaining = append(remaining, path)
+	}
+	sort.Strings(remaining)
+	if len(remaining) == 0 {
+		if err := os.Remove(filepath.Join(dir(e), p.ID+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, engine.Wrap(engine.CodeIO, err, "remove proposal %s", p.ID)
+		}
+		return remaining, nil
+	}
+	return remaining, Save(e, p)
+}
