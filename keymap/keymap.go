@@ -78,6 +78,12 @@ type Passes struct {
 	Up, Down, Top, Bottom key.Binding
 	ScrollUp, ScrollDown  key.Binding
 	Sleep                 key.Binding
+	// On a proposal: choose a file, accept or decline it or the whole
+	// proposal. On an installed pass: revert it.
+	PrevFile, NextFile  key.Binding
+	Accept, AcceptAll   key.Binding
+	Decline, DeclineAll key.Binding
+	Revert              key.Binding
 }
 
 // Search holds the keys of the search pane while its inputs are not focused.
@@ -178,6 +184,13 @@ func Default() KeyMap {
 			ScrollUp:   bind("pgup/u", "scroll diff up", "pgup", "u"),
 			ScrollDown: bind("pgdn/d", "scroll diff down", "pgdown", "d"),
 			Sleep:      bind("S", "run sleep now", "S"),
+			PrevFile:   bind("←/h", "previous file", "left", "h"),
+			NextFile:   bind("→/l", "next file", "right", "l"),
+			Accept:     bind("a", "accept file", "a"),
+			AcceptAll:  bind("A", "accept proposal", "A"),
+			Decline:    bind("x", "decline file", "x"),
+			DeclineAll: bind("X", "decline proposal", "X"),
+			Revert:     bind("R", "revert pass", "R"),
 		},
 		Search: Search{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
@@ -257,16 +270,18 @@ func (k KeyMap) Scopes() []Scope {
 			WithGlobal: true,
 			Bindings: []key.Binding{c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom,
 				c.Open, c.Close, c.MoveUp, c.MoveDown}},
-		{Name: "Passes", Note: "Pane 4: sleep passes, newest first, and the diff of the selected pass.",
+		{Name: "Passes", Note: "Pane 4: proposals waiting for the owner first, then sleep passes newest first, and the diff of the selected one. " +
+			"Accept, decline and revert ask for confirmation; a revert shows the diff it would install first.",
 			WithGlobal: true,
-			Bindings:   []key.Binding{ps.Up, ps.Down, ps.Top, ps.Bottom, ps.ScrollUp, ps.ScrollDown, ps.Sleep}},
+			Bindings: []key.Binding{ps.Up, ps.Down, ps.Top, ps.Bottom, ps.ScrollUp, ps.ScrollDown, ps.Sleep,
+				ps.PrevFile, ps.NextFile, ps.Accept, ps.AcceptAll, ps.Decline, ps.DeclineAll, ps.Revert}},
 		{Name: "Search", Note: "Pane 5, while no input has the focus.", WithGlobal: true,
 			Bindings: []key.Binding{s.Up, s.Down, s.PageUp, s.PageDown, s.Top, s.Bottom, s.Edit, s.Open, s.Sort}},
 		{Name: "Search inputs", Note: "While the query or a filter input has the focus; other keys are typed into it.",
 			Bindings: []key.Binding{k.Input.ForceQuit, k.Input.Run, k.Input.NextField, k.Input.PrevField, k.Input.Leave}},
 		{Name: "Status", Note: "Pane 6: workspace, writer, index and model.", WithGlobal: true,
 			Bindings: []key.Binding{k.Status.Up, k.Status.Down}},
-		{Name: "Confirmation", Note: "A dialog before promote, core reorder and sleep. Any other key cancels.",
+		{Name: "Confirmation", Note: "A dialog before promote, core reorder, sleep, accept, decline and revert. Any other key cancels.",
 			Bindings: []key.Binding{k.Confirm.ForceQuit, k.Confirm.Yes}},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 )
 
 // Backend is everything the TUI asks of the engine. The real implementation
@@ -24,6 +25,15 @@ type Backend interface {
 	MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error)
 	Passes(ctx context.Context) ([]engine.PassReport, error)
 	Sleep(ctx context.Context) (engine.PassReport, error)
+	// Proposals lists the passes and writer batches waiting for the owner.
+	Proposals(ctx context.Context) ([]proposals.Proposal, error)
+	// Accept installs a proposal (only the files in only, when given).
+	Accept(ctx context.Context, id string, only []string) (proposals.AcceptResult, error)
+	// Decline drops a proposal (only the files in only, when given) and
+	// returns the files still waiting.
+	Decline(ctx context.Context, id string, only []string) ([]string, error)
+	// Revert installs (or on a dry run only computes) the inverse of rev.
+	Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error)
 	Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error)
 	// Changes delivers a value whenever another process changes the workspace.
 	Changes() <-chan struct{}

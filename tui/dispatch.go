@@ -24,9 +24,14 @@ const (
 	kindCore
 	kindPasses
 	kindSearch
+	kindProposals
+	kindRevertPreview
 	kindPromote
 	kindMove
 	kindSleep
+	kindAccept
+	kindDecline
+	kindRevert
 )
 
 // mutation reports whether the kind changes the workspace. Mutations are
@@ -190,6 +195,32 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 			rep, err := b.Sleep(ctx)
 			return views.SleepDone{Report: rep, Err: err}, err
 		}), true
+	case views.LoadProposals:
+		return m.run(kindProposals, nil, "loading proposals", func(ctx context.Context) (tea.Msg, error) {
+			ps, err := b.Proposals(ctx)
+			return views.ProposalsLoaded{Proposals: ps, Err: err}, err
+		}), true
+	case views.AcceptProposal:
+		return m.mutate(kindAccept, "accepting "+proposalLabel(r.ID, r.Only), r, func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.Accept(ctx, r.ID, r.Only)
+			return views.ProposalAccepted{Request: r, Result: res, Err: err}, err
+		}), true
+	case views.DeclineProposal:
+		return m.mutate(kindDecline, "declining "+proposalLabel(r.ID, r.Only), r, func(ctx context.Context) (tea.Msg, error) {
+			rest, err := b.Decline(ctx, r.ID, r.Only)
+			return views.ProposalDeclined{Request: r, Remaining: rest, Err: err}, err
+		}), true
+	case views.PreviewRevert:
+		return m.run(kindRevertPreview, r.Revision, fmt.Sprintf("preparing the revert of revision %d", r.Revision),
+			func(ctx context.Context) (tea.Msg, error) {
+				res, err := b.Revert(ctx, r.Revision, true)
+				return views.RevertPreviewed{Revision: r.Revision, Result: res, Err: err}, err
+			}), true
+	case views.RunRevert:
+		return m.mutate(kindRevert, fmt.Sprintf("reverting revision %d", r.Revision), r, func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.Revert(ctx, r.Revision, false)
+			return views.Reverted{Revision: r.Revision, Result: res, Err: err}, err
+		}), true
 	case views.Confirm:
 		m.dialog = views.NewDialog(m.common, r)
 		return nil, true
@@ -221,6 +252,14 @@ func (m *Model) mutate(kind reqKind, label string, req tea.Msg, fn func(ctx cont
 		return nil
 	}
 	return tea.Batch(m.run(kind, nil, label, fn), m.broadcast(req))
+}
+
+// proposalLabel names a proposal, or the files of it, for the status line.
+func proposalLabel(id string, only []string) string {
+	if len(only) == 0 {
+		return "proposal " + id
+	}
+	return strings.Join(only, ", ") + " of proposal " + id
 }
 
 func direction(delta int) string {
@@ -288,6 +327,29 @@ func successText(msg tea.Msg, label string) string {
 			s += fmt.Sprintf(" (revision %d); core.md re-rendered", r.Result.Revision)
 		}
 		return s
+	case views.ProposalAccepted:
+		s := fmt.Sprintf("accepted %s", proposalLabel(r.Request.ID, r.Request.Only))
+		if r.Result.Revision > 0 {
+			s += fmt.Sprintf(": revision %d, %d file(s) changed", r.Result.Revision, len(r.Result.Changed))
+		}
+		if r.Result.Rebased {
+			s += " (rebased onto later changes)"
+		}
+		if n := len(r.Result.Remaining); n > 0 {
+			s += fmt.Sprintf("; %d file(s) still waiting", n)
+		}
+		return s
+	case views.ProposalDeclined:
+		s := "declined " + proposalLabel(r.Request.ID, r.Request.Only) + "; recorded in the events"
+		if n := len(r.Remaining); n > 0 {
+			s += fmt.Sprintf("; %d file(s) still waiting", n)
+		}
+		return s
+	case views.Reverted:
+		if len(r.Result.Changed) == 0 {
+			return fmt.Sprintf("revision %d was already undone: nothing changed", r.Revision)
+		}
+		return fmt.Sprintf("reverted revision %d as revision %d (%d file(s))", r.Revision, r.Result.Revision, len(r.Result.Changed))
 	case views.SleepDone:
 		rep := r.Report
 		s := fmt.Sprintf("sleep pass #%d (%s): ", rep.Pass, views.ModelLabel(rep.Model))

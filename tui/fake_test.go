@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 )
 
 // fakeBackend is an in-memory workspace with realistic content: a group
@@ -25,9 +26,12 @@ type fakeBackend struct {
 	core     []engine.CoreBlock
 	budget   int
 	passes   []engine.PassReport
-	fail     map[string]error // method name → error to return
-	calls    map[string]int
-	changes  chan struct{}
+	// proposals wait for the owner; reverted lists the reverted revisions.
+	proposals []proposals.Proposal
+	reverted  []int64
+	fail      map[string]error // method name → error to return
+	calls     map[string]int
+	changes   chan struct{}
 }
 
 func anchorOf(ref string) string {
@@ -451,4 +455,129 @@ func (f *fakeBackend) addPending(ref, content string) {
 		Time: "2026-08-12T08:00:00Z", SpeakerLabel: "Eve (u555)", SpeakerID: "u555", Content: content,
 		Thread: threadOf(ref), Text: "[2026-08-12T08:00:00Z] Eve (u555): " + content})
 	f.revision++
+}
+
+// fakeProposal is a sleep pass waiting for the owner: it renames two
+// headings of the release topic.
+func fakeProposal() proposals.Proposal {
+	return proposals.Proposal{ID: "p-20260812-030000-a1b2c3", Kind: "sleep", Time: "2026-08-12T03:00:00Z",
+		BaseRevision: 7, Model: "offline",
+		Changed: []engine.FileDiff{
+			{Path: "topics/projects/release.md", Diff: "--- a/topics/projects/release.md\n+++ b/topics/projects/release.md\n" +
+				"@@ -1,2 +1,2 @@\n-# release\n+# Release\n \n"},
+			{Path: "topics/people/craig.md", Diff: "--- a/topics/people/craig.md\n+++ b/topics/people/craig.md\n" +
+				"@@ -1,3 +1,3 @@\n-# craig\n+# Craig\n \n Craig keeps the budget tracker in Flask. ^11111111\n"},
+		},
+		Files: map[string]proposals.File{"topics/projects/release.md": {}, "topics/people/craig.md": {}}}
+}
+
+func (f *fakeBackend) Proposals(context.Context) ([]proposals.Proposal, error) {
+	if err := f.call("Proposals"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.proposals), nil
+}
+
+// Accept installs the chosen files of a proposal: one revision, the files
+// leave the proposal, the proposal goes when none is left.
+func (f *fakeBackend) Accept(_ context.Context, id string, only []string) (proposals.AcceptResult, error) {
+	if err := f.call("Accept"); err != nil {
+		return proposals.AcceptResult{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res := proposals.AcceptResult{ID: id}
+	for i, p := range f.proposals {
+		if p.ID != id {
+			continue
+		}
+		f.revision++
+		res.Revision = f.revision
+		keep := p.Changed[:0:0]
+		for _, c := range p.Changed {
+			if len(only) == 0 || slices.Contains(only, c.Path) {
+				res.Changed = append(res.Changed, c)
+			} else {
+				keep = append(keep, c)
+				res.Remaining = append(res.Remaining, c.Path)
+			}
+		}
+		if len(keep) == 0 {
+			f.proposals = slices.Delete(f.proposals, i, i+1)
+		} else {
+			f.proposals[i].Changed = keep
+		}
+		return res, nil
+	}
+	return res, engine.Errorf(engine.CodeNotFound, "no proposal %s", id)
+}
+
+func (f *fakeBackend) Decline(_ context.Context, id string, only []string) ([]string, error) {
+	if err := f.call("Decline"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, p := range f.proposals {
+		if p.ID != id {
+			continue
+		}
+		var rest []string
+		keep := p.Changed[:0:0]
+		for _, c := range p.Changed {
+			if len(only) > 0 && !slices.Contains(only, c.Path) {
+				keep = append(keep, c)
+				rest = append(rest, c.Path)
+			}
+		}
+		if len(keep) == 0 {
+			f.proposals = slices.Delete(f.proposals, i, i+1)
+		} else {
+			f.proposals[i].Changed = keep
+		}
+		return rest, nil
+	}
+	return nil, engine.Errorf(engine.CodeNotFound, "no proposal %s", id)
+}
+
+// Revert undoes a pass's revision: the inverse of its diffs.
+func (f *fakeBackend) Revert(_ context.Context, rev int64, dryRun bool) (engine.RevertResult, error) {
+	if err := f.call("Revert"); err != nil {
+		return engine.RevertResult{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res := engine.RevertResult{Reverts: rev, DryRun: dryRun}
+	for _, p := range f.passes {
+		if p.Revision != rev {
+			continue
+		}
+		for _, c := range p.Changed {
+			res.Changed = append(res.Changed, engine.FileDiff{Path: c.Path, Diff: invertDiff(c.Diff)})
+		}
+		if !dryRun {
+			f.revision++
+			res.Revision = f.revision
+			f.reverted = append(f.reverted, rev)
+		}
+		return res, nil
+	}
+	return res, engine.Errorf(engine.CodeNotFound, "no installed transaction has revision %d", rev)
+}
+
+// invertDiff swaps the + and - lines of a unified diff.
+func invertDiff(d string) string {
+	lines := strings.Split(d, "\n")
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "@@"):
+		case strings.HasPrefix(l, "+"):
+			lines[i] = "-" + l[1:]
+		case strings.HasPrefix(l, "-"):
+			lines[i] = "+" + l[1:]
+		}
+	}
+	return strings.Join(lines, "\n")
 }

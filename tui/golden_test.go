@@ -14,6 +14,8 @@ var scenes = []struct {
 	keys []string
 	text string // typed after the keys
 	then []string
+	// withProposal starts the fake with a sleep pass waiting for the owner.
+	withProposal bool
 }{
 	{name: "pending"},
 	{name: "pending_confirm", keys: []string{"space", "space", "p"}},
@@ -25,6 +27,10 @@ var scenes = []struct {
 	{name: "search", keys: []string{"5", "/"}, text: "budget tracker", then: []string{"enter"}},
 	{name: "status", keys: []string{"6"}},
 	{name: "fullhelp", keys: []string{"?"}},
+	{name: "passes_proposal", keys: []string{"4"}, withProposal: true},
+	{name: "passes_proposal_file2", keys: []string{"4", "l"}, withProposal: true},
+	{name: "passes_proposal_accept", keys: []string{"4", "A"}, withProposal: true},
+	{name: "passes_revert_preview", keys: []string{"4", "R"}},
 }
 
 func playScene(h *harness, i int) {
@@ -35,10 +41,14 @@ func playScene(h *harness, i int) {
 }
 
 func TestGolden(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
 		for i, s := range scenes {
 			t.Run(fmt.Sprintf("%s_%dx%d", s.name, size[0], size[1]), func(t *testing.T) {
-				h := newHarness(t, size[0], size[1])
+				f := newFakeBackend()
+				if s.withProposal {
+					f.proposals = append(f.proposals, fakeProposal())
+				}
+				h := newHarnessWith(t, f, size[0], size[1])
 				playScene(h, i)
 				golden.RequireEqual(t, h.m.View())
 			})

@@ -107,6 +107,13 @@ func (m Model) statusView(w int) string {
 	if s, ok := m.statusPane.Data(); ok {
 		right = fmt.Sprintf("rev %d", s.Revision)
 	}
+	if n := m.passes.Waiting(); n > 0 {
+		word := "proposals"
+		if n == 1 {
+			word = "proposal"
+		}
+		right = strings.TrimSuffix(fmt.Sprintf("%d %s waiting · %s", n, word, right), " · ")
+	}
 	// An error outranks the spinner: it is what the owner must read.
 	var left string
 	label, more := m.tasks.busy()

@@ -134,3 +134,49 @@ func TestFlow_CtrlCQuitsFromAnInput(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
+
+func TestFlow_ProposalAcceptFileThenDeclineRest(t *testing.T) {
+	f := newFakeBackend()
+	f.proposals = append(f.proposals, fakeProposal())
+	tm := startProgram(t, f)
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "4")
+	waitFor(t, tm, "1 proposal waiting", "file 1/2")
+	send(tm, "a")
+	waitFor(t, tm, "Accept topics/projects/release.md of the sleep proposal")
+	send(tm, "y")
+	waitFor(t, tm, "accepted topics/projects/release.md of proposal")
+	send(tm, "X")
+	waitFor(t, tm, "Decline the whole proposal p-20260812-030000-a1b2c3 (1 file)?")
+	send(tm, "y")
+	waitFor(t, tm, "declined proposal p-20260812-030000-a1b2c3")
+	v := finalView(t, tm)
+	if strings.Contains(v, "proposal waiting") {
+		t.Errorf("the proposal is still listed after accept and decline:\n%s", v)
+	}
+	if f.count("Accept") != 1 || f.count("Decline") != 1 {
+		t.Errorf("accept called %d times, decline %d", f.count("Accept"), f.count("Decline"))
+	}
+}
+
+func TestFlow_RevertShowsDiffThenConfirms(t *testing.T) {
+	f := newFakeBackend()
+	tm := startProgram(t, f)
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "4")
+	waitFor(t, tm, "2 passes, newest first")
+	send(tm, "R")
+	waitFor(t, tm, "revert of revision 40", "Revert revision 40?")
+	send(tm, "n") // cancelled: nothing reverted
+	waitFor(t, tm, "R revert pass")
+	send(tm, "R")
+	waitFor(t, tm, "Revert revision 40?")
+	send(tm, "y")
+	waitFor(t, tm, "reverted revision 40 as revision")
+	finalView(t, tm)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.reverted) != 1 || f.reverted[0] != 40 {
+		t.Errorf("reverted = %v, want [40] (the cancelled dialog must not revert)", f.reverted)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 )
 
 // Requests: a pane returns Send(request); the root runs the engine work in a
@@ -38,6 +39,22 @@ type (
 	}
 	// RunSleep runs a sleep pass now.
 	RunSleep struct{}
+	// LoadProposals asks for the proposals waiting for the owner.
+	LoadProposals struct{}
+	// AcceptProposal installs a proposal, or only the files in Only.
+	AcceptProposal struct {
+		ID   string
+		Only []string
+	}
+	// DeclineProposal drops a proposal, or only the files in Only.
+	DeclineProposal struct {
+		ID   string
+		Only []string
+	}
+	// PreviewRevert computes, without installing, the revert of Revision.
+	PreviewRevert struct{ Revision int64 }
+	// RunRevert installs the revert of Revision.
+	RunRevert struct{ Revision int64 }
 	// Confirm asks the owner first; Action is sent when they answer y.
 	Confirm struct {
 		Prompt string
@@ -113,6 +130,35 @@ type (
 		Delta  int
 		Result engine.UpdateResult
 		Err    error
+	}
+	// ProposalsLoaded answers LoadProposals.
+	ProposalsLoaded struct {
+		Proposals []proposals.Proposal
+		Err       error
+	}
+	// ProposalAccepted answers AcceptProposal.
+	ProposalAccepted struct {
+		Request AcceptProposal
+		Result  proposals.AcceptResult
+		Err     error
+	}
+	// ProposalDeclined answers DeclineProposal.
+	ProposalDeclined struct {
+		Request   DeclineProposal
+		Remaining []string
+		Err       error
+	}
+	// RevertPreviewed answers PreviewRevert: the diff a revert would install.
+	RevertPreviewed struct {
+		Revision int64
+		Result   engine.RevertResult
+		Err      error
+	}
+	// Reverted answers RunRevert.
+	Reverted struct {
+		Revision int64
+		Result   engine.RevertResult
+		Err      error
 	}
 	// SleepDone answers RunSleep.
 	SleepDone struct {

@@ -12,10 +12,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 )
 
-// Passes is pane 4: sleep passes newest first and the coloured unified diff
-// of the selected pass in a scrollable viewport; S runs a pass now.
+// Passes is pane 4: the proposals waiting for the owner first (oldest
+// first, file by file), then the sleep passes newest first, with the
+// coloured unified diff of the selected one in a scrollable viewport. S
+// runs a pass now; a/A accept, x/X decline a proposal's file or all of it;
+// R reverts an installed pass after showing the diff it would install.
 type Passes struct {
 	c    *Common
 	w, h int
@@ -23,6 +27,12 @@ type Passes struct {
 	passes []engine.PassReport
 	loaded bool
 	err    error
+
+	props    []proposals.Proposal
+	propErr  error
+	file     int                  // the selected file of the selected proposal
+	preview  *engine.RevertResult // a revert waiting for confirmation, shown instead of the diff
+	previewR int64                // the revision that preview reverts
 
 	cur, off int
 	vp       viewport.Model
@@ -42,7 +52,7 @@ func (p *Passes) Title() string { return "Passes" }
 func (p *Passes) Init() tea.Cmd { return p.Refresh() }
 
 // Refresh implements Component.
-func (p *Passes) Refresh() tea.Cmd { return Send(LoadPasses{}) }
+func (p *Passes) Refresh() tea.Cmd { return tea.Batch(Send(LoadPasses{}), Send(LoadProposals{})) }
 
 // Capturing implements Component.
 func (p *Passes) Capturing() bool { return false }
@@ -50,24 +60,45 @@ func (p *Passes) Capturing() bool { return false }
 // SetSize implements Component.
 func (p *Passes) SetSize(w, h int) { p.w, p.h = w, h }
 
-// Current returns the selected pass.
+// Current returns the selected pass (false while a proposal is selected).
 func (p *Passes) Current() (engine.PassReport, bool) {
-	if p.cur >= len(p.passes) {
+	i := p.cur - len(p.props)
+	if i < 0 || i >= len(p.passes) {
 		return engine.PassReport{}, false
 	}
-	return p.passes[p.cur], true
+	return p.passes[i], true
 }
+
+// CurrentProposal returns the selected proposal.
+func (p *Passes) CurrentProposal() (proposals.Proposal, bool) {
+	if p.cur >= len(p.props) {
+		return proposals.Proposal{}, false
+	}
+	return p.props[p.cur], true
+}
+
+// Waiting is the number of proposals waiting for the owner.
+func (p *Passes) Waiting() int { return len(p.props) }
+
+func (p *Passes) items() int { return len(p.props) + len(p.passes) }
 
 // ShortHelp implements help.KeyMap.
 func (p *Passes) ShortHelp() []key.Binding {
 	k := p.c.Keys.Passes
+	if _, ok := p.CurrentProposal(); ok {
+		return []key.Binding{k.NextFile, k.Accept, k.AcceptAll, k.Decline, k.DeclineAll}
+	}
+	if r, ok := p.Current(); ok && r.Revision > 0 {
+		return []key.Binding{k.ScrollDown, k.Sleep, k.Revert}
+	}
 	return []key.Binding{k.ScrollDown, k.Sleep}
 }
 
 // FullHelp implements help.KeyMap.
 func (p *Passes) FullHelp() [][]key.Binding {
 	k := p.c.Keys.Passes
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.ScrollUp, k.ScrollDown, k.Sleep}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.ScrollUp, k.ScrollDown, k.Sleep, k.Revert},
+		{k.PrevFile, k.NextFile, k.Accept, k.AcceptAll, k.Decline, k.DeclineAll}}
 }
 
 // Update implements Component.
@@ -78,6 +109,16 @@ func (p *Passes) Update(msg tea.Msg) (Component, tea.Cmd) {
 		if msg.Err == nil {
 			p.setPasses(msg.Passes)
 		}
+	case ProposalsLoaded:
+		p.propErr = msg.Err
+		if msg.Err == nil {
+			p.setProposals(msg.Proposals)
+		}
+	case RevertPreviewed:
+		return p, p.onRevertPreview(msg)
+	case Reverted:
+		p.preview = nil
+		p.vpKey = ""
 	case RunSleep:
 		p.running = true
 	case SleepDone:
@@ -94,12 +135,9 @@ func (p *Passes) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 func (p *Passes) setPasses(ps []engine.PassReport) {
-	var keep int64
-	if cur, ok := p.Current(); ok {
-		keep = cur.Pass
-	}
+	keep := p.selection()
 	if p.want != 0 {
-		keep = p.want
+		keep = fmt.Sprintf("pass:%d", p.want)
 	}
 	seen := map[int64]bool{}
 	p.passes = p.passes[:0:0]
@@ -117,27 +155,36 @@ func (p *Passes) setPasses(ps []engine.PassReport) {
 		}
 		return a.Pass > b.Pass
 	})
-	p.cur = clamp(p.cur, 0, len(p.passes)-1)
-	for i, r := range p.passes {
-		if r.Pass == keep {
-			p.cur = i
-		}
-	}
+	p.reselect(keep)
 	p.want = 0
 	p.vpKey = ""
 }
 
 func (p *Passes) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.Keys.Passes
+	if p.preview != nil { // any key leaves a revert preview
+		p.preview, p.vpKey = nil, ""
+	}
+	if cmd, ok := p.proposalKey(msg); ok {
+		return cmd
+	}
+	before := p.cur
+	defer func() {
+		if p.cur != before {
+			p.file = 0
+		}
+	}()
 	switch {
 	case key.Matches(msg, k.Up):
-		p.cur = clamp(p.cur-1, 0, len(p.passes)-1)
+		p.cur = clamp(p.cur-1, 0, p.items()-1)
 	case key.Matches(msg, k.Down):
-		p.cur = clamp(p.cur+1, 0, len(p.passes)-1)
+		p.cur = clamp(p.cur+1, 0, p.items()-1)
 	case key.Matches(msg, k.Top):
 		p.cur = 0
 	case key.Matches(msg, k.Bottom):
-		p.cur = max(len(p.passes)-1, 0)
+		p.cur = max(p.items()-1, 0)
+	case key.Matches(msg, k.Revert):
+		return p.askRevert()
 	case key.Matches(msg, k.ScrollUp):
 		p.vp.HalfPageUp()
 	case key.Matches(msg, k.ScrollDown):
@@ -171,12 +218,15 @@ func (p *Passes) View() string {
 		title += st.Faint.Render("  loading…")
 	default:
 		title += st.Faint.Render("  " + plural(len(p.passes), "pass") + ", newest first")
+		if n := len(p.props); n > 0 {
+			title += st.Warn.Render(fmt.Sprintf("  %s waiting", plural(n, "proposal")))
+		}
 	}
 	body := p.h - 1
 	if body <= 0 {
 		return Fit(title, p.w, p.h)
 	}
-	if len(p.passes) == 0 {
+	if p.items() == 0 {
 		msg := ""
 		if p.loaded && p.err == nil {
 			msg = st.Faint.Render("No sleep pass yet. Press S to run one now.")
@@ -186,14 +236,14 @@ func (p *Passes) View() string {
 	var main string
 	if p.wide() {
 		lw := 0
-		for i := range p.passes {
+		for i := 0; i < p.items(); i++ {
 			lw = max(lw, ansi.StringWidth(p.row(i))+2)
 		}
 		lw = clamp(lw, 28, p.w/2)
 		rw := p.w - lw - 3
 		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.diffView(rw, body, false), rw, body)
 	} else {
-		lh := clamp(len(p.passes), 1, max(body/3, 1))
+		lh := clamp(p.items(), 1, max(body/3, 1))
 		main = p.listView(p.w, lh) + "\n" + p.diffView(p.w, body-lh, true)
 	}
 	return Fit(title+"\n"+main, p.w, p.h)
@@ -201,9 +251,9 @@ func (p *Passes) View() string {
 
 func (p *Passes) listView(w, h int) string {
 	st := p.c.Styles
-	p.off = scrollTo(p.off, p.cur, h, len(p.passes))
+	p.off = scrollTo(p.off, p.cur, h, p.items())
 	var lines []string
-	for i := p.off; i < len(p.passes) && len(lines) < h; i++ {
+	for i := p.off; i < p.items() && len(lines) < h; i++ {
 		row := p.row(i)
 		if i == p.cur {
 			lines = append(lines, cursorRow(st, "› "+row, w))
@@ -214,10 +264,14 @@ func (p *Passes) listView(w, h int) string {
 	return Fit(strings.Join(lines, "\n"), w, h)
 }
 
-// row is one pass in the list: number, time, model, what changed.
+// row is one item of the list: a proposal, or a pass with its number,
+// time, model and what changed.
 func (p *Passes) row(i int) string {
 	st := p.c.Styles
-	r := p.passes[i]
+	if i < len(p.props) {
+		return p.proposalRow(p.props[i])
+	}
+	r := p.passes[i-len(p.props)]
 	what := plural(len(r.Changed), "file") + " changed"
 	switch {
 	case r.Error != "":
@@ -236,11 +290,17 @@ func (p *Passes) diffView(w, h int, stacked bool) string {
 	if h <= 0 {
 		return ""
 	}
-	r, _ := p.Current()
 	var head []string
 	if stacked {
 		head = append(head, st.Faint.Render(strings.Repeat("─", w)))
 	}
+	if pr, ok := p.CurrentProposal(); ok {
+		return p.proposalView(pr, head, w, h)
+	}
+	if p.preview != nil {
+		return p.previewView(head, w, h)
+	}
+	r, _ := p.Current()
 	meta := []string{fmt.Sprintf("pass %d", r.Pass), r.Time, "model " + Visible(r.Model),
 		fmt.Sprintf("tokens %d in / %d out", r.TokensIn, r.TokensOut)}
 	if r.Revision > 0 {
@@ -278,8 +338,8 @@ func (p *Passes) coreGapLines(w int) []string {
 		return nil
 	}
 	var older *engine.PassReport
-	if p.cur+1 < len(p.passes) {
-		older = &p.passes[p.cur+1]
+	if i := p.cur - len(p.props) + 1; i < len(p.passes) {
+		older = &p.passes[i]
 	}
 	if len(r.CoreGap) == 0 && (older == nil || len(older.CoreGap) == 0) {
 		return nil
@@ -321,8 +381,14 @@ func (p *Passes) diffText(r engine.PassReport, w int) string {
 	if len(r.Changed) == 0 {
 		return strings.Join(Wrap(st.Faint.Render("No changes: the pass found nothing to reorganise."), w), "\n")
 	}
+	return p.colourDiffs(r.Changed, w)
+}
+
+// colourDiffs renders file diffs: a header per file, + green, - red, @@ faint.
+func (p *Passes) colourDiffs(files []engine.FileDiff, w int) string {
+	st := p.c.Styles
 	var out []string
-	for _, f := range r.Changed {
+	for _, f := range files {
 		out = append(out, st.DiffHeader.Render(Truncate("── "+Visible(f.Path)+" ──", w)))
 		for _, l := range strings.Split(strings.TrimSuffix(f.Diff, "\n"), "\n") {
 			l = Truncate(Visible(l), w)

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
 )
@@ -58,6 +59,20 @@ func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
 
 func (b backend) Sleep(ctx context.Context) (engine.PassReport, error) {
 	return sleep.Sleep(ctx, b.e, sleep.SleepOptions{})
+}
+
+func (b backend) Proposals(context.Context) ([]proposals.Proposal, error) { return proposals.List(b.e) }
+
+func (b backend) Accept(ctx context.Context, id string, only []string) (proposals.AcceptResult, error) {
+	return proposals.Accept(ctx, b.e, id, only)
+}
+
+func (b backend) Decline(ctx context.Context, id string, only []string) ([]string, error) {
+	return proposals.Decline(ctx, b.e, id, only)
+}
+
+func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error) {
+	return b.e.Revert(ctx, rev, dryRun)
 }
 
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
