@@ -48,7 +48,8 @@ func Exists(dir string) bool {
 // a group chat with paired members and unpaired members (impersonation
 // attempts, a body full of fake frames), a core.md that overflows its
 // budget, a topic that sleep splits and merges, and two sleep passes (one
-// with diffs, one empty). It refuses a directory that is not empty.
+// with diffs, one empty), and a third pass waiting as a proposal for the
+// owner. It refuses a directory that is not empty.
 func Write(ctx context.Context, dir string) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return engine.Errorf(engine.CodeInvalidArgument, "%s is not empty; the demo only writes into a new or empty directory", dir)
@@ -112,6 +113,20 @@ func Write(ctx context.Context, dir string) error {
 		if _, err := sleep.Sleep(ctx, e, sleep.SleepOptions{SplitTokens: 250}); err != nil {
 			return fmt.Errorf("demo sleep pass %d: %w", i+1, err)
 		}
+	}
+	// A note the owner wrote twice, and the nightly pass that would merge
+	// it, waiting as a proposal for the Passes pane's review.
+	ref, def := cite("topics/notes/inbox.md", 19)
+	inbox := "# Inbox\n\nNotes live in a git repository called notebook, synced to the NAS with git over SSH." + ref +
+		" ^" + topic.NewBlockID("demo-inbox-1") + "\n\n" + def + "\n"
+	rev, _ = e.Revision()
+	if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{
+		{Op: "create", Path: "topics/notes/inbox.md", Content: &inbox},
+	}}); err != nil {
+		return fmt.Errorf("demo inbox: %w", err)
+	}
+	if _, err := sleep.Propose(ctx, e, sleep.SleepOptions{SplitTokens: 250}); err != nil {
+		return fmt.Errorf("demo proposal: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(demoConfig), 0o644); err != nil {
 		return engine.Wrap(engine.CodeIO, err, "write config.toml")

@@ -2,7 +2,7 @@ package proposals
 
 import (
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -63,7 +63,7 @@ func dir(e *engine.Engine) string { return filepath.Join(e.Root(), ".scriptorium
 // Only topic files are proposed: archives are evidence, appended when the
 // turns are read, never waiting for review.
 func FromPlan(e *engine.Engine, kind, model string, v *engine.View, plan *engine.Plan) Proposal {
-	p := Proposal{ID: newID(e.Now()), Kind: kind, Time: e.Now().UTC().Format(time.RFC3339), BaseRevision: v.Revision,
+	p := Proposal{Kind: kind, Time: e.Now().UTC().Format(time.RFC3339), BaseRevision: v.Revision,
 		Model: model, Changed: []engine.FileDiff{}, Files: map[string]File{}}
 	for _, path := range plan.Changed {
 		if !strings.HasPrefix(path, "topics/") {
@@ -73,15 +73,21 @@ func FromPlan(e *engine.Engine, kind, model string, v *engine.View, plan *engine
 		p.Files[path] = File{Before: before, After: after}
 		p.Changed = append(p.Changed, engine.FileDiff{Path: path, Diff: plan.Diff(path)})
 	}
+	p.ID = newID(e.Now(), p)
 	return p
 }
 
-// newID is sortable by time and unique: the time to the second, then
-// random hex.
-func newID(now time.Time) string {
-	b := make([]byte, 3)
-	_, _ = rand.Read(b)
-	return "p-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+// newID sorts by time and names the content: the time to the second, then
+// a hash of the kind, base and files, so the same pass proposed twice in a
+// second is one proposal and a demo is the same on every run.
+func newID(now time.Time, p Proposal) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00", p.Kind, p.BaseRevision)
+	for _, c := range p.Changed {
+		f := p.Files[c.Path]
+		fmt.Fprintf(h, "%s\x00%d:%s\x00%d:%s\x00", c.Path, len(f.Before), f.Before, len(f.After), f.After)
+	}
+	return "p-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(h.Sum(nil))[:6]
 }
 
 // Save stores a proposal atomically. A proposal without files is not

@@ -69,6 +69,12 @@ var shots = []shot{
 		v, _, err := s.waitFor("the diff", to, contains("@@"))
 		return v, err
 	}},
+	{"proposal", func(s *session, to time.Duration) (string, error) {
+		// The demo's third pass waits for the owner: the top of the list.
+		s.press("g")
+		v, _, err := s.waitFor("the proposal", to, contains("› proposal", "file 1/", "a accept file"))
+		return v, err
+	}},
 	{"search", func(s *session, to time.Duration) (string, error) {
 		s.press("5")
 		if _, _, err := s.waitFor("the search pane", to, contains("[5 Search]")); err != nil {
