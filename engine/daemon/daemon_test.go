@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
+	"scriptorium/engine/sleep"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"
 )
@@ -283,5 +285,34 @@ func TestNextDaily_Cases(t *testing.T) {
 				t.Errorf("nextDaily = %s, want %s", got, tt.wantTime)
 			}
 		})
+	}
+}
+
+// With sleep.mode = "propose" the nightly pass waits for the owner: the
+// workspace is unchanged and one proposal is stored.
+func TestNightlyPass_ProposeMode(t *testing.T) {
+	e, state := sleepOpen(t, "merge", trust.Owner)
+	e.Close()
+	cfg := engine.DefaultConfig()
+	cfg.Sleep.Mode = engine.ModePropose
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state, Config: &cfg, Interactive: true,
+		Now: func() time.Time { return daemonTestTime }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	before, _ := e.Revision()
+	summary, err := nightlyPass(context.Background(), e, sleep.SleepOptions{Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(summary, "stored as proposal") {
+		t.Errorf("summary = %q", summary)
+	}
+	if after, _ := e.Revision(); after != before {
+		t.Errorf("a proposed nightly pass installed revision %d", after)
+	}
+	if ps, err := proposals.List(e); err != nil || len(ps) != 1 {
+		t.Errorf("proposals = %+v, %v", ps, err)
 	}
 }
