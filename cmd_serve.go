@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/httpapi"
+	mcphost "scriptorium/hosts/mcp"
 	"scriptorium/trust"
 )
 
@@ -34,17 +35,21 @@ func runServe(inv *invocation) error {
 		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Interactive: true, Distiller: writer.Distiller{}})
 	}
 	// Refuse before listening when memory is off, so nothing is touched.
-	if e, err := open(ctx, trust.Owner); err != nil {
+	// The MCP endpoint's engines are opened once, as for `mcp`.
+	eng, opts, closeMCP, err := inv.openMCP(ctx)
+	if err != nil {
 		return err
-	} else {
-		e.Close()
 	}
+	defer closeMCP()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)
 	}
-	srv := httpapi.NewServer(httpapi.New(open))
-	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/ on http://%s\n", ln.Addr())
+	mux := http.NewServeMux()
+	mux.Handle("/api/memory/", httpapi.New(open))
+	mux.Handle("/mcp", mcphost.HTTPHandler(eng, opts))
+	srv := httpapi.NewServer(mux)
+	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/ and MCP at /mcp on http://%s\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
 		shutdown, done := context.WithTimeout(context.Background(), 5*time.Second)

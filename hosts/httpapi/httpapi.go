@@ -25,7 +25,9 @@ const (
 	MaxBodyBytes = 16 << 20
 	// ReadTimeout bounds reading a whole request, headers and body.
 	ReadTimeout = 30 * time.Second
-	// WriteTimeout bounds one request's handling and answer.
+	// WriteTimeout bounds one API request's handling and answer. It is set
+	// per request, not on the server, because the same server carries the
+	// MCP endpoint's long-lived event streams.
 	WriteTimeout = 2 * time.Minute
 	// IdleTimeout closes keep-alive connections nobody uses.
 	IdleTimeout = 60 * time.Second
@@ -39,10 +41,11 @@ type Opener func(ctx context.Context, tier trust.Tier) (*engine.Engine, error)
 // turns on the same workspace.
 func New(open Opener) http.Handler { return &apiHandler{open: open} }
 
-// NewServer is an *http.Server for h with every timeout set.
+// NewServer is an *http.Server for h with the read and idle timeouts set
+// (the API's handler bounds its own writes with WriteTimeout).
 func NewServer(h http.Handler) *http.Server {
 	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: ReadTimeout,
-		WriteTimeout: WriteTimeout, IdleTimeout: IdleTimeout}
+		IdleTimeout: IdleTimeout}
 }
 
 // apiHandler maps /api/memory/<verb> onto engine calls; each request opens
@@ -83,6 +86,7 @@ func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		tier = t
 	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
 	// The body is read, bounded, before the engine is opened: a slow client
 	// holds no engine (and no lock) while it trickles its bytes.
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
