@@ -43,6 +43,9 @@ type verb struct {
 	help  string
 	flags []flagSpec
 	run   func(*invocation) error
+	// details is the verb's longer help (formats, fields), shown by
+	// "scriptorium VERB --help"; "" for verbs the one line explains.
+	details string
 }
 
 // invocation is a parsed command line plus the process streams.
@@ -217,6 +220,12 @@ func report(inv *invocation, stdout, stderr io.Writer, err error) int {
 }
 
 func runHelp(inv *invocation) error {
+	// "scriptorium import --help": the help of that verb alone.
+	if len(inv.positional) > 0 {
+		if v := findVerb(inv.positional[0]); v != nil && v.name != "tui" {
+			return runVerbHelp(inv, v)
+		}
+	}
 	if inv.json {
 		return writeJSON(inv.stdout, helpDocument())
 	}
@@ -240,7 +249,27 @@ func runHelp(inv *invocation) error {
 	for _, f := range fl {
 		fmt.Fprintf(w, "  --%-10s %s\n", f.name, f.help)
 	}
+	fmt.Fprintln(w, "\nscriptorium COMMAND --help shows one command with its details (import: formats and JSONL fields)")
 	fmt.Fprintln(w, "\nexit status: 0 success, 1 failure or rejection, 2 usage")
+	return nil
+}
+
+// runVerbHelp prints one verb's synopsis, flags and details.
+func runVerbHelp(inv *invocation, v *verb) error {
+	if inv.json {
+		return writeJSON(inv.stdout, helpVerbOf(v))
+	}
+	w := inv.stdout
+	fmt.Fprintf(w, "usage: scriptorium %s %s\n\n%s\n", v.name, v.args, v.help)
+	if len(v.flags) > 0 {
+		fmt.Fprintln(w, "\nflags:")
+		for _, f := range v.flags {
+			fmt.Fprintf(w, "  --%-10s %s\n", f.name, f.help)
+		}
+	}
+	if v.details != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(v.details, "\n"))
+	}
 	return nil
 }
 
@@ -251,10 +280,20 @@ type helpFlag struct {
 }
 
 type helpVerb struct {
-	Name  string     `json:"name"`
-	Args  string     `json:"args"`
-	Help  string     `json:"help"`
-	Flags []helpFlag `json:"flags"`
+	Name    string     `json:"name"`
+	Args    string     `json:"args"`
+	Help    string     `json:"help"`
+	Flags   []helpFlag `json:"flags"`
+	Details string     `json:"details,omitempty"`
+}
+
+// helpVerbOf is one verb of --help --json.
+func helpVerbOf(v *verb) helpVerb {
+	flags := []helpFlag{}
+	for _, f := range v.flags {
+		flags = append(flags, helpFlag{Name: f.name, Value: f.value, Help: f.help})
+	}
+	return helpVerb{Name: v.name, Args: v.args, Help: v.help, Flags: flags, Details: v.details}
 }
 
 // helpDocument is --help --json: the command table as data.
@@ -269,7 +308,7 @@ func helpDocument() map[string]any {
 	cmds := []helpVerb{}
 	for _, v := range verbs() {
 		if v.name != "tui" {
-			cmds = append(cmds, helpVerb{Name: v.name, Args: v.args, Help: v.help, Flags: flags(v.flags)})
+			cmds = append(cmds, helpVerbOf(v))
 		}
 	}
 	return map[string]any{"commands": cmds, "global_flags": flags(globalFlags)}

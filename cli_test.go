@@ -196,14 +196,16 @@ func TestCLI_Disabled(t *testing.T) {
 	}
 }
 
-// TestCLI_StatusFields: status --json has exactly the SPEC §12 fields.
+// TestCLI_StatusFields: status --json has exactly the SPEC §12 fields, plus
+// the hook's status (issue 12).
 func TestCLI_StatusFields(t *testing.T) {
 	state := fixtureState(t, "valid")
 	r := runCLI(t, "", "status", "--json", "--state", state)
 	doc := oneJSON(t, r.stdout)
 	want := map[string][]string{
-		"":       {"backend", "core", "index", "model", "revision", "workspace_id", "writer"},
+		"":       {"backend", "core", "hook", "index", "model", "revision", "workspace_id", "writer"},
 		"writer": {"last_failure", "last_success_at", "pending_turns"},
+		"hook":   {"last_event", "last_failure", "last_success_at"},
 		"core":   {"budget", "excluded", "included", "pending", "tokens"},
 		"index":  {"documents", "format", "fresh"},
 	}

@@ -64,6 +64,10 @@ func verbs() []*verb {
 		{name: "decline", args: "ID", help: "drop a proposal and record that in the events",
 			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runDecline},
 		{name: "daemon", help: "nightly sleep pass + idle-session watcher (until stopped)", run: runDaemon},
+		{name: "hook", args: "claude-code | install claude-code", help: "the Claude Code hook (reads the event on stdin, always exits 0), or install it into Claude Code's settings",
+			flags: []flagSpec{{"user", false, "install into ~/.claude/settings.json (default)"},
+				{"project", false, "install into ./.claude/settings.json"},
+				{"print", false, "print the settings JSON instead of writing it"}}, run: runHook, details: hookDetails},
 	}
 }
 

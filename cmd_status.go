@@ -31,6 +31,16 @@ func runStatus(inv *invocation) error {
 			if f := st.Writer.LastFailure; f != nil {
 				fmt.Fprintf(w, "           last failure %s (%s, retryable: %v): %s\n", f.At, f.Code, f.Retryable, f.Message)
 			}
+			if h := st.Hook; h.LastSuccessAt != "" || h.LastFailure != nil {
+				fmt.Fprintf(w, "hook       last success %s (%s)\n", orNone(h.LastSuccessAt), orNone(h.LastEvent))
+				if f := h.LastFailure; f != nil {
+					on := ""
+					if f.Event != "" {
+						on = " on " + f.Event
+					}
+					fmt.Fprintf(w, "           last failure %s%s (%s): %s\n", f.At, on, f.Code, f.Message)
+				}
+			}
 			fmt.Fprintf(w, "core       %d / %d tokens, %d included, %d excluded, %d pending\n",
 				st.Core.Tokens, st.Core.Budget, len(st.Core.Included), len(st.Core.Excluded), len(st.Core.Pending))
 			fmt.Fprintf(w, "index      %d documents, format %d, fresh: %v\n", st.Index.Documents, st.Index.Format, st.Index.Fresh)

@@ -17,6 +17,11 @@ func main() {
 
 // run is main without the process: tests call it with their own streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if isClaudeCodeHook(args) {
+		// A hook must never fail the user's session, not even on a
+		// command line edited by hand: it always exits 0.
+		return runHookSafely(args, stdin, stdout, stderr)
+	}
 	inv, err := parseArgs(args)
 	if err != nil {
 		// The bad flag may come before --json on the line: look for it

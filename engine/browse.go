@@ -164,14 +164,9 @@ func (e *Engine) MoveCoreBlock(ctx context.Context, id string, delta int) (Updat
 // once in <memory-context> for a host to add to the turn (SPEC §10). An
 // empty or unsearchable message recalls nothing.
 func (e *Engine) Recall(ctx context.Context, message string) (string, error) {
-	if strings.TrimSpace(message) == "" {
+	text := recallQuery(message)
+	if text == "" {
 		return "", nil
-	}
-	// A host passes the user's message as it came; bytes that are not
-	// UTF-8 make it no less a message to recall for.
-	text := strings.ToValidUTF8(message, " ")
-	if r := []rune(text); len(r) > 1000 {
-		text = string(r[:1000])
 	}
 	res, err := e.Search(ctx, SearchQuery{Text: text, Limit: 5})
 	if err != nil {
@@ -182,11 +177,7 @@ func (e *Engine) Recall(ctx context.Context, message string) (string, error) {
 	}
 	var b strings.Builder
 	for _, r := range res {
-		who := ""
-		if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
-			who = " " + *r.SpeakerLabel + ":"
-		}
-		b.WriteString("- [" + r.Path + "#" + r.Anchor + "]" + who + " " + strings.Join(strings.Fields(r.Snippet), " ") + "\n")
+		b.WriteString(recallLine(r) + "\n")
 	}
 	return FenceMemory(b.String()), nil
 }

@@ -50,6 +50,7 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 		Core: core, StateDir: e.state}
 	st.Writer = e.WriterStatus()
 	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())
+	st.Hook = e.HookStatus()
 	st.Index = e.indexState(ctx, s)
 	if holder, held := e.ws.LockHolder(); held {
 		st.LockHolder = holder

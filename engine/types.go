@@ -155,6 +155,7 @@ type Status struct {
 	Backend     string       `json:"backend"`
 	Model       string       `json:"model"`
 	Writer      WriterStatus `json:"writer"`
+	Hook        HookStatus   `json:"hook"`
 	Core        CoreReport   `json:"core"`
 	Index       IndexState   `json:"index"`
 

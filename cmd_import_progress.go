@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// progressMinBytes is the input size from which import shows a progress
+// bar: below it the import is over before a bar would be read.
+const progressMinBytes = 8 << 20
+
+// progressEvery bounds how often the bar is redrawn.
+const progressEvery = 100 * time.Millisecond
+
+// progressWidth is the bar's width in cells; with its label the line stays
+// within an 80-column terminal.
+const progressWidth = 40
+
+// importProgress draws a one-line progress bar on stderr while import
+// reads its files. It draws only on a terminal and only for large input,
+// so scripts, pipes and --json output never see it; a nil *importProgress
+// (the common case) does nothing.
+type importProgress struct {
+	w     io.Writer
+	total int64
+
+	mu    sync.Mutex
+	read  int64
+	drawn time.Time
+}
+
+// newImportProgress returns the progress of reading paths, or nil when no
+// bar should be drawn.
+func newImportProgress(inv *invocation, paths []string) *importProgress {
+	f, ok := inv.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var total int64
+	for _, p := range paths {
+		if p == "-" {
+			return nil // stdin has no size to measure against
+		}
+		if fi, err := os.Stat(p); err == nil {
+			total += fi.Size()
+		}
+	}
+	if total < progressMinBytes {
+		return nil
+	}
+	return &importProgress{w: f, total: total}
+}
+
+// reader counts what is read through r towards the bar.
+func (p *importProgress) reader(r io.Reader) io.Reader {
+	if p == nil {
+		return r
+	}
+	return &countingReader{r: r, p: p}
+}
+
+func (p *importProgress) add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.read += int64(n)
+	if now := time.Now(); now.Sub(p.drawn) >= progressEvery {
+		p.drawn = now
+		frac := min(float64(p.read)/float64(p.total), 1)
+		fmt.Fprintf(p.w, "\r%s %3.0f%% reading %d of %d MiB", progressBar(frac), 100*frac, p.read>>20, p.total>>20)
+	}
+}
+
+// progressBar draws frac (0..1) as a bar of block characters. A plain
+// redrawn line needs no terminal program, so it cannot disturb the
+// terminal the way a full-screen component could.
+func progressBar(frac float64) string {
+	n := int(frac * progressWidth)
+	return "[" + strings.Repeat("█", n) + strings.Repeat("░", progressWidth-n) + "]"
+}
+
+// storing replaces the bar with the one step that has no progress to
+// show: the single transaction that stores every turn.
+func (p *importProgress) storing(lines int) {
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\x1b[Kstoring %d turn line(s)…", lines)
+}
+
+// done clears the line, so the result prints on a clean one.
+func (p *importProgress) done() {
+	if p == nil {
+		return
+	}
+	fmt.Fprint(p.w, "\r\x1b[K")
+}
+
+type countingReader struct {
+	r io.Reader
+	p *importProgress
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.p.add(n)
+	return n, err
+}

@@ -1,0 +1,317 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/writer"
+	"scriptorium/workspace"
+)
+
+// Claude Code hook events the hook acts on. Any other event is ignored.
+const (
+	EventUserPromptSubmit = "UserPromptSubmit"
+	EventStop             = "Stop"
+	EventPreCompact       = "PreCompact"
+	EventSessionEnd       = "SessionEnd"
+)
+
+// Events are the events `hook install` registers, in settings order.
+var Events = []string{EventUserPromptSubmit, EventStop, EventPreCompact, EventSessionEnd}
+
+// Time bounds. SessionEnd gets 1.5 s from Claude Code by default, so the
+// transcript events stop well before; whatever the writer could not finish
+// is left to the daemon. A prompt waits for its context, so recall gets a
+// little longer, but never enough to make typing feel slow.
+const (
+	DefaultTranscriptDeadline = 1200 * time.Millisecond
+	DefaultPromptDeadline     = 3 * time.Second
+	// grace is how long a run may overrun its deadline before the hook
+	// stops waiting for it: work already cancelled usually returns at once.
+	grace = 150 * time.Millisecond
+)
+
+// maxInputBytes bounds the hook's stdin: a prompt can be a long paste, but
+// not without limit.
+const maxInputBytes = 16 << 20
+
+// ErrNoWorkspace is returned when the state dir holds no workspace: the
+// hook does nothing then, and records nothing.
+var ErrNoWorkspace = errors.New("no workspace in the state dir")
+
+// Input is the JSON Claude Code writes to a hook's stdin. Fields that only
+// some events carry are empty for the others.
+type Input struct {
+	HookEventName  string `json:"hook_event_name"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Prompt         string `json:"prompt"`           // UserPromptSubmit
+	StopHookActive bool   `json:"stop_hook_active"` // Stop
+	Trigger        string `json:"trigger"`          // PreCompact: "manual" or "auto"
+	Reason         string `json:"reason"`           // SessionEnd: "clear", "logout", "prompt_input_exit", "other"
+}
+
+// Options configures one hook run.
+type Options struct {
+	// StateDir is the resolved state directory.
+	StateDir string
+	// Now is the clock of status records; nil means time.Now.
+	Now func() time.Time
+	// TranscriptDeadline and PromptDeadline bound the work of the two
+	// kinds of events; zero means the defaults above.
+	TranscriptDeadline time.Duration
+	PromptDeadline     time.Duration
+	// Log receives one line per failure (the CLI passes stderr, which
+	// Claude Code shows only in its debug output); nil discards.
+	Log io.Writer
+}
+
+// promptOutput is the UserPromptSubmit answer Claude Code reads from stdout.
+type promptOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// ClaudeCode runs one Claude Code hook: it reads the event from stdin,
+// does that event's work within its deadline and, for UserPromptSubmit,
+// prints the context to stdout. It writes stdout only when it has a whole
+// answer. The returned error is for logs and tests: it has already been
+// recorded, and the caller must still exit 0.
+func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.TranscriptDeadline <= 0 {
+		opts.TranscriptDeadline = DefaultTranscriptDeadline
+	}
+	if opts.PromptDeadline <= 0 {
+		opts.PromptDeadline = DefaultPromptDeadline
+	}
+	if !hasWorkspace(opts.StateDir) {
+		fmt.Fprintf(opts.Log, "scriptorium hook: no workspace in %s; doing nothing\n", opts.StateDir)
+		return ErrNoWorkspace
+	}
+	// Reading stdin is bounded too: a caller that never closes it must not
+	// hold up the session.
+	var in Input
+	_, err := within(inputDeadline, func(context.Context) ([]byte, error) {
+		var err error
+		in, err = readInput(stdin)
+		return nil, err
+	})
+	if err != nil {
+		fail(opts, "", err)
+		return err
+	}
+	if !known(in.HookEventName) {
+		return nil // an event this hook was not installed for
+	}
+	cfg, err := engine.LoadConfig(workspace.ConfigPath(opts.StateDir))
+	if err != nil {
+		fail(opts, in.HookEventName, err)
+		return err
+	}
+	if cfg.Disabled() {
+		return nil // the off switch: silent, and nothing on disk is touched
+	}
+	d := opts.TranscriptDeadline
+	if in.HookEventName == EventUserPromptSubmit {
+		d = opts.PromptDeadline
+	}
+	out, err := within(d, func(ctx context.Context) ([]byte, error) { return handle(ctx, in, opts) })
+	if err == nil && len(out) > 0 {
+		_, err = stdout.Write(out)
+	}
+	if err != nil {
+		fail(opts, in.HookEventName, err)
+		return err
+	}
+	recordStatus(opts, in.HookEventName, nil)
+	return nil
+}
+
+// inputDeadline bounds reading the hook's stdin, which Claude Code writes
+// and closes at once.
+const inputDeadline = 500 * time.Millisecond
+
+// within runs fn with a context that expires after d and waits for it at
+// most d plus a little grace. A run that overruns is abandoned: the hook
+// exits, and whatever the process was doing is safe to cut off (the store
+// and the workspace are crash-safe). A panic is an error, not a crash.
+func within(d time.Duration, fn func(context.Context) ([]byte, error)) ([]byte, error) {
+	type result struct {
+		out []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	go func() {
+		defer cancel()
+		var r result
+		defer func() {
+			if p := recover(); p != nil {
+				r = result{err: engine.Errorf(engine.CodeIO, "panic: %v\n%s", p, debug.Stack())}
+			}
+			ch <- r
+		}()
+		r.out, r.err = fn(ctx)
+	}()
+	timer := time.NewTimer(d + grace)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.out, r.err
+	case <-timer.C:
+		return nil, engine.Errorf(engine.CodeIO, "gave up after %s; the daemon's idle watcher writes what is left", d+grace)
+	}
+}
+
+// handle does one event's work and returns what to print.
+func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
+	switch in.HookEventName {
+	case EventUserPromptSubmit:
+		return promptContext(ctx, in, opts)
+	case EventStop, EventPreCompact, EventSessionEnd:
+		return nil, transcriptEvent(ctx, in, opts)
+	}
+	return nil, nil
+}
+
+// promptContext is UserPromptSubmit: the budgeted, fenced recall for the
+// prompt, or nothing when there is nothing to recall.
+func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) {
+	e, err := openEngine(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	res, err := e.RecallBudget(ctx, in.Prompt, 0)
+	if err != nil {
+		return nil, err
+	}
+	if res.Text == "" {
+		return nil, nil
+	}
+	var out promptOutput
+	out.HookSpecificOutput.HookEventName = EventUserPromptSubmit
+	out.HookSpecificOutput.AdditionalContext = res.Text
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the fence tags stay readable in Claude Code's transcript
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// transcriptEvent is Stop, PreCompact and SessionEnd: import what the
+// transcript gained, then the writer's normal threshold pass for the
+// session. The import comes first and needs no engine, so a busy
+// workspace still gets its conversation stored for the daemon.
+func transcriptEvent(ctx context.Context, in Input, opts Options) error {
+	if in.TranscriptPath == "" {
+		return engine.Errorf(engine.CodeInvalidArgument, "%s without a transcript_path", in.HookEventName)
+	}
+	has, err := importTranscript(in.TranscriptPath, in.SessionID, opts.StateDir)
+	if err != nil || !has || in.SessionID == "" {
+		return err
+	}
+	if ctx.Err() != nil {
+		// Not a failure: the conversation is stored, and the writer's
+		// threshold pass is the daemon's to run when this one cannot.
+		fmt.Fprintf(opts.Log, "scriptorium hook %s: imported; no time left for the writer, the daemon runs it\n", in.HookEventName)
+		return nil
+	}
+	e, err := openEngine(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	_, err = writer.Write(ctx, e, writer.WriteOptions{Session: in.SessionID, Provider: provider})
+	switch {
+	case err == nil:
+		return nil
+	case engine.AsError(err).Code == engine.CodeNotFound:
+		return nil // nothing of this session is stored: nothing is owed
+	case ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
+		// Cut off by the hook's own deadline (a slow model): the batch
+		// installed nothing, and the daemon writes the session later.
+		fmt.Fprintf(opts.Log, "scriptorium hook %s: the writer did not finish in time; the daemon runs it\n", in.HookEventName)
+		return nil
+	}
+	return err
+}
+
+// openEngine opens the workspace as a background caller: at most 1 s of
+// waiting for a held lock, then LOCK_BUSY.
+func openEngine(ctx context.Context, opts Options) (*engine.Engine, error) {
+	return engine.Open(ctx, engine.Options{StateDir: opts.StateDir, Interactive: false,
+		Now: opts.Now, Distiller: writer.Distiller{}})
+}
+
+// readInput decodes the hook's stdin.
+func readInput(r io.Reader) (Input, error) {
+	var in Input
+	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
+	if err != nil {
+		return in, engine.Wrap(engine.CodeIO, err, "read hook input")
+	}
+	if len(data) > maxInputBytes {
+		return in, engine.Errorf(engine.CodeInvalidArgument, "hook input is larger than %d MiB", maxInputBytes>>20)
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return in, engine.Wrap(engine.CodeInvalidArgument, err, "hook input is not the JSON Claude Code sends")
+	}
+	if in.HookEventName == "" {
+		return in, engine.Errorf(engine.CodeInvalidArgument, "hook input has no hook_event_name")
+	}
+	return in, nil
+}
+
+// known reports whether the hook acts on event.
+func known(event string) bool {
+	for _, e := range Events {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWorkspace reports whether stateDir holds a workspace or conversations:
+// only then may the hook open (and so create) anything there.
+func hasWorkspace(stateDir string) bool {
+	if stateDir == "" {
+		return false
+	}
+	if fi, err := os.Stat(workspace.MemoryDir(stateDir)); err == nil && fi.IsDir() {
+		return true
+	}
+	_, err := os.Stat(workspace.SessionsDB(stateDir))
+	return err == nil
+}
+
+// fail records a failure and says it on the log. The event is "" when
+// the input could not be read.
+func fail(opts Options, event string, err error) {
+	name := event
+	if name == "" {
+		name = "(unknown event)"
+	}
+	fmt.Fprintf(opts.Log, "scriptorium hook %s: %v\n", name, err)
+	recordStatus(opts, event, err)
+}

@@ -1,0 +1,302 @@
+package hook_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/enginetest"
+	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer"
+	"scriptorium/hosts/hook"
+	"scriptorium/render"
+	"scriptorium/workspace"
+)
+
+// TestClaudeCode_TranscriptEvents: Stop, PreCompact and SessionEnd import
+// what the transcript gained since the last event, print nothing and
+// record their success.
+func TestClaudeCode_TranscriptEvents(t *testing.T) {
+	for _, event := range []string{hook.EventStop, hook.EventPreCompact, hook.EventSessionEnd} {
+		t.Run(event, func(t *testing.T) {
+			state := enginetest.Fixture(t, "valid")
+			path := writeFile(t, t.TempDir(), sessionID+".jsonl", transcriptLines(t, prefixLines))
+			out, log, err := runHook(t, state, input(t, event, path, nil))
+			if err != nil || out != "" {
+				t.Fatalf("prefix: out %q, err %v, log %s", out, err, log)
+			}
+			if n := storedNodes(t, state); n != 4 {
+				t.Errorf("after the prefix: %d nodes stored, want its 4 turns", n)
+			}
+			// The session went on: the same file, grown.
+			writeFile(t, filepath.Dir(path), sessionID+".jsonl", transcriptLines(t, -1))
+			if out, log, err := runHook(t, state, input(t, event, path, nil)); err != nil || out != "" {
+				t.Fatalf("grown: out %q, err %v, log %s", out, err, log)
+			}
+			if n := storedNodes(t, state); n != 7 {
+				t.Errorf("after the whole transcript: %d nodes stored, want 7", n)
+			}
+			st := hookStatus(t, state)
+			if st.LastEvent != event || st.LastSuccessAt != "2026-07-02T11:00:00Z" || st.LastFailure != nil {
+				t.Errorf("hook status %+v", st)
+			}
+			// The writer ran its threshold pass (nothing owed yet) and
+			// said so in its own status.
+			e := enginetest.Open(t, state)
+			if ws := e.WriterStatus(); ws.LastSuccessAt == "" || ws.PendingTurns != 7 {
+				t.Errorf("writer status %+v, want a success with 7 pending turns", ws)
+			}
+		})
+	}
+}
+
+// TestClaudeCode_StopWritesOverThreshold: a session past the writer's
+// threshold gets its batch written by a plain Stop, within the deadline.
+func TestClaudeCode_StopWritesOverThreshold(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	path := writeFile(t, t.TempDir(), sessionID+".jsonl", longTranscript(8))
+	start := time.Now()
+	if out, log, err := runHook(t, state, input(t, hook.EventStop, path, nil)); err != nil || out != "" {
+		t.Fatalf("out %q, err %v, log %s", out, err, log)
+	}
+	if d := time.Since(start); d > hook.DefaultTranscriptDeadline+500*time.Millisecond {
+		t.Errorf("Stop took %s", d)
+	}
+	e := enginetest.Open(t, state)
+	rev, _ := e.Status(context.Background())
+	if rev.Revision == 0 {
+		t.Errorf("no batch was written (revision 0); writer status %+v", e.WriterStatus())
+	}
+}
+
+// TestClaudeCode_UserPromptSubmit: the answer is exactly Claude Code's
+// hookSpecificOutput with the fenced RecallBudget text, cited, in budget.
+func TestClaudeCode_UserPromptSubmit(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	prompt := "When does the staging database move to copper-7?"
+	out, log, err := runHook(t, state, input(t, hook.EventUserPromptSubmit, "/nonexistent.jsonl", map[string]any{"prompt": prompt}))
+	if err != nil {
+		t.Fatalf("err %v, log %s", err, log)
+	}
+	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+		t.Errorf("output is not one line: %q", out)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	var doc struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	ctx := doc.HookSpecificOutput.AdditionalContext
+	if doc.HookSpecificOutput.HookEventName != "UserPromptSubmit" {
+		t.Errorf("hookEventName %q", doc.HookSpecificOutput.HookEventName)
+	}
+	if !strings.HasPrefix(ctx, "<memory-context>\n") || !strings.HasSuffix(ctx, "</memory-context>\n") || strings.Count(ctx, "<memory-context>") != 1 {
+		t.Errorf("context not fenced once:\n%s", ctx)
+	}
+	for _, want := range []string{"## Core memory", "copper-7", "[sources/openprogram/_v2/group-dev.md#source-fcdcde36]"} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("context lacks %q:\n%s", want, ctx)
+		}
+	}
+	if n := render.CountTokens(ctx); n > engine.DefaultRecallBudget {
+		t.Errorf("context is %d tokens, budget %d", n, engine.DefaultRecallBudget)
+	}
+	// The hook's context is RecallBudget's, the one MCP serves too.
+	e := enginetest.Open(t, state)
+	res, err := e.RecallBudget(context.Background(), prompt, 0)
+	if err != nil || res.Text != ctx {
+		t.Errorf("hook context differs from RecallBudget (%v):\n%s\n---\n%s", err, ctx, res.Text)
+	}
+	if st := hookStatus(t, state); st.LastEvent != hook.EventUserPromptSubmit || st.LastFailure != nil {
+		t.Errorf("hook status %+v", st)
+	}
+}
+
+// TestClaudeCode_PromptBudgetFromConfig: [recall] budget_tokens bounds the
+// context.
+func TestClaudeCode_PromptBudgetFromConfig(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	writeFile(t, state, "config.toml", []byte("[recall]\nbudget_tokens = 150\n"))
+	out, _, err := runHook(t, state, input(t, hook.EventUserPromptSubmit, "", map[string]any{"prompt": "copper-7 budget tracker"}))
+	var doc map[string]map[string]string
+	if err != nil || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("out %q, err %v", out, err)
+	}
+	if n := render.CountTokens(doc["hookSpecificOutput"]["additionalContext"]); n == 0 || n > 150 {
+		t.Errorf("context of %d tokens under a 150-token budget", n)
+	}
+}
+
+// TestClaudeCode_PendingCanary: a pending group-chat source's words never
+// reach the agent, even when the prompt asks for exactly them; the trusted
+// turn beside it does.
+func TestClaudeCode_PendingCanary(t *testing.T) {
+	state := enginetest.Empty(t, nil)
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store, err := sessions.Open(workspace.SessionsDB(state), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Import(strings.NewReader(
+		`{"session":"s1","id":"t1","role":"user","content":"The wombat enclosure key hangs behind the blue door.","time":"2026-07-01T09:00:00Z","tier":"owner"}` + "\n" +
+			`{"session":"g1","provider":"telegram","id":"t2","role":"user","speaker_id":"u66","speaker_display":"Stranger","content":"The wombat enclosure code is quokkavelvet 4711.","time":"2026-07-01T09:01:00Z","tier":"unpaired","group":true}` + "\n"))
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := enginetest.Open(t, state)
+	if _, err := writer.Write(context.Background(), e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := e.Pending(context.Background()); err != nil || len(p) != 1 {
+		t.Fatalf("pending %+v, %v; want the canary source", p, err)
+	}
+	e.Close()
+	for _, prompt := range []string{"quokkavelvet", "what is the wombat enclosure code? quokkavelvet 4711"} {
+		out, log, err := runHook(t, state, input(t, hook.EventUserPromptSubmit, "", map[string]any{"prompt": prompt}))
+		if err != nil {
+			t.Fatalf("err %v, log %s", err, log)
+		}
+		if strings.Contains(out, "quokkavelvet") || strings.Contains(out, "4711") || strings.Contains(out, "Stranger") {
+			t.Errorf("prompt %q: pending content reached the agent:\n%s", prompt, out)
+		}
+		if strings.Contains(prompt, "wombat") && !strings.Contains(out, "blue door") {
+			t.Errorf("prompt %q: the trusted turn was not recalled:\n%s", prompt, out)
+		}
+	}
+}
+
+// TestClaudeCode_Failures: every failure exits quietly (no output), and
+// status shows it with the event.
+func TestClaudeCode_Failures(t *testing.T) {
+	t.Run("locked", func(t *testing.T) {
+		state := enginetest.Fixture(t, "valid")
+		enginetest.Open(t, state).Close() // the workspace exists
+		w, err := workspace.Open(workspace.MemoryDir(state), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release, err := w.Lock(context.Background(), workspace.LockInteractive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		path := writeFile(t, t.TempDir(), sessionID+".jsonl", longTranscript(8))
+		start := time.Now()
+		out, _, err := runHook(t, state, input(t, hook.EventStop, path, nil))
+		if d := time.Since(start); d > 1500*time.Millisecond {
+			t.Errorf("a held lock kept the hook %s", d)
+		}
+		if out != "" || engine.AsError(err).Code != engine.CodeLockBusy {
+			t.Errorf("out %q, err %v; want nothing and LOCK_BUSY", out, err)
+		}
+		st := hookStatus(t, state)
+		if st.LastFailure == nil || st.LastFailure.Code != engine.CodeLockBusy || st.LastFailure.Event != hook.EventStop {
+			t.Errorf("hook status %+v", st)
+		}
+		// The conversation was stored anyway, for the daemon to write.
+		if n := storedNodes(t, state); n != 16 {
+			t.Errorf("%d nodes stored under a held lock, want 16", n)
+		}
+	})
+	t.Run("broken config", func(t *testing.T) {
+		state := enginetest.Fixture(t, "valid")
+		enginetest.Open(t, state).Close()
+		writeFile(t, state, "config.toml", []byte("[recall\nbudget_tokens = \n"))
+		out, _, err := runHook(t, state, input(t, hook.EventUserPromptSubmit, "", map[string]any{"prompt": "copper-7"}))
+		st := hookStatus(t, state)
+		if out != "" || err == nil || st.LastFailure == nil || st.LastFailure.Code != engine.CodeInvalidArgument ||
+			st.LastFailure.Event != hook.EventUserPromptSubmit || !strings.Contains(st.LastFailure.Message, "config.toml") {
+			t.Errorf("out %q, err %v, status %+v", out, err, st)
+		}
+	})
+	t.Run("bad stdin", func(t *testing.T) {
+		state := enginetest.Fixture(t, "valid")
+		enginetest.Open(t, state).Close()
+		for _, stdin := range []string{"", "not json", `{"prompt":"no event"}`, `["UserPromptSubmit"]`} {
+			out, _, err := runHook(t, state, stdin)
+			st := hookStatus(t, state)
+			if out != "" || err == nil || st.LastFailure == nil || st.LastFailure.Code != engine.CodeInvalidArgument || st.LastFailure.Event != "" {
+				t.Errorf("stdin %q: out %q, err %v, status %+v", stdin, out, err, st)
+			}
+		}
+	})
+	t.Run("stdin never closed", func(t *testing.T) {
+		state := enginetest.Fixture(t, "valid")
+		enginetest.Open(t, state).Close()
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		defer r.Close()
+		start := time.Now()
+		err = hook.ClaudeCode(r, &strings.Builder{}, hook.Options{StateDir: state})
+		if err == nil || time.Since(start) > 2*time.Second || hookStatus(t, state).LastFailure == nil {
+			t.Errorf("err %v after %s", err, time.Since(start))
+		}
+	})
+	t.Run("panic", func(t *testing.T) {
+		state := enginetest.Fixture(t, "valid")
+		enginetest.Open(t, state).Close()
+		var out strings.Builder
+		err := hook.ClaudeCode(panicReader{}, &out, hook.Options{StateDir: state})
+		st := hookStatus(t, state)
+		if out.Len() != 0 || err == nil || st.LastFailure == nil || !strings.Contains(st.LastFailure.Message, "panic") {
+			t.Errorf("out %q, err %v, status %+v", out.String(), err, st)
+		}
+	})
+	t.Run("no workspace", func(t *testing.T) {
+		state := filepath.Join(t.TempDir(), "never-created")
+		for _, event := range hook.Events {
+			out, _, err := runHook(t, state, input(t, event, transcriptFile(t), map[string]any{"prompt": "copper-7"}))
+			if out != "" || !errors.Is(err, hook.ErrNoWorkspace) {
+				t.Errorf("%s: out %q, err %v", event, out, err)
+			}
+		}
+		if _, err := os.Stat(state); !os.IsNotExist(err) {
+			t.Errorf("the hook created %s", state)
+		}
+	})
+}
+
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("a reader that breaks") }
+
+// TestClaudeCode_Quiet: the off switch and events the hook does not handle
+// print nothing and record nothing.
+func TestClaudeCode_Quiet(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	enginetest.Open(t, state).Close()
+	if out, _, err := runHook(t, state, input(t, "Notification", "", map[string]any{"message": "Claude needs your permission"})); out != "" || err != nil {
+		t.Errorf("Notification: out %q, err %v", out, err)
+	}
+	writeFile(t, state, "config.toml", []byte("[memory]\nbackend = \"none\"\n"))
+	path := writeFile(t, t.TempDir(), sessionID+".jsonl", transcriptLines(t, -1))
+	for _, event := range hook.Events {
+		if out, _, err := runHook(t, state, input(t, event, path, map[string]any{"prompt": "copper-7"})); out != "" || err != nil {
+			t.Errorf("%s with memory off: out %q, err %v", event, out, err)
+		}
+	}
+	if _, err := os.Stat(engine.HookStatusPath(state)); !os.IsNotExist(err) {
+		t.Errorf("a quiet run wrote the hook status")
+	}
+	if n := storedNodes(t, state); n != 0 {
+		t.Errorf("memory off, yet %d nodes were imported", n)
+	}
+}

@@ -1,0 +1,143 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"scriptorium/engine"
+)
+
+// InstallResult is what Install did.
+type InstallResult struct {
+	Path   string   `json:"path"`   // the settings file
+	Added  []string `json:"added"`  // events that got the hook; empty when all had it
+	Backup string   `json:"backup"` // the copy of the old file, "" when none was needed
+}
+
+// Install merges the hook entries running command into the Claude Code
+// settings file at path: each of Events gets one group unless one of its
+// groups already runs exactly command, so installing twice adds nothing.
+// Everything else in the file keeps its keys, order and values. A changed
+// file is replaced atomically after its old bytes are copied to
+// path+".bak"; a symlinked settings file (a dotfiles checkout) is written
+// where the link points, so the link survives.
+func Install(path, command string) (InstallResult, error) {
+	res := InstallResult{Path: path, Added: []string{}}
+	target := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		target = real
+	}
+	old, err := os.ReadFile(target)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, engine.Wrap(engine.CodeIO, err, "read %s", path)
+	}
+	data, added, err := mergeSettings(old, command)
+	if err != nil {
+		return res, engine.Errorf(engine.CodeInvalidArgument, "%s: %v; not changed", path, err)
+	}
+	if len(added) == 0 {
+		return res, nil
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return res, engine.Wrap(engine.CodeIO, err, "create %s", filepath.Dir(target))
+	}
+	if exists {
+		res.Backup = target + ".bak"
+		if err := writeAtomic(res.Backup, old, mode); err != nil {
+			return res, engine.Wrap(engine.CodeIO, err, "back up %s", path)
+		}
+	}
+	if err := writeAtomic(target, data, mode); err != nil {
+		return res, engine.Wrap(engine.CodeIO, err, "write %s", path)
+	}
+	res.Added = added
+	return res, nil
+}
+
+// writeAtomic replaces target with data: a temp file in the same
+// directory, fsynced, renamed over target, the directory fsynced. Claude
+// Code reads the file at any moment; it must never see half of it.
+func writeAtomic(target string, data []byte, mode fs.FileMode) (err error) {
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), target); err != nil {
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync() // best effort: the rename is done either way
+		d.Close()
+	}
+	return nil
+}
+
+// Command is the shell command the settings run: the binary, the verb and,
+// when the state dir was chosen on the install command line, --state with
+// its absolute path (hooks run in the project's directory, not this one).
+func Command(binary, stateDir string) string {
+	parts := []string{shellQuote(binary), "hook", "claude-code"}
+	if stateDir != "" {
+		parts = append(parts, "--state", shellQuote(stateDir))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for sh when it holds anything but safe characters:
+// Claude Code runs the command through a shell.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SettingsPath is the Claude Code settings file of a scope: "user" is
+// ~/.claude/settings.json, "project" is .claude/settings.json under dir.
+func SettingsPath(scope, home, dir string) (string, error) {
+	switch scope {
+	case "user":
+		if home == "" {
+			return "", fmt.Errorf("no home directory for ~/.claude/settings.json")
+		}
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	case "project":
+		return filepath.Join(dir, ".claude", "settings.json"), nil
+	}
+	return "", fmt.Errorf("unknown settings scope %q (want user or project)", scope)
+}

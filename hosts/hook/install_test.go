@@ -1,0 +1,246 @@
+package hook_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"scriptorium/engine"
+	"scriptorium/hosts/hook"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// testCommand is the command the install tests register.
+const testCommand = "/usr/local/bin/scriptorium hook claude-code"
+
+// settingsGroups decodes the command hooks of every event of a settings file.
+func settingsGroups(t *testing.T, data []byte) map[string][]string {
+	t.Helper()
+	var s struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("settings: %v\n%s", err, data)
+	}
+	out := map[string][]string{}
+	for ev, groups := range s.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				out[ev] = append(out[ev], h.Command)
+			}
+		}
+	}
+	return out
+}
+
+// TestInstall_Merge: the user's settings and hooks stay byte for byte (the
+// golden file is the old file plus our groups), ours are added after
+// theirs, the old file is kept as .bak, and a second install adds nothing.
+func TestInstall_Merge(t *testing.T) {
+	old, err := os.ReadFile("testdata/settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := hook.Install(path, testCommand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Added, hook.Events) || res.Backup != path+".bak" {
+		t.Errorf("result %+v", res)
+	}
+	got, _ := os.ReadFile(path)
+	golden := "testdata/settings.merged.json"
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("merged settings differ from %s:\n%s", golden, got)
+	}
+	// Every line of the old file is still there, in order (a closing brace
+	// may have gained the comma before our group).
+	gotLines := strings.Split(string(got), "\n")
+	i := 0
+	for _, l := range strings.Split(string(old), "\n") {
+		for i < len(gotLines) && gotLines[i] != l && gotLines[i] != l+"," {
+			i++
+		}
+		if i == len(gotLines) {
+			t.Fatalf("old line %q is gone or moved", l)
+		}
+		i++
+	}
+	groups := settingsGroups(t, got)
+	if !slices.Equal(groups["Stop"], []string{"notify-send 'Claude is done'", testCommand}) ||
+		!slices.Equal(groups["PreToolUse"], []string{"~/.claude/hooks/check-bash.sh"}) {
+		t.Errorf("groups %v", groups)
+	}
+	for _, ev := range hook.Events {
+		if n := slices.Index(groups[ev], testCommand); n < 0 {
+			t.Errorf("%s does not run the hook", ev)
+		}
+	}
+	if bak, _ := os.ReadFile(path + ".bak"); !bytes.Equal(bak, old) {
+		t.Errorf(".bak is not the old file")
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the old 0600", fi.Mode().Perm())
+	}
+
+	// Idempotent: nothing added, not a byte written, the backup kept.
+	if err := os.WriteFile(path+".bak", []byte("first backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err = hook.Install(path, testCommand)
+	if err != nil || len(res.Added) != 0 || res.Backup != "" {
+		t.Errorf("second install: %+v, %v", res, err)
+	}
+	if again, _ := os.ReadFile(path); !bytes.Equal(again, got) {
+		t.Errorf("second install changed the file")
+	}
+	if bak, _ := os.ReadFile(path + ".bak"); string(bak) != "first backup" {
+		t.Errorf("second install replaced the backup")
+	}
+}
+
+// TestInstall_NewFile: no settings file (nor ~/.claude) yet: one is made
+// with the four events, and there is nothing to back up.
+func TestInstall_NewFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude", "settings.json")
+	res, err := hook.Install(path, testCommand)
+	if err != nil || res.Backup != "" || len(res.Added) != 4 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	data, _ := os.ReadFile(path)
+	if !bytes.Equal(data, hook.Snippet(testCommand)) {
+		t.Errorf("new file differs from the --print snippet:\n%s", data)
+	}
+	groups := settingsGroups(t, data)
+	for _, ev := range hook.Events {
+		if !slices.Equal(groups[ev], []string{testCommand}) {
+			t.Errorf("%s: %v", ev, groups[ev])
+		}
+	}
+	if _, err := os.Stat(path + ".bak"); !os.IsNotExist(err) {
+		t.Errorf("a new file got a backup")
+	}
+}
+
+// TestInstall_PartlyInstalled: an event that already runs the command is
+// left alone; the others get it.
+func TestInstall_PartlyInstalled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	old := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"` + testCommand + `"}]}]}}`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := hook.Install(path, testCommand)
+	if err != nil || !slices.Equal(res.Added, []string{"UserPromptSubmit", "PreCompact", "SessionEnd"}) {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	data, _ := os.ReadFile(path)
+	if groups := settingsGroups(t, data); len(groups["Stop"]) != 1 {
+		t.Errorf("Stop got a second copy: %v", groups["Stop"])
+	}
+}
+
+// TestInstall_Symlink: a settings file that is a symlink (dotfiles) is
+// written through the link, which stays a link.
+func TestInstall_Symlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "claude-settings.json")
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte("{\"model\": \"opus\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "settings.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	res, err := hook.Install(link, testCommand)
+	if err != nil || res.Backup != real+".bak" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	data, _ := os.ReadFile(real)
+	if len(settingsGroups(t, data)["SessionEnd"]) != 1 || !strings.Contains(string(data), `"model": "opus"`) {
+		t.Errorf("target file:\n%s", data)
+	}
+}
+
+// TestInstall_Refuses: settings that are not JSON, or hooks of the wrong
+// shape, are refused and left untouched.
+func TestInstall_Refuses(t *testing.T) {
+	for _, old := range []string{`{"model": "opus",}`, `[1,2]`, `{"hooks": []}`, `{"hooks": {"Stop": {"command": "x"}}}`, `{} {}`} {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := hook.Install(path, testCommand)
+		if engine.AsError(err).Code != engine.CodeInvalidArgument {
+			t.Errorf("%s: err %v, want INVALID_ARGUMENT", old, err)
+		}
+		if data, _ := os.ReadFile(path); string(data) != old {
+			t.Errorf("%s: file changed to %s", old, data)
+		}
+		if _, err := os.Stat(path + ".bak"); !os.IsNotExist(err) {
+			t.Errorf("%s: a refused install left a backup", old)
+		}
+	}
+}
+
+// TestInstall_IndentKept: a file indented with tabs stays indented with tabs.
+func TestInstall_IndentKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte("{\n\t\"model\": \"opus\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hook.Install(path, testCommand); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "{\n\t\"model\": \"opus\",\n\t\"hooks\": {\n\t\t\"UserPromptSubmit\"") {
+		t.Errorf("indent not kept:\n%s", data)
+	}
+}
+
+// TestCommand: the command quotes what a shell would split or expand.
+func TestCommand(t *testing.T) {
+	cases := map[[2]string]string{
+		{"/usr/local/bin/scriptorium", ""}:                  "/usr/local/bin/scriptorium hook claude-code",
+		{"/Users/Mara Lind/bin/scriptorium", "/tmp/st"}:     "'/Users/Mara Lind/bin/scriptorium' hook claude-code --state /tmp/st",
+		{"/opt/it's/scriptorium", "/home/m/.openprogram-w"}: `'/opt/it'\''s/scriptorium' hook claude-code --state /home/m/.openprogram-w`,
+		{"/bin/scriptorium", "/tmp/$HOME"}:                  "/bin/scriptorium hook claude-code --state '/tmp/$HOME'",
+	}
+	for in, want := range cases {
+		if got := hook.Command(in[0], in[1]); got != want {
+			t.Errorf("Command(%q, %q) = %s, want %s", in[0], in[1], got, want)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// HookTimeoutSeconds is the timeout written on each installed entry. The
+// hook bounds its own work far below it; the timeout only guards against
+// a binary that hangs for reasons of its own (Claude Code's default for a
+// command hook is ten minutes).
+const HookTimeoutSeconds = 10
+
+// member is one key of a JSON object with its value's bytes, so an object
+// can be rebuilt in its original key order with untouched values.
+type member struct {
+	key string
+	raw json.RawMessage
+}
+
+// parseObject decodes a JSON object into its members in file order.
+func parseObject(data []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	var ms []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		ms = append(ms, member{key, raw})
+	}
+	if _, err := dec.Token(); err != nil { // the closing }
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON object")
+	}
+	return ms, nil
+}
+
+// encodeObject writes members back as one compact object.
+func encodeObject(ms []member) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// group is one matcher group of a hook event, as far as the merge needs to
+// read it.
+type group struct {
+	Hooks []struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	} `json:"hooks"`
+}
+
+// ourGroup is the matcher group install adds to an event: no matcher, so
+// it runs for every trigger of the event.
+func ourGroup(command string) json.RawMessage {
+	type hook struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(map[string][]hook{"hooks": {{Type: "command", Command: command, Timeout: HookTimeoutSeconds}}})
+	return bytes.TrimSpace(b.Bytes())
+}
+
+// hasCommand reports whether an event's groups already run command.
+func hasCommand(groups []json.RawMessage, command string) bool {
+	for _, raw := range groups {
+		var g group
+		if json.Unmarshal(raw, &g) != nil {
+			continue // not ours to judge: left as it is
+		}
+		for _, h := range g.Hooks {
+			if h.Type == "command" && h.Command == command {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mergeSettings adds, to the settings JSON data (empty for a new file), a
+// group running command to every event in Events that does not run it yet.
+// Keys keep their order and values their bytes; only whitespace is
+// re-indented, in the file's own indent unit. It returns the new bytes and
+// the events it added; none added means data is returned unchanged.
+func mergeSettings(data []byte, command string) ([]byte, []string, error) {
+	top := []member{}
+	if len(bytes.TrimSpace(data)) > 0 {
+		var err error
+		if top, err = parseObject(data); err != nil {
+			return nil, nil, fmt.Errorf("not a JSON settings object: %w", err)
+		}
+	}
+	hi := -1
+	for i, m := range top {
+		if m.key == "hooks" {
+			hi = i
+		}
+	}
+	events := []member{}
+	if hi >= 0 {
+		var err error
+		if events, err = parseObject(top[hi].raw); err != nil {
+			return nil, nil, fmt.Errorf(`"hooks" is not a JSON object: %w`, err)
+		}
+	}
+	var added []string
+	for _, ev := range Events {
+		ei := -1
+		for i, m := range events {
+			if m.key == ev {
+				ei = i
+			}
+		}
+		var groups []json.RawMessage
+		if ei >= 0 {
+			if err := json.Unmarshal(events[ei].raw, &groups); err != nil {
+				return nil, nil, fmt.Errorf(`"hooks.%s" is not a JSON array: %w`, ev, err)
+			}
+		}
+		if hasCommand(groups, command) {
+			continue
+		}
+		added = append(added, ev)
+		groups = append(groups, ourGroup(command))
+		raw := append([]byte{'['}, bytes.Join(rawBytes(groups), []byte{','})...)
+		raw = append(raw, ']')
+		if ei >= 0 {
+			events[ei].raw = raw
+		} else {
+			events = append(events, member{ev, raw})
+		}
+	}
+	if len(added) == 0 {
+		return data, nil, nil
+	}
+	if hi >= 0 {
+		top[hi].raw = encodeObject(events)
+	} else {
+		top = append(top, member{"hooks", encodeObject(events)})
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, encodeObject(top), "", indentUnit(data)); err != nil {
+		return nil, nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), added, nil
+}
+
+func rawBytes(rs []json.RawMessage) [][]byte {
+	out := make([][]byte, len(rs))
+	for i, r := range rs {
+		out[i] = r
+	}
+	return out
+}
+
+// indentUnit is the indentation of the first indented line of data (two
+// spaces when there is none): the file keeps the style it was written in.
+func indentUnit(data []byte) string {
+	for _, line := range bytes.Split(data, []byte("\n"))[1:] {
+		n := len(line) - len(bytes.TrimLeft(line, " \t"))
+		if n > 0 && n < len(line) {
+			return string(line[:n])
+		}
+	}
+	return "  "
+}
+
+// Snippet is the settings JSON `hook install --print` shows: the hooks
+// object alone, to merge by hand.
+func Snippet(command string) []byte {
+	out, _, _ := mergeSettings(nil, command)
+	return out
+}
