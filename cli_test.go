@@ -204,7 +204,7 @@ func TestCLI_StatusFields(t *testing.T) {
 	doc := oneJSON(t, r.stdout)
 	want := map[string][]string{
 		"":       {"backend", "core", "hook", "index", "model", "revision", "workspace_id", "writer"},
-		"writer": {"last_failure", "last_success_at", "pending_turns"},
+		"writer": {"failed_sessions", "last_failure", "last_success_at", "pending_turns"},
 		"hook":   {"last_event", "last_failure", "last_success_at"},
 		"core":   {"budget", "excluded", "included", "pending", "tokens"},
 		"index":  {"documents", "format", "fresh"},

@@ -31,6 +31,9 @@ func runStatus(inv *invocation) error {
 			if f := st.Writer.LastFailure; f != nil {
 				fmt.Fprintf(w, "           last failure %s (%s, retryable: %v): %s\n", f.At, f.Code, f.Retryable, f.Message)
 			}
+			for _, f := range st.Writer.FailedSessions {
+				fmt.Fprintf(w, "           failed session %s/%s %s (%s): %s\n", f.Provider, f.Session, f.At, f.Code, f.Message)
+			}
 			if h := st.Hook; h.LastSuccessAt != "" || h.LastFailure != nil {
 				fmt.Fprintf(w, "hook       last success %s (%s)\n", orNone(h.LastSuccessAt), orNone(h.LastEvent))
 				if f := h.LastFailure; f != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,6 +152,11 @@ func classifyLockErr(err error, what string) error {
 	var ee *Error
 	if errors.As(err, &ee) {
 		return ee
+	}
+	if strings.HasPrefix(err.Error(), what) {
+		// The cause names the operation already ("open workspace /x: …"):
+		// saying it twice helps nobody.
+		return &Error{Code: CodeIO, Message: err.Error(), Err: err}
 	}
 	return Wrap(CodeIO, err, "%s", what)
 }

@@ -236,9 +236,11 @@ func (e *Engine) openIndex() (*index.Index, error) {
 func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	fp := s.fingerprint(e.ws.Root())
 	have, err := ix.Meta(fingerprintKey)
-	if err != nil {
+	if err != nil && !errors.Is(err, index.ErrCorrupt) {
 		return false, Wrap(CodeIO, err, "read search index")
 	}
+	// A damaged index has marked itself for a rebuild: the rebuild below is
+	// its repair.
 	if !ix.NeedsRebuild() && have == fp {
 		return false, nil
 	}
@@ -323,23 +325,47 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, err
 	if err != nil {
 		return nil, err
 	}
-	ix, err := e.openIndex()
+	hits, err := e.searchIndex(s, iq)
 	if err != nil {
 		return nil, err
-	}
-	defer ix.Close()
-	if _, err := e.syncIndex(ix, s); err != nil {
-		return nil, err
-	}
-	hits, err := ix.Search(iq)
-	if err != nil {
-		return nil, Wrap(CodeInvalidArgument, err, "search")
 	}
 	out := make([]SearchResult, 0, len(hits))
 	for _, h := range hits {
 		out = append(out, s.result(h, q.Text))
 	}
 	return out, nil
+}
+
+// searchIndex runs a checked query on an index brought up to date with s.
+// A damaged index (ErrCorrupt: bleve panicked or read garbage) has marked
+// itself for a rebuild; it is rebuilt from s at once and asked again, so
+// one damaged cache costs one slow search, not every search after it.
+func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
+	ix, err := e.openIndex()
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	for attempt := 1; ; attempt++ {
+		if _, err := e.syncIndex(ix, s); err != nil {
+			return nil, err
+		}
+		hits, err := ix.Search(iq)
+		switch {
+		case err == nil:
+			return hits, nil
+		case errors.Is(err, index.ErrCorrupt) && attempt == 1:
+			continue
+		case errors.Is(err, index.ErrCorrupt):
+			return nil, &Error{Code: CodeIO, Err: err,
+				Message: "the search index is damaged and rebuilding it did not help: " + err.Error()}
+		case errors.Is(err, index.ErrClosed):
+			return nil, Wrap(CodeIO, err, "search")
+		}
+		// checkQuery has already refused every malformed query the index
+		// knows of, so this is the index refusing one it could not parse.
+		return nil, &Error{Code: CodeInvalidArgument, Message: err.Error(), Err: err}
+	}
 }
 
 // checkQuery validates a query and converts it for the index. Every

@@ -61,11 +61,16 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 // WriterStatus reads the best-effort writer status file; a missing or
 // damaged file reads as "nothing recorded yet".
 func (e *Engine) WriterStatus() WriterStatus {
-	var ws WriterStatus
+	ws := WriterStatus{FailedSessions: []WriterSessionFailure{}}
 	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), WriterStatusFile))
 	if err != nil {
 		return ws
 	}
-	_ = json.Unmarshal(data, &ws)
+	if json.Unmarshal(data, &ws) != nil {
+		return WriterStatus{FailedSessions: []WriterSessionFailure{}}
+	}
+	if ws.FailedSessions == nil {
+		ws.FailedSessions = []WriterSessionFailure{}
+	}
 	return ws
 }

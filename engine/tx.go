@@ -297,6 +297,10 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 			Message: fmt.Sprintf("tier %s may not make %d of these edits; nothing was changed", ch.Actor, len(forbidden))}
 	}
 	for p, data := range ch.Archives {
+		if msg := e.checkOnDisk(p); msg != "" {
+			bad = append(bad, Violation{Code: "bad_path", Path: p, Message: "archive: " + msg})
+			continue
+		}
 		work[p] = data
 	}
 	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad}
@@ -359,9 +363,22 @@ func (e *Engine) checkTopicPath(p string) string {
 		if err := workspace.CheckSegment(seg); err != nil {
 			return fmt.Sprintf("unsafe path segment %q", seg)
 		}
+		// Dot names are the engine's (topics/.scriptorium/…) or hidden
+		// from every listing; a topic there would be invisible memory.
+		if strings.HasPrefix(seg, ".") {
+			return fmt.Sprintf("hidden path segment %q: names starting with \".\" are not topic paths", seg)
+		}
 	}
-	// No component of the path may be a symlink: writing through one
-	// could land outside the workspace.
+	return e.checkOnDisk(p)
+}
+
+// checkOnDisk returns why the file at workspace path p cannot be written
+// by renaming new bytes over it, or "". No component of the path may be a
+// symlink (writing through one could land outside the workspace), a
+// parent must be a directory and the path itself must not be one: the
+// rename happens past the commit point, where a failure would leave a
+// journal that no open can roll forward.
+func (e *Engine) checkOnDisk(p string) string {
 	cur := e.ws.Root()
 	for _, seg := range strings.Split(p, "/") {
 		cur = filepath.Join(cur, seg)

@@ -131,6 +131,19 @@ type WriterStatus struct {
 	LastSuccessAt string         `json:"last_success_at"`
 	LastFailure   *WriterFailure `json:"last_failure"`
 	PendingTurns  int            `json:"pending_turns"`
+	// FailedSessions are the sessions whose last write failed for good (a
+	// rejected or invalid batch, a damaged archive) while the writer went
+	// on with the others; each run tries them again. Never nil when read.
+	FailedSessions []WriterSessionFailure `json:"failed_sessions"`
+}
+
+// WriterSessionFailure is one session the writer could not write.
+type WriterSessionFailure struct {
+	Provider string `json:"provider"`
+	Session  string `json:"session"`
+	Code     Code   `json:"code"`
+	Message  string `json:"message"`
+	At       string `json:"at"`
 }
 
 // WriterFailure is the last failure the writer recorded.

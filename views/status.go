@@ -126,6 +126,10 @@ func (p *Status) View() string {
 	} else {
 		body = append(body, field("last failure", st.Faint.Render("none")))
 	}
+	// A session the writer gave up on for good stays pending; say which.
+	for _, f := range s.Writer.FailedSessions {
+		body = append(body, field("failed session", st.Error.Render(string(f.Code))+" "+Visible(f.Provider+"/"+f.Session)+" at "+orNone(f.At, "unknown time")))
+	}
 	body = append(body,
 		field("pending turns", fmt.Sprintf("%d", s.Writer.PendingTurns)),
 		section("Index"),

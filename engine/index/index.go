@@ -286,6 +286,9 @@ func openBleve(path string) (idx bleve.Index, st *corpusStats, err error) {
 			idx, st, err = nil, nil, fmt.Errorf("panic while opening: %v", r)
 		}
 	}()
+	if err := checkSegments(path); err != nil {
+		return nil, nil, err
+	}
 	idx, err = bleve.OpenUsing(path, scorchConfig())
 	if err != nil {
 		return nil, nil, err
@@ -361,7 +364,11 @@ func (ix *Index) Count() (uint64, error) {
 	if ix.idx == nil {
 		return 0, ErrClosed
 	}
-	n, err := ix.idx.DocCount()
+	var n uint64
+	err := ix.guard("count", func() (err error) {
+		n, err = ix.idx.DocCount()
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("count: %w", err)
 	}
@@ -380,7 +387,7 @@ func (ix *Index) Close() error {
 	}
 	var err error
 	if ix.idx != nil {
-		if cerr := ix.idx.Close(); cerr != nil {
+		if cerr := ix.guard("close", ix.idx.Close); cerr != nil {
 			err = fmt.Errorf("close index: %w", cerr)
 		}
 		ix.idx = nil
@@ -410,6 +417,11 @@ func (ix *Index) ApplyWithMeta(upserts []Doc, deletes []string, meta map[string]
 	if ix.idx == nil {
 		return ErrClosed
 	}
+	return ix.guard("apply", func() error { return ix.apply(upserts, deletes, meta) })
+}
+
+// apply is ApplyWithMeta under its locks.
+func (ix *Index) apply(upserts []Doc, deletes []string, meta map[string]string) error {
 
 	final := make(map[string]*Doc, len(upserts)) // nil = delete
 	order := make([]string, 0, len(upserts)+len(deletes))
@@ -436,7 +448,9 @@ func (ix *Index) ApplyWithMeta(upserts []Doc, deletes []string, meta map[string]
 
 	old, err := tokenCounts(ix.idx, order)
 	if err != nil {
-		return fmt.Errorf("apply: %w", err)
+		// The batch has not been written yet; a failing read of the live
+		// index is damage, not a problem of the documents.
+		return ix.markBroken("apply", err)
 	}
 	st := *ix.stats.Load()
 	b := ix.idx.NewBatch()
@@ -525,7 +539,11 @@ func (ix *Index) Rebuild(docs []Doc) error {
 	if err := os.RemoveAll(staging); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
-	st, err := buildInto(staging, docs)
+	var st *corpusStats
+	err := ix.guard("rebuild", func() (err error) {
+		st, err = buildInto(staging, docs)
+		return err
+	})
 	if err != nil {
 		_ = os.RemoveAll(staging)
 		return fmt.Errorf("rebuild: %w", err)
@@ -533,7 +551,7 @@ func (ix *Index) Rebuild(docs []Doc) error {
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if err := ix.swapIn(staging); err != nil {
+	if err := ix.guard("rebuild", func() error { return ix.swapIn(staging) }); err != nil {
 		// Whatever state the directory is in, the next Open sorts it out;
 		// this handle is unusable until then.
 		ix.setRebuild(true, "rebuild failed: "+err.Error())
@@ -611,9 +629,9 @@ func (ix *Index) swapIn(staging string) error {
 	live := filepath.Join(ix.dir, bleveDir)
 	old := filepath.Join(ix.dir, oldDir)
 	if ix.idx != nil {
-		if err := ix.idx.Close(); err != nil {
-			return fmt.Errorf("close old index: %w", err)
-		}
+		// The old index is being replaced because it may be damaged:
+		// whatever closing it says, it is gone once the rename is done.
+		closeQuietly(ix.idx)
 		ix.idx = nil
 	}
 	// Unstamp first: between the renames the directory is incomplete.
@@ -652,7 +670,11 @@ func (ix *Index) Meta(key string) (string, error) {
 	if ix.idx == nil {
 		return "", ErrClosed
 	}
-	v, err := ix.idx.GetInternal([]byte(metaPrefix + key))
+	var v []byte
+	err := ix.guard("meta", func() (err error) {
+		v, err = ix.idx.GetInternal([]byte(metaPrefix + key))
+		return err
+	})
 	if err != nil {
 		return "", fmt.Errorf("meta %s: %w", key, err)
 	}

@@ -149,13 +149,22 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 			},
 		}
 	}
-	res, err := ix.idx.Search(req)
+	var hits []Hit
+	err = ix.guard("search", func() error {
+		res, err := ix.idx.Search(req)
+		if err != nil {
+			// The query was checked above: a failure now is the index's
+			// ("index read inconsistency detected", a short read).
+			return ix.markBroken("search", err)
+		}
+		hits = make([]Hit, 0, len(res.Hits))
+		for _, m := range res.Hits {
+			hits = append(hits, decodeHit(m))
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	hits := make([]Hit, 0, len(res.Hits))
-	for _, m := range res.Hits {
-		hits = append(hits, decodeHit(m))
+		return nil, err
 	}
 	return hits, nil
 }

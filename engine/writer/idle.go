@@ -26,7 +26,7 @@ func WriteIdle(ctx context.Context, e *engine.Engine, idle time.Duration) error 
 	pending, err := store.PendingSessions(e.WorkspaceID())
 	store.Close()
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "read pending sessions")
+		return engine.Wrap(engine.CodeIO, err, "sessions.db")
 	}
 	cutoff := e.Now().Add(-idle)
 	var firstRetryable error
@@ -66,14 +66,14 @@ func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
 	defer store.Close()
 	branches, err := store.Branches(session)
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "read branches of %s", session.Session)
+		return engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
 	}
 	var keys []sessions.Key
 	seen := map[sessions.Key]bool{}
 	for _, b := range branches {
 		turns, err := store.PendingTurns(b.Tip, w.e.WorkspaceID())
 		if err != nil {
-			return engine.Wrap(engine.CodeIO, err, "read pending turns of %s", session.Session)
+			return engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
 		}
 		for _, n := range turns {
 			if !seen[n.Key()] {
@@ -86,7 +86,7 @@ func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
 		return nil
 	}
 	if err := store.MarkWritten(keys, w.e.WorkspaceID()); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "mark session %s processed", session.Session)
+		return engine.Wrap(engine.CodeIO, err, "session %s processed", sessionName(session))
 	}
 	return nil
 }

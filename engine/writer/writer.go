@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -70,7 +69,7 @@ func Write(ctx context.Context, e *engine.Engine, opts WriteOptions) (res WriteR
 	defer store.Close()
 	sess, err := store.Sessions()
 	if err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "read sessions")
+		return res, engine.Wrap(engine.CodeIO, err, "sessions.db")
 	}
 	found := opts.Session == ""
 	for _, s := range sess {
@@ -80,12 +79,22 @@ func Write(ctx context.Context, e *engine.Engine, opts WriteOptions) (res WriteR
 		found = true
 		n, err := w.writeSession(ctx, store, s.Key(), opts.Force)
 		res.Batches += n
-		if err != nil {
+		switch {
+		case err == nil:
+			if n > 0 || opts.Force {
+				w.written = append(w.written, s.Key())
+			}
+		case sessionLocal(ctx, err):
+			w.failed = append(w.failed, sessionFailure{key: s.Key(), err: engine.AsError(err)})
+		default:
 			return w.withRevision(res), err
 		}
 	}
 	if !found {
 		return res, engine.Errorf(engine.CodeNotFound, "no session %q in sessions.db", opts.Session)
+	}
+	if len(w.failed) > 0 {
+		return w.withRevision(res), w.failedError()
 	}
 	return w.withRevision(res), nil
 }
@@ -93,6 +102,10 @@ func Write(ctx context.Context, e *engine.Engine, opts WriteOptions) (res WriteR
 // writer is one run of the writer on an open engine.
 type writer struct {
 	e *engine.Engine
+	// written are the sessions this run left with nothing owed or wrote a
+	// batch of; failed are those it could not write (see failures.go).
+	written []sessions.SessionKey
+	failed  []sessionFailure
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }
@@ -131,14 +144,14 @@ func formatTime(t time.Time) string {
 func (w *writer) writeSession(ctx context.Context, store *sessions.Store, session sessions.SessionKey, force bool) (int, error) {
 	branches, err := store.Branches(session)
 	if err != nil {
-		return 0, engine.Wrap(engine.CodeIO, err, "read branches of %s", session.Session)
+		return 0, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
 	}
 	batches := 0
 	for _, b := range branches {
 		for {
 			turns, err := store.PendingTurns(b.Tip, w.e.WorkspaceID())
 			if err != nil {
-				return batches, engine.Wrap(engine.CodeIO, err, "read pending turns of %s", session.Session)
+				return batches, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
 			}
 			batch, quarantine, skip := splitBatch(turns, force)
 			if len(batch) == 0 && len(quarantine) == 0 && len(skip) == 0 {
@@ -312,28 +325,9 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		}
 	}
 	if err := store.MarkWritten(mark, w.e.WorkspaceID()); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "mark %d turns written", len(mark))
+		return engine.Wrap(engine.CodeIO, err, "%d turn(s)", len(mark))
 	}
 	return nil
-}
-
-// recordWriterOutcome updates the best-effort writer status file. It sits
-// outside transactions: failing to write it changes no outcome.
-func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err error) {
-	st := w.e.WriterStatus()
-	now := formatTime(w.e.Now())
-	if err == nil {
-		if res.Batches > 0 || st.LastSuccessAt == "" {
-			st.LastSuccessAt = now
-		}
-	} else {
-		ee := engine.AsError(err)
-		st.LastFailure = &engine.WriterFailure{Code: ee.Code, Retryable: ee.Retryable(), Message: ee.Message, At: now}
-	}
-	st.PendingTurns = sessions.PendingTurnCount(w.sessionsPath(), w.e.WorkspaceID())
-	data, _ := json.MarshalIndent(st, "", "  ")
-	dir := w.e.RuntimeDir()
-	_ = workspace.WriteFileAtomic(dir, filepath.Join(dir, engine.WriterStatusFile), append(data, '\n'))
 }
 
 // modelFor returns the configured network model, or nil for offline.
