@@ -108,7 +108,7 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 	// Reading stdin is bounded too: a caller that never closes it must not
 	// hold up the session.
 	var in Input
-	_, err := within(inputDeadline, func(context.Context) ([]byte, error) {
+	_, err := within(inputDeadline, opts.Log, func(context.Context) ([]byte, error) {
 		var err error
 		in, err = readInput(stdin)
 		return nil, err
@@ -132,7 +132,7 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 	if in.HookEventName == EventUserPromptSubmit {
 		d = opts.PromptDeadline
 	}
-	out, err := within(d, func(ctx context.Context) ([]byte, error) { return handle(ctx, in, opts) })
+	out, err := within(d, opts.Log, func(ctx context.Context) ([]byte, error) { return handle(ctx, in, opts) })
 	if err == nil && len(out) > 0 {
 		_, err = stdout.Write(out)
 	}
@@ -151,8 +151,9 @@ const inputDeadline = 500 * time.Millisecond
 // within runs fn with a context that expires after d and waits for it at
 // most d plus a little grace. A run that overruns is abandoned: the hook
 // exits, and whatever the process was doing is safe to cut off (the store
-// and the workspace are crash-safe). A panic is an error, not a crash.
-func within(d time.Duration, fn func(context.Context) ([]byte, error)) ([]byte, error) {
+// and the workspace are crash-safe). A panic is an error, not a crash; its
+// stack goes to log.
+func within(d time.Duration, log io.Writer, fn func(context.Context) ([]byte, error)) ([]byte, error) {
 	type result struct {
 		out []byte
 		err error
@@ -164,7 +165,9 @@ func within(d time.Duration, fn func(context.Context) ([]byte, error)) ([]byte, 
 		var r result
 		defer func() {
 			if p := recover(); p != nil {
-				r = result{err: engine.Errorf(engine.CodeIO, "panic: %v\n%s", p, debug.Stack())}
+				// The status keeps the one line; the stack goes to the log.
+				fmt.Fprintf(log, "scriptorium hook: panic: %v\n%s", p, debug.Stack())
+				r = result{err: engine.Errorf(engine.CodeIO, "panic: %v", p)}
 			}
 			ch <- r
 		}()

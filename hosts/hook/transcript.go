@@ -55,7 +55,11 @@ func importTranscript(path, session, stateDir string) (bool, error) {
 	}
 	defer store.Close()
 	if _, err := store.Import(&stream); err != nil {
-		return false, engine.Wrap(engine.CodeInvalidArgument, err, "import transcript %s", path)
+		var ie *sessions.ImportError
+		if errors.As(err, &ie) {
+			return false, engine.Wrap(engine.CodeInvalidArgument, err, "import transcript %s", path)
+		}
+		return false, engine.Wrap(engine.CodeIO, err, "import transcript %s", path) // e.g. sessions.db busy past the wait
 	}
 	for _, t := range res.Turns {
 		if t.Session == session {
