@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -90,7 +89,7 @@ func NewServer(eng *engine.Engine, opts Options) *mcp.Server {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}},
 		t.status)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Title: "Recall for a prompt",
-		Description: "What a prompt hook injects for a user's message: the top trusted hits fenced once in <memory-context>, and the same hits as a list.",
+		Description: "What the prompt hook injects for a user's message: the rendered core plus the best trusted hits, fenced once in <memory-context> with each hit's citation, under a token budget; and the same items as a list.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}},
 		t.recall)
 	update := "Apply one transaction {base_revision, edits} to the topic files: for what the user asked to remember now. " +
@@ -189,34 +188,31 @@ func (t *tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInpu
 // RecallInput is memory_recall's argument.
 type RecallInput struct {
 	Prompt string `json:"prompt" jsonschema:"the user's message, as it came"`
+	Budget int    `json:"budget,omitempty" jsonschema:"o200k_base token budget of the context; 0 or absent means the configured recall.budget_tokens"`
 }
 
-// RecallOutput is what a prompt hook would inject, and the hits behind it.
+// RecallOutput is what the prompt hook would inject, and the items in it.
 type RecallOutput struct {
-	Context string                `json:"context" jsonschema:"the hits fenced once in <memory-context>; empty when nothing is recalled"`
-	Results []engine.SearchResult `json:"results"`
+	Context string              `json:"context" jsonschema:"core and hits fenced once in <memory-context>; empty when there is nothing to recall"`
+	Items   []engine.RecallItem `json:"items"`
+	Tokens  int                 `json:"tokens"`
+	Budget  int                 `json:"budget"`
 }
 
+// recall is engine.RecallBudget, the function the Claude Code hook calls
+// too, so an MCP host and the hook give an agent the same context.
 func (t *tools) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	text, err := t.read.Recall(ctx, in.Prompt)
+	if in.Budget < 0 {
+		return nil, RecallOutput{}, toolError(engine.Errorf(engine.CodeInvalidArgument, "budget must not be negative"))
+	}
+	res, err := t.read.RecallBudget(ctx, in.Prompt, in.Budget)
 	if err != nil {
 		return nil, RecallOutput{}, toolError(err)
 	}
-	out := RecallOutput{Context: text, Results: []engine.SearchResult{}}
-	if text == "" {
-		return nil, out, nil
+	out := RecallOutput{Context: res.Text, Items: res.Items, Tokens: res.Tokens, Budget: res.Budget}
+	if out.Items == nil {
+		out.Items = []engine.RecallItem{}
 	}
-	// Recall returns only text. The list repeats its query (same clipping,
-	// same limit) until the engine returns both from one search.
-	q := strings.ToValidUTF8(in.Prompt, " ")
-	if r := []rune(q); len(r) > 1000 {
-		q = string(r[:1000])
-	}
-	res, err := t.read.Search(ctx, engine.SearchQuery{Text: q, Limit: 5})
-	if err != nil {
-		return nil, RecallOutput{}, toolError(err)
-	}
-	out.Results = nonNil(res)
 	return nil, out, nil
 }
 
