@@ -103,3 +103,39 @@ func TestCLI_ProposeAcceptDeclineRevert(t *testing.T) {
 		t.Errorf("state.db does not record the declined proposal (%v)", err)
 	}
 }
+
+func TestCLI_ExplainAndReorder(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "demo")
+	if r := runCLI(t, "", "demo", state, "--no-tui"); r.code != 0 {
+		t.Fatalf("demo: %s%s", r.stdout, r.stderr)
+	}
+	core := oneJSON(t, runCLI(t, "", "core", "--json", "--state", state).stdout)
+	excluded, _ := core["excluded"].([]any)
+	if len(excluded) == 0 {
+		t.Fatal("the demo core has no excluded block")
+	}
+	id := excluded[0].(string)
+	x := oneJSON(t, runCLI(t, "", "explain", "^"+id, "--json", "--state", state).stdout)
+	want := []string{"blocks", "budget", "core_tokens", "id", "path", "pinned", "position", "reason", "running_total", "sources", "state", "tokens", "trust"}
+	if !slices.Equal(docKeys(x), want) {
+		t.Errorf("explain keys = %v, want %v", docKeys(x), want)
+	}
+	if x["state"] != "excluded" || !strings.Contains(x["reason"].(string), "budget") {
+		t.Errorf("explain = %v", x)
+	}
+	if r := runCLI(t, "", "reorder", "^"+id, "--state", state); r.code != 2 {
+		t.Errorf("reorder without a move: exit %d, want 2", r.code)
+	}
+	res := runCLI(t, "", "reorder", "^"+id, "--pin", "--json", "--state", state)
+	if res.code != 0 {
+		t.Fatalf("reorder --pin: %s%s", res.stdout, res.stderr)
+	}
+	doc := oneJSON(t, res.stdout)
+	if want := []string{"after", "before", "changed", "pinned", "position", "revision"}; !slices.Equal(docKeys(doc), want) {
+		t.Errorf("reorder keys = %v, want %v", docKeys(doc), want)
+	}
+	after := oneJSON(t, runCLI(t, "", "explain", id, "--json", "--state", state).stdout)
+	if after["state"] != "included" || after["pinned"] != true || fmt.Sprint(after["position"]) != "1" {
+		t.Errorf("after --pin: %v", after)
+	}
+}

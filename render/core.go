@@ -30,6 +30,10 @@ type CoreReport struct {
 	// of several blocks do not add up to Tokens exactly, since separators
 	// and shared footnotes are counted once.
 	Costs map[string]int `json:"-"`
+	// Running maps each included block, and the first block that did not
+	// fit, to the tokens of core.md with every block up to it: the running
+	// total the budget is checked against.
+	Running map[string]int `json:"-"`
 }
 
 // coreBlock is a block prepared for the core render: its text and footnote
@@ -153,6 +157,7 @@ func coreRender(src []Block, blocks []coreBlock, budget int, count func(*coreDoc
 		Excluded: []string{},
 		Pending:  []string{},
 		Costs:    make(map[string]int, len(src)),
+		Running:  make(map[string]int, len(src)),
 	}
 	doc := &coreDoc{seen: map[string]bool{}}
 	full := budget <= 0
@@ -165,7 +170,9 @@ func coreRender(src []Block, blocks []coreBlock, budget int, count func(*coreDoc
 			rep.Excluded = append(rep.Excluded, blk.ID)
 		default:
 			undo := doc.add(blocks[i])
-			if n := count(doc); n > budget {
+			n := count(doc)
+			rep.Running[blk.ID] = n
+			if n > budget {
 				agree = agree && n == CountTokens(doc.String())
 				undo()
 				full = true
