@@ -99,9 +99,14 @@ func (e *Engine) CoreView(ctx context.Context) (CoreView, error) {
 		state[id] = "pending"
 	}
 	if tf, ok := s.topics[coreTopicPath]; ok {
-		for _, b := range tf.file.Blocks() {
-			v.Blocks = append(v.Blocks, CoreBlock{ID: b.BlockID, Text: topic.BlockText(b),
-				Tokens: rep.Costs[b.BlockID], State: state[b.BlockID]})
+		pinnedUntil := pinnedRange(tf.file.Elements)
+		for i, el := range tf.file.Elements {
+			if el.Kind != topic.KindBlock {
+				continue
+			}
+			v.Blocks = append(v.Blocks, CoreBlock{ID: el.BlockID, Text: topic.BlockText(el),
+				Tokens: rep.Costs[el.BlockID], State: state[el.BlockID], Pinned: i < pinnedUntil,
+				Footnotes: s.blockView(tf, el).Footnotes})
 		}
 	}
 	return v, nil

@@ -204,6 +204,10 @@ type CoreBlock struct {
 	Text   string `json:"text"`
 	Tokens int    `json:"tokens"`
 	State  string `json:"state"` // "included", "excluded" or "pending"
+	// Pinned blocks sit in topics/core.md's pinned section (rendered first).
+	Pinned bool `json:"pinned,omitempty"`
+	// Footnotes are the block's citations, for drill-down to the sources.
+	Footnotes []FootnoteView `json:"footnotes,omitempty"`
 }
 
 // CoreView is the core pane's data: the report plus every block in file order.

@@ -71,6 +71,14 @@ type Core struct {
 	Close                                   key.Binding
 	MoveUp                                  key.Binding
 	MoveDown                                key.Binding
+	// Explain says why the block is in core.md or left out; MoveTop and
+	// Pin reorder it in one step.
+	Explain key.Binding
+	MoveTop key.Binding
+	Pin     key.Binding
+	// Source drills down to the selected citation of an open block;
+	// PrevSource and NextSource choose it.
+	Source, PrevSource, NextSource key.Binding
 }
 
 // Passes holds the keys of the sleep-passes pane.
@@ -174,10 +182,16 @@ func Default() KeyMap {
 		},
 		Core: Core{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
-			Open:     bind("enter", "read block", "enter"),
-			Close:    bind("esc", "close", "esc", "backspace"),
-			MoveUp:   bind("K", "move up", "K", "alt+up"),
-			MoveDown: bind("J", "move down", "J", "alt+down"),
+			Open:       bind("enter", "read block", "enter"),
+			Close:      bind("esc", "close", "esc", "backspace"),
+			MoveUp:     bind("K", "move up", "K", "alt+up"),
+			MoveDown:   bind("J", "move down", "J", "alt+down"),
+			Explain:    bind("e", "explain", "e"),
+			MoveTop:    bind("t", "move to top", "t"),
+			Pin:        bind("P", "pin/unpin", "P"),
+			Source:     bind("s", "open source", "s"),
+			PrevSource: bind("←/h", "previous source", "left", "h"),
+			NextSource: bind("→/l", "next source", "right", "l"),
 		},
 		Passes: Passes{
 			Up: up(), Down: down(), Top: top(), Bottom: bottom(),
@@ -269,7 +283,7 @@ func (k KeyMap) Scopes() []Scope {
 		{Name: "Core", Note: "Pane 3: blocks of topics/core.md and the token budget. Moving a block asks for confirmation.",
 			WithGlobal: true,
 			Bindings: []key.Binding{c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom,
-				c.Open, c.Close, c.MoveUp, c.MoveDown}},
+				c.Open, c.Close, c.MoveUp, c.MoveDown, c.Explain, c.MoveTop, c.Pin, c.Source, c.PrevSource, c.NextSource}},
 		{Name: "Passes", Note: "Pane 4: proposals waiting for the owner first, then sleep passes newest first, and the diff of the selected one. " +
 			"Accept, decline and revert ask for confirmation; a revert shows the diff it would install first.",
 			WithGlobal: true,

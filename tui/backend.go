@@ -23,6 +23,10 @@ type Backend interface {
 	// MoveCoreBlock moves a block of topics/core.md up (delta -1) or down (+1)
 	// through a normal transaction.
 	MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error)
+	// ExplainCore says why a block is in core.md or left out.
+	ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error)
+	// ReorderCore moves a block of topics/core.md in one transaction.
+	ReorderCore(ctx context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error)
 	Passes(ctx context.Context) ([]engine.PassReport, error)
 	Sleep(ctx context.Context) (engine.PassReport, error)
 	// Proposals lists the passes and writer batches waiting for the owner.

@@ -26,12 +26,14 @@ const (
 	kindSearch
 	kindProposals
 	kindRevertPreview
+	kindExplain
 	kindPromote
 	kindMove
 	kindSleep
 	kindAccept
 	kindDecline
 	kindRevert
+	kindReorder
 )
 
 // mutation reports whether the kind changes the workspace. Mutations are
@@ -195,6 +197,16 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 			rep, err := b.Sleep(ctx)
 			return views.SleepDone{Report: rep, Err: err}, err
 		}), true
+	case views.LoadExplain:
+		return m.run(kindExplain, r.ID, "explaining ^"+r.ID, func(ctx context.Context) (tea.Msg, error) {
+			x, err := b.ExplainCore(ctx, r.ID)
+			return views.ExplainLoaded{ID: r.ID, Explanation: x, Err: err}, err
+		}), true
+	case views.ReorderCore:
+		return m.mutate(kindReorder, "moving ^"+r.ID+" "+moveLabel(r.Move), r, func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.ReorderCore(ctx, r.ID, r.Move)
+			return views.CoreReordered{Request: r, Result: res, Err: err}, err
+		}), true
 	case views.LoadProposals:
 		return m.run(kindProposals, nil, "loading proposals", func(ctx context.Context) (tea.Msg, error) {
 			ps, err := b.Proposals(ctx)
@@ -252,6 +264,54 @@ func (m *Model) mutate(kind reqKind, label string, req tea.Msg, fn func(ctx cont
 		return nil
 	}
 	return tea.Batch(m.run(kind, nil, label, fn), m.broadcast(req))
+}
+
+// moveLabel says where a reorder moves a block.
+func moveLabel(m engine.CoreMove) string {
+	switch {
+	case m.Pin:
+		return "into the pinned section"
+	case m.Unpin:
+		return "out of the pinned section"
+	case m.Top:
+		return "to the top"
+	case m.To > 0:
+		return fmt.Sprintf("to position %d", m.To)
+	}
+	return direction(m.Delta)
+}
+
+// reorderText says what a reorder changed in core.md's render.
+func reorderText(r views.CoreReordered) string {
+	res := r.Result
+	if len(res.Changed) == 0 {
+		return fmt.Sprintf("^%s is already there (position %d): nothing changed", r.Request.ID, res.Position)
+	}
+	s := fmt.Sprintf("moved ^%s %s, now position %d (revision %d); core.md %d → %d tokens", r.Request.ID,
+		moveLabel(r.Request.Move), res.Position, res.Revision, res.Before.Tokens, res.After.Tokens)
+	in, out := setDiff(res.After.Included, res.Before.Included), setDiff(res.Before.Included, res.After.Included)
+	if len(in) > 0 {
+		s += "; now included: ^" + strings.Join(in, " ^")
+	}
+	if len(out) > 0 {
+		s += "; now left out: ^" + strings.Join(out, " ^")
+	}
+	return s
+}
+
+// setDiff lists the ids of a not in b.
+func setDiff(a, b []string) []string {
+	in := map[string]bool{}
+	for _, id := range b {
+		in[id] = true
+	}
+	var out []string
+	for _, id := range a {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // proposalLabel names a proposal, or the files of it, for the status line.
@@ -327,6 +387,8 @@ func successText(msg tea.Msg, label string) string {
 			s += fmt.Sprintf(" (revision %d); core.md re-rendered", r.Result.Revision)
 		}
 		return s
+	case views.CoreReordered:
+		return reorderText(r)
 	case views.ProposalAccepted:
 		s := fmt.Sprintf("accepted %s", proposalLabel(r.Request.ID, r.Request.Only))
 		if r.Result.Revision > 0 {

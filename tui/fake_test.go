@@ -128,7 +128,8 @@ func newFakeBackend() *fakeBackend {
 	coreP := "topics/core.md"
 	f.core = []engine.CoreBlock{
 		{ID: "c0ffee01", Text: "The owner is Craig; he prefers short answers.", Tokens: 40},
-		{ID: "c0ffee02", Text: "Current project: a budget tracker in Flask, due 2024-04-15.[^e-1175dea39c]", Tokens: 35},
+		{ID: "c0ffee02", Text: "Current project: a budget tracker in Flask, due 2024-04-15.[^e-1175dea39c]", Tokens: 35,
+			Footnotes: []engine.FootnoteView{cite("e-1175dea39c", "2024-03-15", sess[0], sess[1])}},
 		{ID: "c0ffee03", Text: "Deploys happen on Thursdays; Fridays are frozen.", Tokens: 50},
 		{ID: "c0ffee04", Text: "Group-42 asked for the deploy checklist.", Tokens: 25, State: "pending"},
 		{ID: "c0ffee05", Text: "CSV import comes before charts.", Tokens: 20},
@@ -580,4 +581,55 @@ func invertDiff(d string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ExplainCore explains a core block from the fake's report.
+func (f *fakeBackend) ExplainCore(_ context.Context, id string) (engine.CoreExplanation, error) {
+	if err := f.call("ExplainCore"); err != nil {
+		return engine.CoreExplanation{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	rep := f.coreReport()
+	for i, b := range f.core {
+		if b.ID != id {
+			continue
+		}
+		x := engine.CoreExplanation{ID: id, Path: "topics/core.md", Position: i + 1, Blocks: len(f.core), State: b.State,
+			Tokens: b.Tokens, Budget: rep.Budget, CoreTokens: rep.Tokens, Trust: "trusted", Sources: []engine.CitationView{}}
+		switch b.State {
+		case "included":
+			x.RunningTotal = b.Tokens
+			x.Reason = fmt.Sprintf("with every block before it core.md holds %d of %d tokens, within the budget", x.RunningTotal, x.Budget)
+		case "excluded":
+			x.Reason = fmt.Sprintf("it does not fit the budget of %d tokens", rep.Budget)
+		default:
+			x.Trust = "pending"
+			x.Reason = "it cites a source pending the owner's review"
+		}
+		return x, nil
+	}
+	return engine.CoreExplanation{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
+}
+
+// ReorderCore moves a block to the top (the fake has no pinned section:
+// a pin moves it to the top too).
+func (f *fakeBackend) ReorderCore(_ context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error) {
+	if err := f.call("ReorderCore"); err != nil {
+		return engine.CoreMoveResult{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	before := f.coreReport()
+	for i, b := range f.core {
+		if b.ID != id {
+			continue
+		}
+		f.core = append([]engine.CoreBlock{b}, append(f.core[:i:i], f.core[i+1:]...)...)
+		f.revision++
+		f.syncCoreTopic()
+		return engine.CoreMoveResult{Revision: f.revision, Changed: []string{"topics/core.md"}, Position: 1,
+			Pinned: m.Pin, Before: before, After: f.coreReport()}, nil
+	}
+	return engine.CoreMoveResult{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
 }

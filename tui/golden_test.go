@@ -31,6 +31,9 @@ var scenes = []struct {
 	{name: "passes_proposal_file2", keys: []string{"4", "l"}, withProposal: true},
 	{name: "passes_proposal_accept", keys: []string{"4", "A"}, withProposal: true},
 	{name: "passes_revert_preview", keys: []string{"4", "R"}},
+	{name: "core_explain", keys: []string{"3", "G", "e"}},
+	{name: "core_pin_confirm", keys: []string{"3", "G", "P"}},
+	{name: "core_open_sources", keys: []string{"3", "down", "enter", "l"}},
 }
 
 func playScene(h *harness, i int) {

@@ -608,3 +608,25 @@ func TestModel_StartsEmptyUntilSized(t *testing.T) {
 		t.Fatal("not browsing after the first size")
 	}
 }
+
+func TestCore_OpenBlockDrillsToItsSource(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	h.press("3", "down", "enter", "l", "s")
+	mustContain(t, h.view(), "sess-7f2a.md")
+	if !h.m.drilled {
+		t.Fatal("s on an open core block did not drill down to its source")
+	}
+}
+
+func TestCore_ExplainThenMoveToTop(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	h.press("3", "G", "e")
+	mustContain(t, h.view(), "Why ^c0ffee05 is excluded")
+	h.press("t")
+	mustContain(t, h.view(), "Move ^c0ffee05 to the top of topics/core.md")
+	h.press("y")
+	mustContain(t, h.view(), "moved ^c0ffee05 to the top, now position 1")
+	if h.f.count("ReorderCore") != 1 {
+		t.Errorf("ReorderCore called %d times", h.f.count("ReorderCore"))
+	}
+}

@@ -28,10 +28,14 @@ type Core struct {
 	moved  string            // a block just moved: the cursor follows it
 	before map[string]string // block states before the move
 	change string            // what the last move changed in the render
+
+	explain *engine.CoreExplanation // why the selected block is in or out, once asked
+	src     int                     // the selected citation of the open block
+	md      *mdCache                // glamour renders of open blocks
 }
 
 // NewCore returns the core pane.
-func NewCore(c *Common) *Core { return &Core{c: c} }
+func NewCore(c *Common) *Core { return &Core{c: c, md: newMDCache()} }
 
 // Title implements Component.
 func (p *Core) Title() string { return "Core" }
@@ -63,15 +67,16 @@ func (p *Core) Opened() bool { return p.open }
 func (p *Core) ShortHelp() []key.Binding {
 	k := p.c.Keys.Core
 	if p.open {
-		return []key.Binding{k.Close}
+		return []key.Binding{k.Close, k.Source}
 	}
-	return []key.Binding{k.Open, k.MoveUp, k.MoveDown}
+	return []key.Binding{k.Open, k.Explain, k.MoveUp, k.MoveDown, k.MoveTop, k.Pin}
 }
 
 // FullHelp implements help.KeyMap.
 func (p *Core) FullHelp() [][]key.Binding {
 	k := p.c.Keys.Core
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Close, k.MoveUp, k.MoveDown}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Close, k.Explain, k.Source}, {k.MoveUp, k.MoveDown, k.MoveTop, k.Pin}}
 }
 
 // Update implements Component.
@@ -88,6 +93,18 @@ func (p *Core) Update(msg tea.Msg) (Component, tea.Cmd) {
 		} else {
 			p.before = nil
 		}
+	case ExplainLoaded:
+		if b, ok := p.Current(); ok && b.ID == msg.ID && msg.Err == nil {
+			x := msg.Explanation
+			p.explain = &x
+		}
+	case CoreReordered:
+		p.explain = nil
+		if msg.Err == nil {
+			p.moved = msg.Request.ID
+		}
+	case mdRendered:
+		p.md.store(msg)
 	case tea.KeyMsg:
 		return p, p.handleKey(msg)
 	}
@@ -136,6 +153,12 @@ func (p *Core) handleKey(msg tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Close):
 			p.open = false
+		case key.Matches(msg, k.Source):
+			return p.openSource()
+		case key.Matches(msg, k.PrevSource):
+			p.src = max(p.src-1, 0)
+		case key.Matches(msg, k.NextSource):
+			p.src = min(p.src+1, max(len(p.citations())-1, 0))
 		case key.Matches(msg, k.Up):
 			p.textOff = max(p.textOff-1, 0)
 		case key.Matches(msg, k.Down):
@@ -150,7 +173,24 @@ func (p *Core) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	page := max(p.h/2, 1)
+	before := p.cur
+	defer func() {
+		if p.cur != before {
+			p.explain = nil
+		}
+	}()
 	switch {
+	case key.Matches(msg, k.Explain):
+		if b, ok := p.Current(); ok {
+			return Send(LoadExplain{ID: b.ID})
+		}
+	case key.Matches(msg, k.MoveTop):
+		return p.askReorder(engine.CoreMove{Top: true})
+	case key.Matches(msg, k.Pin):
+		if b, ok := p.Current(); ok && b.Pinned {
+			return p.askReorder(engine.CoreMove{Unpin: true})
+		}
+		return p.askReorder(engine.CoreMove{Pin: true})
 	case key.Matches(msg, k.Up):
 		p.cur = clamp(p.cur-1, 0, len(p.view.Blocks)-1)
 	case key.Matches(msg, k.Down):
@@ -165,7 +205,8 @@ func (p *Core) handleKey(msg tea.KeyMsg) tea.Cmd {
 		p.cur = max(len(p.view.Blocks)-1, 0)
 	case key.Matches(msg, k.Open):
 		if _, ok := p.Current(); ok {
-			p.open, p.textOff = true, 0
+			p.open, p.textOff, p.src = true, 0, 0
+			return p.renderCmd()
 		}
 	case key.Matches(msg, k.MoveUp):
 		return p.askMove(-1)
@@ -250,7 +291,11 @@ func (p *Core) View() string {
 		default:
 			state = st.Pending.Render(state)
 		}
-		row := fmt.Sprintf("%3d  %s %6d  ^%s  %s", i+1, state, b.Tokens, b.ID, OneLine(coreText(b)))
+		pin := ""
+		if b.Pinned {
+			pin = "[pinned] "
+		}
+		row := fmt.Sprintf("%3d  %s %6d  ^%s  %s%s", i+1, state, b.Tokens, b.ID, pin, OneLine(coreText(b)))
 		if i == p.cur {
 			lines = append(lines, cursorRow(st, "› "+row, p.w))
 		} else {
@@ -259,7 +304,11 @@ func (p *Core) View() string {
 	}
 	if b, ok := p.Current(); ok && p.h-len(lines) >= 2 {
 		lines = append(lines, st.Faint.Render(strings.Repeat("─", p.w)))
-		lines = append(lines, p.textLines(b, p.h-len(lines))...)
+		if p.explain != nil && p.explain.ID == b.ID {
+			lines = append(lines, p.explainLines(*p.explain, p.h-len(lines))...)
+		} else {
+			lines = append(lines, p.textLines(b, p.h-len(lines))...)
+		}
 	}
 	return Fit(strings.Join(lines, "\n"), p.w, p.h)
 }
@@ -307,25 +356,4 @@ func (p *Core) gauge(used, budget, w int) string {
 	}
 	return "[" + st.GaugeFull.Render(strings.Repeat("█", full)) +
 		st.GaugeEmpty.Render(strings.Repeat("░", bar-full)) + "]" + label
-}
-
-func (p *Core) textView() string {
-	st := p.c.Styles
-	b, _ := p.Current()
-	state := b.State
-	head := []string{
-		st.Title.Render(fmt.Sprintf("^%s", b.ID)) + st.Faint.Render(fmt.Sprintf(" · %s · %d tokens · block %d of %d",
-			state, b.Tokens, p.cur+1, len(p.view.Blocks))),
-		st.Faint.Render(strings.Repeat("─", p.w)),
-	}
-	body := Wrap(Visible(coreText(b)), p.w)
-	if order := footnoteOrder(b.Text, nil); len(order) > 0 {
-		for _, l := range WrapParts(footnoteLegend(order), " · ", p.w) {
-			body = append(body, p.c.Styles.Faint.Render(l))
-		}
-	}
-	room := max(p.h-len(head), 0)
-	p.textOff = clamp(p.textOff, 0, max(len(body)-room, 0))
-	body = body[p.textOff:min(len(body), p.textOff+room)]
-	return Fit(strings.Join(append(head, body...), "\n"), p.w, p.h)
 }

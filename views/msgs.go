@@ -37,6 +37,14 @@ type (
 		ID    string
 		Delta int
 	}
+	// LoadExplain asks why a block is in core.md or left out.
+	LoadExplain struct{ ID string }
+	// ReorderCore moves a block of topics/core.md (to the top, a position,
+	// into or out of the pinned section).
+	ReorderCore struct {
+		ID   string
+		Move engine.CoreMove
+	}
 	// RunSleep runs a sleep pass now.
 	RunSleep struct{}
 	// LoadProposals asks for the proposals waiting for the owner.
@@ -159,6 +167,18 @@ type (
 		Revision int64
 		Result   engine.RevertResult
 		Err      error
+	}
+	// ExplainLoaded answers LoadExplain.
+	ExplainLoaded struct {
+		ID          string
+		Explanation engine.CoreExplanation
+		Err         error
+	}
+	// CoreReordered answers ReorderCore.
+	CoreReordered struct {
+		Request ReorderCore
+		Result  engine.CoreMoveResult
+		Err     error
 	}
 	// SleepDone answers RunSleep.
 	SleepDone struct {

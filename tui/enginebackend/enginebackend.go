@@ -53,6 +53,14 @@ func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engin
 	return b.e.MoveCoreBlock(ctx, id, delta)
 }
 
+func (b backend) ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error) {
+	return b.e.ExplainCore(ctx, id)
+}
+
+func (b backend) ReorderCore(ctx context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error) {
+	return b.e.ReorderCore(ctx, id, m)
+}
+
 func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
 	return b.e.Passes(ctx)
 }
