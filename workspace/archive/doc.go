@@ -34,4 +34,21 @@
 // frame (or after the marker). Append continues such files correctly.
 // Anything else after the last frame is an invalid frame: parsing stops there
 // and never resynchronises.
+//
+// # Tombstones
+//
+// Archives are append-only with one exception: the owner's forget. A
+// forgotten record's frame is replaced in place by a tombstone, which keeps
+// the anchor, the source-id and the record time and holds nothing else:
+//
+//	<a id="source-8339b8d3"></a>
+//	<!-- source-id:openprogram/group/m3 -->
+//	<!-- forgotten:2026-08-10T12:00:00Z -->
+//
+// The forgotten line directly follows the source-id line and ends the frame
+// (no speaker-id, trust or record-lines, no record text). A tombstone is a
+// valid frame: its anchor resolves, so citations of it never break, and its
+// source-id counts for Append's de-duplication, so the record is never
+// archived again. A frozen legacy record is forgotten by ForgetLegacy, which
+// keeps its header time and its line count (see there).
 package archive

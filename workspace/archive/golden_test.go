@@ -29,6 +29,7 @@ type frameView struct {
 	Label          string `json:"label"`
 	Content        string `json:"content"`
 	RecordLines    int    `json:"record_lines"`
+	Forgotten      bool   `json:"forgotten,omitempty"`
 }
 
 type frameErrorView struct {
@@ -103,7 +104,7 @@ func TestGolden_V2(t *testing.T) {
 					Line: f.Line, SourceID: f.SourceID, Anchor: f.Anchor, Speaker: f.Speaker.String(),
 					SpeakerID: f.SpeakerID, SpeakerDisplay: f.SpeakerDisplay(), SpeakerLabel: f.SpeakerLabel(),
 					Role: f.Role(), Pending: f.Pending, Time: f.Time.Format(time.RFC3339), Label: f.Label,
-					Content: f.Content, RecordLines: f.RecordLines,
+					Content: f.Content, RecordLines: f.RecordLines, Forgotten: f.Forgotten,
 				})
 			}
 			var fe *FrameError

@@ -43,6 +43,16 @@ type LegacyRecord struct {
 // to the body of the one before. Text before the first header is ignored.
 // ParseLegacy accepts any bytes.
 func ParseLegacy(data []byte) []LegacyRecord {
+	recs, _ := parseLegacy(data)
+	return recs
+}
+
+// legacySpan locates one legacy record in its file: where its frame lines
+// start, where its header's label starts, and where the record ends (the
+// end of its content).
+type legacySpan struct{ frames, label, end int }
+
+func parseLegacy(data []byte) ([]LegacyRecord, []legacySpan) {
 	var starts []int // offset of each line; a line ends before its LF or at len(data)
 	for p := 0; p < len(data); {
 		starts = append(starts, p)
@@ -83,6 +93,7 @@ func ParseLegacy(data []byte) []LegacyRecord {
 	}
 
 	recs := make([]LegacyRecord, 0, len(heads))
+	spans := make([]legacySpan, 0, len(heads))
 	for i, h := range heads {
 		end := len(data)
 		if i+1 < len(heads) {
@@ -109,8 +120,9 @@ func ParseLegacy(data []byte) []LegacyRecord {
 			rec.HintDisplay, rec.HintID, rec.HasHint = legacyHint(rec.Content)
 		}
 		recs = append(recs, rec)
+		spans = append(spans, legacySpan{frames: starts[h.firstFrameLine], label: h.bodyStart - len(h.label) - 2, end: end})
 	}
-	return recs
+	return recs, spans
 }
 
 // legacyHeader parses a legacy record header line and returns the offset of

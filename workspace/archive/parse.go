@@ -64,7 +64,15 @@ func (r *lineReader) next() (line []byte, lf, ok bool) {
 	return rest, false, true
 }
 
-func parseV2(data []byte) ([]Frame, ending, *FrameError) {
+func parseV2(data []byte) ([]Frame, ending, *FrameError) { return parseV2Spans(data, nil) }
+
+// span is the byte range of one frame in its archive: from its anchor line
+// to the LF that ends it (or the end of the data).
+type span struct{ start, end int }
+
+// parseV2Spans is parseV2 that also records, when spans is not nil, the
+// byte range of every valid frame.
+func parseV2Spans(data []byte, spans *[]span) ([]Frame, ending, *FrameError) {
 	r := &lineReader{data: data, line: 1}
 	if !IsV2(data) {
 		return nil, 0, &FrameError{Line: 1, Reason: "missing v2 marker line", err: ErrNotV2}
@@ -86,11 +94,15 @@ func parseV2(data []byte) ([]Frame, ending, *FrameError) {
 		if r.eof() {
 			return frames, endBlankLn, nil
 		}
+		at := r.pos
 		f, end, ferr := r.frame()
 		if ferr != nil {
 			return frames, 0, ferr
 		}
 		frames = append(frames, f)
+		if spans != nil {
+			*spans = append(*spans, span{at, r.pos})
+		}
 		if end == endNoLF {
 			return frames, endNoLF, nil
 		}
@@ -142,6 +154,9 @@ func (r *lineReader) frame() (Frame, ending, *FrameError) {
 	}
 	f := Frame{SourceID: sourceID, Anchor: AnchorFor(sourceID), Line: start}
 
+	if bytes.HasPrefix(r.data[r.pos:], []byte(forgottenPrefix)) {
+		return r.tombstone(f)
+	}
 	if line, n, ferr = header("record-lines"); ferr != nil {
 		return Frame{}, 0, ferr
 	}
@@ -213,6 +228,26 @@ func (r *lineReader) frame() (Frame, ending, *FrameError) {
 	}
 	f.Time, f.Label, f.Content = t, label, content
 	return f, end, nil
+}
+
+// tombstone finishes a tombstone frame at its forgotten line: the record's
+// time in the canonical layout, and nothing after it. Like a record text,
+// the line may lack its LF at the end of the file.
+func (r *lineReader) tombstone(f Frame) (Frame, ending, *FrameError) {
+	line, lf, _ := r.next()
+	stamp, ok := cutAround(string(line), forgottenPrefix, commentSuffix)
+	if !ok {
+		return Frame{}, 0, invalid(r.line, f.Line, "malformed forgotten comment")
+	}
+	t, err := time.Parse(TimeLayout, stamp)
+	if err != nil || t.Format(TimeLayout) != stamp {
+		return Frame{}, 0, invalid(r.line, f.Line, "forgotten time %q is not RFC 3339 UTC to the second with Z", stamp)
+	}
+	f.Time, f.Forgotten = t, true
+	if !lf {
+		return f, endNoLF, nil
+	}
+	return f, endClean, nil
 }
 
 // cutAround returns what lies between prefix and suffix when line is exactly

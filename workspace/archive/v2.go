@@ -26,6 +26,7 @@ const (
 	trustPrefix       = "<!-- trust:"
 	pendingLine       = "<!-- trust:pending -->"
 	recordLinesPrefix = "<!-- record-lines:"
+	forgottenPrefix   = "<!-- forgotten:"
 	commentSuffix     = " -->"
 )
 
@@ -180,8 +181,22 @@ type Frame struct {
 	Content string
 	// Line is the 1-based line of the anchor (0 for a frame not in a file).
 	Line int
-	// RecordLines is the record-lines count: 1 + the LFs in Text.
+	// RecordLines is the record-lines count: 1 + the LFs in Text; 0 for a
+	// tombstone, which has no record text.
 	RecordLines int
+	// Forgotten marks a tombstone: the record was forgotten by the owner.
+	// Only SourceID, Anchor, Time and Line are set; the speaker, trust,
+	// label and content are gone with the record's bytes.
+	Forgotten bool
+}
+
+// Tombstone returns the frame that replaces f when its record is
+// forgotten: the same source-id, anchor and time, and nothing else. Its
+// anchor keeps resolving, so citations of it elsewhere stay valid, and its
+// source-id keeps Append from archiving the record again.
+func (f Frame) Tombstone() Frame {
+	t, _ := time.Parse(TimeLayout, f.Time.UTC().Format(TimeLayout))
+	return Frame{SourceID: f.SourceID, Anchor: AnchorFor(f.SourceID), Time: t, Line: f.Line, Forgotten: true}
 }
 
 // SpeakerLabel returns the label of a frame with a speaker, "" for a
@@ -239,13 +254,20 @@ func (f Frame) text() string {
 // appendTo appends the frame's lines, ending with the LF after the record
 // text. The anchor and record-lines are recomputed, not copied from f.
 func (f Frame) appendTo(b []byte) []byte {
-	text := f.text()
 	b = append(b, anchorPrefix...)
 	b = append(b, AnchorFor(f.SourceID)[len("source-"):]...)
 	b = append(b, anchorSuffix+"\n"...)
 	b = append(b, sourceIDPrefix...)
 	b = append(b, f.SourceID...)
 	b = append(b, commentSuffix+"\n"...)
+	if f.Forgotten {
+		// A tombstone ends at its forgotten line: no speaker, no trust, no
+		// record text.
+		b = append(b, forgottenPrefix...)
+		b = append(b, f.Time.UTC().Format(TimeLayout)...)
+		return append(b, commentSuffix+"\n"...)
+	}
+	text := f.text()
 	switch f.Speaker {
 	case SpeakerWithID:
 		b = append(b, speakerIDPrefix...)
