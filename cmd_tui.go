@@ -14,6 +14,7 @@ import (
 	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
+	"scriptorium/workspace"
 )
 
 func runTUI(inv *invocation) error {
@@ -35,6 +36,9 @@ func openTUI(inv *invocation, dir string) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
+	if err := inv.offerWorkspace(dir); err != nil {
+		return err
+	}
 	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
 	if err != nil {
 		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
@@ -88,4 +92,24 @@ func runDemo(inv *invocation) error {
 		})
 	}
 	return openTUI(inv, abs)
+}
+
+// offerWorkspace asks, on a terminal, before the TUI creates a workspace
+// that does not exist yet; elsewhere a missing workspace is NOT_FOUND. A
+// bare `scriptorium` must never leave ~/.openprogram behind by accident.
+func (inv *invocation) offerWorkspace(dir string) error {
+	mem := workspace.MemoryDir(dir)
+	if fi, err := os.Stat(mem); err == nil && fi.IsDir() {
+		return nil
+	}
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+		return nil // the engine answers MEMORY_DISABLED with its full-screen notice
+	}
+	if !inv.isTerminal() {
+		return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
+	}
+	if !inv.confirm(fmt.Sprintf("There is no workspace at %s. Create it? [y/N] ", mem)) {
+		return engine.Errorf(engine.CodeNotFound, "no workspace at %s; nothing created", mem)
+	}
+	return nil
 }

@@ -39,6 +39,10 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 	if out, err := exec.Command(bin, "import", turns, "--state", base).CombinedOutput(); err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
+	// Reading verbs no longer create a workspace: init does.
+	if out, err := exec.Command(bin, "init", "--state", base).CombinedOutput(); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
 	if out, err := exec.Command(bin, "verify", "--state", base).CombinedOutput(); err != nil {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"scriptorium/engine"
+	"scriptorium/trust"
+	"scriptorium/workspace"
+)
+
+// runInit creates a workspace: the one way, with `demo`, that a state dir
+// comes into being on purpose. Running it on an existing workspace only
+// reports it.
+func runInit(inv *invocation) error {
+	if err := inv.wantArgs(0, 1); err != nil {
+		return err
+	}
+	dir, err := inv.stateDir()
+	if err != nil {
+		return err
+	}
+	if len(inv.positional) == 1 {
+		if inv.set["state"] || inv.set["profile"] {
+			return usagef("give the directory once: as DIR or with --state/--profile")
+		}
+		if dir, err = filepath.Abs(inv.positional[0]); err != nil {
+			return engine.Wrap(engine.CodeInvalidArgument, err, "resolve %s", inv.positional[0])
+		}
+	}
+	_, statErr := os.Stat(workspace.MemoryDir(dir))
+	existed := statErr == nil
+	ctx, cancel := signalContext()
+	defer cancel()
+	res, err := initWorkspace(ctx, dir)
+	if err != nil {
+		return err
+	}
+	res.Created = !existed
+	return inv.emit(res, func(w io.Writer) {
+		if res.Created {
+			fmt.Fprintf(w, "created workspace %s at %s\n", res.WorkspaceID, workspace.MemoryDir(dir))
+			return
+		}
+		fmt.Fprintf(w, "workspace %s already exists at %s (revision %d)\n", res.WorkspaceID, workspace.MemoryDir(dir), res.Revision)
+	})
+}
+
+// initResult is what `init` reports.
+type initResult struct {
+	State       string `json:"state"`
+	WorkspaceID string `json:"workspace_id"`
+	Revision    int64  `json:"revision"`
+	Created     bool   `json:"created"`
+}
+
+// initWorkspace opens (creating) the workspace of dir.
+func initWorkspace(ctx context.Context, dir string) (initResult, error) {
+	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
+	if err != nil {
+		return initResult{}, err
+	}
+	defer e.Close()
+	rev, err := e.Revision()
+	if err != nil {
+		return initResult{}, err
+	}
+	return initResult{State: dir, WorkspaceID: e.WorkspaceID(), Revision: rev}, nil
+}
