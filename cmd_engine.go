@@ -23,6 +23,7 @@ func verbs() []*verb {
 		{name: "tui", run: runTUI},
 		{name: "demo", args: "[DIR]", help: "write a realistic demo state dir (default $TMPDIR/scriptorium-demo) and open the TUI on it",
 			flags: []flagSpec{{"no-tui", false, "only write the demo"}}, run: runDemo},
+		{name: "init", args: "[DIR]", help: "create a workspace at DIR (default: the state dir of --state, $SCRIPTORIUM_STATE or ~/.openprogram)", run: runInit},
 		{name: "status", help: "workspace id, revision, backend, writer, core report, index state", run: runStatus},
 		{name: "verify", help: "validate the whole workspace (read-only)", run: runVerify},
 		{name: "core", help: "render core.md now and report the budget", run: runCore},
@@ -101,11 +102,37 @@ func (inv *invocation) isTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// readingVerbs only read memory: on a state dir without a workspace they
+// answer NOT_FOUND with the path they looked at instead of creating one
+// (a mistyped --state must not leave an empty workspace behind). `init`,
+// `demo` and the verbs that write create it.
+var readingVerbs = map[string]bool{"status": true, "verify": true, "get": true, "search": true, "core": true,
+	"pending": true, "history": true, "explain": true, "audit": true, "proposals": true, "mcp": true, "serve": true}
+
+// requireWorkspace refuses a reading verb on a state dir without memory/.
+// A config that switches memory off still answers MEMORY_DISABLED first.
+func (inv *invocation) requireWorkspace(dir string) error {
+	if inv.verb == nil || !readingVerbs[inv.verb.name] {
+		return nil
+	}
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+		return engine.ErrDisabled
+	}
+	mem := workspace.MemoryDir(dir)
+	if fi, err := os.Stat(mem); err == nil && fi.IsDir() {
+		return nil
+	}
+	return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
+}
+
 // open opens the engine for this invocation. Interactive verbs wait for
 // the write lock and say so on stderr.
 func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Tier) (*engine.Engine, error) {
 	dir, err := inv.stateDir()
 	if err != nil {
+		return nil, err
+	}
+	if err := inv.requireWorkspace(dir); err != nil {
 		return nil, err
 	}
 	return engine.Open(ctx, engine.Options{
