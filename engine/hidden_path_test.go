@@ -12,9 +12,10 @@ import (
 
 // TestUpdate_RefusesHiddenPathSegments: no topic path may have a segment
 // starting with "." (topics/.scriptorium/x.md, topics/.hidden.md, a move
-// into a dot folder), for the owner and for the paired tier: such a file
-// would be memory that listings and the index skip. The valid sibling
-// edit proves the refusal is about the name, and nothing is written.
+// into a dot folder), for the owner and for the paired tier: dot names are
+// the engine's own or hidden from a person browsing the folder. The valid
+// sibling edit proves the refusal is about the name, and nothing is
+// written.
 func TestUpdate_RefusesHiddenPathSegments(t *testing.T) {
 	body := "# X\n\nFine. ^95000001\n"
 	bad := []engine.Edit{

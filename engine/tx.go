@@ -363,8 +363,8 @@ func (e *Engine) checkTopicPath(p string) string {
 		if err := workspace.CheckSegment(seg); err != nil {
 			return fmt.Sprintf("unsafe path segment %q", seg)
 		}
-		// Dot names are the engine's (topics/.scriptorium/…) or hidden
-		// from every listing; a topic there would be invisible memory.
+		// Dot names are the engine's own (.scriptorium) or hidden from a
+		// person browsing the folder: memory there is memory nobody sees.
 		if strings.HasPrefix(seg, ".") {
 			return fmt.Sprintf("hidden path segment %q: names starting with \".\" are not topic paths", seg)
 		}
