@@ -60,6 +60,10 @@ const skipNotTranscript = "not_a_transcript"
 // input): they add nothing.
 const skipDuplicate = "duplicate"
 
+// skipForgotten counts the turns of nodes the owner forgot: importing them
+// again never brings their text back.
+const skipForgotten = "forgotten"
+
 // detectBytes is how much of a file auto detection reads: enough for the
 // first lines of a Claude Code transcript even when one holds a long paste.
 const detectBytes = 64 << 10
@@ -138,6 +142,9 @@ func runImport(inv *invocation) error {
 	out.Imported, out.Sessions = res.Imported, res.Sessions
 	if res.Duplicate > 0 {
 		out.Skipped[skipDuplicate] += res.Duplicate
+	}
+	if res.Forgotten > 0 {
+		out.Skipped[skipForgotten] += res.Forgotten
 	}
 	return inv.emit(out, func(w io.Writer) {
 		fmt.Fprintf(w, "imported %d turn(s) in %d session(s) from %d file(s)%s\n", out.Imported, out.Sessions, len(chunks), skippedText(out.Skipped))

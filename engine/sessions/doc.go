@@ -13,9 +13,10 @@
 // A session is a DAG of nodes: every node names at most one parent, and a
 // session forks wherever two nodes share a parent. Each leaf is the tip of a
 // branch. Nodes are immutable once stored, except for their metadata, which
-// carries the written marker: after the writer installs a batch it sets
+// carries the written marker (after the writer installs a batch it sets
 // metadata.memory_written_scriptorium to the workspace id on the batch's
-// nodes. What is still owed to memory is computed per branch, never from a
+// nodes), and for the owner's forget, which blanks a node's content and
+// display name and marks it (Store.Forget). What is still owed to memory is computed per branch, never from a
 // position: walk back from the tip to the newest node marked for this
 // workspace and take the unmarked suffix, oldest first. A marker on a shared
 // prefix therefore serves every branch that grows from it.
@@ -63,6 +64,8 @@
 // Re-importing is idempotent: a line whose key is stored (or appeared
 // earlier in the file) with the same fields adds nothing and is counted in
 // ImportResult.Duplicate; the same key with different fields is a bad line.
+// A line for a node the owner forgot adds nothing, whatever it holds
+// (ImportResult.Forgotten): forgotten text never comes back by re-import.
 //
 // # The database
 //

@@ -64,6 +64,10 @@ type ImportResult struct {
 	// Duplicate is the number of lines that repeat, field for field, a node
 	// already stored or an earlier line of the file: they add nothing.
 	Duplicate int `json:"duplicate"`
+	// Forgotten is the number of lines for nodes the owner forgot: they add
+	// nothing either, whatever they hold, so re-importing a transcript never
+	// brings forgotten text back.
+	Forgotten int `json:"forgotten"`
 }
 
 // Import appends the JSONL turns read from r. Blank lines are skipped; a
@@ -122,7 +126,8 @@ func (s *Store) Import(r io.Reader) (ImportResult, error) {
 	for _, r := range plan.fresh {
 		touched[r.node.SessionKey()] = true
 	}
-	return ImportResult{Imported: len(plan.fresh), Sessions: len(touched), Duplicate: dups + plan.duplicates}, nil
+	return ImportResult{Imported: len(plan.fresh), Sessions: len(touched), Duplicate: dups + plan.duplicates,
+		Forgotten: plan.forgotten}, nil
 }
 
 func importError(bad []LineError) *ImportError {
@@ -473,6 +478,7 @@ type sessionPlan struct {
 type importPlan struct {
 	fresh      []record // lines to store
 	duplicates int      // lines that repeat a stored node exactly
+	forgotten  int      // lines for stored nodes the owner forgot
 	sessions   map[SessionKey]*sessionPlan
 	bad        []LineError
 }
@@ -518,6 +524,10 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known map
 	for _, r := range recs {
 		n := r.node
 		if old, ok := stored[r.key()]; ok {
+			if old.Forgotten() {
+				plan.forgotten++
+				continue
+			}
 			if f := differingField(old, n); f != "" {
 				plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("id %q is already stored in session %s with a different %s",
 					n.ID, sessionName(n.SessionKey()), f)})
