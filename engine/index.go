@@ -226,7 +226,9 @@ func (e *Engine) openIndex() (*index.Index, error) {
 		return nil, &Error{Code: CodeLockBusy, Message: "the search index is in use by another process; try again", Err: err}
 	}
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "open search index")
+		// The index names the operation and its directory ("open index
+		// /x/.scriptorium/index: …"); another prefix would only repeat it.
+		return nil, &Error{Code: CodeIO, Message: err.Error(), Err: err}
 	}
 	return ix, nil
 }
@@ -251,11 +253,11 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	if err := ix.Rebuild(list); err != nil {
-		return false, Wrap(CodeIO, err, "rebuild search index")
+		return false, Wrap(CodeIO, err, "search index") // "search index: rebuild: …"
 	}
 	e.indexRebuilds.Add(1)
 	if err := ix.SetMeta(fingerprintKey, fp); err != nil {
-		return false, Wrap(CodeIO, err, "rebuild search index")
+		return false, Wrap(CodeIO, err, "search index")
 	}
 	return true, nil
 }
