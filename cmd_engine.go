@@ -44,9 +44,15 @@ func verbs() []*verb {
 		{name: "write", help: "run the writer (background: gives up after 1 s on a held lock)", flags: []flagSpec{
 			{"force", false, "write until nothing is pending"}, {"session", true, "only this session"}}, run: runWrite},
 		{name: "backfill", help: "distil trusted sources no topic cites", run: runBackfill},
-		{name: "pending", help: "pending sources awaiting review, oldest first", run: runPending},
-		{name: "promote", args: "ID...", help: "promote pending sources (owner)",
+		{name: "pending", help: "pending sources awaiting review, oldest first",
+			flags: []flagSpec{{"rejected", false, "the rejected sources instead, with reason and rejected_at"}}, run: runPending},
+		{name: "promote", args: "ID...", help: "promote pending or rejected sources (owner)",
 			flags: []flagSpec{{"yes", false, "confirm without a terminal"}}, run: runPromote},
+		{name: "reject", args: "ID...", help: "reject pending sources: they leave the review queue and stay untrusted (owner; promote reverses it)",
+			flags: []flagSpec{{"reason", true, "why, recorded in the ledger"}, {"yes", false, "confirm without a terminal"}}, run: runReject},
+		{name: "audit", help: "every install, promotion, rejection, sleep pass and declined proposal, newest first",
+			flags: []flagSpec{{"source", true, "only this source's story (source-id)"},
+				{"since", true, "YYYY-MM-DD (from that day) or RFC 3339"}}, run: runAudit},
 		{name: "mcp", help: "MCP server on stdio: memory_search, memory_get, memory_status, memory_update (paired), memory_recall; resources memory://core, memory://topics/{path}",
 			flags: []flagSpec{{"owner-tools", false, "give the client the owner's rights (delete, replace, move); without it the client is paired"}}, run: runMCP},
 		{name: "serve", help: "local HTTP API under /api/memory/ (status, verify, get, search, pending, history, core, update) and MCP (streamable HTTP) at /mcp",
@@ -216,8 +222,8 @@ func runGet(inv *invocation) error {
 					}
 				}
 			case engine.SourceView:
-				fmt.Fprintf(w, "%s\n%s#%s\ntime: %s\nspeaker: %s (trusted: %v)\ntrust: %s\n\n%s\n",
-					x.Ref, x.Path, x.Anchor, x.Time, orNone(x.SpeakerLabel), x.SpeakerTrusted, x.Trust, x.Content)
+				fmt.Fprintf(w, "%s\n%s#%s\ntime: %s\nspeaker: %s\nrecord: %s\n\n%s\n",
+					x.Ref, x.Path, x.Anchor, x.Time, sourceSpeaker(x), recordTrust(x.Trust), x.Content)
 			}
 		})
 	})

@@ -15,6 +15,9 @@ func runPending(inv *invocation) error {
 		return err
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		if inv.bool("rejected") {
+			return emitRejected(ctx, inv, e)
+		}
 		ps, err := e.Pending(ctx)
 		if err != nil {
 			return err
@@ -27,6 +30,28 @@ func runPending(inv *invocation) error {
 				fmt.Fprintf(w, "%s  %s  %s\n    %s\n", p.Time, p.Ref, orNone(p.SpeakerLabel), oneLine(p.Content, 100))
 			}
 		})
+	})
+}
+
+// emitRejected is `pending --rejected`: the sources the owner rejected,
+// still untrusted, oldest rejection first.
+func emitRejected(ctx context.Context, inv *invocation, e *engine.Engine) error {
+	rs, err := e.Rejected(ctx)
+	if err != nil {
+		return err
+	}
+	return inv.emit(map[string]any{"sources": rs}, func(w io.Writer) {
+		if len(rs) == 0 {
+			fmt.Fprintln(w, "no rejected sources")
+		}
+		for _, r := range rs {
+			reason := r.Reason
+			if reason == "" {
+				reason = "no reason given"
+			}
+			fmt.Fprintf(w, "%s  %s  %s\n    rejected %s: %s\n    %s\n", r.Time, r.Ref, orNone(r.SpeakerLabel),
+				r.RejectedAt, reason, oneLine(r.Content, 100))
+		}
 	})
 }
 
@@ -48,8 +73,15 @@ func runPromote(inv *invocation) error {
 			Message: "promote is interactive: run it on a terminal or pass --yes"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		known, err := reviewable(ctx, e)
+		if err != nil {
+			return err
+		}
 		if !inv.bool("yes") {
-			if !inv.confirm(fmt.Sprintf("Promote %d source(s)? They become trusted, searchable and are distilled into topics. [y/N] ", len(inv.positional))) {
+			// Say whose words become trusted, not just how many.
+			fmt.Fprintln(inv.stderr, "To promote (they become trusted and searchable; those no topic cites are distilled into one):")
+			describeSources(inv.stderr, inv.positional, known)
+			if !inv.confirm(fmt.Sprintf("Promote %d source(s)? [y/N] ", len(inv.positional))) {
 				return engine.Errorf(engine.CodeInvalidArgument, "promotion cancelled; nothing changed")
 			}
 		}
@@ -62,9 +94,13 @@ func runPromote(inv *invocation) error {
 				fmt.Fprintln(w, "nothing to promote (already trusted)")
 				return
 			}
-			fmt.Fprintf(w, "promoted: %s\n", strings.Join(res.Promoted, ", "))
+			fmt.Fprintf(w, "promoted as revision %d (now trusted and searchable):\n", res.Revision)
+			describeSources(w, res.Promoted, known)
 			if len(res.Distilled) > 0 {
-				fmt.Fprintf(w, "distilled into topics: %s\n", strings.Join(res.Distilled, ", "))
+				fmt.Fprintf(w, "distilled %s into %s\n", strings.Join(res.Distilled, ", "), strings.Join(res.Topics, ", "))
+			}
+			if cited := len(res.Promoted) - len(res.Distilled); cited > 0 {
+				fmt.Fprintf(w, "%d already cited by a topic: not distilled again\n", cited)
 			}
 		})
 	})

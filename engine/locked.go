@@ -47,6 +47,9 @@ func (e *Engine) withActor(ch Change) Change {
 // only inside the function given to Locked.
 type Tx struct {
 	e *Engine
+	// sources are added to every install's history row: promotion hands
+	// the Distiller a Tx naming all it promoted, cited already or not.
+	sources []string
 }
 
 // Locked runs fn holding the write lock. A background caller gives up
@@ -82,6 +85,7 @@ func (tx *Tx) Install(ctx context.Context, ch Change) (UpdateResult, error) {
 	if err := tx.e.gateKind(ch.Kind); err != nil {
 		return UpdateResult{}, err
 	}
+	ch.Sources = append(ch.Sources[:len(ch.Sources):len(ch.Sources)], tx.sources...)
 	return tx.e.installLocked(ctx, tx.e.withActor(ch))
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 )
 
 // Pending lists the sources awaiting the owner's review, oldest first.
+// Rejected sources are pending too but no longer await review: Rejected
+// lists them.
 func (e *Engine) Pending(ctx context.Context) ([]PendingSource, error) {
 	if err := e.gate(trust.OpPending); err != nil {
 		return nil, err
@@ -19,7 +22,17 @@ func (e *Engine) Pending(ctx context.Context) ([]PendingSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.pendingSources(), nil
+	rejected, err := e.rejections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []PendingSource{}
+	for _, p := range s.pendingSources() {
+		if _, ok := rejected[p.Ref]; !ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 func (s *snapshot) pendingSources() []PendingSource {
@@ -68,6 +81,10 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 	if err != nil {
 		return res, err
 	}
+	rejected, err := e.rejections(ctx)
+	if err != nil {
+		return res, err
+	}
 	var batch []trust.Promotion
 	seen := map[string]bool{}
 	for _, ref := range refs {
@@ -79,9 +96,14 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 			continue
 		}
 		seen[ref] = true
-		sum := sha256.Sum256([]byte(src.view.Text))
+		// Promoting a rejected source reverses the rejection; the ledger
+		// says which decision it overrides.
+		prev := "pending"
+		if _, ok := rejected[ref]; ok {
+			prev = "rejected"
+		}
 		batch = append(batch, trust.Promotion{SourceID: ref, PromotedBy: trust.Owner, PromotedAt: e.opts.Now().UTC(),
-			PreviousState: "pending", RecordSHA256: hex.EncodeToString(sum[:]), Path: src.view.Path, Anchor: src.view.Anchor})
+			PreviousState: prev, RecordSHA256: recordSHA256(src.view.Text), Path: src.view.Path, Anchor: src.view.Anchor})
 	}
 	if len(batch) == 0 {
 		return res, nil
@@ -107,7 +129,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 		// first, so the distil install below finds the index matching its
 		// starting point and updates it instead of rebuilding it whole.
 		e.updateIndex(ctx, s, after)
-		distilled, err := e.distill(ctx, after, uncited)
+		distilled, err := e.distill(ctx, after, uncited, res.Promoted)
 		if err != nil {
 			// The promotion stands (it is recorded); the distillation can be
 			// redone by backfill. Say so rather than pretend it failed whole.
@@ -116,7 +138,9 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 		}
 		res.Distilled = nonNil(distilled)
 		if len(distilled) > 0 {
-			return res, nil // the distil install is the promotion's revision
+			// The distil install is the promotion's revision.
+			res.Revision, res.Topics = e.lastInstall(ctx)
+			return res, nil
 		}
 	}
 	// Nothing to distil: the promotion is still a change of memory (blocks
@@ -127,12 +151,38 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, err
 		return res, Wrap(CodeIO, err, "read revision")
 	}
 	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
-		Changed: []string{}, Diffs: map[string]string{}}
+		Changed: []string{}, Diffs: map[string]string{}, Sources: res.Promoted}
 	if err := e.commit(ctx, &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}, hist); err != nil {
 		return res, err
 	}
 	e.afterInstall(ctx, s, after)
+	res.Revision, res.Topics = rev+1, []string{}
 	return res, nil
+}
+
+// recordSHA256 is the hex SHA-256 of the record bytes the owner was shown,
+// kept with each promotion and rejection.
+func recordSHA256(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// lastInstall is the newest revision and the topic files it changed.
+func (e *Engine) lastInstall(ctx context.Context) (int64, []string) {
+	var rev int64
+	var changed string
+	if err := e.db.QueryRowContext(ctx, `SELECT revision, changed FROM history ORDER BY revision DESC LIMIT 1`).
+		Scan(&rev, &changed); err != nil {
+		return 0, []string{}
+	}
+	var paths, topics []string
+	_ = json.Unmarshal([]byte(changed), &paths)
+	for _, p := range paths {
+		if strings.HasPrefix(p, "topics/") {
+			topics = append(topics, p)
+		}
+	}
+	return rev, nonNil(topics)
 }
 
 // citedSources is the set of source-ids some topic footnote cites.
@@ -158,8 +208,9 @@ type Distiller interface {
 }
 
 // distill hands freshly promoted sources to the configured Distiller; with
-// none the promotion stands alone and backfill distils them later.
-func (e *Engine) distill(ctx context.Context, s *snapshot, refs []string) ([]string, error) {
+// none the promotion stands alone and backfill distils them later. The
+// install's history row names every source promoted, refs and the cited.
+func (e *Engine) distill(ctx context.Context, s *snapshot, refs, promoted []string) ([]string, error) {
 	if e.opts.Distiller == nil {
 		return []string{}, nil
 	}
@@ -167,5 +218,5 @@ func (e *Engine) distill(ctx context.Context, s *snapshot, refs []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	return e.opts.Distiller.Distill(ctx, &Tx{e: e}, &View{Revision: rev, s: s}, refs, "promote")
+	return e.opts.Distiller.Distill(ctx, &Tx{e: e, sources: promoted}, &View{Revision: rev, s: s}, refs, "promote")
 }

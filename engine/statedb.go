@@ -47,6 +47,11 @@ var migrations = []string{
 	// can be reverted; rows from before this migration have none.
 	`ALTER TABLE history ADD COLUMN files TEXT NOT NULL DEFAULT '{}'`,
 	`ALTER TABLE history ADD COLUMN reverts INTEGER NOT NULL DEFAULT 0`,
+	// Pending sources the owner rejected (trust.RejectionSchema).
+	trust.RejectionSchema,
+	// The source-ids each install archived, newly cited, promoted or
+	// otherwise concerned, for the audit; rows from before have none.
+	`ALTER TABLE history ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'`,
 }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because
@@ -153,6 +158,9 @@ type historyRecord struct {
 	Files map[string]fileChange `json:"files,omitempty"`
 	// Reverts is the revision a revert install undid.
 	Reverts int64 `json:"reverts,omitempty"`
+	// Sources are the source-ids the install concerns: the records it
+	// archived or newly cited, the sources it promoted (see Change.Sources).
+	Sources []string `json:"sources,omitempty"`
 }
 
 // fileChange is one topic file's bytes around an install; nil means the
@@ -171,9 +179,10 @@ func insertHistory(ctx context.Context, db *sql.DB, h historyRecord) error {
 	if len(h.Files) > 0 {
 		files, _ = json.Marshal(h.Files)
 	}
-	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO history (revision, time, actor, kind, changed, diffs, files, reverts)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, h.Revision, h.Time.UTC().Format(time.RFC3339), h.Actor, h.Kind, string(changed),
-		string(diffs), string(files), h.Reverts)
+	sources, _ := json.Marshal(nonNil(h.Sources))
+	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO history (revision, time, actor, kind, changed, diffs, files, reverts, sources)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, h.Revision, h.Time.UTC().Format(time.RFC3339), h.Actor, h.Kind, string(changed),
+		string(diffs), string(files), h.Reverts, string(sources))
 	if err != nil {
 		return fmt.Errorf("record history: %w", err)
 	}

@@ -87,6 +87,10 @@ type Change struct {
 	Background bool
 	// Reverts names the revision a revert undoes (kind "revert").
 	Reverts int64
+	// Sources names source-ids the install is about beyond the records it
+	// archives and the sources it newly cites, which the history row lists
+	// on its own (a promotion of sources topics already cite, a forget).
+	Sources []string
 }
 
 // Update applies a transaction as the engine's caller tier (SPEC §6).
@@ -149,7 +153,8 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
 	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
-		Changed: plan.order, Diffs: map[string]string{}, Files: map[string]fileChange{}, Reverts: ch.Reverts}
+		Changed: plan.order, Diffs: map[string]string{}, Files: map[string]fileChange{}, Reverts: ch.Reverts,
+		Sources: installSources(before, after, plan, ch.Sources)}
 	for _, p := range plan.order {
 		hist.Diffs[p] = unifiedDiff(p, plan.old[p], plan.files[p])
 		if strings.HasPrefix(p, "topics/") {

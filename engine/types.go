@@ -232,4 +232,7 @@ type SearchQuery struct {
 type PromoteResult struct {
 	Promoted  []string `json:"promoted"`
 	Distilled []string `json:"distilled"`
+
+	Revision int64    `json:"-"` // the promotion's revision, 0 when nothing was promoted
+	Topics   []string `json:"-"` // the topic files the distillation wrote
 }

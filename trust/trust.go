@@ -49,6 +49,12 @@ const (
 	// OpPropose stores, accepts or declines proposals: passes and writer
 	// batches that wait for the owner.
 	OpPropose Op = "propose"
+	// OpReject takes pending sources out of the review queue; they stay
+	// untrusted.
+	OpReject Op = "reject"
+	// OpAudit reads the audit trail: installs, promotions, rejections,
+	// passes and declined proposals.
+	OpAudit Op = "audit"
 )
 
 // ErrForbidden is returned when a tier may not perform an operation or edit.
@@ -62,7 +68,7 @@ func allowed(op Op) []Tier {
 	case OpStatus, OpUpdate:
 		return []Tier{Owner, Paired}
 	case OpVerify, OpGet, OpSearch, OpCore, OpPending, OpHistory, OpWrite, OpImport,
-		OpPromote, OpBackfill, OpSleep, OpRevert, OpPropose:
+		OpPromote, OpBackfill, OpSleep, OpRevert, OpPropose, OpReject, OpAudit:
 		return []Tier{Owner}
 	}
 	return nil

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"scriptorium/engine"
+)
+
+// runReject takes pending sources out of the review queue. Like promote it
+// is the owner's deliberate act: a terminal (where it asks, naming each
+// source) or --yes.
+func runReject(inv *invocation) error {
+	if err := inv.wantArgs(1, -1); err != nil {
+		return err
+	}
+	if !inv.bool("yes") && !inv.isTerminal() {
+		return &engine.Error{Code: engine.CodeForbidden,
+			Message: "reject is interactive: run it on a terminal or pass --yes"}
+	}
+	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		known, err := reviewable(ctx, e)
+		if err != nil {
+			return err
+		}
+		if !inv.bool("yes") {
+			fmt.Fprintln(inv.stderr, "To reject (they stay untrusted and leave the review queue; promote reverses it):")
+			describeSources(inv.stderr, inv.positional, known)
+			if !inv.confirm(fmt.Sprintf("Reject %d source(s)? [y/N] ", len(inv.positional))) {
+				return engine.Errorf(engine.CodeInvalidArgument, "rejection cancelled; nothing changed")
+			}
+		}
+		res, err := e.Reject(ctx, inv.positional, inv.flag("reason"))
+		if err != nil {
+			return err
+		}
+		return inv.emit(res, func(w io.Writer) {
+			if len(res.Rejected) == 0 {
+				fmt.Fprintln(w, "nothing to reject (rejected already)")
+				return
+			}
+			fmt.Fprintln(w, "rejected (untrusted, out of the review queue; `promote` reverses it):")
+			describeSources(w, res.Rejected, known)
+		})
+	})
+}
+
+// reviewable maps the pending and the rejected sources by source-id, so
+// the CLI can say whose words a decision concerns.
+func reviewable(ctx context.Context, e *engine.Engine) (map[string]engine.PendingSource, error) {
+	ps, err := e.Pending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := e.Rejected(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]engine.PendingSource{}
+	for _, p := range ps {
+		out[p.Ref] = p
+	}
+	for _, r := range rs {
+		out[r.Ref] = r.PendingSource
+	}
+	return out, nil
+}
+
+// describeSources prints one line per source-id: speaker, thread, text.
+func describeSources(w io.Writer, refs []string, known map[string]engine.PendingSource) {
+	for _, r := range refs {
+		p, ok := known[r]
+		if !ok {
+			fmt.Fprintf(w, "  %s\n", r)
+			continue
+		}
+		fmt.Fprintf(w, "  %s  %s  %s\n", r, speakerText(p.SpeakerLabel, p.SpeakerID), oneLine(p.Content, 60))
+	}
+}
+
+// sourceSpeaker is `get`'s speaker line: who, and whether the identity
+// came from a trusted v2 frame. It says nothing about the record's trust.
+func sourceSpeaker(x engine.SourceView) string {
+	switch {
+	case x.SpeakerLabel == "":
+		return "(no speaker identity; role " + orNone(x.Label) + ")"
+	case !x.SpeakerTrusted:
+		return x.SpeakerLabel + " — unverified (a legacy hint)"
+	}
+	return speakerText(x.SpeakerLabel, x.SpeakerID)
+}
+
+// recordTrust says what a record's trust word means.
+func recordTrust(t string) string {
+	if t == "pending" {
+		return "pending review (untrusted: never searched, recalled or rendered)"
+	}
+	return "trusted"
+}
+
+// speakerText names a speaker and says how far the name can be believed.
+func speakerText(label, id string) string {
+	switch {
+	case label == "":
+		return "(no speaker identity)"
+	case id != "":
+		return label + " — identity verified"
+	}
+	return label + " — display name only"
+}
+
+func runAudit(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	q := engine.AuditQuery{Source: inv.flag("source"), Since: inv.flag("since")}
+	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		rep, err := e.Audit(ctx, q)
+		if err != nil {
+			return err
+		}
+		doc := map[string]any{"entries": rep.Entries}
+		if rep.Source != nil {
+			doc["source"] = rep.Source
+		}
+		return inv.emit(doc, func(w io.Writer) {
+			if st := rep.Source; st != nil {
+				printStory(w, st)
+			}
+			if len(rep.Entries) == 0 {
+				fmt.Fprintln(w, "nothing in the audit trail")
+			}
+			for _, en := range rep.Entries {
+				rev := "-"
+				if en.Revision > 0 {
+					rev = fmt.Sprintf("r%d", en.Revision)
+				}
+				actor := en.Actor
+				if actor == "" {
+					actor = "-"
+				}
+				fmt.Fprintf(w, "%s  %-17s %-6s %-5s %s\n", en.Time, en.Kind, actor, rev, en.Detail)
+				if len(en.Sources) > 0 && q.Source == "" {
+					fmt.Fprintf(w, "    sources: %s\n", strings.Join(en.Sources, ", "))
+				}
+				if len(en.Changed) > 0 {
+					fmt.Fprintf(w, "    changed: %s\n", strings.Join(en.Changed, ", "))
+				}
+			}
+		})
+	})
+}
+
+// printStory is where a source stands, above its story.
+func printStory(w io.Writer, st *engine.SourceStory) {
+	fmt.Fprintf(w, "source   %s\n", st.Ref)
+	if st.State == "missing" {
+		fmt.Fprintln(w, "record:  no archive holds it any more")
+	} else {
+		fmt.Fprintf(w, "archive  %s#%s (%s)\n", st.Path, st.Anchor, st.Time)
+		fmt.Fprintf(w, "speaker  %s\n", speakerText(st.SpeakerLabel, st.SpeakerID))
+		fmt.Fprintf(w, "record   %s\n", recordState(st))
+	}
+	cited := make([]string, len(st.CitedBy))
+	for i, b := range st.CitedBy {
+		cited[i] = "^" + b.Block + " (" + b.Path + ")"
+	}
+	if len(cited) == 0 {
+		cited = []string{"no block"}
+	}
+	fmt.Fprintf(w, "cited by %s\n\n", strings.Join(cited, ", "))
+}
+
+// recordState says in words what the record's trust is and why.
+func recordState(st *engine.SourceStory) string {
+	switch st.State {
+	case "rejected":
+		s := "rejected by the owner (untrusted, out of the review queue)"
+		if st.Reason != "" {
+			s += ": " + st.Reason
+		}
+		return s
+	case "pending":
+		return "pending review (unpaired sender; untrusted until promoted)"
+	case "promoted":
+		return "trusted (promoted by the owner)"
+	}
+	return "trusted"
+}
