@@ -173,7 +173,9 @@ func (e *Engine) gate(op trust.Op) error {
 func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	promoted, err := e.ledger.Promoted(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read promotion ledger")
+		// The ledger names what it read ("read promotion ledger: …"); the
+		// file is what a person must look at.
+		return nil, Wrap(CodeIO, err, "state.db")
 	}
 	e.cacheMu.Lock()
 	prev := e.cache
