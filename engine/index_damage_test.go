@@ -52,11 +52,13 @@ func indexDamages(size int) []indexDamage {
 // spot) and so does the next one, from an index status now calls fresh.
 func TestIndexDamage_SearchAndStatusRecover(t *testing.T) {
 	ctx := context.Background()
-	want := []string{"b0000001", "b0000002", "b0000003", "web/s1/d1", "web/s1/d2", "web/s1/d3", "web/s1/d4", "web/s1/d5", "webx/s1/d6"}
 	state := seState(t, "filters")
 	e := ftOpen(t, state)
-	if got := seFind(t, e, "anchovy"); !slices.Equal(got, want) {
-		t.Fatalf("before: %q", got)
+	// What the intact index answers is what a repaired one must answer
+	// (the ranking rules are not this test's business).
+	want := seFind(t, e, "anchovy")
+	if len(want) < 5 {
+		t.Fatalf("before the damage: %q, want the fixture's anchovy documents", want)
 	}
 	// Cases alternate between this engine, open all along as in the TUI or
 	// a server, and a fresh one per case as in a CLI run.
