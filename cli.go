@@ -107,6 +107,9 @@ func parseArgs(args []string) (*invocation, error) {
 		if k, v, ok := strings.Cut(name, "="); ok {
 			name, value, hasValue = k, v, true
 		}
+		if name == "h" {
+			name = "help" // -h is the short form every user tries first
+		}
 		spec, ok := known[name]
 		if !ok {
 			return inv, usagef("unknown flag %s", a)
@@ -141,6 +144,11 @@ func parseArgs(args []string) (*invocation, error) {
 	name := ""
 	if len(inv.positional) > 0 {
 		name, inv.positional = inv.positional[0], inv.positional[1:]
+	}
+	if name == "help" {
+		// `help` and `help VERB` are --help and VERB --help.
+		inv.verb = &verb{name: "help", run: runHelp}
+		return inv, nil
 	}
 	if name == "" {
 		inv.verb = findVerb("tui")
@@ -225,6 +233,7 @@ func runHelp(inv *invocation) error {
 		if v := findVerb(inv.positional[0]); v != nil && v.name != "tui" {
 			return runVerbHelp(inv, v)
 		}
+		return usagef("unknown command %q (see scriptorium --help)", inv.positional[0])
 	}
 	if inv.json {
 		return writeJSON(inv.stdout, helpDocument())
@@ -269,6 +278,9 @@ func runVerbHelp(inv *invocation, v *verb) error {
 	}
 	if v.details != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(v.details, "\n"))
+	}
+	if d, ok := verbDocs[v.name]; ok {
+		fmt.Fprintf(w, "\n--json: %s\nexample: %s\n", d.shape, d.example)
 	}
 	return nil
 }

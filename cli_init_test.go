@@ -59,3 +59,29 @@ func TestCLI_TUIOnMissingWorkspace(t *testing.T) {
 		t.Error("the TUI created the state dir without asking")
 	}
 }
+
+// Rough edge: `VERB --help` printed the global help and `help`/`-h` exited
+// 2. Every verb has its own help; help VERB and -h exit 0.
+func TestCLI_VerbHelp(t *testing.T) {
+	for _, args := range [][]string{{"revert", "--help"}, {"help", "revert"}, {"revert", "-h"}} {
+		r := runCLI(t, "", args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "usage: scriptorium revert REV") ||
+			!strings.Contains(r.stdout, "--json: ") || !strings.Contains(r.stdout, "example: ") ||
+			strings.Contains(r.stdout, "commands:") {
+			t.Errorf("%v: exit %d\n%s", args, r.code, r.stdout)
+		}
+	}
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+		if r := runCLI(t, "", args...); r.code != 0 || !strings.Contains(r.stdout, "commands:") {
+			t.Errorf("%v: exit %d", args, r.code)
+		}
+	}
+	if r := runCLI(t, "", "help", "nope"); r.code != 2 {
+		t.Errorf("help of an unknown verb: exit %d, want 2", r.code)
+	}
+	for _, v := range verbs() {
+		if _, ok := verbDocs[v.name]; !ok && v.name != "tui" {
+			t.Errorf("verb %s has no --json shape and example in verbDocs", v.name)
+		}
+	}
+}

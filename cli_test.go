@@ -203,7 +203,7 @@ func TestCLI_StatusFields(t *testing.T) {
 	r := runCLI(t, "", "status", "--json", "--state", state)
 	doc := oneJSON(t, r.stdout)
 	want := map[string][]string{
-		"":       {"backend", "core", "hook", "index", "model", "revision", "workspace_id", "writer"},
+		"":       {"backend", "core", "hook", "index", "lock", "model", "revision", "workspace_id", "writer"},
 		"writer": {"failed_sessions", "last_failure", "last_success_at", "pending_turns"},
 		"hook":   {"last_event", "last_failure", "last_success_at"},
 		"core":   {"budget", "excluded", "included", "pending", "tokens"},

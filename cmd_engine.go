@@ -142,9 +142,13 @@ func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Ti
 		return nil, err
 	}
 	return engine.Open(ctx, engine.Options{
-		StateDir: dir, Tier: tier, Interactive: interactive,
+		StateDir: dir, Tier: tier, Interactive: interactive, Holder: "scriptorium " + inv.verb.name,
 		OnLockWait: func() {
-			fmt.Fprintln(inv.stderr, "scriptorium: waiting for the write lock held by another writer…")
+			who := "another writer"
+			if h, ok := workspace.ReadLockHolder(workspace.MemoryDir(dir)); ok {
+				who = h
+			}
+			fmt.Fprintf(inv.stderr, "scriptorium: waiting for the write lock held by %s… (ctrl+c cancels)\n", who)
 		},
 		CrashAt:   os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
 		Distiller: writer.Distiller{},

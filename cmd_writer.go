@@ -6,7 +6,9 @@ import (
 	"io"
 
 	"scriptorium/engine"
+	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/workspace"
 )
 
 func runWrite(inv *invocation) error {
@@ -20,6 +22,13 @@ func runWrite(inv *invocation) error {
 		}
 		return inv.emit(res, func(w io.Writer) {
 			if res.Batches == 0 {
+				// Say what status says: turns below the threshold are owed,
+				// just not yet worth a batch.
+				if n := sessions.PendingTurnCount(workspace.SessionsDB(e.StateDir()), e.WorkspaceID()); n > 0 && !inv.bool("force") {
+					fmt.Fprintf(w, "no batch written: %d turn(s) pending, below the %d-token threshold (write --force writes them now); revision %d\n",
+						n, writer.WriteThreshold, res.Revision)
+					return
+				}
 				fmt.Fprintf(w, "nothing owed (revision %d)\n", res.Revision)
 				return
 			}

@@ -30,6 +30,9 @@ type Options struct {
 	// OnLockWait is called when an interactive caller starts waiting for
 	// the write lock, so it can say so.
 	OnLockWait func()
+	// Holder names this process in the lock-holder record while it holds
+	// the write lock ("scriptorium update"); "" means the program name.
+	Holder string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Getenv reads environment variables (API keys); nil means os.Getenv.
@@ -119,6 +122,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		Recover:       e.recover,
 		NeedsRecovery: e.needsRecovery,
 		OnLockWait:    opts.OnLockWait,
+		Holder:        opts.Holder,
 	})
 	if err != nil {
 		db.Close()

@@ -52,8 +52,10 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())
 	st.Hook = e.HookStatus()
 	st.Index = e.indexState(ctx, s)
-	if holder, held := e.ws.LockHolder(); held {
+	// Probe the lock itself: the holder file alone can miss a holder.
+	if held, holder := e.ws.LockState(); held {
 		st.LockHolder = holder
+		st.Lock = LockState{Held: true, Holder: holder}
 	}
 	return st, nil
 }

@@ -20,6 +20,9 @@ type SourceView struct {
 	SpeakerLabel   string `json:"speaker_label"`
 	SpeakerTrusted bool   `json:"speaker_trusted"`
 	Trust          string `json:"trust"` // "trusted" or "pending"
+	// Forgotten marks a record the owner forgot: a tombstone (or a blanked
+	// legacy record) whose anchor still resolves but whose content is gone.
+	Forgotten bool `json:"forgotten,omitempty"`
 
 	Legacy bool   `json:"-"` // from a frozen legacy archive
 	Line   int    `json:"-"` // 1-based line of the frame (v2) or header (legacy)
@@ -171,9 +174,17 @@ type Status struct {
 	Hook        HookStatus   `json:"hook"`
 	Core        CoreReport   `json:"core"`
 	Index       IndexState   `json:"index"`
+	Lock        LockState    `json:"lock"`
 
 	LockHolder string `json:"-"` // who holds write.lock right now, "" if free
 	StateDir   string `json:"-"`
+}
+
+// LockState is the write lock as status probes it: held or free, and who
+// holds it ("pid 4242 scriptorium update since 2026-…").
+type LockState struct {
+	Held   bool   `json:"held"`
+	Holder string `json:"holder,omitempty"`
 }
 
 // TopicSummary is one topic file in the topic tree.

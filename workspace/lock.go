@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // LockMode says how long Lock may wait for the write lock (SPEC §6).
@@ -141,6 +143,7 @@ func (w *Workspace) writeHolder(ctx context.Context) {
 	if p, _ := ctx.Value(purposeKey{}).(string); p != "" {
 		desc += " (" + p + ")"
 	}
+	desc += " since " + time.Now().UTC().Format(time.RFC3339)
 	_ = writeFileAtomic(w.ops, w.RuntimeDir(), w.holderPath(), []byte(desc+"\n"), false)
 }
 
@@ -174,4 +177,33 @@ func ReadLockHolder(memoryDir string) (holder string, ok bool) {
 
 func lockHolderPath(memoryDir string) string {
 	return filepath.Join(memoryDir, MetaDir, runtimeName, lockHolderName)
+}
+
+// LockState reports whether the write lock is held right now and by whom,
+// by probing the lock itself rather than trusting the best-effort holder
+// file: a holder that has not written its record yet (or whose record was
+// lost) still shows as held. The probe takes the lock for an instant when
+// it is free, so it never reports a lock free that another process holds.
+func (w *Workspace) LockState() (held bool, holder string) {
+	holder, known := w.LockHolder()
+	select {
+	case w.sem <- struct{}{}:
+		defer func() { <-w.sem }()
+	default:
+		// A goroutine of this process holds or is taking the lock.
+		if !known {
+			holder = "pid " + strconv.Itoa(os.Getpid()) + " " + w.holder + " (this process)"
+		}
+		return true, holder
+	}
+	probe := flock.New(w.metaPath(lockName), flock.SetPermissions(fileMode))
+	ok, err := probe.TryLock()
+	if err == nil && ok {
+		_ = probe.Unlock()
+		return false, ""
+	}
+	if !known {
+		holder = "another process (it left no lock-holder record)"
+	}
+	return true, holder
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Environment of the helper process (TestHelperProcess).
@@ -232,8 +233,8 @@ func TestLock_BackgroundGivesUpWhileProcessHolds(t *testing.T) {
 
 	holderDesc, ok := w.LockHolder()
 	want := "pid " + strconv.Itoa(h.cmd.Process.Pid) + " helper-holder (hold)"
-	if !ok || holderDesc != want {
-		t.Errorf("LockHolder() = %q, %v; want %q", holderDesc, ok, want)
+	if !ok || !holderSince(holderDesc, want) {
+		t.Errorf("LockHolder() = %q, %v; want %q since …", holderDesc, ok, want)
 	}
 	_, err := w.Lock(context.Background(), LockBackground)
 	if !errors.Is(err, ErrLockBusy) {
@@ -308,8 +309,8 @@ func TestOpen_WaitsForLock(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	if want := "pid " + strconv.Itoa(h.cmd.Process.Pid) + " helper-holder (hold)"; seen != want {
-		t.Errorf("holder while waiting = %q, want %q", seen, want)
+	if want := "pid " + strconv.Itoa(h.cmd.Process.Pid) + " helper-holder (hold)"; !holderSince(seen, want) {
+		t.Errorf("holder while waiting = %q, want %q since …", seen, want)
 	}
 	_ = w
 }
@@ -417,10 +418,10 @@ func TestLock_HolderFileAndLockFileLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "pid " + strconv.Itoa(os.Getpid()) + " update (promote)"
-	if got, ok := w.LockHolder(); !ok || got != want {
-		t.Errorf("LockHolder() = %q, %v; want %q", got, ok, want)
+	if got, ok := w.LockHolder(); !ok || !holderSince(got, want) {
+		t.Errorf("LockHolder() = %q, %v; want %q since …", got, ok, want)
 	}
-	if got := mustRead(t, filepath.Join(w.RuntimeDir(), "lock-holder")); got != want+"\n" {
+	if got := mustRead(t, filepath.Join(w.RuntimeDir(), "lock-holder")); !holderSince(strings.TrimSuffix(got, "\n"), want) || !strings.HasSuffix(got, "\n") {
 		t.Errorf("lock-holder file = %q", got)
 	}
 	if got := mustRead(t, lockPath); got != "" {
@@ -455,5 +456,39 @@ func TestLockMode_String(t *testing.T) {
 		if got := mode.String(); got != want {
 			t.Errorf("%d.String() = %q, want %q", int(mode), got, want)
 		}
+	}
+}
+
+// holderSince reports whether a lock-holder record is want followed by the
+// time the lock was taken (" since <RFC 3339>").
+func holderSince(got, want string) bool {
+	rest, ok := strings.CutPrefix(got, want+" since ")
+	if !ok {
+		return false
+	}
+	_, err := time.Parse(time.RFC3339, rest)
+	return err == nil
+}
+
+func TestLockState_ProbesTheLock(t *testing.T) {
+	w, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held, _ := w.LockState(); held {
+		t.Fatal("a free lock reads as held")
+	}
+	release, err := w.Lock(context.Background(), LockInteractive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The record is lost: the probe still sees the lock held.
+	_ = os.Remove(filepath.Join(w.RuntimeDir(), "lock-holder"))
+	if held, who := w.LockState(); !held || !strings.Contains(who, "this process") {
+		t.Errorf("LockState() = %v, %q while this process holds the lock", held, who)
+	}
+	release()
+	if held, who := w.LockState(); held {
+		t.Errorf("LockState() = held by %q after release", who)
 	}
 }
