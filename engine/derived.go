@@ -70,7 +70,7 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
 	} else {
 		t.Path = coreTopicPath
 	}
-	out, rep := render.Core(t, e.cfg.Memory.Core.Budget)
+	out, rep := render.Core(t, e.Config().Memory.Core.Budget)
 	rep.Included, rep.Excluded, rep.Pending = nonNil(rep.Included), nonNil(rep.Excluded), nonNil(rep.Pending)
 	return out, rep
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"scriptorium/engine/model"
@@ -52,6 +54,8 @@ type Options struct {
 type Engine struct {
 	opts   Options
 	cfg    Config
+	cfgMu  sync.Mutex // guards cfg and cfgSig (config.toml is followed)
+	cfgSig string
 	state  string
 	ws     *workspace.Workspace
 	db     *sql.DB
@@ -96,6 +100,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, ErrDisabled
 	}
 	e := &Engine{opts: opts, cfg: cfg, state: opts.StateDir}
+	e.cfgSig = configSig(workspace.ConfigPath(opts.StateDir))
 	memDir := workspace.MemoryDir(opts.StateDir)
 	if err := os.MkdirAll(memDir, 0o755); err != nil {
 		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
@@ -141,7 +146,42 @@ func (e *Engine) Close() error {
 }
 
 // Config returns the configuration in force.
-func (e *Engine) Config() Config { return e.cfg }
+//
+// A long-lived engine (the TUI, the daemon, the hosts) follows edits of
+// config.toml: when the file changed since it was read, it is read again,
+// so core.md, its report and the gauge agree with the budget on disk. A
+// file that became invalid keeps the last valid configuration (the next
+// one-shot verb reports the error).
+func (e *Engine) Config() Config {
+	e.cfgMu.Lock()
+	defer e.cfgMu.Unlock()
+	if e.opts.Config != nil {
+		return e.cfg
+	}
+	path := workspace.ConfigPath(e.state)
+	sig := configSig(path)
+	if sig != e.cfgSig {
+		if c, err := LoadConfig(path); err == nil && !c.Disabled() {
+			e.cfg = c
+		}
+		e.cfgSig = sig
+	}
+	return e.cfg
+}
+
+// configSig identifies a version of config.toml: size, modification time
+// and inode, "" when it does not exist.
+func configSig(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	var ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino = st.Ino
+	}
+	return fmt.Sprintf("%d/%d/%d", fi.Size(), fi.ModTime().UnixNano(), ino)
+}
 
 // Root returns the workspace directory.
 func (e *Engine) Root() string { return e.ws.Root() }

@@ -63,7 +63,7 @@ func (e *Engine) RecallBudget(ctx context.Context, prompt string, budget int) (R
 		return RecallResult{}, err
 	}
 	if budget <= 0 {
-		budget = e.cfg.Recall.BudgetTokens
+		budget = e.Config().Recall.BudgetTokens
 	}
 	res := RecallResult{Budget: budget, Items: []RecallItem{}}
 	s, err := e.snapshot(ctx)
@@ -107,7 +107,7 @@ func (e *Engine) recallCore(s *snapshot, budget int) ([]RecallItem, map[string]b
 		return nil, nil
 	}
 	t := s.renderTopic(tf)
-	coreBudget := min(e.cfg.Memory.Core.Budget, budget-render.CountTokens(recallText([]RecallItem{{Kind: "core"}})))
+	coreBudget := min(e.Config().Memory.Core.Budget, budget-render.CountTokens(recallText([]RecallItem{{Kind: "core"}})))
 	for tries := 0; coreBudget > 0 && tries < 8; tries++ {
 		out, rep := render.Core(t, coreBudget)
 		text := strings.TrimSpace(string(out))

@@ -46,7 +46,7 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 		return Status{}, err
 	}
 	_, core := e.coreRender(s)
-	st := Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.cfg.Memory.Backend, Model: e.cfg.ModelName(),
+	st := Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.Config().Memory.Backend, Model: e.Config().ModelName(),
 		Core: core, StateDir: e.state}
 	st.Writer = e.WriterStatus()
 	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())

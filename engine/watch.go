@@ -13,7 +13,7 @@ import (
 
 // Watch reports changes to the workspace made by any process: installs
 // (the revision file), promotions (derived views are rewritten), hand
-// edits under topics/ and sources/. Bursts are coalesced: one value per
+// edits under topics/ and sources/, and edits of config.toml. Bursts are coalesced: one value per
 // quiet period of debounce. The channel closes when ctx ends.
 func (e *Engine) Watch(ctx context.Context, debounce time.Duration) (<-chan struct{}, error) {
 	w, err := fsnotify.NewWatcher()
@@ -21,7 +21,9 @@ func (e *Engine) Watch(ctx context.Context, debounce time.Duration) (<-chan stru
 		return nil, Wrap(CodeIO, err, "watch workspace")
 	}
 	root := e.ws.Root()
-	dirs := []string{root, filepath.Join(root, ".scriptorium")}
+	// The state dir itself only for config.toml: a new budget re-renders
+	// core.md in a running TUI.
+	dirs := []string{root, filepath.Join(root, ".scriptorium"), e.state}
 	for _, sub := range []string{"topics", "sources"} {
 		_ = filepath.WalkDir(filepath.Join(root, sub), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.IsDir() {
@@ -50,6 +52,9 @@ func (e *Engine) Watch(ctx context.Context, debounce time.Duration) (<-chan stru
 					if isDir(ev.Name) && !strings.Contains(ev.Name, string(filepath.Separator)+"runtime") {
 						_ = w.Add(ev.Name)
 					}
+				}
+				if filepath.Dir(ev.Name) == filepath.Clean(e.state) && filepath.Base(ev.Name) != "config.toml" {
+					continue // sessions.db and its journal: conversations, not memory
 				}
 				if strings.Contains(ev.Name, string(filepath.Separator)+"runtime") ||
 					strings.HasSuffix(ev.Name, "-wal") || strings.HasSuffix(ev.Name, "-shm") ||
