@@ -82,16 +82,8 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
 func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	core, rep := e.coreRender(s)
-	topics := s.renderTopics()
-	files := map[string][]byte{
-		"core.md":             core,
-		"recent_events.jsonl": render.RecentEvents(topics),
-		"relations.json":      render.Relations(topics),
-	}
-	for p, data := range render.Timeline(topics) {
-		files[p] = data
-	}
+	files, rep := e.derivedFiles(s)
+	core := files["core.md"]
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -134,6 +126,22 @@ func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
 		removeEmptyDirs(filepath.Dir(p), tl)
 	}
 	return rep, e.markDerivedRevision()
+}
+
+// derivedFiles renders every derived view of s, by workspace path: core.md,
+// recent_events.jsonl, relations.json and the timeline days.
+func (e *Engine) derivedFiles(s *snapshot) (map[string][]byte, CoreReport) {
+	core, rep := e.coreRender(s)
+	topics := s.renderTopics()
+	files := map[string][]byte{
+		"core.md":             core,
+		"recent_events.jsonl": render.RecentEvents(topics),
+		"relations.json":      render.Relations(topics),
+	}
+	for p, data := range render.Timeline(topics) {
+		files[p] = data
+	}
+	return files, rep
 }
 
 // derivedRevisionFile records, in the runtime directory, the revision the

@@ -70,7 +70,7 @@ func (s *snapshot) addTopicDocs(docs map[string]index.Doc, tf *topicFile, only m
 // and the record search prefers for its source-id.
 func (s *snapshot) addSourceDoc(docs map[string]index.Doc, src *sourceEntry) {
 	v := src.view
-	if src.pending() || s.sources[v.Ref] != src {
+	if src.pending() || v.Forgotten || s.sources[v.Ref] != src {
 		return
 	}
 	t, _ := time.Parse(time.RFC3339, v.Time)

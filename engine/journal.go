@@ -37,7 +37,11 @@ type journal struct {
 	Revision int64         `json:"revision"`
 	Ops      []journalOp   `json:"ops"`
 	History  historyRecord `json:"history"`
-	Sum      string        `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
+	// Forget is the ledger record of a forget install, written with the
+	// history row so that recovery finishes a forget as it finishes the
+	// install (it holds hashes and ids, never the forgotten text).
+	Forget *forgetRecord `json:"forget,omitempty"`
+	Sum    string        `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
 }
 
 func (j journal) checksum() string {
@@ -73,7 +77,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		os.RemoveAll(stage)
 		return Wrap(CodeIO, err, "%s; nothing was changed", what)
 	}
-	j := journal{Version: 1, Revision: hist.Revision, History: hist}
+	j := journal{Version: 1, Revision: hist.Revision, History: hist, Forget: plan.forget}
 	for i, p := range plan.order {
 		op := journalOp{Target: p}
 		if data := plan.files[p]; data != nil {
@@ -161,7 +165,7 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 		return err
 	}
 	e.crashPoint("revision-bumped")
-	if err := insertHistory(ctx, e.db, j.History); err != nil {
+	if err := e.recordHistory(ctx, j.History, j.Forget); err != nil {
 		return err
 	}
 	e.crashPoint("history-recorded")
@@ -203,7 +207,7 @@ func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 			return true
 		}
 	}
-	return e.derivedStale()
+	return e.derivedStale() || e.forgetUnfinished()
 }
 
 // recover runs under the write lock when the workspace opens: every stage
@@ -241,6 +245,11 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 			_, _ = e.writeDerived(s)
 		}
 	}
+	// A forget whose install stands but whose clean-up was interrupted is
+	// finished now, before anyone reads what it has not scrubbed yet. A
+	// failure (sessions.db or the index busy) is retried on the next open
+	// rather than keeping the workspace closed.
+	_ = e.finishForgets(context.Background())
 	return workspace.SyncDir(w.RuntimeDir())
 }
 

@@ -91,6 +91,14 @@ func (e *Engine) historyFiles(ctx context.Context, rev int64) (revisionFiles, er
 	if err := json.Unmarshal([]byte(files), &r.files); err != nil {
 		return r, Wrap(CodeIO, err, "read the files of revision %d", rev)
 	}
+	if r.kind == "forget" {
+		return r, Errorf(CodeInvalidArgument,
+			"revision %d is a forget: what it removed is gone for good and no revert can bring it back", rev)
+	}
+	if by := scrubbedBy(ctx, e.db, rev); by > 0 {
+		return r, Errorf(CodeInvalidArgument,
+			"revision %d cannot be reverted: the forget at revision %d removed its recorded file contents, which held forgotten text", rev, by)
+	}
 	topics := 0
 	for _, p := range r.changed {
 		if strings.HasPrefix(p, "topics/") {

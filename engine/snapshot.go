@@ -331,7 +331,7 @@ func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
 		Time: formatTime(f.Time), Label: f.Label, Content: f.Content,
 		// An empty speaker-id marker is a trusted display-only identity
 		// (SPEC §3.1): only speakerless frames have no trusted speaker.
-		SpeakerTrusted: f.Speaker != archive.SpeakerNone, Line: f.Line, Text: f.Text,
+		SpeakerTrusted: f.Speaker != archive.SpeakerNone, Line: f.Line, Text: f.Text, Forgotten: f.Forgotten,
 	}
 	if f.Speaker == archive.SpeakerWithID {
 		v.SpeakerID = f.SpeakerID
@@ -356,6 +356,7 @@ func (s *snapshot) legacyEntry(a *archiveFile, r archive.LegacyRecord) *sourceEn
 	v := SourceView{
 		Kind: "source", Ref: ref, Path: a.path, Anchor: anchor, Time: formatTime(r.Time),
 		Label: r.Label, Content: r.Content, Legacy: true, Line: r.Line, Trust: "trusted",
+		Forgotten: archive.LegacyForgotten(r),
 	}
 	if r.HasHint {
 		v.SpeakerID, v.SpeakerDisplay = r.HintID, r.HintDisplay

@@ -52,6 +52,11 @@ var migrations = []string{
 	// The source-ids each install archived, newly cited, promoted or
 	// otherwise concerned, for the audit; rows from before have none.
 	`ALTER TABLE history ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'`,
+	// The forget ledger: what each forget removed, by hash, never by content.
+	forgetSchema,
+	// The forget revision that removed a row's recorded bytes and diffs
+	// because they held forgotten text; such a row cannot be reverted.
+	`ALTER TABLE history ADD COLUMN scrubbed_by INTEGER NOT NULL DEFAULT 0`,
 }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because

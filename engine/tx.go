@@ -91,6 +91,11 @@ type Change struct {
 	// archives and the sources it newly cites, which the history row lists
 	// on its own (a promotion of sources topics already cite, a forget).
 	Sources []string
+
+	// forget is set only by Forget: the one install allowed to rewrite
+	// archived bytes (replacing records by tombstones), which records no
+	// bytes or diffs in history.
+	forget *forgetRecord
 }
 
 // Update applies a transaction as the engine's caller tier (SPEC §6).
@@ -161,6 +166,10 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 			hist.Files[p] = fileChange{Before: plan.old[p], After: plan.files[p]}
 		}
 	}
+	if plan.forget != nil {
+		// A forget keeps no bytes or diffs: they would hold what it removes.
+		hist.Diffs, hist.Files = map[string]string{}, nil
+	}
 	if err := e.commit(ctx, plan, hist); err != nil {
 		return UpdateResult{}, err
 	}
@@ -174,6 +183,8 @@ type txPlan struct {
 	old   map[string][]byte // previous content; nil = did not exist
 	order []string          // changed paths, sorted
 	bad   []Violation       // edits refused on their own; the plan leaves them out
+	// forget is the ledger record of a forget install (see Change.forget).
+	forget *forgetRecord
 }
 
 // plan applies the edits to an in-memory copy of the topics, checks paths
@@ -306,9 +317,13 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 			bad = append(bad, Violation{Code: "bad_path", Path: p, Message: "archive: " + msg})
 			continue
 		}
+		if msg := archiveRewrite(s, p, data, ch.forget != nil); msg != "" {
+			bad = append(bad, Violation{Code: "archive_rewrite", Path: p, Message: msg})
+			continue
+		}
 		work[p] = data
 	}
-	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad}
+	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad, forget: ch.forget}
 	for p, c := range work {
 		var prev []byte
 		if tf, ok := s.topics[p]; ok {
@@ -327,6 +342,22 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 	}
 	sort.Strings(plan.order)
 	return plan, nil
+}
+
+// archiveRewrite returns why new bytes for archive p break the append-only
+// rule, or "": a v2 archive may only grow (its old bytes stay a prefix) and a
+// legacy archive is frozen. Only a forget may rewrite archived records.
+func archiveRewrite(s *snapshot, p string, data []byte, forget bool) string {
+	old, ok := s.archives[p]
+	switch {
+	case !ok || forget:
+		return ""
+	case old.legacy:
+		return "legacy archives are frozen: only forget may change archived records"
+	case !bytes.HasPrefix(data, old.data):
+		return "archives are append-only: the new bytes must start with every old byte (only forget may change archived records)"
+	}
+	return ""
 }
 
 // appendContent is the append op: the new text follows the old, with a

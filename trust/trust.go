@@ -55,6 +55,8 @@ const (
 	// OpAudit reads the audit trail: installs, promotions, rejections,
 	// passes and declined proposals.
 	OpAudit Op = "audit"
+	// OpForget removes records, and everything derived from them, for good.
+	OpForget Op = "forget"
 )
 
 // ErrForbidden is returned when a tier may not perform an operation or edit.
@@ -68,7 +70,7 @@ func allowed(op Op) []Tier {
 	case OpStatus, OpUpdate:
 		return []Tier{Owner, Paired}
 	case OpVerify, OpGet, OpSearch, OpCore, OpPending, OpHistory, OpWrite, OpImport,
-		OpPromote, OpBackfill, OpSleep, OpRevert, OpPropose, OpReject, OpAudit:
+		OpPromote, OpBackfill, OpSleep, OpRevert, OpPropose, OpReject, OpAudit, OpForget:
 		return []Tier{Owner}
 	}
 	return nil

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"scriptorium/engine"
+)
+
+// TestCrash_ForgetIsAtomic kills `forget --yes` at every crash point of its
+// install: the canonical files are exactly old or exactly new. Whenever
+// the new state stands, reopening the workspace finishes the forget's
+// clean-up, so no copy of the text survives anywhere in the state dir;
+// with the old state, a rerun forgets as an uncrashed run does.
+func TestCrash_ForgetIsAtomic(t *testing.T) {
+	bin := scriptoriumBinary(t)
+	base := forgetBase(t)
+	args := []string{"forget", "--speaker", "u456", "--yes"}
+	crashInstall(t, bin, base, args, nil)
+
+	oldRev := revisionOf(t, base)
+	for _, point := range append(append([]string{}, engine.CrashPoints...), engine.ForgetCleanupCrashPoint) {
+		t.Run("cleanup after "+point, func(t *testing.T) {
+			state := copyState(t, base)
+			cmd := exec.Command(bin, append(args, "--state", state)...)
+			cmd.Env = append(os.Environ(), "SCRIPTORIUM_TEST_CRASH_AT="+point)
+			if out, err := cmd.CombinedOutput(); !killed(err) {
+				t.Fatalf("not killed at %s: %v\n%s", point, err, out)
+			}
+			e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
+			if err != nil {
+				t.Fatalf("reopen: %v", err)
+			}
+			rev, _ := e.Revision()
+			e.Close()
+			if rev == oldRev {
+				// The old state: the forget never happened; run it again.
+				if out, err := exec.Command(bin, append(args, "--state", state)...).CombinedOutput(); err != nil {
+					t.Fatalf("rerun after a crash at %s: %v\n%s", point, err, out)
+				}
+			}
+			if h := canaryHolders(t, state, canarySpeaker); len(h) > 0 {
+				t.Errorf("after a crash at %s and a reopen the canary is still in %v", point, h)
+			}
+			if r := runCLI(t, "", "verify", "--state", state); r.code != 0 {
+				t.Errorf("verify: %s", r.stdout)
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"scriptorium/workspace"
+)
+
+// The file part of a forget's clean-up beyond the install: proposals that
+// hold the text are deleted, runtime status files and logs have it replaced.
+
+// proposalsDir is where the proposals service keeps what waits for the
+// owner; the core only ever deletes from it, when a proposal holds
+// forgotten text (accepting it would bring the text back).
+func (e *Engine) proposalsDir() string {
+	return filepath.Join(e.ws.Root(), ".scriptorium", "proposals")
+}
+
+// scrubProposals lists, and with apply deletes, the proposals that hold a
+// needle.
+func (e *Engine) scrubProposals(nd needles, apply bool) ([]string, error) {
+	entries, err := os.ReadDir(e.proposalsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, ent := range entries {
+		if !ent.Type().IsRegular() || !strings.HasSuffix(ent.Name(), ".json") {
+			continue
+		}
+		p := filepath.Join(e.proposalsDir(), ent.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if !jsonHolds(data, nd) {
+			continue
+		}
+		out = append(out, "proposal "+strings.TrimSuffix(ent.Name(), ".json"))
+		if apply {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+	}
+	if apply && len(out) > 0 {
+		_ = workspace.SyncDir(e.proposalsDir())
+	}
+	return out, nil
+}
+
+// forgottenMark replaces forgotten text in runtime files and logs.
+const forgottenMark = "[forgotten]"
+
+// scrubRuntime lists, and with apply rewrites, the runtime status files
+// and logs under .scriptorium/ that hold forgotten text (raw or JSON-
+// escaped): every occurrence becomes [forgotten]. state.db, the index,
+// proposals and install stages have their own treatment.
+func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
+	if len(nd.text) == 0 {
+		return nil, nil
+	}
+	meta := filepath.Join(e.ws.Root(), ".scriptorium")
+	var forms [][]byte
+	for _, t := range nd.text {
+		forms = append(forms, []byte(t))
+		if j, err := json.Marshal(t); err == nil {
+			if esc := j[1 : len(j)-1]; !bytes.Equal(esc, []byte(t)) {
+				forms = append(forms, esc)
+			}
+		}
+	}
+	var out []string
+	err := filepath.WalkDir(meta, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(meta, p)
+		rel = filepath.ToSlash(rel)
+		name := d.Name()
+		switch {
+		case d.IsDir() && (rel == "index" || rel == "proposals" || strings.HasPrefix(name, "tx-")):
+			return filepath.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(name, "state.db"):
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		changed := data
+		for _, f := range forms {
+			changed = bytes.ReplaceAll(changed, f, []byte(forgottenMark))
+		}
+		if bytes.Equal(changed, data) {
+			return nil
+		}
+		out = append(out, ".scriptorium/"+rel)
+		if apply {
+			return workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, changed)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"scriptorium/engine/index"
+	"scriptorium/workspace"
+)
+
+// forgetPreview lists every place that holds the content and what the
+// forget does there, each as a diff: the archives and topics the install
+// changes, the derived views it re-renders, the index documents it drops,
+// the sessions.db turns it blanks, and the earlier copies it scrubs.
+func (e *Engine) forgetPreview(ctx context.Context, s, after *snapshot, plan *txPlan, fp *forgetPlan) (ForgetResult, error) {
+	res := ForgetResult{Sources: fp.sourceIDs(), Changes: []ForgetChange{}, Turns: len(fp.nodes),
+		Blocks: nonNil(fp.blocks), Citations: fp.citations}
+	add := func(kind, path, diff string) {
+		if diff != "" {
+			res.Changes = append(res.Changes, ForgetChange{Path: path, Kind: kind, Diff: diff})
+		}
+	}
+	for _, p := range plan.order {
+		kind := "topic"
+		if strings.HasPrefix(p, workspace.SourcesDir+"/") {
+			kind = "archive"
+		}
+		add(kind, p, unifiedDiff(p, plan.old[p], plan.files[p]))
+	}
+	for _, d := range e.derivedDiffs(after) {
+		add("derived", d.Path, d.Diff)
+	}
+	add("index", ".scriptorium/index", indexDiff(s, after))
+	add("sessions", "sessions.db", sessionsDiff(fp))
+	rows, err := scrubState(ctx, e.db, 0, fp.needles, false)
+	if err != nil {
+		return res, Wrap(CodeIO, err, "read state.db")
+	}
+	add("history", ".scriptorium/state.db", listDiff("state.db", rows,
+		"scrubbed: an earlier copy of the forgotten text (these revisions can no longer be reverted)"))
+	props, err := e.scrubProposals(fp.needles, false)
+	if err != nil {
+		return res, Wrap(CodeIO, err, "read proposals")
+	}
+	for _, p := range props {
+		id := strings.TrimPrefix(p, "proposal ")
+		add("proposal", ".scriptorium/proposals/"+id+".json", listDiff(id+".json", []string{p},
+			"deleted: it holds the forgotten text, and accepting it would bring it back"))
+	}
+	rt, err := e.scrubRuntime(fp.needles, false)
+	if err != nil {
+		return res, Wrap(CodeIO, err, "read runtime files")
+	}
+	for _, p := range rt {
+		add("runtime", p, listDiff(filepath.Base(p), []string{p}, "the forgotten text is replaced by "+forgottenMark))
+	}
+	return res, nil
+}
+
+// derivedDiffs diffs the derived views as they are on disk against their
+// render from after; timeline days no trusted block mentions any more are
+// deletions.
+func (e *Engine) derivedDiffs(after *snapshot) []FileDiff {
+	files, _ := e.derivedFiles(after)
+	root := e.ws.Root()
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	_ = filepath.WalkDir(filepath.Join(root, "timeline"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if rel = filepath.ToSlash(rel); files[rel] == nil {
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	var out []FileDiff
+	for _, p := range paths {
+		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			old = nil
+		}
+		if bytes.Equal(old, files[p]) {
+			continue
+		}
+		out = append(out, FileDiff{Path: p, Diff: unifiedDiff(p, old, files[p])})
+	}
+	return out
+}
+
+// indexDiff lists the search documents the forget drops or re-indexes.
+// The index is rebuilt from scratch afterwards, so no segment keeps a term
+// of a dropped document.
+func indexDiff(before, after *snapshot) string {
+	old, cur := touchedDocs(before, after)
+	var lines []string
+	for id, d := range old {
+		n, ok := cur[id]
+		switch {
+		case !ok:
+			lines = append(lines, "-"+docLine(d))
+		case n != d:
+			lines = append(lines, "-"+docLine(d), "+"+docLine(n))
+		}
+	}
+	for id, d := range cur {
+		if _, ok := old[id]; !ok {
+			lines = append(lines, "+"+docLine(d))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i][1:] < lines[j][1:] })
+	return "--- a/.scriptorium/index\n+++ b/.scriptorium/index\n" + strings.Join(lines, "\n") +
+		"\n the whole index is rebuilt from the files afterwards\n"
+}
+
+func docLine(d index.Doc) string {
+	return fmt.Sprintf("%s: %s", d.ID, oneLine(d.Text, 72))
+}
+
+// sessionsDiff shows each sessions.db node that is blanked.
+func sessionsDiff(fp *forgetPlan) string {
+	if len(fp.nodes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("--- a/sessions.db\n+++ b/sessions.db\n")
+	session := ""
+	for _, n := range fp.nodes {
+		if s := n.Provider + "/" + n.Session; s != session {
+			session = s
+			fmt.Fprintf(&b, "@@ session %s @@\n", s)
+		}
+		who := n.Role
+		if n.SpeakerDisplay != "" || n.SpeakerID != "" {
+			who += ", " + strings.TrimSpace(n.SpeakerDisplay+" "+paren(n.SpeakerID))
+		}
+		stamp := n.Time.UTC().Format("2006-01-02T15:04:05Z")
+		fmt.Fprintf(&b, "-%s (%s, %s):", n.ID, who, stamp)
+		for i, line := range strings.Split(n.Content, "\n") {
+			if i == 0 {
+				b.WriteString(" " + line + "\n")
+			} else {
+				b.WriteString("-    " + line + "\n")
+			}
+		}
+		fmt.Fprintf(&b, "+%s (%s, %s): (forgotten)\n", n.ID, n.Role, stamp)
+	}
+	return b.String()
+}
+
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "(" + s + ")"
+}
+
+// listDiff shows a list of things that lose the text, one "-" line each,
+// and what happens to them.
+func listDiff(name string, items []string, what string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", name, name)
+	for _, it := range items {
+		b.WriteString("-" + it + "\n")
+	}
+	b.WriteString(" " + what + "\n")
+	return b.String()
+}
+
+// oneLine is s on one line, cut to n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
