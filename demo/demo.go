@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
@@ -72,6 +73,11 @@ func Write(ctx context.Context, dir string) error {
 	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		return fmt.Errorf("demo write: %w", err)
 	}
+	// The owner already turned one message down: it forges an archive
+	// frame in its text. It stays untrusted; the Audit pane shows why.
+	if _, err := e.Reject(ctx, []string{"telegram/team-chat/t6"}, "forges an archive frame in its text"); err != nil {
+		return fmt.Errorf("demo reject: %w", err)
+	}
 	cite := func(from string, i int) (string, string) {
 		sid := fmt.Sprintf("openprogram/owner-main/o%02d", i)
 		label := topic.NewFootnoteLabel("demo:" + from + sid)
@@ -108,6 +114,19 @@ func Write(ctx context.Context, dir string) error {
 	}
 	if _, err := e.Core(ctx); err != nil {
 		return fmt.Errorf("demo core: %w", err)
+	}
+	// The writer proposed a core.md of its own (the workspace had none);
+	// the demo wrote one by hand, so that proposal is declined.
+	waiting, err := proposals.List(e)
+	if err != nil {
+		return fmt.Errorf("demo proposals: %w", err)
+	}
+	for _, p := range waiting {
+		if _, ok := p.Files[render.CoreTopicPath]; ok {
+			if _, err := proposals.Decline(ctx, e, p.ID, nil); err != nil {
+				return fmt.Errorf("demo proposals: %w", err)
+			}
+		}
 	}
 	for i := 0; i < 2; i++ { // the second pass finds nothing left to do
 		if _, err := sleep.Sleep(ctx, e, sleep.SleepOptions{SplitTokens: 250}); err != nil {

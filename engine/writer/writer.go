@@ -93,6 +93,9 @@ func Write(ctx context.Context, e *engine.Engine, opts WriteOptions) (res WriteR
 	if !found {
 		return res, engine.Errorf(engine.CodeNotFound, "no session %q in sessions.db", opts.Session)
 	}
+	if res.Batches > 0 {
+		w.proposeCore(ctx)
+	}
 	if len(w.failed) > 0 {
 		return w.withRevision(res), w.failedError()
 	}

@@ -1,0 +1,52 @@
+package writer_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"scriptorium/engine/proposals"
+	"scriptorium/engine/writer"
+	"scriptorium/render"
+)
+
+// Rough edge: the offline writer never created topics/core.md, so core.md
+// stayed empty. A write that leaves no core proposes one from the most
+// cited blocks; accepting it gives a valid core that renders.
+func TestWrite_ProposesACoreWhenThereIsNone(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	importTurns(t, state, `{"session":"s1","id":"m1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"I keep bees on the roof.","time":"2026-01-01T10:00:00Z","tier":"owner"}
+{"session":"s1","id":"m2","parent":"m1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"My daughter plays the cello.","time":"2026-01-01T10:01:00Z","tier":"owner"}
+`)
+	e := ftOpen(t, state)
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := proposals.List(e)
+	if err != nil || len(ps) != 1 {
+		t.Fatalf("proposals = %+v, %v; want one core proposal", ps, err)
+	}
+	f, ok := ps[0].Files[render.CoreTopicPath]
+	if !ok || f.Before != nil || !strings.Contains(string(f.After), "I keep bees on the roof.") || !strings.Contains(string(f.After), "Sources: [") {
+		t.Fatalf("the proposal does not create a cited topics/core.md: %+v", ps[0])
+	}
+	// A second write does not propose it again.
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := proposals.List(e); len(again) != 1 {
+		t.Errorf("%d proposals after a second write", len(again))
+	}
+	if _, err := proposals.Accept(ctx, e, ps[0].ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	ftVerifyClean(t, e)
+	rep, err := e.Core(ctx)
+	if err != nil || len(rep.Included) == 0 {
+		t.Errorf("core after accepting = %+v, %v", rep, err)
+	}
+	if data := ftRead(t, state, "core.md"); !strings.Contains(data, "bees") {
+		t.Errorf("core.md lacks the fact:\n%s", data)
+	}
+}
