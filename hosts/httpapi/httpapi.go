@@ -41,11 +41,28 @@ type Opener func(ctx context.Context, tier trust.Tier) (*engine.Engine, error)
 // turns on the same workspace.
 func New(open Opener) http.Handler { return &apiHandler{open: open} }
 
+// ReadHeaderTimeout bounds reading a request's headers.
+const ReadHeaderTimeout = 10 * time.Second
+
+// Timeouts are the server-side bounds NewServerWith sets. The production
+// values are DefaultTimeouts; tests shorten them to see a slow client cut
+// off and an idle connection closed within a second.
+type Timeouts struct {
+	ReadHeader time.Duration // reading the headers
+	Read       time.Duration // reading the whole request, headers and body
+	Idle       time.Duration // an unused keep-alive connection
+}
+
+// DefaultTimeouts are the bounds NewServer uses.
+var DefaultTimeouts = Timeouts{ReadHeader: ReadHeaderTimeout, Read: ReadTimeout, Idle: IdleTimeout}
+
 // NewServer is an *http.Server for h with the read and idle timeouts set
 // (the API's handler bounds its own writes with WriteTimeout).
-func NewServer(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: ReadTimeout,
-		IdleTimeout: IdleTimeout}
+func NewServer(h http.Handler) *http.Server { return NewServerWith(h, DefaultTimeouts) }
+
+// NewServerWith is NewServer with the given timeouts.
+func NewServerWith(h http.Handler, t Timeouts) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, IdleTimeout: t.Idle}
 }
 
 // apiHandler maps /api/memory/<verb> onto engine calls; each request opens
