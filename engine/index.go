@@ -55,13 +55,18 @@ func (s *snapshot) addTopicDocs(docs map[string]index.Doc, tf *topicFile, only m
 		}
 		d := index.Doc{ID: "topic:" + tf.path + "#^" + b.BlockID, Kind: index.KindTopic, Path: tf.path,
 			Anchor: "^" + b.BlockID, Ref: b.BlockID, Text: topic.BlockText(b), Visible: true}
+		var cited []string
 		for _, r := range b.Refs {
 			if def, ok := defs[r.Label]; ok {
 				if t, err := time.Parse(time.DateOnly, def.Date); err == nil && t.After(d.Time) {
 					d.Time = t
 				}
+				for _, c := range def.Sources {
+					cited = append(cited, c.SourceID)
+				}
 			}
 		}
+		d.Who, d.Context = s.blockSources(cited)
 		docs[d.ID] = d
 	}
 }
@@ -76,7 +81,8 @@ func (s *snapshot) addSourceDoc(docs map[string]index.Doc, src *sourceEntry) {
 	t, _ := time.Parse(time.RFC3339, v.Time)
 	d := index.Doc{ID: "source:" + v.Path + "#" + v.Anchor, Kind: index.KindSource, Path: v.Path, Anchor: v.Anchor,
 		Ref: v.Ref, Time: t, Text: v.Content, SpeakerID: v.SpeakerID, SpeakerDisplay: v.SpeakerDisplay,
-		SpeakerLabel: v.SpeakerLabel, SpeakerTrusted: v.SpeakerTrusted, Visible: true}
+		SpeakerLabel: v.SpeakerLabel, SpeakerTrusted: v.SpeakerTrusted, Visible: true,
+		Who: whoOf(src), Context: s.turnBefore(src)}
 	docs[d.ID] = d
 }
 
@@ -126,6 +132,11 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 		for ref := range refs {
 			if src, ok := s.sources[ref]; ok {
 				s.addSourceDoc(docs, src)
+				// The next turn holds this one as its context: if this
+				// one stopped being trusted, its text must leave there too.
+				if _, after := s.neighbours(src); after != nil {
+					s.addSourceDoc(docs, after)
+				}
 			}
 		}
 		for _, p := range s.topicPaths {

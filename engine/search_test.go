@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -430,7 +431,7 @@ func TestSearchEngine_Freshness(t *testing.T) {
 			if !st.Fresh || st.Format != index.FormatVersion {
 				t.Errorf("index after the search: %+v, want fresh, format %d", st, index.FormatVersion)
 			}
-			if stamp, err := os.ReadFile(filepath.Join(seIndexDir(state), "format")); err != nil || strings.TrimSpace(string(stamp)) != "1" {
+			if stamp, err := os.ReadFile(filepath.Join(seIndexDir(state), "format")); err != nil || strings.TrimSpace(string(stamp)) != strconv.Itoa(index.FormatVersion) {
 				t.Errorf("format stamp %q (%v)", stamp, err)
 			}
 			if tc.rebuilt && seBleveIno(t, state) == ino {

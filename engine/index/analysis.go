@@ -23,7 +23,10 @@ import (
 
 // Field names inside the bleve documents.
 const (
-	fieldText       = "text"    // analysed, scored; the only field BM25 sees
+	fieldText       = "text"    // analysed, scored: the document's own words
+	fieldWho        = "who"     // analysed, scored: the trusted speaker's id and name (Doc.Who)
+	fieldCtx        = "ctx"     // analysed, scored low: the turn answered, the sources cited (Doc.Context)
+	fieldDate       = "date"    // keyword, scored: day terms of the time and of dates in the text (dates.go)
 	fieldKind       = "kind"    // keyword, stored
 	fieldPrefix     = "prefix"  // keyword, one term per ancestor directory plus the full path
 	fieldSpeaker    = "speaker" // keyword, folded id, display and label (sources only)
@@ -37,6 +40,8 @@ const (
 	fieldSpeakerLbl = "slabel"  // stored only
 	fieldTrusted    = "strust"  // stored only, "1" when the speaker is trusted
 	fieldTokens     = "ntok"    // stored only: analysed token count of text, for the running totals
+	fieldWhoTokens  = "nwho"    // stored only: the same for who
+	fieldCtxTokens  = "nctx"    // stored only: the same for ctx
 )
 
 const (
@@ -99,6 +104,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 			cjk.WidthName,
 			lowercase.Name,
 			en.PossessiveName,
+			en.StopName,
 			lengthFilterName,
 			bigramFilterName,
 			porter.Name,
@@ -111,15 +117,17 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	dm := mapping.NewDocumentMapping()
 	dm.Dynamic = false
 
-	text := mapping.NewTextFieldMapping()
-	text.Analyzer = textAnalyzerName
-	text.Store = false
-	text.IncludeTermVectors = false
-	text.IncludeInAll = false
-	text.DocValues = false
-	dm.AddFieldMappingsAt(fieldText, text)
+	for _, name := range []string{fieldText, fieldWho, fieldCtx} {
+		text := mapping.NewTextFieldMapping()
+		text.Analyzer = textAnalyzerName
+		text.Store = false
+		text.IncludeTermVectors = false
+		text.IncludeInAll = false
+		text.DocValues = false
+		dm.AddFieldMappingsAt(name, text)
+	}
 
-	for _, name := range []string{fieldKind, fieldPrefix, fieldSpeaker} {
+	for _, name := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldDate} {
 		kw := mapping.NewKeywordFieldMapping()
 		kw.Analyzer = keyword.Name
 		kw.Store = name == fieldKind
@@ -153,12 +161,14 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		dm.AddFieldMappingsAt(name, so)
 	}
 
-	nt := mapping.NewNumericFieldMapping()
-	nt.Index = false
-	nt.Store = true
-	nt.DocValues = false
-	nt.IncludeInAll = false
-	dm.AddFieldMappingsAt(fieldTokens, nt)
+	for _, name := range []string{fieldTokens, fieldWhoTokens, fieldCtxTokens} {
+		nt := mapping.NewNumericFieldMapping()
+		nt.Index = false
+		nt.Store = true
+		nt.DocValues = false
+		nt.IncludeInAll = false
+		dm.AddFieldMappingsAt(name, nt)
+	}
 
 	im.DefaultMapping = dm
 	if err := im.Validate(); err != nil {
@@ -230,3 +240,40 @@ func foldKey(s string) string {
 	s = strings.Join(strings.Fields(norm.NFC.String(s)), " ")
 	return cases.Fold().String(s)
 }
+
+// BaselineTokens is the analysis quality measurements give their textbook
+// BM25 baseline (engine's longchat evaluation): the analyser of index
+// format 1 (no stop words), kept fixed so the baseline does not move when
+// ours changes.
+func BaselineTokens(s string) ([]string, error) {
+	a, err := baselineAnalyzer()
+	if err != nil {
+		return nil, err
+	}
+	toks := a.Analyze([]byte(s))
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = string(t.Term)
+	}
+	return out, nil
+}
+
+var baselineAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
+	im, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	if err := im.AddCustomAnalyzer("baseline_v1", map[string]interface{}{
+		"type":          custom.Name,
+		"char_filters":  []interface{}{colonFilterName, wideColonName},
+		"tokenizer":     unicode.Name,
+		"token_filters": []interface{}{cjk.WidthName, lowercase.Name, en.PossessiveName, lengthFilterName, bigramFilterName, porter.Name},
+	}); err != nil {
+		return nil, err
+	}
+	a := im.AnalyzerNamed("baseline_v1")
+	if a == nil {
+		return nil, fmt.Errorf("analyzer baseline_v1 not found")
+	}
+	return a, nil
+})

@@ -10,14 +10,11 @@ import (
 const secondsPerDay = 86400
 
 // encode turns d into the field map bleve indexes, and returns the number of
-// analysed tokens of its text (what bleve counts as the field length).
-func encode(d *Doc) (map[string]interface{}, int64, error) {
+// analysed tokens of its scored fields (what bleve counts as field lengths).
+func encode(d *Doc) (map[string]interface{}, fieldCounts, error) {
+	var n fieldCounts
 	if d.Kind != KindTopic && d.Kind != KindSource {
-		return nil, 0, fmt.Errorf("unknown kind %q", d.Kind)
-	}
-	toks, err := analyze(d.Text)
-	if err != nil {
-		return nil, 0, err
+		return nil, n, fmt.Errorf("unknown kind %q", d.Kind)
 	}
 	m := map[string]interface{}{
 		fieldText:   d.Text,
@@ -26,7 +23,23 @@ func encode(d *Doc) (map[string]interface{}, int64, error) {
 		fieldPath:   d.Path,
 		fieldAnchor: d.Anchor,
 		fieldRef:    d.Ref,
-		fieldTokens: float64(len(toks)),
+	}
+	for _, f := range []struct {
+		name, count, text string
+		n                 *int64
+	}{{fieldText, fieldTokens, d.Text, &n.text}, {fieldWho, fieldWhoTokens, d.Who, &n.who}, {fieldCtx, fieldCtxTokens, d.Context, &n.ctx}} {
+		toks, err := analyze(f.text)
+		if err != nil {
+			return nil, n, err
+		}
+		*f.n = int64(len(toks))
+		if f.name == fieldText || *f.n > 0 {
+			m[f.name] = f.text
+			m[f.count] = float64(*f.n)
+		}
+	}
+	if dates := docDateTerms(d.Text, d.Time); len(dates) > 0 {
+		m[fieldDate] = dates
 	}
 	if !d.Time.IsZero() {
 		sec := d.Time.Unix()
@@ -44,7 +57,7 @@ func encode(d *Doc) (map[string]interface{}, int64, error) {
 			m[fieldSpeaker] = keys
 		}
 	}
-	return m, int64(len(toks)), nil
+	return m, n, nil
 }
 
 // speakerKeys are the folded, distinct, non-empty speaker values of d.

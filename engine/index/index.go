@@ -22,7 +22,7 @@ import (
 // FormatVersion is the on-disk format of the index: the mapping, the analyzer
 // and the internal keys. An index stamped with another version is discarded
 // and rebuilt. Bump it with any change to newMapping or to Doc's encoding.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Kinds of documents.
 const (
@@ -70,6 +70,16 @@ type Doc struct {
 	Time time.Time
 	// Text is what gets analysed and scored. It is not stored.
 	Text string
+	// Who is who said it, as far as it is trusted: the speaker id and
+	// display name of a trusted source, or of the trusted sources a block
+	// cites. A name in the question lifts these documents. Never a name
+	// taken from message text.
+	Who string
+	// Context is scored at a low weight and only lifts a document that
+	// matched on its own: for a source the turn before it in its
+	// conversation (what a reply answers), for a block the sources it
+	// cites. Only trusted text belongs here.
+	Context string
 	// SpeakerID, SpeakerDisplay and SpeakerLabel identify who said a source
 	// record; the speaker filter matches any of them. They are ignored for
 	// topic blocks, which never match a speaker filter.
@@ -114,9 +124,23 @@ type Index struct {
 
 // corpusStats are the BM25 corpus totals of the text field.
 type corpusStats struct {
-	Docs   int64 `json:"docs"`
-	Tokens int64 `json:"tokens"`
+	Docs      int64 `json:"docs"`
+	Tokens    int64 `json:"tokens"`
+	WhoTokens int64 `json:"who_tokens"`
+	CtxTokens int64 `json:"ctx_tokens"`
 }
+
+// add adds (sign 1) or removes (sign -1) one document's counts.
+func (st *corpusStats) add(sign int64, n fieldCounts) {
+	st.Docs += sign
+	st.Tokens += sign * n.text
+	st.WhoTokens += sign * n.who
+	st.CtxTokens += sign * n.ctx
+}
+
+// fieldCounts are the analysed token counts of one document's scored
+// fields.
+type fieldCounts struct{ text, who, ctx int64 }
 
 // Open opens the index in dir with default Options.
 func Open(dir string) (*Index, error) {
@@ -312,7 +336,7 @@ func openBleve(path string) (idx bleve.Index, st *corpusStats, err error) {
 	if err != nil {
 		return fail(fmt.Errorf("count: %w", err))
 	}
-	if st.Docs < 0 || st.Tokens < 0 || uint64(st.Docs) != n {
+	if st.Docs < 0 || st.Tokens < 0 || st.WhoTokens < 0 || st.CtxTokens < 0 || uint64(st.Docs) != n {
 		return fail(fmt.Errorf("corpus stats say %d docs, index holds %d", st.Docs, n))
 	}
 	// A search touches the segments' dictionaries, which a stamp and a
@@ -456,8 +480,7 @@ func (ix *Index) apply(upserts []Doc, deletes []string, meta map[string]string) 
 	b := ix.idx.NewBatch()
 	for _, id := range order {
 		if n, ok := old[id]; ok {
-			st.Docs--
-			st.Tokens -= n
+			st.add(-1, n)
 		}
 		d := final[id]
 		if d == nil {
@@ -473,8 +496,7 @@ func (ix *Index) apply(upserts []Doc, deletes []string, meta map[string]string) 
 		if err := b.Index(id, fields); err != nil {
 			return fmt.Errorf("apply %s: %w", id, err)
 		}
-		st.Docs++
-		st.Tokens += ntok
+		st.add(1, ntok)
 	}
 	for k, v := range meta {
 		if v == "" {
@@ -500,13 +522,13 @@ func (ix *Index) apply(upserts []Doc, deletes []string, meta map[string]string) 
 
 // tokenCounts returns the stored token counts of those ids that are in the
 // index, in one search.
-func tokenCounts(idx bleve.Index, ids []string) (map[string]int64, error) {
-	out := make(map[string]int64, len(ids))
+func tokenCounts(idx bleve.Index, ids []string) (map[string]fieldCounts, error) {
+	out := make(map[string]fieldCounts, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = []string{fieldTokens}
+	req.Fields = []string{fieldTokens, fieldWhoTokens, fieldCtxTokens}
 	req.Score = "none"
 	res, err := idx.Search(req)
 	if err != nil {
@@ -517,7 +539,10 @@ func tokenCounts(idx bleve.Index, ids []string) (map[string]int64, error) {
 		if !ok {
 			return nil, fmt.Errorf("document %s has no token count", h.ID)
 		}
-		out[h.ID] = int64(f)
+		// Absent when zero: bleve stores no field for an empty value.
+		w, _ := h.Fields[fieldWhoTokens].(float64)
+		c, _ := h.Fields[fieldCtxTokens].(float64)
+		out[h.ID] = fieldCounts{text: int64(f), who: int64(w), ctx: int64(c)}
 	}
 	return out, nil
 }
@@ -604,8 +629,7 @@ func buildInto(path string, docs []Doc) (*corpusStats, error) {
 			_ = idx.Close()
 			return nil, fmt.Errorf("%s: %w", d.ID, err)
 		}
-		st.Docs++
-		st.Tokens += ntok
+		st.add(1, ntok)
 		if b.Size() >= rebuildBatchSize {
 			if err := flush(); err != nil {
 				_ = idx.Close()

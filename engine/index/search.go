@@ -55,6 +55,8 @@ type Query struct {
 	// Limit is the maximum number of hits; DefaultLimit when ≤ 0, at most
 	// MaxLimit.
 	Limit int
+	// Explain asks for each hit's Explanation.
+	Explain bool
 }
 
 // Hit is one search result. It carries no text: fetch the block or record
@@ -71,6 +73,8 @@ type Hit struct {
 	// Speaker fields are empty for topic blocks.
 	SpeakerID, SpeakerDisplay, SpeakerLabel string
 	SpeakerTrusted                          bool
+	// Explanation is set when Query.Explain asked for it.
+	Explanation *Explanation
 }
 
 // storedFields are the fields Search loads for each hit.
@@ -96,11 +100,11 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	terms, err := queryTerms(q.Text)
+	scoring, _, err := buildQuery(q.Text)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	if len(terms) == 0 {
+	if scoring == nil {
 		return []Hit{}, nil
 	}
 	limit := q.Limit
@@ -109,20 +113,14 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	}
 	limit = min(limit, MaxLimit)
 
-	disj := make([]query.Query, len(terms))
-	for i, t := range terms {
-		tq := query.NewTermQuery(t)
-		tq.SetField(fieldText)
-		disj[i] = tq
-	}
-	var bq query.Query = query.NewDisjunctionQuery(disj)
+	bq := scoring
 	if filter != nil {
 		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
 		b.AddFilter(filter)
 		bq = b
 	}
 
-	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
+	req := bleve.NewSearchRequestOptions(bq, limit, 0, q.Explain)
 	req.Fields = slices.Clone(storedFields)
 	req.SortByCustom(sortOrder)
 
@@ -138,8 +136,8 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 		// bleve wants a cardinality for every field a term searcher
 		// touches, filters included, though filters are never scored; "*"
 		// is the field of scorch's merged ("unadorned") filter searchers.
-		fc := map[string]int{fieldText: int(st.Tokens)}
-		for _, f := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldTime, fieldDay, "*"} {
+		fc := map[string]int{fieldText: int(st.Tokens), fieldWho: int(max(st.WhoTokens, 1)), fieldCtx: int(max(st.CtxTokens, 1))}
+		for _, f := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldDate, fieldTime, fieldDay, "*"} {
 			fc[f] = int(st.Docs)
 		}
 		req.PreSearchData = map[string]interface{}{
@@ -159,7 +157,11 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 		}
 		hits = make([]Hit, 0, len(res.Hits))
 		for _, m := range res.Hits {
-			hits = append(hits, decodeHit(m))
+			h := decodeHit(m)
+			if q.Explain {
+				h.Explanation = explain(m.Expl)
+			}
+			hits = append(hits, h)
 		}
 		return nil
 	})

@@ -1,0 +1,269 @@
+package index
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dates make time searchable. A document's date terms are its own day and
+// every day its text points at: an ISO date written in it, or a relative
+// date ("yesterday", "two days ago", "on Monday", "last weekend", 昨天)
+// resolved against the document's own time. A question's date ("on March
+// 4", "4 June 2025", "5月12日", "in March") becomes the same terms, so a
+// record that says "yesterday" on March 5 answers "what happened on March
+// 4". Times are taken in UTC: the index has no notion of the owner's zone.
+
+// Date term prefixes: a whole day, a day of any year, a month of a year,
+// a month of any year.
+const (
+	dayTerm      = "d"  // d2025-03-04
+	monthDayTerm = "md" // md03-04
+	monthTerm    = "m"  // m2025-03
+	anyMonthTerm = "mo" // mo03
+)
+
+// dayTerms are the terms one day contributes.
+func dayTerms(t time.Time) []string {
+	t = t.UTC()
+	return []string{
+		dayTerm + t.Format(time.DateOnly),
+		monthDayTerm + t.Format("01-02"),
+		monthTerm + t.Format("2006-01"),
+		anyMonthTerm + t.Format("01"),
+	}
+}
+
+// relativeDate is one relative expression and the days it points at,
+// given the time it was said.
+type relativeDate struct {
+	re      *regexp.Regexp
+	days    func(m []string, t time.Time) []time.Time
+	weekday bool // ambiguous between the last and the next one
+}
+
+// planning marks a text that talks about the future (a question, "will",
+// "next", "starts"): its bare weekdays are left unresolved.
+var planning = regexp.MustCompile(`(?i)\?|\b(?:will|going to|next|tomorrow|starts?|let's|shall)\b|'ll\b`)
+
+var numberWords = map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2}
+
+var weekdays = map[string]time.Weekday{
+	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
+	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
+}
+
+// previous returns the last day before t that falls on wd.
+func previous(t time.Time, wd time.Weekday) time.Time {
+	back := (int(t.Weekday()) - int(wd) + 7) % 7
+	if back == 0 {
+		back = 7
+	}
+	return t.AddDate(0, 0, -back)
+}
+
+func offset(days int) func([]string, time.Time) []time.Time {
+	return func(_ []string, t time.Time) []time.Time { return []time.Time{t.AddDate(0, 0, days)} }
+}
+
+// relativeDates are matched case-insensitively, longest phrases first.
+var relativeDates = []relativeDate{
+	{re: regexp.MustCompile(`(?i)\b(two|three|four|five|six|a couple of|\d) days ago\b`), days: func(m []string, t time.Time) []time.Time {
+		n, ok := numberWords[strings.ToLower(m[1])]
+		if !ok {
+			n, _ = strconv.Atoi(m[1])
+		}
+		return []time.Time{t.AddDate(0, 0, -n)}
+	}},
+	{re: regexp.MustCompile(`(?i)\blast weekend\b`), days: func(_ []string, t time.Time) []time.Time {
+		sat := previous(t, time.Saturday)
+		if t.Weekday() == time.Sunday || t.Weekday() == time.Saturday {
+			sat = previous(sat, time.Saturday)
+		}
+		return []time.Time{sat, sat.AddDate(0, 0, 1)}
+	}},
+	{re: regexp.MustCompile(`(?i)\b(?:(?:on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(monday|tuesday|wednesday|thursday|friday|saturday|sunday)'s)\b`), days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{previous(t, weekdays[strings.ToLower(m[1]+m[2])])}
+	}, weekday: true},
+	{re: regexp.MustCompile(`(?i)\b(?:yesterday|last night)\b`), days: offset(-1)},
+	{re: regexp.MustCompile(`(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b`), days: offset(0)},
+	{re: regexp.MustCompile(`(?i)\btomorrow\b`), days: offset(1)},
+	{re: regexp.MustCompile(`前天`), days: offset(-2)},
+	{re: regexp.MustCompile(`昨天|昨晚`), days: offset(-1)},
+	{re: regexp.MustCompile(`今天|今晚|今早`), days: offset(0)},
+	{re: regexp.MustCompile(`后天`), days: offset(2)},
+	{re: regexp.MustCompile(`明天`), days: offset(1)},
+}
+
+// DateMention is a relative date found in a text: where it is (byte
+// offsets) and the days it points at.
+type DateMention struct {
+	Start, End int
+	Days       []time.Time
+}
+
+// RelativeDates finds the relative dates of text said at t, in order, not
+// overlapping. A weekday without "next" is taken as the last one before t:
+// people report what happened more often than they plan in a memory.
+func RelativeDates(text string, t time.Time) []DateMention {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC().Truncate(24 * time.Hour)
+	taken := make([]bool, len(text))
+	var out []DateMention
+	for _, rd := range relativeDates {
+		for _, loc := range rd.re.FindAllStringSubmatchIndex(text, -1) {
+			if taken[loc[0]] || taken[loc[1]-1] {
+				continue
+			}
+			if strings.HasPrefix(strings.ToLower(text[max(0, loc[0]-5):loc[0]]), "next ") {
+				continue
+			}
+			if rd.weekday && planning.MatchString(text) {
+				// "team lunch on Friday?" is the coming Friday: a weekday is
+				// only resolved in a text that reports rather than plans.
+				continue
+			}
+			var groups []string
+			for i := 0; i+1 < len(loc); i += 2 {
+				if loc[i] < 0 {
+					groups = append(groups, "")
+					continue
+				}
+				groups = append(groups, text[loc[i]:loc[i+1]])
+			}
+			for i := loc[0]; i < loc[1]; i++ {
+				taken[i] = true
+			}
+			out = append(out, DateMention{Start: loc[0], End: loc[1], Days: rd.days(groups, t)})
+		}
+	}
+	// Sort by position (few mentions: insertion sort).
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// AnnotateDates writes the day after each relative date of text said at
+// t: "yesterday" becomes "yesterday (2026-03-04)". The offline writer uses
+// it so a distilled block keeps what the words meant on the day.
+func AnnotateDates(text string, t time.Time) string {
+	ms := RelativeDates(text, t)
+	if len(ms) == 0 {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		b.WriteString(text[last:m.End])
+		days := make([]string, len(m.Days))
+		for i, d := range m.Days {
+			days[i] = d.Format(time.DateOnly)
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(days, ", "))
+		last = m.End
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+var isoDate = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+
+// docDateTerms are the date terms of a document: its own day, the ISO
+// dates written in its text and its resolved relative dates.
+func docDateTerms(text string, t time.Time) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(d time.Time) {
+		for _, term := range dayTerms(d) {
+			if !seen[term] {
+				seen[term] = true
+				out = append(out, term)
+			}
+		}
+	}
+	if !t.IsZero() {
+		add(t)
+	}
+	for _, m := range isoDate.FindAllString(text, 16) {
+		if d, err := time.Parse(time.DateOnly, m); err == nil {
+			add(d)
+		}
+	}
+	for _, m := range RelativeDates(text, t) {
+		for _, d := range m.Days {
+			add(d)
+		}
+	}
+	return out
+}
+
+var monthNames = map[string]int{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+	"september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+
+const monthRe = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+
+var (
+	qISO       = regexp.MustCompile(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`)
+	qMonthDay  = regexp.MustCompile(`(?i)\b` + monthRe + `\.? (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`)
+	qDayMonth  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?` + monthRe + `\b(?:,? (\d{4}))?`)
+	qMonthOnly = regexp.MustCompile(`(?i)\b(?:in|during|early|late|mid) ` + monthRe + `\b(?: (\d{4}))?`)
+	qZhDate    = regexp.MustCompile(`(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]`)
+)
+
+// QueryDateTerms are the date terms a question names. "May" alone is too
+// often the verb to count; a month counts after "in", "during" and the
+// like, or beside a day.
+func QueryDateTerms(q string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(term string) {
+		if !seen[term] {
+			seen[term] = true
+			out = append(out, term)
+		}
+	}
+	day := func(y, m, d int) {
+		if m < 1 || m > 12 || d < 1 || d > 31 {
+			return
+		}
+		if y > 0 {
+			add(fmt.Sprintf("%s%04d-%02d-%02d", dayTerm, y, m, d))
+			return
+		}
+		add(fmt.Sprintf("%s%02d-%02d", monthDayTerm, m, d))
+	}
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	for _, m := range qISO.FindAllStringSubmatch(q, -1) {
+		day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
+	}
+	for _, m := range qMonthDay.FindAllStringSubmatch(q, -1) {
+		day(atoi(m[3]), monthNames[strings.ToLower(m[1])], atoi(m[2]))
+	}
+	for _, m := range qDayMonth.FindAllStringSubmatch(q, -1) {
+		day(atoi(m[3]), monthNames[strings.ToLower(m[2])], atoi(m[1]))
+	}
+	for _, m := range qZhDate.FindAllStringSubmatch(q, -1) {
+		day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
+	}
+	if len(out) == 0 {
+		for _, m := range qMonthOnly.FindAllStringSubmatch(q, -1) {
+			mo := monthNames[strings.ToLower(m[1])]
+			if y := atoi(m[2]); y > 0 {
+				add(fmt.Sprintf("%s%04d-%02d", monthTerm, y, mo))
+			} else {
+				add(fmt.Sprintf("%s%02d", anyMonthTerm, mo))
+			}
+		}
+	}
+	return out
+}
