@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/index"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -39,6 +41,11 @@ func offlineEdits(v *engine.View, recs []distillRecord) []engine.Edit {
 		text := topic.BlockSafe(r.Content)
 		if text == "" {
 			continue
+		}
+		// "yesterday" means a day only next to when it was said: the block
+		// keeps that day, "yesterday (2026-03-04)", for readers and search.
+		if t, err := time.Parse(time.RFC3339, r.Time); err == nil {
+			text = topic.BlockSafe(index.AnnotateDates(r.Content, t))
 		}
 		p, title := offlineTopicFor(r)
 		if byPath[p] == nil {
