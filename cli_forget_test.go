@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -180,6 +181,31 @@ func canaryHolders(t *testing.T, state, s string) []string {
 	return out
 }
 
+// sessionTurns maps every sessions.db node (provider/session/id) to its
+// content.
+func sessionTurns(t *testing.T, state string) map[string]string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(state, "sessions.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT s.provider, s.id, n.id, n.content FROM nodes n JOIN sessions s ON n.session = s.seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var p, s, id, c string
+		if err := rows.Scan(&p, &s, &id, &c); err != nil {
+			t.Fatal(err)
+		}
+		out[p+"/"+s+"/"+id] = c
+	}
+	return out
+}
+
 func containsAll(list []string, want ...string) bool {
 	have := map[string]bool{}
 	for _, x := range list {
@@ -230,6 +256,11 @@ func TestCLI_ForgetLeavesNoCopy(t *testing.T) {
 			if h := canaryHolders(t, state, tc.canary); len(h) == 0 {
 				t.Fatal("the dry run removed the canary")
 			}
+			treeBefore, turnsBefore := canonical(t, state), sessionTurns(t, state)
+			listed := map[string]bool{}
+			for _, c := range dry["changes"].([]any) {
+				listed[c.(map[string]any)["path"].(string)] = true
+			}
 			other := map[string][]string{}
 			for _, c := range []string{canarySpeaker, canaryThread, canarySource} {
 				if c != tc.canary {
@@ -257,6 +288,26 @@ func TestCLI_ForgetLeavesNoCopy(t *testing.T) {
 				}
 			}
 			mustCLI(t, "verify", "--state", state)
+			// Every topic and archive the preview did not list is byte for
+			// byte as it was; so is every sessions.db turn it did not blank.
+			treeAfter := canonical(t, state)
+			for p, d := range treeBefore {
+				if treeAfter[p] != d && !listed[p] {
+					t.Errorf("%s changed but the preview did not list it", p)
+				}
+			}
+			changedTurns := 0
+			for k, c := range sessionTurns(t, state) {
+				if c != turnsBefore[k] {
+					changedTurns++
+					if c != "" {
+						t.Errorf("turn %s changed to %q instead of being blanked", k, c)
+					}
+				}
+			}
+			if changedTurns != tc.turns {
+				t.Errorf("%d sessions.db turns changed, want %d", changedTurns, tc.turns)
+			}
 			// A search for the forgotten words finds nothing; other
 			// memory is still found.
 			if r := mustCLI(t, "search", tc.word, "--json", "--state", state); len(oneJSON(t, r.stdout)["results"].([]any)) != 0 {
