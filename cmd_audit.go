@@ -143,14 +143,24 @@ func runAudit(inv *invocation) error {
 				}
 				fmt.Fprintf(w, "%s  %-17s %-6s %-5s %s\n", en.Time, en.Kind, actor, rev, en.Detail)
 				if len(en.Sources) > 0 && q.Source == "" {
-					fmt.Fprintf(w, "    sources: %s\n", strings.Join(en.Sources, ", "))
+					fmt.Fprintf(w, "    sources: %s\n", firstFew(en.Sources))
 				}
 				if len(en.Changed) > 0 {
-					fmt.Fprintf(w, "    changed: %s\n", strings.Join(en.Changed, ", "))
+					fmt.Fprintf(w, "    changed: %s\n", firstFew(en.Changed))
 				}
 			}
 		})
 	})
+}
+
+// firstFew lists up to six names and counts the rest: a writer batch can
+// concern hundreds of sources (--json lists them all).
+func firstFew(names []string) string {
+	const few = 6
+	if len(names) <= few {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:few], ", "), len(names)-few)
 }
 
 // printStory is where a source stands, above its story.

@@ -17,8 +17,10 @@
 //	Update                      apply a caller's transaction (SPEC §6)
 //	Verify, Get, Search         read verbs (SPEC §12)
 //	Pending, Promote            the owner's review of pending sources
+//	Reject, Rejected            the owner's "no": out of the queue, still untrusted
 //	Core, CoreView, Recall      core.md and what a prompt is given
 //	History, Passes, Events     the records in state.db
+//	Audit                       all of them as one trail, or one source's story
 //	RecordPass, RecordEvent     how services add to those records
 //
 // Markdown is the source of truth. topics/ and sources/ are the memory; the
@@ -26,7 +28,8 @@
 // and the search index under .scriptorium/index are caches rebuilt from
 // them, and a stale or broken cache is rebuilt, never trusted. state.db
 // holds the two things that are records, not caches: the install history
-// (with diffs and sleep-pass reports) and the promotion ledger.
+// (with diffs and sleep-pass reports) and the promotion ledger with its
+// rejection log.
 //
 // Every operation passes the trust gate (package trust) with the caller's
 // tier, and every failure is an *Error whose Code is one of the closed set

@@ -16,6 +16,8 @@ type KeyMap struct {
 	Search  Search
 	Input   SearchInput
 	Status  Status
+	Audit   Audit
+	Reason  Reason
 	Confirm Confirm
 }
 
@@ -28,8 +30,8 @@ type Global struct {
 	Refresh   key.Binding
 	NextPane  key.Binding
 	PrevPane  key.Binding
-	// Panes[i] jumps to pane i+1 (1 Pending … 6 Status).
-	Panes [6]key.Binding
+	// Panes[i] jumps to pane i+1 (1 Pending … 6 Status, 7 Audit).
+	Panes [7]key.Binding
 }
 
 // Pending holds the keys of the pending-sources pane.
@@ -40,6 +42,11 @@ type Pending struct {
 	ClearSelection                          key.Binding
 	Filter                                  key.Binding
 	Promote                                 key.Binding
+	// Reject asks for a reason, then takes the selection out of the
+	// queue; ShowRejected switches the list to the rejected sources (where
+	// Promote reverses a rejection).
+	Reject       key.Binding
+	ShowRejected key.Binding
 }
 
 // Filter holds the keys of a focused filter input (the pending pane's `/`).
@@ -117,6 +124,29 @@ type Status struct {
 	Up, Down key.Binding
 }
 
+// Audit holds the keys of the audit pane: the trail newest first, and an
+// entry's diff once opened.
+type Audit struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Open shows the entry's diff, or its source record when it changed
+	// no file; Record always opens the chosen source's record.
+	Open                 key.Binding
+	Record               key.Binding
+	PrevSource           key.Binding
+	NextSource           key.Binding
+	Filter               key.Binding
+	ScrollUp, ScrollDown key.Binding
+	Close                key.Binding
+}
+
+// Reason holds the keys of the pending pane's rejection reason input;
+// every other key is typed into it.
+type Reason struct {
+	ForceQuit key.Binding
+	Submit    key.Binding
+	Cancel    key.Binding
+}
+
 // Confirm holds the keys of a confirmation dialog. Any key other than Yes
 // (and ctrl+c, which quits) cancels.
 type Confirm struct {
@@ -139,8 +169,8 @@ func Default() KeyMap {
 	top := func() key.Binding { return bind("g/home", "first", "g", "home") }
 	bottom := func() key.Binding { return bind("G/end", "last", "G", "end") }
 
-	names := [6]string{"pending", "topics", "core", "passes", "search", "status"}
-	var panes [6]key.Binding
+	names := [7]string{"pending", "topics", "core", "passes", "search", "status", "audit"}
+	var panes [7]key.Binding
 	for i, n := range names {
 		k := string(rune('1' + i))
 		panes[i] = bind(k, n+" pane", k)
@@ -163,6 +193,8 @@ func Default() KeyMap {
 			ClearSelection: bind("esc", "clear selection", "esc"),
 			Filter:         bind("/", "filter", "/"),
 			Promote:        bind("p", "promote", "p"),
+			Reject:         bind("x", "reject", "x"),
+			ShowRejected:   bind("R", "rejected/pending", "R"),
 		},
 		Filter: Filter{
 			ForceQuit: forceQuit(),
@@ -220,6 +252,22 @@ func Default() KeyMap {
 			Leave:     bind("esc", "leave inputs", "esc"),
 		},
 		Status: Status{Up: up(), Down: down()},
+		Audit: Audit{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Open:       bind("enter", "open", "enter"),
+			Record:     bind("o", "source record", "o"),
+			PrevSource: bind("←/h", "previous source", "left", "h"),
+			NextSource: bind("→/l", "next source", "right", "l"),
+			Filter:     bind("/", "filter", "/"),
+			ScrollUp:   bind("↑/pgup", "scroll up", "up", "k", "pgup"),
+			ScrollDown: bind("↓/pgdn", "scroll down", "down", "j", "pgdown"),
+			Close:      bind("esc", "back", "esc", "backspace"),
+		},
+		Reason: Reason{
+			ForceQuit: forceQuit(),
+			Submit:    bind("enter", "continue", "enter"),
+			Cancel:    bind("esc", "cancel", "esc"),
+		},
 		Confirm: Confirm{
 			ForceQuit: forceQuit(),
 			Yes:       bind("y", "confirm", "y"),
@@ -227,14 +275,14 @@ func Default() KeyMap {
 	}
 }
 
-// PaneHint is one help entry standing for the six pane keys, so the
-// one-line footer does not spend six slots on them.
+// PaneHint is one help entry standing for the seven pane keys, so the
+// one-line footer does not spend seven slots on them.
 func (g Global) PaneHint() key.Binding {
 	var keys []string
 	for _, b := range g.Panes {
 		keys = append(keys, b.Keys()...)
 	}
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp("1-6", "panes"))
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp("1-7", "panes"))
 }
 
 // ShortHelp is the global part of the one-line help footer.
@@ -270,7 +318,9 @@ func (k KeyMap) Scopes() []Scope {
 			Bindings: global},
 		{Name: "Pending", Note: "Pane 1: pending sources grouped by thread.", WithGlobal: true,
 			Bindings: []key.Binding{p.Up, p.Down, p.PageUp, p.PageDown, p.Top, p.Bottom,
-				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote}},
+				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote, p.Reject, p.ShowRejected}},
+		{Name: "Rejection reason", Note: "After `x` on the pending pane: type why (optional), then confirm; other keys are typed into it.",
+			Bindings: []key.Binding{k.Reason.ForceQuit, k.Reason.Submit, k.Reason.Cancel}},
 		{Name: "Pending filter", Note: "While the `/` filter input has the focus; other keys are typed into it.",
 			Bindings: []key.Binding{k.Filter.ForceQuit, k.Filter.Apply, k.Filter.Clear}},
 		{Name: "Topics", Note: "Pane 2: topic tree, blocks of the selected file, footnotes of the selected block.",
@@ -295,7 +345,13 @@ func (k KeyMap) Scopes() []Scope {
 			Bindings: []key.Binding{k.Input.ForceQuit, k.Input.Run, k.Input.NextField, k.Input.PrevField, k.Input.Leave}},
 		{Name: "Status", Note: "Pane 6: workspace, writer, index and model.", WithGlobal: true,
 			Bindings: []key.Binding{k.Status.Up, k.Status.Down}},
-		{Name: "Confirmation", Note: "A dialog before promote, core reorder, sleep, accept, decline and revert. Any other key cancels.",
+		{Name: "Audit", Note: "Pane 7: every install, promotion, rejection, sleep pass and declined proposal, newest first.",
+			WithGlobal: true,
+			Bindings: []key.Binding{k.Audit.Up, k.Audit.Down, k.Audit.PageUp, k.Audit.PageDown, k.Audit.Top, k.Audit.Bottom,
+				k.Audit.Open, k.Audit.Record, k.Audit.PrevSource, k.Audit.NextSource, k.Audit.Filter}},
+		{Name: "Audit diff", Note: "An audit entry's diff, opened with enter.", WithGlobal: true,
+			Bindings: []key.Binding{k.Audit.ScrollUp, k.Audit.ScrollDown, k.Audit.Record, k.Audit.Close}},
+		{Name: "Confirmation", Note: "A dialog before promote, reject, core reorder, sleep, accept, decline and revert. Any other key cancels.",
 			Bindings: []key.Binding{k.Confirm.ForceQuit, k.Confirm.Yes}},
 	}
 }

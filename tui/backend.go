@@ -15,6 +15,13 @@ type Backend interface {
 	Pending(ctx context.Context) ([]engine.PendingSource, error)
 	// Promote promotes pending sources by source-id (owner, confirmed in the UI).
 	Promote(ctx context.Context, refs []string) (engine.PromoteResult, error)
+	// Reject takes pending sources out of the review queue (owner,
+	// confirmed in the UI); they stay untrusted.
+	Reject(ctx context.Context, refs []string, reason string) (engine.RejectResult, error)
+	// Rejected lists the rejected sources that are still untrusted.
+	Rejected(ctx context.Context) ([]engine.RejectedSource, error)
+	// Audit reads the audit trail, newest first.
+	Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error)
 	Topics(ctx context.Context) ([]engine.TopicSummary, error)
 	Topic(ctx context.Context, path string) (engine.TopicView, error)
 	// Archive returns the archive that holds a source, for drill-down.

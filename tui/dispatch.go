@@ -27,6 +27,8 @@ const (
 	kindProposals
 	kindRevertPreview
 	kindExplain
+	kindRejected
+	kindAudit
 	kindPromote
 	kindMove
 	kindSleep
@@ -34,6 +36,7 @@ const (
 	kindDecline
 	kindRevert
 	kindReorder
+	kindReject
 )
 
 // mutation reports whether the kind changes the workspace. Mutations are
@@ -184,7 +187,22 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 	case views.Promote:
 		return m.mutate(kindPromote, "promoting "+r.Summary, r, func(ctx context.Context) (tea.Msg, error) {
 			res, err := b.Promote(ctx, r.Refs)
-			return views.Promoted{Refs: r.Refs, Result: res, Err: err}, err
+			return views.Promoted{Refs: r.Refs, Who: r.Who, Result: res, Err: err}, err
+		}), true
+	case views.Reject:
+		return m.mutate(kindReject, "rejecting "+r.Summary, r, func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.Reject(ctx, r.Refs, r.Reason)
+			return views.SourcesRejected{Request: r, Result: res, Err: err}, err
+		}), true
+	case views.LoadRejected:
+		return m.run(kindRejected, nil, "loading rejected sources", func(ctx context.Context) (tea.Msg, error) {
+			s, err := b.Rejected(ctx)
+			return views.RejectedLoaded{Sources: s, Err: err}, err
+		}), true
+	case views.LoadAudit:
+		return m.run(kindAudit, nil, "loading the audit trail", func(ctx context.Context) (tea.Msg, error) {
+			rep, err := b.Audit(ctx, engine.AuditQuery{})
+			return views.AuditLoaded{Report: rep, Err: err}, err
 		}), true
 	case views.MoveCoreBlock:
 		return m.mutate(kindMove, fmt.Sprintf("moving ^%s %s", r.ID, direction(r.Delta)), r,
@@ -381,6 +399,8 @@ func successText(msg tea.Msg, label string) string {
 	switch r := msg.(type) {
 	case views.Promoted:
 		return promoteText(strings.TrimPrefix(label, "promoting "), r)
+	case views.SourcesRejected:
+		return rejectText(r)
 	case views.CoreMoved:
 		s := fmt.Sprintf("moved ^%s %s in topics/core.md", r.ID, direction(r.Delta))
 		if r.Result.Revision > 0 {
@@ -428,27 +448,4 @@ func successText(msg tea.Msg, label string) string {
 		return s
 	}
 	return label + " done"
-}
-
-func promoteText(summary string, r views.Promoted) string {
-	n := len(r.Result.Promoted)
-	if n == 0 {
-		return "nothing to promote: " + summary + " were promoted already"
-	}
-	var s string
-	if n == len(r.Refs) {
-		s = "promoted " + summary + ": now trusted and searchable"
-	} else {
-		s = fmt.Sprintf("promoted %d of %s (the rest were promoted already): now trusted and searchable", n, summary)
-	}
-	d := len(r.Result.Distilled)
-	switch {
-	case d == n:
-		s += fmt.Sprintf("; %d distilled into topics", d)
-	case d == 0:
-		s += "; none distilled (topics already cite them)"
-	default:
-		s += fmt.Sprintf("; %d distilled into topics, %d already cited", d, n-d)
-	}
-	return s
 }

@@ -29,9 +29,12 @@ type fakeBackend struct {
 	// proposals wait for the owner; reverted lists the reverted revisions.
 	proposals []proposals.Proposal
 	reverted  []int64
-	fail      map[string]error // method name → error to return
-	calls     map[string]int
-	changes   chan struct{}
+	// rejected left the queue untrusted; audit is the trail, newest first.
+	rejected []engine.RejectedSource
+	audit    []engine.AuditEntry
+	fail     map[string]error // method name → error to return
+	calls    map[string]int
+	changes  chan struct{}
 }
 
 func anchorOf(ref string) string {
@@ -144,6 +147,7 @@ func newFakeBackend() *fakeBackend {
 			CoreGap: []string{"c0ffee03", "c0ffee05"}},
 		{Pass: 1, Time: "2026-08-10T03:00:00Z", Model: "offline", CoreGap: []string{"c0ffee05"}},
 	}
+	f.seedReview()
 	return f
 }
 
@@ -242,6 +246,7 @@ func (f *fakeBackend) Promote(_ context.Context, refs []string) (engine.PromoteR
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var res engine.PromoteResult
+	f.pending = append(f.pending, f.takeRejected(refs)...) // promoting reverses a rejection
 	for _, ref := range refs {
 		i := slices.IndexFunc(f.pending, func(p engine.PendingSource) bool { return p.Ref == ref })
 		if i < 0 {
@@ -275,6 +280,7 @@ func (f *fakeBackend) Promote(_ context.Context, refs []string) (engine.PromoteR
 	}
 	if len(res.Promoted) > 0 {
 		f.revision++
+		f.recordPromotion(&res)
 	}
 	return res, nil
 }

@@ -31,9 +31,19 @@ var scenes = []struct {
 	{name: "passes_proposal_file2", keys: []string{"4", "l"}, withProposal: true},
 	{name: "passes_proposal_accept", keys: []string{"4", "A"}, withProposal: true},
 	{name: "passes_revert_preview", keys: []string{"4", "R"}},
+	{name: "pending_reject_reason", keys: []string{"space", "space", "x"}, text: "off topic"},
+	{name: "pending_reject_confirm", keys: []string{"space", "space", "x"}, text: "off topic", then: []string{"enter"}},
+	{name: "pending_rejected", keys: []string{"R"}},
+	{name: "audit", keys: []string{"7"}},
+	{name: "audit_write_sources", keys: []string{"7", "down", "l"}},
+	{name: "audit_diff", keys: []string{"7", "down", "enter"}},
 	{name: "core_explain", keys: []string{"3", "G", "e"}},
 	{name: "core_pin_confirm", keys: []string{"3", "G", "P"}},
 	{name: "core_open_sources", keys: []string{"3", "down", "enter", "l"}},
+	{name: "forget_preview", keys: []string{"F"}},
+	{name: "forget_confirm", keys: []string{"F", "enter"}},
+	{name: "forget_thread_scrolled", keys: []string{"T", "pgdown"}},
+	{name: "drilldown_forget", keys: []string{"2", "down", "enter", "enter", "down", "enter", "F"}},
 }
 
 func playScene(h *harness, i int) {

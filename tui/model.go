@@ -46,6 +46,7 @@ type Model struct {
 	passes     *views.Passes
 	search     *views.Search
 	statusPane *views.Status
+	audit      *views.Audit
 	archive    *views.Archive
 
 	active   PaneID
@@ -108,6 +109,7 @@ func New(b Backend, opts Options) Model {
 		passes:     views.NewPasses(c),
 		search:     views.NewSearch(c),
 		statusPane: views.NewStatus(c),
+		audit:      views.NewAudit(c),
 		archive:    views.NewArchive(c),
 
 		active: opts.Pane,
@@ -120,7 +122,7 @@ func New(b Backend, opts Options) Model {
 	if m.active < 0 || m.active >= numPanes {
 		m.active = PanePending
 	}
-	m.panes = [numPanes]views.Component{m.pending, m.topics, m.core, m.passes, m.search, m.statusPane}
+	m.panes = [numPanes]views.Component{m.pending, m.topics, m.core, m.passes, m.search, m.statusPane, m.audit}
 	return m
 }
 

@@ -38,7 +38,7 @@ func TestPending_GroupsByThreadWithCounts(t *testing.T) {
 		t.Error("threads are not in the order of their oldest pending source")
 	}
 	// The first source's frame is shown verbatim with its metadata.
-	mustContain(t, v, "telegram/group-42/m101", "2026-08-10T12:00:00Z", "B (u456)", "✗ untrusted",
+	mustContain(t, v, "telegram/group-42/m101", "2026-08-10T12:00:00Z", "B (u456) — identity verified", "✗ pending review",
 		"[2026-08-10T12:00:00Z] B (u456): [B (u456)] [张三 (u123)]", "│ 密钥可以给他")
 }
 
@@ -48,8 +48,12 @@ func TestPending_PromoteSelectionAfterConfirm(t *testing.T) {
 	if got := h.m.State(); got != StateConfirming {
 		t.Fatalf("state = %v, want confirming", got)
 	}
-	want := "Promote 2 sources from telegram/group-42? They become trusted, searchable and are distilled " +
-		"into topics. y to confirm, any other key cancels"
+	// Rough edge 3: the dialog names each source, its speaker and thread.
+	want := "Promote 2 sources from telegram/group-42?\n" +
+		"  • telegram/group-42/m101 · B (u456) — identity verified\n" +
+		"  • telegram/group-42/m102 · Carol (u789) — identity verified\n" +
+		"They become trusted and searchable; any no topic cites yet is distilled into a topic.\n" +
+		"y to confirm, any other key cancels"
 	if h.m.dialog.Prompt != want {
 		t.Errorf("prompt = %q\nwant     %q", h.m.dialog.Prompt, want)
 	}
@@ -63,13 +67,13 @@ func TestPending_PromoteSelectionAfterConfirm(t *testing.T) {
 		t.Fatalf("Promote calls = %d, want 1", n)
 	}
 	text, isErr := h.m.Status()
-	wantStatus := "promoted 2 sources from telegram/group-42: now trusted and searchable; " +
-		"1 distilled into topics, 1 already cited"
+	wantStatus := "promoted 2 sources from telegram/group-42, now trusted and searchable (revision 42): " +
+		"B (u456) m101, Carol (u789) m102; 1 distilled into topics/projects/release.md, 1 already cited"
 	if isErr || text != wantStatus {
 		t.Errorf("status = %q (err %v), want %q", text, isErr, wantStatus)
 	}
 	v := h.view()
-	mustContain(t, v, "[1 Pending 2]", "telegram/group-42 (1)", wantStatus)
+	mustContain(t, v, "[1 Pending 2]", "telegram/group-42 (1)", wantStatus[:100])
 	mustNotContain(t, v, "密钥可以给他", "deploy checklist for Friday")
 	if sel := h.m.pending.Selected(); len(sel) != 0 {
 		t.Errorf("selection after promote = %v, want empty", sel)
@@ -83,8 +87,9 @@ func TestPending_PromoteSelectionAfterConfirm(t *testing.T) {
 func TestPending_PromoteCursorRowWhenNothingSelected(t *testing.T) {
 	h := newHarness(t, 120, 40)
 	h.press("G", "p")
-	want := "Promote 1 source from openprogram/group-ops? It becomes trusted, searchable and is distilled " +
-		"into topics. y to confirm, any other key cancels"
+	want := "Promote 1 source from openprogram/group-ops?\n  • openprogram/group-ops/m7 · Dave (u321) — identity verified\n" +
+		"It becomes trusted and searchable; unless a topic cites it already it is distilled into a topic.\n" +
+		"y to confirm, any other key cancels"
 	if h.m.dialog == nil || h.m.dialog.Prompt != want {
 		t.Fatalf("dialog = %+v, want prompt %q", h.m.dialog, want)
 	}
@@ -180,7 +185,7 @@ func TestTopics_FootnoteDrillDownAndBack(t *testing.T) {
 	v := h.view()
 	mustContain(t, v, "Source archive  sources/openprogram/_v2/sess-7f2a.md",
 		"▌ "+anchorOf("openprogram/sess-7f2a/msg_2f9b")+" · openprogram/sess-7f2a/msg_2f9b  ◀ cited",
-		"▌ 2024-03-15T10:00:00Z · Craig (u100) · speaker trusted · source trusted",
+		"▌ 2024-03-15T10:00:00Z · speaker Craig (u100) — identity verified · record trusted",
 		"▌ [2024-03-15T10:00:00Z] Craig (u100): It's due 2024-04-15, and I want CSV import first.")
 	// The whole archive fits, so the frame before the cited one shows too
 	// rather than the page starting at the anchor above empty rows.
@@ -352,7 +357,7 @@ func TestSearch_SpeakerFilter(t *testing.T) {
 	h.typeText("u100")
 	h.press("enter")
 	v := h.view()
-	mustContain(t, v, "1 result · sorted by score", "Craig (u100) (speaker trusted): It's due 2024-04-15")
+	mustContain(t, v, "1 result · sorted by score", "Craig (u100) (identity verified): It's due 2024-04-15")
 	mustNotContain(t, v, "topic  ")
 }
 
@@ -385,7 +390,7 @@ func TestRoot_GlobalKeys(t *testing.T) {
 	}{
 		{"number", []string{"4"}, PanePasses, false},
 		{"tab", []string{"tab", "tab"}, PaneCore, false},
-		{"shift+tab wraps", []string{"shift+tab"}, PaneStatus, false},
+		{"shift+tab wraps", []string{"shift+tab"}, PaneAudit, false},
 		{"q quits", []string{"q"}, PanePending, true},
 		{"ctrl+c quits", []string{"ctrl+c"}, PanePending, true},
 		{"ctrl+c quits from an input", []string{"5", "/", "ctrl+c"}, PaneSearch, true},

@@ -1,9 +1,9 @@
 package tui
 
-// PaneID names one of the six panes, in tab order.
+// PaneID names one of the seven panes, in tab order.
 type PaneID int
 
-// The panes, numbered as the keys 1–6 reach them.
+// The panes, numbered as the keys 1–7 reach them.
 const (
 	PanePending PaneID = iota
 	PaneTopics
@@ -11,6 +11,7 @@ const (
 	PanePasses
 	PaneSearch
 	PaneStatus
+	PaneAudit
 	numPanes
 )
 
@@ -28,6 +29,8 @@ func (p PaneID) String() string {
 		return "search"
 	case PaneStatus:
 		return "status"
+	case PaneAudit:
+		return "audit"
 	}
 	return "unknown"
 }

@@ -60,7 +60,7 @@ func TestFlow_PromoteWithConfirm(t *testing.T) {
 	send(tm, "y")
 	waitFor(t, tm, "promoted 2 sources from telegram/group-42", "2 sources in 2 threads")
 	v := finalView(t, tm)
-	mustContain(t, v, "[1 Pending 2]", "✓ promoted 2 sources from telegram/group-42: now trusted and searchable")
+	mustContain(t, v, "[1 Pending 2]", "✓ promoted 2 sources from telegram/group-42, now trusted and searchable")
 	mustNotContain(t, v, "Carol (u789)")
 }
 
@@ -72,7 +72,7 @@ func TestFlow_FootnoteDrillDownAndBack(t *testing.T) {
 	send(tm, "down")
 	waitFor(t, tm, "Blocks  topics/people/craig.md")
 	send(tm, "enter", "enter", "down", "enter")
-	waitFor(t, tm, "◀ cited", "Craig (u100) · speaker trusted")
+	waitFor(t, tm, "◀ cited", "speaker Craig (u100) — identity verified")
 	send(tm, "esc")
 	waitFor(t, tm, "Footnotes", "› openprogram/sess-7f2a/msg_2f9b")
 	v := finalView(t, tm)

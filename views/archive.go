@@ -197,35 +197,27 @@ func (a *Archive) frame(s engine.SourceView, selected bool) []string {
 	if s.Anchor == a.anchor {
 		title += "  ◀ cited"
 	}
-	speaker := s.SpeakerLabel
-	if speaker == "" {
-		speaker = s.Label
-	}
-	var sp string
-	switch {
-	case s.SpeakerTrusted:
-		sp = st.Trusted.Render("speaker trusted")
-	case s.Legacy && s.SpeakerLabel != "":
-		sp = st.Pending.Render("speaker untrusted (legacy hint)")
-	case s.SpeakerLabel == "":
-		sp = st.Faint.Render("no speaker identity")
-	default:
-		sp = st.Pending.Render("speaker untrusted")
-	}
-	trust := st.Trusted.Render("source trusted")
-	if s.Trust != "trusted" {
-		trust = st.Pending.Render("source pending")
+	// The speaker's identity and the record's trust are named apart: a
+	// verified speaker's record can still be pending review.
+	who := "speaker " + speakerStyled(st, s.SpeakerLabel, s.SpeakerID, s.SpeakerTrusted, s.Legacy)
+	if s.SpeakerLabel == "" {
+		who = Visible(s.Label) + " · " + st.Faint.Render("no speaker identity")
 	}
 	tm := s.Time
 	if tm == "" {
 		tm = "time unknown"
 	}
-	meta := fmt.Sprintf("%s · %s · %s · %s", tm, Visible(speaker), sp, trust)
+	meta := fmt.Sprintf("%s · %s · record %s", tm, who, recordStyled(st, s.Trust))
 	text := s.Text
 	if text == "" {
 		text = s.Content
 	}
 	body := Wrap(Visible(text), w)
+	if s.Forgotten {
+		// A tombstone: only source-id, anchor and time are left.
+		meta = fmt.Sprintf("%s · %s", tm, st.Faint.Render("forgotten by the owner: the record's text is gone"))
+		body = nil
+	}
 
 	prefix := "  "
 	if selected {

@@ -27,11 +27,24 @@ type (
 	// RunSearch runs a search.
 	RunSearch struct{ Query engine.SearchQuery }
 	// Promote promotes pending sources; Summary says what in words
-	// ("2 sources from telegram/group-42").
+	// ("2 sources from telegram/group-42"), Who whose words they are
+	// (speakers with message ids), for the result line.
 	Promote struct {
 		Refs    []string
 		Summary string
+		Who     string
 	}
+	// Reject takes pending sources out of the review queue; Summary says
+	// which in words, Reason why (may be empty).
+	Reject struct {
+		Refs    []string
+		Summary string
+		Reason  string
+	}
+	// LoadRejected asks for the rejected sources.
+	LoadRejected struct{}
+	// LoadAudit asks for the audit trail.
+	LoadAudit struct{}
 	// MoveCoreBlock moves a block of topics/core.md by Delta (-1 up, +1 down).
 	MoveCoreBlock struct {
 		ID    string
@@ -129,7 +142,24 @@ type (
 	// Promoted answers Promote.
 	Promoted struct {
 		Refs   []string
+		Who    string
 		Result engine.PromoteResult
+		Err    error
+	}
+	// SourcesRejected answers Reject.
+	SourcesRejected struct {
+		Request Reject
+		Result  engine.RejectResult
+		Err     error
+	}
+	// RejectedLoaded answers LoadRejected.
+	RejectedLoaded struct {
+		Sources []engine.RejectedSource
+		Err     error
+	}
+	// AuditLoaded answers LoadAudit.
+	AuditLoaded struct {
+		Report engine.AuditReport
 		Err    error
 	}
 	// CoreMoved answers MoveCoreBlock.

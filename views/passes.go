@@ -386,25 +386,5 @@ func (p *Passes) diffText(r engine.PassReport, w int) string {
 
 // colourDiffs renders file diffs: a header per file, + green, - red, @@ faint.
 func (p *Passes) colourDiffs(files []engine.FileDiff, w int) string {
-	st := p.c.Styles
-	var out []string
-	for _, f := range files {
-		out = append(out, st.DiffHeader.Render(Truncate("── "+Visible(f.Path)+" ──", w)))
-		for _, l := range strings.Split(strings.TrimSuffix(f.Diff, "\n"), "\n") {
-			l = Truncate(Visible(l), w)
-			switch {
-			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-				l = st.DiffHeader.Render(l)
-			case strings.HasPrefix(l, "+"):
-				l = st.DiffAdd.Render(l)
-			case strings.HasPrefix(l, "-"):
-				l = st.DiffDel.Render(l)
-			case strings.HasPrefix(l, "@@"):
-				l = st.DiffHunk.Render(l)
-			}
-			out = append(out, l)
-		}
-		out = append(out, "")
-	}
-	return strings.Join(out, "\n")
+	return renderDiffs(p.c.Styles, files, w)
 }

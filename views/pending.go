@@ -12,14 +12,24 @@ import (
 )
 
 // Pending is pane 1: pending sources grouped by thread, the selected frame
-// verbatim, multi-select, a filter and promotion.
+// verbatim, multi-select, a filter, promotion and rejection. R switches to
+// the rejected sources, where promotion reverses a rejection.
 type Pending struct {
 	c    *Common
 	w, h int
 
-	all    []engine.PendingSource
+	all    []engine.PendingSource // the list shown: the queue, or the rejected
+	queue  []engine.PendingSource
 	loaded bool
 	err    error
+
+	rejected     map[string]engine.RejectedSource // by source-id
+	rejectedList []engine.PendingSource           // oldest rejection first
+	showRejected bool
+
+	reason    textinput.Model // why, asked before a rejection
+	reasoning bool
+	reasonFor []string // the source-ids the reason is for
 
 	rows   []pendingRow // visible rows: thread headers and sources
 	items  []int        // indexes into rows of the source rows
@@ -39,13 +49,15 @@ type pendingRow struct {
 
 // NewPending returns the pending pane.
 func NewPending(c *Common) *Pending {
-	return &Pending{c: c, selected: map[string]bool{}, filter: newInput(c, "/ ", "filter by thread, speaker or text")}
+	return &Pending{c: c, selected: map[string]bool{}, rejected: map[string]engine.RejectedSource{},
+		filter: newInput(c, "/ ", "filter by thread, speaker or text"),
+		reason: newInput(c, "reason: ", "why reject them? (optional; enter continues, esc cancels)")}
 }
 
 // Title implements Component.
 func (p *Pending) Title() string {
-	if len(p.all) > 0 {
-		return fmt.Sprintf("Pending %d", len(p.all))
+	if len(p.queue) > 0 {
+		return fmt.Sprintf("Pending %d", len(p.queue))
 	}
 	return "Pending"
 }
@@ -54,15 +66,19 @@ func (p *Pending) Title() string {
 func (p *Pending) Init() tea.Cmd { return p.Refresh() }
 
 // Refresh implements Component.
-func (p *Pending) Refresh() tea.Cmd { return Send(LoadPending{}) }
+func (p *Pending) Refresh() tea.Cmd { return tea.Batch(Send(LoadPending{}), Send(LoadRejected{})) }
 
 // Capturing implements Component.
-func (p *Pending) Capturing() bool { return p.filtering }
+func (p *Pending) Capturing() bool { return p.filtering || p.reasoning }
+
+// ShowingRejected reports whether the list shows the rejected sources.
+func (p *Pending) ShowingRejected() bool { return p.showRejected }
 
 // SetSize implements Component.
 func (p *Pending) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.filter.Width = max(w-4, 1)
+	p.reason.Width = max(w-12, 1)
 }
 
 // Selected returns the selected source-ids in list order.
@@ -87,21 +103,33 @@ func (p *Pending) Current() (engine.PendingSource, bool) {
 // ShortHelp implements help.KeyMap.
 func (p *Pending) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	if p.filtering {
+	switch {
+	case p.reasoning:
+		return []key.Binding{k.Reason.Submit, k.Reason.Cancel}
+	case p.filtering:
 		return []key.Binding{k.Filter.Apply, k.Filter.Clear}
+	case p.showRejected:
+		back := k.Pending.ShowRejected
+		back.SetHelp("R", "back to the queue")
+		return []key.Binding{k.Pending.Select, k.Pending.Promote, back}
 	}
-	return []key.Binding{k.Pending.Select, k.Pending.Filter, k.Pending.Promote}
+	return []key.Binding{k.Pending.Select, k.Pending.Filter, k.Pending.Promote, k.Pending.Reject}
 }
 
 // FullHelp implements help.KeyMap.
 func (p *Pending) FullHelp() [][]key.Binding {
 	k := p.c.Keys.Pending
-	if p.filtering {
+	switch {
+	case p.reasoning:
+		r := p.c.Keys.Reason
+		return [][]key.Binding{{r.Submit, r.Cancel, r.ForceQuit}}
+	case p.filtering:
 		return [][]key.Binding{{p.c.Keys.Filter.Apply, p.c.Keys.Filter.Clear, p.c.Keys.Filter.ForceQuit}}
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Select, k.SelectThread, k.ClearSelection, k.Filter, k.Promote},
+		{k.Select, k.SelectThread, k.ClearSelection, k.Filter},
+		{k.Promote, k.Reject, k.ShowRejected},
 	}
 }
 
@@ -112,7 +140,14 @@ func (p *Pending) Update(msg tea.Msg) (Component, tea.Cmd) {
 		p.loaded = true
 		p.err = msg.Err
 		if msg.Err == nil {
-			p.setSources(msg.Sources)
+			p.queue = msg.Sources
+			if !p.showRejected {
+				p.setSources(p.queue)
+			}
+		}
+	case RejectedLoaded:
+		if msg.Err == nil {
+			p.setRejected(msg.Sources)
 		}
 	case Promoted:
 		if msg.Err == nil {
@@ -120,8 +155,17 @@ func (p *Pending) Update(msg tea.Msg) (Component, tea.Cmd) {
 				delete(p.selected, r)
 			}
 		}
+	case SourcesRejected:
+		if msg.Err == nil {
+			for _, r := range msg.Request.Refs {
+				delete(p.selected, r)
+			}
+		}
 	case tea.KeyMsg:
-		if p.filtering {
+		switch {
+		case p.reasoning:
+			return p, p.updateReason(msg)
+		case p.filtering:
 			return p, p.updateFilter(msg)
 		}
 		return p, p.handleKey(msg)
@@ -179,8 +223,33 @@ func (p *Pending) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.filter.Focus()
 	case key.Matches(msg, k.Promote):
 		return p.promote()
+	case key.Matches(msg, k.Reject):
+		return p.askReason()
+	case key.Matches(msg, k.ShowRejected):
+		p.showRejected = !p.showRejected
+		clear(p.selected)
+		p.cursor, p.offset = 0, 0
+		if p.showRejected {
+			p.setSources(p.rejectedList)
+		} else {
+			p.setSources(p.queue)
+		}
 	}
 	return nil
+}
+
+// setRejected keeps the rejected sources, for the R list and for the
+// reason shown beside each.
+func (p *Pending) setRejected(rs []engine.RejectedSource) {
+	clear(p.rejected)
+	p.rejectedList = make([]engine.PendingSource, 0, len(rs)) // p.all may share the old one
+	for _, r := range rs {
+		p.rejected[r.Ref] = r
+		p.rejectedList = append(p.rejectedList, r.PendingSource)
+	}
+	if p.showRejected {
+		p.setSources(p.rejectedList)
+	}
 }
 
 func (p *Pending) toggle(ref string) {
@@ -215,56 +284,6 @@ func (p *Pending) toggleThread() {
 			p.selected[r] = true
 		}
 	}
-}
-
-// promote asks for confirmation of the selection, or of the cursor row
-// when nothing is selected.
-func (p *Pending) promote() tea.Cmd {
-	refs := p.Selected()
-	if len(refs) == 0 {
-		cur, ok := p.Current()
-		if !ok {
-			return nil
-		}
-		refs = []string{cur.Ref}
-	}
-	summary := p.summary(refs)
-	prompt := fmt.Sprintf("Promote %s? They become trusted, searchable and are distilled into topics. "+
-		"y to confirm, any other key cancels", summary)
-	if len(refs) == 1 {
-		prompt = fmt.Sprintf("Promote %s? It becomes trusted, searchable and is distilled into topics. "+
-			"y to confirm, any other key cancels", summary)
-	}
-	return Send(Confirm{Prompt: prompt, Action: Promote{Refs: refs, Summary: summary}})
-}
-
-// summary says which sources in words: "2 sources from telegram/group-42",
-// or "3 sources from 2 threads (a/b: 2, c/d: 1)".
-func (p *Pending) summary(refs []string) string {
-	byRef := map[string]engine.PendingSource{}
-	for _, s := range p.all {
-		byRef[s.Ref] = s
-	}
-	counts := map[string]int{}
-	var threads []string
-	for _, r := range refs {
-		t := threadOf(byRef[r])
-		if t == "" {
-			t = threadOfRef(r)
-		}
-		if counts[t] == 0 {
-			threads = append(threads, t)
-		}
-		counts[t]++
-	}
-	if len(threads) == 1 {
-		return fmt.Sprintf("%s from %s", plural(len(refs), "source"), threads[0])
-	}
-	parts := make([]string, len(threads))
-	for i, t := range threads {
-		parts[i] = fmt.Sprintf("%s: %d", t, counts[t])
-	}
-	return fmt.Sprintf("%s from %d threads (%s)", plural(len(refs), "source"), len(threads), strings.Join(parts, ", "))
 }
 
 func (p *Pending) setSources(src []engine.PendingSource) {
@@ -345,161 +364,4 @@ func threadOfRef(ref string) string {
 
 func (p *Pending) move(delta int) {
 	p.cursor = clamp(p.cursor+delta, 0, len(p.items)-1)
-}
-
-// wide reports whether list and detail sit side by side.
-func (p *Pending) wide() bool { return p.w >= 100 }
-
-func (p *Pending) listHeight() int {
-	body := max(p.h-p.headerHeight(), 0)
-	if p.wide() {
-		return body
-	}
-	return max(body/2, min(body, 3))
-}
-
-func (p *Pending) headerHeight() int {
-	if p.filtering || p.filter.Value() != "" {
-		return 2
-	}
-	return 1
-}
-
-// View implements Component.
-func (p *Pending) View() string {
-	st := p.c.Styles
-	var head []string
-	title := st.Title.Render("Pending sources")
-	switch {
-	case p.err != nil:
-		title += st.Error.Render("  could not load: " + p.err.Error())
-	case !p.loaded:
-		title += st.Faint.Render("  loading…")
-	default:
-		threads := map[string]bool{}
-		for _, s := range p.all {
-			threads[threadOf(s)] = true
-		}
-		info := fmt.Sprintf("  %s in %s", plural(len(p.all), "source"), plural(len(threads), "thread"))
-		if n := len(p.selected); n > 0 {
-			info += fmt.Sprintf(" · %d selected", n)
-		}
-		title += st.Faint.Render(info)
-	}
-	head = append(head, title)
-	if p.headerHeight() == 2 {
-		if p.filtering {
-			head = append(head, p.filter.View())
-		} else {
-			head = append(head, st.Faint.Render("filter: "+p.filter.Value()+fmt.Sprintf("  (%d shown, esc on / clears)", len(p.items))))
-		}
-	}
-	body := max(p.h-len(head), 0)
-	var main string
-	if p.wide() {
-		lw := p.w * 45 / 100
-		rw := p.w - lw - 3
-		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.detailView(rw, body, false), rw, body)
-	} else {
-		lh := p.listHeight()
-		main = p.listView(p.w, lh) + "\n" + p.detailView(p.w, body-lh, true)
-	}
-	return Fit(strings.Join(head, "\n")+"\n"+main, p.w, p.h)
-}
-
-func (p *Pending) listView(w, h int) string {
-	st := p.c.Styles
-	if h <= 0 {
-		return ""
-	}
-	if len(p.rows) == 0 {
-		msg := "No pending sources. Group-chat messages from unpaired senders wait here for review."
-		if p.filter.Value() != "" {
-			msg = "No pending source matches the filter."
-		}
-		if !p.loaded {
-			msg = ""
-		}
-		return Fit(strings.Join(Wrap(st.Faint.Render(msg), w), "\n"), w, h)
-	}
-	curRow := p.items[p.cursor]
-	p.offset = scrollTo(p.offset, curRow, h, len(p.rows))
-	if curRow > 0 && p.rows[curRow-1].src < 0 && curRow-1 < p.offset {
-		p.offset = curRow - 1
-	}
-	var out []string
-	for i := p.offset; i < len(p.rows) && len(out) < h; i++ {
-		row := p.rows[i]
-		if row.src < 0 {
-			out = append(out, Truncate(st.Header.Render(fmt.Sprintf("%s (%d)", row.thread, row.count)), w))
-			continue
-		}
-		s := p.all[row.src]
-		box := "[ ]"
-		if p.selected[s.Ref] {
-			box = "[x]"
-		}
-		label := s.SpeakerLabel
-		if label == "" {
-			label = "?"
-		}
-		line := fmt.Sprintf("%s %s %s: %s", box, clockOf(s.Time), OneLine(label), OneLine(s.Content))
-		switch {
-		case i == curRow:
-			out = append(out, cursorRow(st, "› "+line, w))
-		case p.selected[s.Ref]:
-			out = append(out, st.Marked.Render(Truncate("  "+line, w)))
-		default:
-			out = append(out, Truncate("  "+line, w))
-		}
-	}
-	return Fit(strings.Join(out, "\n"), w, h)
-}
-
-// clockOf shows the time of day of an RFC 3339 time, or the date when it
-// cannot.
-func clockOf(t string) string {
-	s := ShortTime(t)
-	if len(s) == len("2006-01-02 15:04") {
-		return s[5:]
-	}
-	return s
-}
-
-// detailView is the selected source. stacked says it sits under the list,
-// where a rule separates the two; beside the list the column divider does.
-func (p *Pending) detailView(w, h int, stacked bool) string {
-	st := p.c.Styles
-	if h <= 0 {
-		return ""
-	}
-	s, ok := p.Current()
-	if !ok {
-		return Fit("", w, h)
-	}
-	field := func(name, value string) string {
-		return st.Faint.Render(PadRight(name, 10)) + value
-	}
-	speaker := s.SpeakerLabel
-	if speaker == "" {
-		speaker = "(none)"
-	}
-	var lines []string
-	if stacked {
-		lines = append(lines, st.Faint.Render(strings.Repeat("─", max(w, 0))))
-	}
-	lines = append(lines,
-		field("source-id", Visible(s.Ref)),
-		field("time", s.Time),
-		field("speaker", Visible(speaker)),
-		field("trust", st.Pending.Render("✗ untrusted · pending review (unpaired sender)")),
-		field("archive", Visible(s.Path+"#"+s.Anchor)),
-		st.Faint.Render("record, verbatim:"),
-	)
-	text := s.Text
-	if text == "" {
-		text = s.Content
-	}
-	lines = append(lines, Wrap(Visible(text), w)...)
-	return Fit(strings.Join(lines, "\n"), w, h)
 }

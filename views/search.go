@@ -307,9 +307,9 @@ func (p *Search) resultLines(r engine.SearchResult) (string, string) {
 		case r.SpeakerLabel == nil || *r.SpeakerLabel == "":
 			l2 = st.Faint.Render("(no speaker identity): ")
 		case trusted:
-			l2 = Visible(*r.SpeakerLabel) + st.Trusted.Render(" (speaker trusted)") + ": "
+			l2 = Visible(*r.SpeakerLabel) + st.Trusted.Render(" (identity verified)") + ": "
 		default:
-			l2 = Visible(*r.SpeakerLabel) + st.Pending.Render(" (speaker untrusted)") + ": "
+			l2 = Visible(*r.SpeakerLabel) + st.Pending.Render(" (identity unverified)") + ": "
 		}
 	}
 	snippet := r.Snippet

@@ -94,6 +94,20 @@ var shots = []shot{
 		v, _, err := s.waitFor("the status", to, contains("[6 Status]", "provider"))
 		return v, err
 	}},
+	{"audit", func(s *session, to time.Duration) (string, error) {
+		s.press("7")
+		if _, _, err := s.waitFor("the audit trail", to, contains("[7 Audit]", "entries, newest first")); err != nil {
+			return "", err
+		}
+		// The demo's rejection of a forged frame: its reason and source.
+		if err := s.pressUntil("down", "the rejection", to, func(plain string) bool {
+			return selectedLine(plain, "› ", " reject ")
+		}); err != nil {
+			return "", err
+		}
+		v, _, err := s.waitFor("its detail", to, contains("reason: forges an archive frame"))
+		return v, err
+	}},
 }
 
 // keys presses keys one at a time, as a person does, letting the screen

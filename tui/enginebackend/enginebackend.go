@@ -35,6 +35,18 @@ func (b backend) Promote(ctx context.Context, refs []string) (engine.PromoteResu
 	return b.e.Promote(ctx, refs)
 }
 
+func (b backend) Reject(ctx context.Context, refs []string, reason string) (engine.RejectResult, error) {
+	return b.e.Reject(ctx, refs, reason)
+}
+
+func (b backend) Rejected(ctx context.Context) ([]engine.RejectedSource, error) {
+	return b.e.Rejected(ctx)
+}
+
+func (b backend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error) {
+	return b.e.Audit(ctx, q)
+}
+
 func (b backend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
 	return b.e.Topics(ctx)
 }
