@@ -243,6 +243,10 @@ func installDetail(en AuditEntry, reverts int64) string {
 		return "migration: " + files + " changed"
 	case "sleep":
 		return "sleep pass: " + files + " changed"
+	case "forget":
+		// A forget keeps no diffs: they would hold what it removed.
+		return fmt.Sprintf("forgot %s for good (records now tombstones): %s changed",
+			plural(len(en.Sources), "source"), files)
 	}
 	return en.Kind + ": " + files + " changed"
 }

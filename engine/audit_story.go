@@ -18,8 +18,8 @@ type SourceStory struct {
 	SpeakerTrusted bool   `json:"speaker_trusted"` // the speaker's identity, not the record's trust
 	Trust          string `json:"trust"`           // the record: "trusted" or "pending"
 	// State says why: "trusted" (never pending), "promoted", "pending"
-	// (awaiting review), "rejected" (pending, out of the queue) or "missing"
-	// (no archive holds it any more).
+	// (awaiting review), "rejected" (pending, out of the queue), "forgotten"
+	// (a tombstone: the owner forgot it) or "missing" (no archive holds it).
 	State   string     `json:"state"`
 	Reason  string     `json:"reason,omitempty"` // the rejection's reason
 	CitedBy []BlockRef `json:"cited_by"`
@@ -75,6 +75,8 @@ func sourceStory(s *snapshot, all []AuditEntry, rejected map[string]trust.Reject
 	st.SpeakerLabel, st.SpeakerID, st.SpeakerTrusted = v.SpeakerLabel, v.SpeakerID, v.SpeakerTrusted
 	r, isRejected := rejected[id]
 	switch {
+	case v.Forgotten:
+		st.State = "forgotten"
 	case src.pending() && isRejected:
 		st.State, st.Reason = "rejected", r.Reason
 	case src.pending():

@@ -176,3 +176,28 @@ func TestAudit_RejectedStory(t *testing.T) {
 		t.Errorf("story = %+v %+v", rep.Source, rep.Entries)
 	}
 }
+
+// TestAudit_Forget: a forget is in the trail with its sources, and the
+// forgotten source's story ends there.
+func TestAudit_Forget(t *testing.T) {
+	e := ftOpen(t, ftFixture(t, "valid"), tickClock())
+	ctx := context.Background()
+	if _, err := e.Forget(ctx, engine.ForgetSelector{Sources: []string{srcM5}}, false); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.Audit(ctx, engine.AuditQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Entries) == 0 || rep.Entries[0].Kind != "forget" || !slices.Contains(rep.Entries[0].Sources, srcM5) ||
+		!strings.Contains(rep.Entries[0].Detail, "forgot 1 source") {
+		t.Fatalf("trail after a forget = %+v", rep.Entries)
+	}
+	story, err := e.Audit(ctx, engine.AuditQuery{Source: srcM5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if story.Source.State != "forgotten" || story.Entries[0].Kind != "forget" {
+		t.Errorf("story of a forgotten source = %+v %+v", story.Source, story.Entries)
+	}
+}
