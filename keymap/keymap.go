@@ -18,6 +18,7 @@ type KeyMap struct {
 	Status  Status
 	Audit   Audit
 	Reason  Reason
+	Forget  Forget
 	Confirm Confirm
 }
 
@@ -47,6 +48,10 @@ type Pending struct {
 	// Promote reverses a rejection).
 	Reject       key.Binding
 	ShowRejected key.Binding
+	// ForgetSpeaker and ForgetThread open the forget preview for the
+	// record's trusted speaker or its thread.
+	ForgetSpeaker key.Binding
+	ForgetThread  key.Binding
 }
 
 // Filter holds the keys of a focused filter input (the pending pane's `/`).
@@ -68,6 +73,16 @@ type Topics struct {
 // Archive holds the keys of the source drill-down.
 type Archive struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Back                                    key.Binding
+	// Forget opens the forget preview for the selected source.
+	Forget key.Binding
+}
+
+// Forget holds the keys of the forget preview: scroll what goes, then
+// confirm (a dialog follows) or leave.
+type Forget struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Confirm                                 key.Binding
 	Back                                    key.Binding
 }
 
@@ -195,6 +210,8 @@ func Default() KeyMap {
 			Promote:        bind("p", "promote", "p"),
 			Reject:         bind("x", "reject", "x"),
 			ShowRejected:   bind("R", "rejected/pending", "R"),
+			ForgetSpeaker:  bind("F", "forget speaker", "F"),
+			ForgetThread:   bind("T", "forget thread", "T"),
 		},
 		Filter: Filter{
 			ForceQuit: forceQuit(),
@@ -210,7 +227,13 @@ func Default() KeyMap {
 		},
 		Archive: Archive{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
-			Back: bind("esc", "back", "esc", "backspace", "left", "h"),
+			Back:   bind("esc", "back", "esc", "backspace", "left", "h"),
+			Forget: bind("F", "forget source", "F"),
+		},
+		Forget: Forget{
+			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
+			Confirm: bind("enter", "forget…", "enter"),
+			Back:    bind("esc", "back", "esc", "backspace"),
 		},
 		Core: Core{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
@@ -318,7 +341,8 @@ func (k KeyMap) Scopes() []Scope {
 			Bindings: global},
 		{Name: "Pending", Note: "Pane 1: pending sources grouped by thread.", WithGlobal: true,
 			Bindings: []key.Binding{p.Up, p.Down, p.PageUp, p.PageDown, p.Top, p.Bottom,
-				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote, p.Reject, p.ShowRejected}},
+				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote, p.Reject, p.ShowRejected,
+				p.ForgetSpeaker, p.ForgetThread}},
 		{Name: "Rejection reason", Note: "After `x` on the pending pane: type why (optional), then confirm; other keys are typed into it.",
 			Bindings: []key.Binding{k.Reason.ForceQuit, k.Reason.Submit, k.Reason.Cancel}},
 		{Name: "Pending filter", Note: "While the `/` filter input has the focus; other keys are typed into it.",
@@ -329,7 +353,11 @@ func (k KeyMap) Scopes() []Scope {
 				t.Open, t.Right, t.Left, t.Back}},
 		{Name: "Source drill-down", Note: "The source archive opened from a footnote or a search result.",
 			WithGlobal: true,
-			Bindings:   []key.Binding{a.Up, a.Down, a.PageUp, a.PageDown, a.Top, a.Bottom, a.Back}},
+			Bindings:   []key.Binding{a.Up, a.Down, a.PageUp, a.PageDown, a.Top, a.Bottom, a.Back, a.Forget}},
+		{Name: "Forget preview", Note: "After `F`/`T` on the pending pane or `F` in the drill-down: every place the content is, as diffs. " +
+			"Enter asks to confirm; nothing changes before.", WithGlobal: true,
+			Bindings: []key.Binding{k.Forget.Up, k.Forget.Down, k.Forget.PageUp, k.Forget.PageDown, k.Forget.Top, k.Forget.Bottom,
+				k.Forget.Confirm, k.Forget.Back}},
 		{Name: "Core", Note: "Pane 3: blocks of topics/core.md and the token budget. Moving a block asks for confirmation.",
 			WithGlobal: true,
 			Bindings: []key.Binding{c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom,
@@ -351,7 +379,7 @@ func (k KeyMap) Scopes() []Scope {
 				k.Audit.Open, k.Audit.Record, k.Audit.PrevSource, k.Audit.NextSource, k.Audit.Filter}},
 		{Name: "Audit diff", Note: "An audit entry's diff, opened with enter.", WithGlobal: true,
 			Bindings: []key.Binding{k.Audit.ScrollUp, k.Audit.ScrollDown, k.Audit.Record, k.Audit.Close}},
-		{Name: "Confirmation", Note: "A dialog before promote, reject, core reorder, sleep, accept, decline and revert. Any other key cancels.",
+		{Name: "Confirmation", Note: "A dialog before promote, reject, core reorder, sleep, accept, decline, revert and forget. Any other key cancels.",
 			Bindings: []key.Binding{k.Confirm.ForceQuit, k.Confirm.Yes}},
 	}
 }

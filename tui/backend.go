@@ -45,6 +45,9 @@ type Backend interface {
 	Decline(ctx context.Context, id string, only []string) ([]string, error)
 	// Revert installs (or on a dry run only computes) the inverse of rev.
 	Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error)
+	// Forget removes what sel selects for good, or on a dry run lists
+	// every place that holds it.
+	Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error)
 	Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error)
 	// Changes delivers a value whenever another process changes the workspace.
 	Changes() <-chan struct{}

@@ -29,6 +29,7 @@ const (
 	kindExplain
 	kindRejected
 	kindAudit
+	kindForgetPreview
 	kindPromote
 	kindMove
 	kindSleep
@@ -37,6 +38,7 @@ const (
 	kindRevert
 	kindReorder
 	kindReject
+	kindForget
 )
 
 // mutation reports whether the kind changes the workspace. Mutations are
@@ -142,6 +144,9 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 	b := m.b
 	if b == nil {
 		return nil, false
+	}
+	if cmd, ok := m.forgetRequest(msg); ok {
+		return cmd, true
 	}
 	switch r := msg.(type) {
 	case views.LoadStatus:
@@ -427,6 +432,8 @@ func successText(msg tea.Msg, label string) string {
 			s += fmt.Sprintf("; %d file(s) still waiting", n)
 		}
 		return s
+	case views.Forgotten:
+		return forgetText(r)
 	case views.Reverted:
 		if len(r.Result.Changed) == 0 {
 			return fmt.Sprintf("revision %d was already undone: nothing changed", r.Revision)

@@ -48,7 +48,7 @@ func TestLayout(t *testing.T) {
 				for ht := 5; ht <= 50; ht += 5 {
 					h.send(tea.WindowSizeMsg{Width: w, Height: ht})
 					checkBlock(t, "root", h.m.View(), w, ht)
-					comps := append([]views.Component{h.m.archive}, h.m.panes[:]...)
+					comps := append([]views.Component{h.m.archive, h.m.forget}, h.m.panes[:]...)
 					for _, c := range comps {
 						checkBlock(t, fmt.Sprintf("pane %s", c.Title()), c.View(), h.m.paneW, h.m.paneH)
 					}
@@ -71,7 +71,7 @@ func TestLayout_TinySizes(t *testing.T) {
 				if size[0] > 0 && size[1] > 0 {
 					checkBlock(t, "root", v, size[0], size[1])
 				}
-				for _, c := range append([]views.Component{h.m.archive}, h.m.panes[:]...) {
+				for _, c := range append([]views.Component{h.m.archive, h.m.forget}, h.m.panes[:]...) {
 					for _, ps := range [][2]int{{0, 0}, {1, 1}, {size[0], size[1]}} {
 						c.SetSize(ps[0], ps[1])
 						checkBlock(t, "pane "+c.Title(), c.View(), ps[0], ps[1])

@@ -48,9 +48,13 @@ type Model struct {
 	statusPane *views.Status
 	audit      *views.Audit
 	archive    *views.Archive
+	forget     *views.Forget
 
 	active   PaneID
 	drilled  bool // the archive covers the active pane
+	// forgetting: the forget preview covers the active pane (and the
+	// drill-down it may have been opened from).
+	forgetting bool
 	dialog   *views.Dialog
 	fullHelp bool
 	fatal    error
@@ -111,6 +115,7 @@ func New(b Backend, opts Options) Model {
 		statusPane: views.NewStatus(c),
 		audit:      views.NewAudit(c),
 		archive:    views.NewArchive(c),
+		forget:     views.NewForget(c),
 
 		active: opts.Pane,
 		seq:    map[reqKey]int{},
@@ -144,7 +149,7 @@ func (m Model) State() State {
 		return StateStarting
 	case m.dialog != nil:
 		return StateConfirming
-	case m.drilled:
+	case m.drilled || m.forgetting:
 		return StateDrilled
 	case m.panes[m.active].Capturing():
 		return StateEditing
@@ -161,6 +166,9 @@ func (m Model) Status() (string, bool) { return m.status.text, m.status.err }
 // current is the component that receives pane keys: the drill-down when
 // open, else the active pane.
 func (m Model) current() views.Component {
+	if m.forgetting {
+		return m.forget
+	}
 	if m.drilled {
 		return m.archive
 	}
@@ -206,7 +214,8 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 		cmds = append(cmds, c)
 	}
 	_, c := m.archive.Update(msg)
-	return tea.Batch(append(cmds, c)...)
+	_, fc := m.forget.Update(msg)
+	return tea.Batch(append(cmds, c, fc)...)
 }
 
 // refreshAll reloads the data of every pane (and an open drill-down).
@@ -217,6 +226,9 @@ func (m *Model) refreshAll() tea.Cmd {
 	}
 	if m.drilled {
 		cmds = append(cmds, m.archive.Refresh())
+	}
+	if m.forgetting {
+		cmds = append(cmds, m.forget.Refresh())
 	}
 	return tea.Batch(cmds...)
 }
@@ -269,7 +281,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 func (m *Model) switchTo(p PaneID) {
 	m.active = p
-	m.drilled = false
+	m.drilled, m.forgetting = false, false
 }
 
 // layout computes the pane area from the chrome: the tab bar on top, the
@@ -306,6 +318,7 @@ func (m *Model) syncSize() tea.Cmd {
 		p.SetSize(w, h)
 	}
 	m.archive.SetSize(w, h)
+	m.forget.SetSize(w, h)
 	return m.broadcast(views.SizeChanged{})
 }
 
@@ -388,6 +401,9 @@ func (m Model) tabBar() string {
 	bar := strings.Join(parts, " ")
 	if m.drilled {
 		bar += st.Accent.Render(" › source")
+	}
+	if m.forgetting {
+		bar += st.Warn.Render(" › forget")
 	}
 	return bar
 }

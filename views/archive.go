@@ -70,13 +70,13 @@ func (a *Archive) Selected() (engine.SourceView, bool) {
 // ShortHelp implements help.KeyMap.
 func (a *Archive) ShortHelp() []key.Binding {
 	k := a.c.Keys.Archive
-	return []key.Binding{k.Up, k.Down, k.Back}
+	return []key.Binding{k.Up, k.Down, k.Back, k.Forget}
 }
 
 // FullHelp implements help.KeyMap.
 func (a *Archive) FullHelp() [][]key.Binding {
 	k := a.c.Keys.Archive
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back, k.Forget}}
 }
 
 // Update implements Component.
@@ -107,6 +107,8 @@ func (a *Archive) Update(msg tea.Msg) (Component, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Back):
 			return a, Send(CloseArchive{})
+		case key.Matches(msg, k.Forget):
+			return a, a.forget()
 		case key.Matches(msg, k.Up):
 			a.move(-1)
 		case key.Matches(msg, k.Down):

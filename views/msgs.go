@@ -219,3 +219,34 @@ type (
 	// their width (markdown renders).
 	SizeChanged struct{}
 )
+
+// Forget: F on a pending record (its speaker), T (its thread), F on a
+// frame of the drill-down (that source) opens the preview; enter there
+// asks to confirm, and the confirmation runs it.
+type (
+	// PreviewForget opens the forget preview: the dry run of Selector.
+	// What names the selection for people ("speaker Bob (u456)").
+	PreviewForget struct {
+		Selector engine.ForgetSelector
+		What     string
+	}
+	// ForgetPreviewed answers PreviewForget.
+	ForgetPreviewed struct {
+		Request PreviewForget
+		Result  engine.ForgetResult
+		Err     error
+	}
+	// RunForget forgets Selector for good.
+	RunForget struct {
+		Selector engine.ForgetSelector
+		What     string
+	}
+	// Forgotten answers RunForget.
+	Forgotten struct {
+		Request RunForget
+		Result  engine.ForgetResult
+		Err     error
+	}
+	// CloseForget leaves the forget preview; nothing changes.
+	CloseForget struct{}
+)

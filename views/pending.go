@@ -130,6 +130,7 @@ func (p *Pending) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Select, k.SelectThread, k.ClearSelection, k.Filter},
 		{k.Promote, k.Reject, k.ShowRejected},
+		{k.ForgetSpeaker, k.ForgetThread},
 	}
 }
 
@@ -225,6 +226,10 @@ func (p *Pending) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.promote()
 	case key.Matches(msg, k.Reject):
 		return p.askReason()
+	case key.Matches(msg, k.ForgetSpeaker):
+		return p.forgetSpeaker()
+	case key.Matches(msg, k.ForgetThread):
+		return p.forgetThread()
 	case key.Matches(msg, k.ShowRejected):
 		p.showRejected = !p.showRejected
 		clear(p.selected)

@@ -95,6 +95,10 @@ func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.Rev
 	return b.e.Revert(ctx, rev, dryRun)
 }
 
+func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
+	return b.e.Forget(ctx, sel, dryRun)
+}
+
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
 	return b.e.Search(ctx, q)
 }
