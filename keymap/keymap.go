@@ -179,8 +179,8 @@ func forceQuit() key.Binding { return bind("ctrl+c", "quit", "ctrl+c") }
 func Default() KeyMap {
 	up := func() key.Binding { return bind("↑/k", "up", "up", "k") }
 	down := func() key.Binding { return bind("↓/j", "down", "down", "j") }
-	pgUp := func() key.Binding { return bind("pgup", "page up", "pgup") }
-	pgDown := func() key.Binding { return bind("pgdn", "page down", "pgdown") }
+	pgUp := func() key.Binding { return bind("pgup/ctrl+u", "page up", "pgup", "ctrl+u") }
+	pgDown := func() key.Binding { return bind("pgdn/ctrl+d", "page down", "pgdown", "ctrl+d") }
 	top := func() key.Binding { return bind("g/home", "first", "g", "home") }
 	bottom := func() key.Binding { return bind("G/end", "last", "G", "end") }
 
@@ -250,8 +250,8 @@ func Default() KeyMap {
 		},
 		Passes: Passes{
 			Up: up(), Down: down(), Top: top(), Bottom: bottom(),
-			ScrollUp:   bind("pgup/u", "scroll diff up", "pgup", "u"),
-			ScrollDown: bind("pgdn/d", "scroll diff down", "pgdown", "d"),
+			ScrollUp:   bind("pgup/u", "scroll diff up", "pgup", "u", "ctrl+u"),
+			ScrollDown: bind("pgdn/d", "scroll diff down", "pgdown", "d", "ctrl+d"),
 			Sleep:      bind("S", "run sleep now", "S"),
 			PrevFile:   bind("←/h", "previous file", "left", "h"),
 			NextFile:   bind("→/l", "next file", "right", "l"),

@@ -49,6 +49,9 @@ type Backend interface {
 	// every place that holds it.
 	Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error)
 	Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error)
+	// LockHolder says who holds the workspace write lock ("pid 4242
+	// scriptorium update since …"); held is false when it is free.
+	LockHolder() (holder string, held bool)
 	// Changes delivers a value whenever another process changes the workspace.
 	Changes() <-chan struct{}
 }

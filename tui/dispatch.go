@@ -118,10 +118,15 @@ func (m *Model) run(kind reqKind, arg any, label string, fn func(ctx context.Con
 		m.seq[k] = seq
 	}
 	id, startSpinner := m.tasks.start(label)
+	ctx := m.ctx
+	var lockCheck tea.Cmd
 	if kind.mutation() {
 		m.tasks.mutation = id
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(m.ctx)
+		m.tasks.cancel = cancel
+		lockCheck = m.after(lockWaitAfter, lockCheckMsg{task: id})
 	}
-	ctx := m.ctx
 	work := func() (res tea.Msg) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -133,7 +138,10 @@ func (m *Model) run(kind reqKind, arg any, label string, fn func(ctx context.Con
 		return resultMsg{kind: kind, key: k, seq: seq, task: id, label: label, msg: msg, err: err}
 	}
 	if startSpinner {
-		return tea.Batch(work, m.spinTick())
+		return tea.Batch(work, m.spinTick(), lockCheck)
+	}
+	if lockCheck != nil {
+		return tea.Batch(work, lockCheck)
 	}
 	return work
 }

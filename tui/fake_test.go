@@ -32,9 +32,13 @@ type fakeBackend struct {
 	// rejected left the queue untrusted; audit is the trail, newest first.
 	rejected []engine.RejectedSource
 	audit    []engine.AuditEntry
-	fail     map[string]error // method name → error to return
-	calls    map[string]int
-	changes  chan struct{}
+	// lockHolder is who holds the write lock ("" free); block makes the
+	// named methods wait until the channel is closed or the context ends.
+	lockHolder string
+	block      map[string]chan struct{}
+	fail       map[string]error // method name → error to return
+	calls      map[string]int
+	changes    chan struct{}
 }
 
 func anchorOf(ref string) string {
@@ -239,9 +243,19 @@ func (f *fakeBackend) Pending(context.Context) ([]engine.PendingSource, error) {
 	return slices.Clone(f.pending), nil
 }
 
-func (f *fakeBackend) Promote(_ context.Context, refs []string) (engine.PromoteResult, error) {
+func (f *fakeBackend) Promote(ctx context.Context, refs []string) (engine.PromoteResult, error) {
 	if err := f.call("Promote"); err != nil {
 		return engine.PromoteResult{}, err
+	}
+	f.mu.Lock()
+	wait := f.block["Promote"]
+	f.mu.Unlock()
+	if wait != nil { // another process holds the write lock
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return engine.PromoteResult{}, &engine.Error{Code: engine.CodeLockBusy, Message: "take the write lock: cancelled", Err: ctx.Err()}
+		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -638,4 +652,11 @@ func (f *fakeBackend) ReorderCore(_ context.Context, id string, m engine.CoreMov
 			Pinned: m.Pin, Before: before, After: f.coreReport()}, nil
 	}
 	return engine.CoreMoveResult{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
+}
+
+// LockHolder reports the holder a test set; "" means the lock is free.
+func (f *fakeBackend) LockHolder() (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lockHolder, f.lockHolder != ""
 }

@@ -116,6 +116,8 @@ func keyMsg(s string) tea.KeyMsg {
 		"pgdown":    {Type: tea.KeyPgDown},
 		"pgup":      {Type: tea.KeyPgUp},
 		"ctrl+c":    {Type: tea.KeyCtrlC},
+		"ctrl+d":    {Type: tea.KeyCtrlD},
+		"ctrl+u":    {Type: tea.KeyCtrlU},
 		"alt+up":    {Type: tea.KeyUp, Alt: true},
 		"alt+down":  {Type: tea.KeyDown, Alt: true},
 	}

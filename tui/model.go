@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"scriptorium/keymap"
@@ -184,8 +185,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
 	case tea.KeyMsg:
 		cmd = m.handleKey(msg)
+	case tea.MouseMsg:
+		cmd = m.handleMouse(msg)
 	case spinTickMsg:
 		cmd = m.onSpinTick()
+	case lockCheckMsg:
+		cmd = m.onLockCheck(msg)
+	case lockHolderMsg:
+		cmd = m.onLockHolder(msg)
 	case clearNoticeMsg:
 		if msg.id == m.status.id && !m.status.err {
 			m.status.text = ""
@@ -254,6 +261,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		_, cmd := cur.Update(msg)
 		return cmd
 	}
+	if msg.String() == "esc" && m.tasks.cancel != nil {
+		return m.cancelMutation()
+	}
+	if msg.String() == "esc" && m.fullHelp {
+		m.fullHelp = false // esc closes the full help, like any overlay
+		return nil
+	}
 	switch {
 	case key.Matches(msg, g.Quit):
 		return tea.Quit
@@ -261,7 +275,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.fullHelp = !m.fullHelp
 		return nil
 	case key.Matches(msg, g.Refresh):
-		return m.refreshAll()
+		return tea.Batch(m.setNotice("reloading every pane from disk"), m.refreshAll())
 	case key.Matches(msg, g.NextPane):
 		m.switchTo((m.active + 1) % numPanes)
 		return nil
@@ -418,4 +432,43 @@ func (m Model) fatalView() string {
 		return strings.Join(lines, "\n")
 	}
 	return views.Fit(strings.Join(lines, "\n"), m.width, m.height)
+}
+
+// handleMouse turns the wheel into the pane's up and down keys and a click
+// on the tab bar into a pane switch. Other clicks are ignored: the keys
+// stay the one way to act.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.dialog != nil || m.fatal != nil || msg.Action != tea.MouseActionPress {
+		return nil
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		return m.handleKey(tea.KeyMsg{Type: tea.KeyUp})
+	case tea.MouseButtonWheelDown:
+		return m.handleKey(tea.KeyMsg{Type: tea.KeyDown})
+	case tea.MouseButtonLeft:
+		if msg.Y == 0 {
+			if p, ok := m.tabAt(msg.X); ok {
+				m.switchTo(p)
+			}
+		}
+	}
+	return nil
+}
+
+// tabAt returns the pane whose tab covers column x of the tab bar.
+func (m Model) tabAt(x int) (PaneID, bool) {
+	at := 0
+	for i := range m.panes {
+		if i > 0 {
+			at++ // the space between tabs
+		}
+		// Every tab is its label and two cells: brackets or padding.
+		w := ansi.StringWidth(string(rune('1'+i))+" "+m.panes[i].Title()) + 2
+		if x >= at && x < at+w {
+			return PaneID(i), true
+		}
+		at += w
+	}
+	return 0, false
 }

@@ -635,3 +635,34 @@ func TestCore_ExplainThenMoveToTop(t *testing.T) {
 		t.Errorf("ReorderCore called %d times", h.f.count("ReorderCore"))
 	}
 }
+
+// Rough edge: the mouse did nothing. The wheel moves the selection and a
+// click on a tab opens that pane; esc closes the full help.
+func TestMouse_WheelScrollsAndTabClickSwitches(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	h.press("3")
+	h.send(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if cur, _ := h.m.core.Current(); cur.ID != "c0ffee02" {
+		t.Errorf("the wheel did not move the core selection: %s", cur.ID)
+	}
+	h.send(tea.MouseMsg{Button: tea.MouseButtonLeft, Action: tea.MouseActionPress, X: 14, Y: 0})
+	if h.m.active != PaneTopics {
+		t.Errorf("a click on the Topics tab left pane %d active", h.m.active)
+	}
+	h.press("?")
+	if !h.m.fullHelp {
+		t.Fatal("? did not open the full help")
+	}
+	h.press("esc")
+	if h.m.fullHelp {
+		t.Error("esc did not close the full help")
+	}
+}
+
+func TestKeys_CtrlDPagesDown(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.press("3", "ctrl+d")
+	if cur, _ := h.m.core.Current(); cur.ID == "c0ffee01" {
+		t.Error("ctrl+d did not page down")
+	}
+}

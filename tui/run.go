@@ -21,7 +21,9 @@ func Run(b Backend, opts Options) error {
 	defer cancel()
 	m := New(b, opts)
 	m.ctx = ctx
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx)).Run(); err != nil {
+	// Cell motion reports the wheel and clicks (scroll, pick a pane); a
+	// terminal's own selection works with shift held, as usual.
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)).Run(); err != nil {
 		return fmt.Errorf("run tui: %w", err)
 	}
 	return nil

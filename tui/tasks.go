@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -27,18 +29,23 @@ type taskRegistry struct {
 	next     int
 	running  map[int]string
 	mutation int // the running promote / move / sleep, 0 if none
+	// cancel ends the running mutation's wait (esc): a write lock held by
+	// another process must not trap the owner behind a spinner.
+	cancel   context.CancelFunc
+	base     map[int]string // labels as started, before a lock-wait note
 	spinning bool
 	frame    int
 }
 
 func newTaskRegistry() *taskRegistry {
-	return &taskRegistry{running: map[int]string{}}
+	return &taskRegistry{running: map[int]string{}, base: map[int]string{}}
 }
 
 // start registers a task and reports whether the spinner must be started.
 func (r *taskRegistry) start(label string) (id int, startSpinner bool) {
 	r.next++
 	r.running[r.next] = label
+	r.base[r.next] = label
 	if !r.spinning {
 		r.spinning = true
 		return r.next, true
@@ -48,8 +55,10 @@ func (r *taskRegistry) start(label string) (id int, startSpinner bool) {
 
 func (r *taskRegistry) finish(id int) {
 	delete(r.running, id)
+	delete(r.base, id)
 	if r.mutation == id {
 		r.mutation = 0
+		r.cancel = nil
 	}
 }
 
@@ -139,4 +148,57 @@ func (m Model) statusView(w int) string {
 // one status line.
 func flatten(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// lockWaitAfter is how long a change may run before the status line says
+// whether it waits for the write lock, and for whom.
+const lockWaitAfter = time.Second
+
+// lockCheckMsg asks, once a change has run lockWaitAfter, who holds the
+// write lock; lockHolderMsg carries the answer.
+type (
+	lockCheckMsg  struct{ task int }
+	lockHolderMsg struct {
+		task   int
+		holder string
+		held   bool
+	}
+)
+
+// onLockCheck reads the lock holder in a command (it is file IO) while the
+// change is still running.
+func (m *Model) onLockCheck(msg lockCheckMsg) tea.Cmd {
+	if _, running := m.tasks.running[msg.task]; !running || m.b == nil {
+		return nil
+	}
+	b := m.b
+	return func() tea.Msg {
+		holder, held := b.LockHolder()
+		return lockHolderMsg{task: msg.task, holder: holder, held: held}
+	}
+}
+
+// onLockHolder names the holder in the running change's label, or checks
+// again later when nobody else holds the lock yet.
+func (m *Model) onLockHolder(msg lockHolderMsg) tea.Cmd {
+	base, running := m.tasks.base[msg.task]
+	if !running {
+		return nil
+	}
+	if msg.held && !strings.Contains(msg.holder, fmt.Sprintf("pid %d ", os.Getpid())) {
+		// esc comes first: a long holder record is cut at the screen's edge.
+		m.tasks.running[msg.task] = base + " · esc cancels · lock held by " + msg.holder
+	} else {
+		m.tasks.running[msg.task] = base
+	}
+	return m.after(lockWaitAfter, lockCheckMsg{task: msg.task})
+}
+
+// cancelMutation ends the running change's wait for the lock.
+func (m *Model) cancelMutation() tea.Cmd {
+	if m.tasks.cancel == nil {
+		return nil
+	}
+	m.tasks.cancel()
+	return m.setNotice("cancelling " + m.tasks.base[m.tasks.mutation] + "; nothing is changed unless it had already started")
 }

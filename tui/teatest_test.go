@@ -180,3 +180,24 @@ func TestFlow_RevertShowsDiffThenConfirms(t *testing.T) {
 		t.Errorf("reverted = %v, want [40] (the cancelled dialog must not revert)", f.reverted)
 	}
 }
+
+// Rough edge: a lock held by another process showed a spinner without a
+// reason that could not be cancelled. The status line names the holder
+// and esc ends the wait; nothing is promoted.
+func TestFlow_LockWaitNamesHolderAndEscCancels(t *testing.T) {
+	f := newFakeBackend()
+	f.lockHolder = "pid 4242 scriptorium sleep since 2026-08-12T03:00:00Z"
+	f.block = map[string]chan struct{}{"Promote": make(chan struct{})}
+	tm := startProgram(t, f)
+	waitFor(t, tm, "4 sources in 2 threads")
+	send(tm, "space", "p")
+	waitFor(t, tm, "y to confirm")
+	send(tm, "y")
+	waitFor(t, tm, "esc cancels · lock held by pid 4242")
+	send(tm, "esc")
+	waitFor(t, tm, "LOCK_BUSY")
+	v := finalView(t, tm)
+	if strings.Contains(v, "now trusted") {
+		t.Errorf("the cancelled promotion reports success:\n%s", v)
+	}
+}

@@ -62,6 +62,7 @@ type noteRow struct {
 	label string
 	time  string
 	src   *engine.CitationView
+	link  *blockLink // a link of the block's text, followed with enter
 }
 
 // NewTopics returns the topics pane.
@@ -206,7 +207,7 @@ func (p *Topics) move(delta int) tea.Cmd {
 		rows := p.noteRows()
 		var sources []int
 		for i, r := range rows {
-			if r.src != nil {
+			if r.selectable() {
 				sources = append(sources, i)
 			}
 		}
@@ -234,8 +235,11 @@ func (p *Topics) selectFile(path string) tea.Cmd {
 
 func (p *Topics) drill() tea.Cmd {
 	rows := p.noteRows()
-	if p.note < 0 || p.note >= len(rows) || rows[p.note].src == nil {
+	if p.note < 0 || p.note >= len(rows) || !rows[p.note].selectable() {
 		return nil
+	}
+	if l := rows[p.note].link; l != nil {
+		return l.follow()
 	}
 	c := rows[p.note].src
 	return Send(OpenArchive{Path: c.Path, Anchor: c.Anchor})
@@ -344,8 +348,11 @@ func (p *Topics) setTopic(t engine.TopicView, err error) tea.Cmd {
 
 func (p *Topics) noteValid() bool {
 	rows := p.noteRows()
-	return p.note >= 0 && p.note < len(rows) && rows[p.note].src != nil
+	return p.note >= 0 && p.note < len(rows) && rows[p.note].selectable()
 }
+
+// selectable reports whether enter acts on the row: a source or a link.
+func (r noteRow) selectable() bool { return r.src != nil || r.link != nil }
 
 func (p *Topics) noteRows() []noteRow {
 	b, ok := p.Block()
@@ -358,6 +365,9 @@ func (p *Topics) noteRows() []noteRow {
 		for i := range f.Sources {
 			rows = append(rows, noteRow{num: n + 1, label: f.Label, src: &f.Sources[i]})
 		}
+	}
+	for _, l := range blockLinks(b) {
+		rows = append(rows, noteRow{link: &l})
 	}
 	return rows
 }
@@ -375,7 +385,7 @@ func blockText(b engine.BlockView, markdown bool) string {
 
 func (p *Topics) firstSourceRow() int {
 	for i, r := range p.noteRows() {
-		if r.src != nil {
+		if r.selectable() {
 			return i
 		}
 	}
@@ -400,10 +410,18 @@ func (p *Topics) layout() (tw, rw int) {
 	return 0, p.w
 }
 
-// blockListHeight is the height of the block list in the right column.
+// blockListHeight is the height of the block list in the right column:
+// every block when they fit, leaving the selected block's detail what it
+// needs (but never more than half the pane), so a long file does not sit
+// in a third of the screen.
 func (p *Topics) blockListHeight() int {
 	n := len(p.topic.Blocks) + 1
-	return clamp(n, 2, max(2, p.h/3))
+	detail := p.h / 2
+	if b, ok := p.Block(); ok {
+		need := 3 + len(Wrap(Visible(blockText(b, false)), max(p.w/2, 20))) + len(p.noteRows()) + 1
+		detail = min(detail, need)
+	}
+	return clamp(n, 2, max(2, p.h-detail))
 }
 
 func (p *Topics) renderCmd() tea.Cmd {
@@ -550,14 +568,19 @@ func (p *Topics) detailView(w, h int) string {
 	rows := p.noteRows()
 	cursorAt := -1
 	if len(rows) > 0 {
-		notes = append(notes, p.title("Footnotes", p.focus == focusNotes))
+		notes = append(notes, p.title("Footnotes and links", p.focus == focusNotes))
 	}
 	for i, r := range rows {
-		if r.src == nil {
+		if !r.selectable() {
 			notes = append(notes, st.Faint.Render(fmt.Sprintf("[%d] %s · %s", r.num, r.time, Visible(r.label))))
 			continue
 		}
-		text := Visible(r.src.Ref) + st.Faint.Render("  "+Visible(r.src.Path)+"#"+r.src.Anchor)
+		var text string
+		if r.link != nil {
+			text = "→ " + Visible(r.link.text) + st.Faint.Render("  "+Visible(r.link.target))
+		} else {
+			text = Visible(r.src.Ref) + st.Faint.Render("  "+Visible(r.src.Path)+"#"+r.src.Anchor)
+		}
 		if i == p.note && p.focus == focusNotes {
 			cursorAt = len(notes)
 			notes = append(notes, cursorRow(st, "› "+text, w))

@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
+	"scriptorium/workspace"
 )
 
 // backend is the TUI's view of an open engine. Each method runs inside a
@@ -102,5 +103,7 @@ func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun b
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
 	return b.e.Search(ctx, q)
 }
+
+func (b backend) LockHolder() (string, bool) { return workspace.ReadLockHolder(b.e.Root()) }
 
 func (b backend) Changes() <-chan struct{} { return b.changes }

@@ -1,0 +1,61 @@
+package views
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"scriptorium/engine"
+)
+
+// blockLink is a relative link in a block's text, resolved against the
+// block's file so enter can follow it: to a block (OpenBlock) or a source
+// record (OpenArchive).
+type blockLink struct {
+	text, target string
+	path, anchor string // workspace path and fragment; path "" when it leaves the workspace
+}
+
+// linkRE finds Markdown links; images and footnote references are not
+// links to follow.
+var linkRE = regexp.MustCompile(`(^|[^!])\[([^\]\^][^\]]*)\]\(([^)\s]+)\)`)
+
+// blockLinks lists the block's relative links in text order; external
+// links (a scheme or //host) are left out.
+func blockLinks(b engine.BlockView) []blockLink {
+	var out []blockLink
+	for _, m := range linkRE.FindAllStringSubmatch(b.Text, -1) {
+		target := m[3]
+		if strings.Contains(target, "://") || strings.HasPrefix(target, "//") || strings.HasPrefix(target, "mailto:") {
+			continue
+		}
+		file, anchor, _ := strings.Cut(target, "#")
+		l := blockLink{text: m[2], target: target, anchor: anchor}
+		switch {
+		case file == "":
+			l.path = b.Path
+		default:
+			joined := path.Clean(path.Join(path.Dir(b.Path), file))
+			if !strings.HasPrefix(joined, "../") && joined != ".." {
+				l.path = joined
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// follow opens what the link points at.
+func (l blockLink) follow() tea.Cmd {
+	switch {
+	case l.path == "":
+		return Send(Notice{Text: "the link " + Visible(l.target) + " leaves the workspace", Err: true})
+	case strings.HasPrefix(l.path, "sources/"):
+		return Send(OpenArchive{Path: l.path, Anchor: l.anchor})
+	case strings.HasPrefix(l.anchor, "^"):
+		return Send(OpenBlock{Path: l.path, ID: strings.TrimPrefix(l.anchor, "^")})
+	}
+	return Send(OpenBlock{Path: l.path})
+}
