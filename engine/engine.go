@@ -42,6 +42,10 @@ type Options struct {
 	// CrashAt names a test-only crash point inside install: the process
 	// exits at once when it is reached. Empty in production.
 	CrashAt string
+	// FS replaces the filesystem the workspace and the install write
+	// through, for tests only (fault injection and power-loss simulation,
+	// package workspace/faultfs). Nil in production: the real filesystem.
+	FS workspace.FS
 	// Model replaces the configured model provider (tests, embedding hosts).
 	Model model.Model
 	// Distiller distils what Promote promotes (package writer provides
@@ -111,7 +115,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	db, err := openStateDB(metaDir)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "open state.db")
+		// The path tells a person which file to look at; the cause says
+		// what went wrong with it ("migrate to version 3: …").
+		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, "state.db"))
 	}
 	e.db = db
 	e.ledger = trust.NewLedger(db)
@@ -128,6 +134,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		NeedsRecovery: e.needsRecovery,
 		OnLockWait:    opts.OnLockWait,
 		Holder:        opts.Holder,
+		FS:            opts.FS,
 	})
 	if err != nil {
 		db.Close()

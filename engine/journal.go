@@ -69,12 +69,25 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	if _, err := rand.Read(idb); err != nil {
 		return Wrap(CodeIO, err, "stage transaction")
 	}
+	fsys := e.ws.FS()
 	stage := filepath.Join(e.ws.RuntimeDir(), "tx-"+hex.EncodeToString(idb))
-	if err := os.Mkdir(stage, 0o755); err != nil {
+	if err := fsys.Mkdir(stage, 0o755); err != nil {
 		return Wrap(CodeIO, err, "stage transaction")
 	}
+	journalPath := filepath.Join(stage, journalName)
+	placed := false // journal.json may exist: the stage may be committed
 	fail := func(err error, what string) error {
-		os.RemoveAll(stage)
+		// A stage whose journal is in place is undone by removing the
+		// journal first, on its own: removing the whole stage at once could
+		// take staged files and leave the journal, which the next open would
+		// then roll forward without them. If the journal cannot be removed,
+		// the next open completes the install, and the error says so.
+		if placed {
+			if rerr := fsys.Remove(journalPath); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				return Wrap(CodeIO, err, "%s; the staged install could not be withdrawn (%v) and will be completed when the workspace is next opened", what, rerr)
+			}
+		}
+		_ = fsys.RemoveAll(stage)
 		return Wrap(CodeIO, err, "%s; nothing was changed", what)
 	}
 	j := journal{Version: 1, Revision: hist.Revision, History: hist, Forget: plan.forget}
@@ -82,7 +95,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		op := journalOp{Target: p}
 		if data := plan.files[p]; data != nil {
 			op.Staged = fmt.Sprintf("f%d", i)
-			if err := writeSynced(filepath.Join(stage, op.Staged), data); err != nil {
+			if err := writeSynced(fsys, filepath.Join(stage, op.Staged), data); err != nil {
 				return fail(err, "stage "+p)
 			}
 		}
@@ -92,13 +105,20 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	j.Sum = j.checksum()
 	data, _ := json.Marshal(j)
 	tmp := filepath.Join(stage, journalName+".part")
-	if err := writeSynced(tmp, data); err != nil {
+	if err := writeSynced(fsys, tmp, data); err != nil {
 		return fail(err, "write journal")
 	}
-	if err := os.Rename(tmp, filepath.Join(stage, journalName)); err != nil {
+	placed = true // a failed rename may still have happened
+	if err := fsys.Rename(tmp, journalPath); err != nil {
 		return fail(err, "write journal")
 	}
-	if err := workspace.SyncDir(stage); err != nil {
+	if err := fsys.SyncDir(stage); err != nil {
+		return fail(err, "write journal")
+	}
+	// The stage's own entry in runtime/ must be durable before anything is
+	// renamed out of it: otherwise a power loss could keep renamed files and
+	// lose the journal that completes them.
+	if err := fsys.SyncDir(e.ws.RuntimeDir()); err != nil {
 		return fail(err, "write journal")
 	}
 	e.crashPoint("journal-written")
@@ -110,8 +130,8 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	return nil
 }
 
-func writeSynced(p string, data []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+func writeSynced(fsys workspace.FS, p string, data []byte) error {
+	f, err := fsys.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
@@ -130,12 +150,12 @@ func writeSynced(p string, data []byte) error {
 // that is gone was already renamed, a deleted target that is gone was
 // already deleted.
 func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error {
-	root := e.ws.Root()
+	root, fsys := e.ws.Root(), e.ws.FS()
 	dirs := map[string]bool{}
 	for i, op := range j.Ops {
 		target := filepath.Join(root, filepath.FromSlash(op.Target))
 		if op.Staged == "" {
-			if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := fsys.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 		} else {
@@ -143,10 +163,10 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 			if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err := mkdirAllSynced(root, filepath.Dir(target)); err != nil {
+			if err := mkdirAllSynced(fsys, root, filepath.Dir(target)); err != nil {
 				return err
 			}
-			if err := os.Rename(src, target); err != nil {
+			if err := fsys.Rename(src, target); err != nil {
 				return err
 			}
 		}
@@ -156,7 +176,7 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 		}
 	}
 	for d := range dirs {
-		if err := workspace.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := fsys.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -169,28 +189,28 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 		return err
 	}
 	e.crashPoint("history-recorded")
-	if err := os.RemoveAll(stage); err != nil {
+	if err := fsys.RemoveAll(stage); err != nil {
 		return err
 	}
-	return workspace.SyncDir(filepath.Dir(stage))
+	return fsys.SyncDir(filepath.Dir(stage))
 }
 
 // mkdirAllSynced creates dir and its missing parents below root, fsyncing
 // each new directory's parent so the new entries survive a crash.
-func mkdirAllSynced(root, dir string) error {
+func mkdirAllSynced(fsys workspace.FS, root, dir string) error {
 	if _, err := os.Stat(dir); err == nil {
 		return nil
 	}
 	parent := filepath.Dir(dir)
 	if parent != dir && strings.HasPrefix(parent, root) {
-		if err := mkdirAllSynced(root, parent); err != nil {
+		if err := mkdirAllSynced(fsys, root, parent); err != nil {
 			return err
 		}
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := fsys.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	return workspace.SyncDir(parent)
+	return fsys.SyncDir(parent)
 }
 
 // needsRecovery tells the workspace, before it takes the lock, whether
@@ -214,11 +234,37 @@ func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 // with a complete journal is rolled forward, every other stage discarded.
 func (e *Engine) recover(w *workspace.Workspace) error {
 	e.ws = w
+	if _, err := os.Stat(w.RuntimeDir()); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := e.finishStages(w); err != nil {
+		return err
+	}
+	if e.derivedStale() {
+		// An install finished (here or before a crash) without its render:
+		// render now. Best effort, as after any install.
+		if s, err := e.snapshot(context.Background()); err == nil {
+			_, _ = e.writeDerived(s)
+		}
+	}
+	// A forget whose install stands but whose clean-up was interrupted is
+	// finished now, before anyone reads what it has not scrubbed yet. A
+	// failure (sessions.db or the index busy) is retried on the next open
+	// rather than keeping the workspace closed.
+	_ = e.finishForgets(context.Background())
+	return w.FS().SyncDir(w.RuntimeDir())
+}
+
+// finishStages rolls every stage with a complete journal forward and
+// discards every other. Open runs it through recover; every install runs
+// it first too, because an install that failed past its commit point
+// (a full disk, EIO) leaves its stage for whoever takes the lock next, and
+// a long-lived engine (TUI, MCP server) must not build on a half-renamed
+// tree whose journal would later be replayed over its own install. The
+// caller holds the write lock.
+func (e *Engine) finishStages(w *workspace.Workspace) error {
 	entries, err := os.ReadDir(w.RuntimeDir())
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
 		return err
 	}
 	for _, ent := range entries {
@@ -234,23 +280,11 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 			}
 			continue
 		}
-		if err := os.RemoveAll(stage); err != nil {
+		if err := w.FS().RemoveAll(stage); err != nil {
 			return fmt.Errorf("discard incomplete stage %s: %w", ent.Name(), err)
 		}
 	}
-	if e.derivedStale() {
-		// An install finished (here or before a crash) without its render:
-		// render now. Best effort, as after any install.
-		if s, err := e.snapshot(context.Background()); err == nil {
-			_, _ = e.writeDerived(s)
-		}
-	}
-	// A forget whose install stands but whose clean-up was interrupted is
-	// finished now, before anyone reads what it has not scrubbed yet. A
-	// failure (sessions.db or the index busy) is retried on the next open
-	// rather than keeping the workspace closed.
-	_ = e.finishForgets(context.Background())
-	return workspace.SyncDir(w.RuntimeDir())
+	return nil
 }
 
 var mdLinkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)

@@ -97,11 +97,11 @@ func migrate(db *sql.DB) error {
 	// the explicit statements on one pinned connection.
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("migrate state.db: %w", err)
+		return fmt.Errorf("migrate: %w", err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		return fmt.Errorf("migrate state.db: take the write lock: %w", err)
+		return fmt.Errorf("migrate: take the write lock: %w", err)
 	}
 	committed := false
 	defer func() {
@@ -110,25 +110,25 @@ func migrate(db *sql.DB) error {
 		}
 	}()
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("migrate state.db: %w", err)
+		return fmt.Errorf("migrate: %w", err)
 	}
 	var v int
 	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
-		return fmt.Errorf("migrate state.db: %w", err)
+		return fmt.Errorf("migrate: %w", err)
 	}
 	// v >= len(migrations): a concurrent opener won (or a newer program
 	// migrated further, which older programs have always tolerated).
 	for i := v; i < len(migrations); i++ {
 		if _, err := conn.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
+			return fmt.Errorf("migrate to version %d: %w", i+1, err)
 		}
 		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, i+1); err != nil {
-			return fmt.Errorf("migrate state.db to version %d: %w", i+1, err)
+			return fmt.Errorf("migrate to version %d: %w", i+1, err)
 		}
 	}
 	// With nothing to do the commit just releases the lock.
 	if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
-		return fmt.Errorf("migrate state.db to version %d: commit: %w", len(migrations), err)
+		return fmt.Errorf("migrate to version %d: commit: %w", len(migrations), err)
 	}
 	committed = true
 	return nil

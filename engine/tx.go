@@ -132,6 +132,11 @@ func (e *Engine) install(ctx context.Context, ch Change) (UpdateResult, error) {
 }
 
 func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, error) {
+	// An earlier install that failed past its commit point is completed
+	// before this one reads the revision (see finishStages).
+	if err := e.finishStages(e.ws); err != nil {
+		return UpdateResult{}, Wrap(CodeIO, err, "complete an earlier install")
+	}
 	rev, err := e.ws.Revision()
 	if err != nil {
 		return UpdateResult{}, Wrap(CodeIO, err, "read revision")

@@ -22,14 +22,41 @@ const fileMode fs.FileMode = 0o644
 // dirMode is the mode of every directory the package creates.
 const dirMode fs.FileMode = 0o755
 
-// tempFile is the part of *os.File the atomic writer uses.
-type tempFile interface {
+// File is the part of *os.File the atomic writer and the engine's
+// install use.
+type File interface {
 	Name() string
 	Write(p []byte) (int, error)
 	Sync() error
 	Chmod(mode fs.FileMode) error
 	Close() error
 }
+
+// tempFile is the name the package's own code and tests use for File.
+type tempFile = File
+
+// FS is every filesystem side effect of the write path: the atomic writer,
+// the sweep, the old-layout move (this package) and the engine's install
+// (stage, journal, renames, deletes, directory fsyncs). OS is the real
+// implementation. Tests pass another through Options.FS (and
+// engine.Options.FS) to fail any step with any errno, or to record what was
+// made durable and simulate a power loss (package workspace/faultfs).
+// Reads are not part of it.
+type FS interface {
+	CreateTemp(dir, pattern string) (File, error)
+	// OpenFile is os.OpenFile; the install creates its staged files with
+	// O_WRONLY|O_CREATE|O_EXCL.
+	OpenFile(name string, flag int, perm fs.FileMode) (File, error)
+	Rename(oldpath, newpath string) error
+	Remove(name string) error
+	RemoveAll(path string) error
+	Mkdir(name string, perm fs.FileMode) error
+	// SyncDir fsyncs a directory (see the function SyncDir).
+	SyncDir(dir string) error
+}
+
+// OS is the real filesystem.
+var OS FS = osOps{}
 
 // fileOps is every side effect the atomic writer, the sweep and the
 // migration perform, so tests can make any step fail. osOps is the real
@@ -50,6 +77,10 @@ func (osOps) Rename(oldpath, newpath string) error             { return os.Renam
 func (osOps) Remove(name string) error                         { return os.Remove(name) }
 func (osOps) Mkdir(name string, perm fs.FileMode) error        { return os.Mkdir(name, perm) }
 func (osOps) SyncDir(dir string) error                         { return SyncDir(dir) }
+func (osOps) RemoveAll(path string) error                      { return os.RemoveAll(path) }
+func (osOps) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	return os.OpenFile(name, flag, perm)
+}
 
 // SyncDir fsyncs a directory so that entries created, renamed or removed in
 // it survive a crash.

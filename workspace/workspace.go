@@ -55,8 +55,13 @@ type Options struct {
 	// lock, e.g. the CLI verb ("update") or "tui". Default: the program name.
 	Holder string
 
-	// ops replaces the filesystem side effects, for tests. Nil: the real
-	// filesystem.
+	// FS replaces the filesystem side effects, for tests only (fault
+	// injection, power-loss simulation): the workspace's own writes and,
+	// through Workspace.FS, the engine's install. Nil: the real filesystem.
+	FS FS
+
+	// ops replaces the filesystem side effects, for this package's tests.
+	// Nil: FS, or the real filesystem.
 	ops fileOps
 }
 
@@ -73,6 +78,7 @@ type Workspace struct {
 	root       string
 	id         string
 	ops        fileOps
+	fs         FS
 	onLockWait func()
 	holder     string
 	migrated   []Move
@@ -109,6 +115,13 @@ func OpenContext(ctx context.Context, memoryDir string, opts *Options) (*Workspa
 		onLockWait: opts.OnLockWait,
 		holder:     opts.Holder,
 		sem:        make(chan struct{}, 1),
+	}
+	w.fs = OS
+	if opts.FS != nil {
+		w.fs = opts.FS
+		if w.ops == nil {
+			w.ops = opts.FS
+		}
 	}
 	if w.ops == nil {
 		w.ops = osOps{}
@@ -250,6 +263,10 @@ func parseID(data []byte) (string, bool) {
 	}
 	return s, true
 }
+
+// FS returns the filesystem the workspace writes through: Options.FS, or
+// OS. The engine's install uses it for every side effect.
+func (w *Workspace) FS() FS { return w.fs }
 
 // Root returns the absolute path of the workspace (the memory directory).
 func (w *Workspace) Root() string { return w.root }
