@@ -51,14 +51,14 @@ type Model struct {
 	archive    *views.Archive
 	forget     *views.Forget
 
-	active   PaneID
-	drilled  bool // the archive covers the active pane
+	active  PaneID
+	drilled bool // the archive covers the active pane
 	// forgetting: the forget preview covers the active pane (and the
 	// drill-down it may have been opened from).
 	forgetting bool
-	dialog   *views.Dialog
-	fullHelp bool
-	fatal    error
+	dialog     *views.Dialog
+	fullHelp   bool
+	fatal      error
 
 	width, height int
 	paneW, paneH  int
