@@ -178,19 +178,41 @@ func (e *Engine) Forget(ctx context.Context, sel ForgetSelector, dryRun bool) (F
 		if err != nil || dryRun {
 			return err
 		}
-		out, err := e.installLocked(ctx, ch)
+		rev, err := e.installForget(ctx, ch, plan)
 		if err != nil {
 			return err
 		}
-		res.Revision = out.Revision
+		res.Revision = rev
 		e.crashPoint(ForgetCleanupCrashPoint)
-		if err := e.finishForget(ctx, out.Revision, ch.forget, fp.needles); err != nil {
+		if err := e.finishForget(ctx, rev, ch.forget, fp.needles); err != nil {
 			return Wrap(CodeIO, err, "forgot %s at revision %d, but cleaning up outside the files is not finished "+
-				"(it is finished when the workspace is next opened)", sel, out.Revision)
+				"(it is finished when the workspace is next opened)", sel, rev)
 		}
 		return nil
 	})
 	return res, err
+}
+
+// installForget installs the forget's file changes and returns its
+// revision. A forget that only blanks sessions.db turns (records never
+// archived) changes no file, but it is still a revision of its own with a
+// history row and a ledger row, so its clean-up is recorded and resumable.
+func (e *Engine) installForget(ctx context.Context, ch Change, plan *txPlan) (int64, error) {
+	if len(plan.order) > 0 {
+		out, err := e.installLocked(ctx, ch)
+		return out.Revision, err
+	}
+	rev, err := e.revision()
+	if err != nil {
+		return 0, err
+	}
+	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "forget",
+		Changed: []string{}, Diffs: map[string]string{}, Sources: ch.Sources}
+	empty := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, forget: ch.forget}
+	if err := e.commit(ctx, empty, hist); err != nil {
+		return 0, err
+	}
+	return rev + 1, nil
 }
 
 // ForgetCleanupCrashPoint is the test-only crash point between a forget's

@@ -289,3 +289,41 @@ func TestForget_LegacyRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestForget_UnwrittenTurn: a turn the writer never archived is forgotten
+// in sessions.db alone, still as a revision with its ledger row, and the
+// writer never archives it afterwards.
+func TestForget_UnwrittenTurn(t *testing.T) {
+	ctx := context.Background()
+	e, state := forgetSetup(t)
+	st, err := sessions.Open(workspace.SessionsDB(state), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Import(strings.NewReader(`{"session":"chat","id":"c2","parent":"c1","role":"user","content":"Unwritten ` +
+		forgetCanary + `","time":"2026-08-10T12:05:00Z"}` + "\n"))
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, rev := ftTree(t, state), ftRevision(t, e)
+	res, err := e.Forget(ctx, engine.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Turns != 1 || len(res.Sources) != 0 || res.Revision != rev+1 {
+		t.Errorf("forget = %+v", res)
+	}
+	if d := ftTreeDiff(tree, ftTree(t, state)); strings.Contains(d, "topics/") || strings.Contains(d, "sources/") {
+		t.Errorf("forgetting an unwritten turn changed memory files:\n%s", d)
+	}
+	if ledger, _ := e.Forgets(ctx); len(ledger) != 1 || !ledger[0].Done || ledger[0].Revision != rev+1 {
+		t.Errorf("ledger = %+v", ledger)
+	}
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if h := holders(t, state, "Unwritten "+forgetCanary); len(h) > 0 {
+		t.Errorf("the forgotten turn is still in %v", h)
+	}
+}
