@@ -256,8 +256,8 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 }
 
 // finishStages rolls every stage with a complete journal forward and
-// discards every other. Open runs it through recover; every install runs
-// it first too, because an install that failed past its commit point
+// discards every other. Open runs it through recover, and every taking of
+// the write lock runs it first too (Engine.lock), because an install that failed past its commit point
 // (a full disk, EIO) leaves its stage for whoever takes the lock next, and
 // a long-lived engine (TUI, MCP server) must not build on a half-renamed
 // tree whose journal would later be replayed over its own install. The

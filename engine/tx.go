@@ -117,6 +117,12 @@ func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
 	if err != nil {
 		return nil, classifyLockErr(err, "take the write lock")
 	}
+	// An earlier install that failed past its commit point is completed
+	// before anything under the lock reads the workspace (finishStages).
+	if err := e.finishStages(e.ws); err != nil {
+		release()
+		return nil, Wrap(CodeIO, err, "complete an earlier install")
+	}
 	return release, nil
 }
 
@@ -132,11 +138,6 @@ func (e *Engine) install(ctx context.Context, ch Change) (UpdateResult, error) {
 }
 
 func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, error) {
-	// An earlier install that failed past its commit point is completed
-	// before this one reads the revision (see finishStages).
-	if err := e.finishStages(e.ws); err != nil {
-		return UpdateResult{}, Wrap(CodeIO, err, "complete an earlier install")
-	}
 	rev, err := e.ws.Revision()
 	if err != nil {
 		return UpdateResult{}, Wrap(CodeIO, err, "read revision")

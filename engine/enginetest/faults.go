@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -325,7 +326,10 @@ func FaultMatrix(t *testing.T, sc FaultScenario, full bool) FaultStats {
 			}
 		} else {
 			st.Succeeded++
-			st.Swallowed = append(st.Swallowed, injected[0].Kind+" "+rel(state, injected[0].Path))
+			step := injected[0].Kind + " " + tempName.ReplaceAllString(rel(state, injected[0].Path), ".tmp-*")
+			if !slices.Contains(st.Swallowed, step) {
+				st.Swallowed = append(st.Swallowed, step)
+			}
 		}
 		followed := followUp(ctx, e) == nil
 		e.Close()
@@ -406,6 +410,9 @@ func untrackedByFS(rel string) bool {
 	}
 	return false
 }
+
+// tempName matches the atomic writer's temp file names.
+var tempName = regexp.MustCompile(`\.tmp-[0-9]+-[^/]*`)
 
 func rel(state, p string) string {
 	if r, err := filepath.Rel(filepath.Join(state, "memory"), p); err == nil {
