@@ -48,6 +48,9 @@ type Pending struct {
 	// Promote reverses a rejection).
 	Reject       key.Binding
 	ShowRejected key.Binding
+	// Open shows the selected record in full in the source drill-down,
+	// which scrolls, among its thread's other records.
+	Open key.Binding
 	// ForgetSpeaker and ForgetThread open the forget preview for the
 	// record's trusted speaker or its thread.
 	ForgetSpeaker key.Binding
@@ -210,6 +213,7 @@ func Default() KeyMap {
 			Promote:        bind("p", "promote", "p"),
 			Reject:         bind("x", "reject", "x"),
 			ShowRejected:   bind("R", "rejected/pending", "R"),
+			Open:           bind("enter", "open record", "enter"),
 			ForgetSpeaker:  bind("F", "forget speaker", "F"),
 			ForgetThread:   bind("T", "forget thread", "T"),
 		},
@@ -342,7 +346,7 @@ func (k KeyMap) Scopes() []Scope {
 		{Name: "Pending", Note: "Pane 1: pending sources grouped by thread.", WithGlobal: true,
 			Bindings: []key.Binding{p.Up, p.Down, p.PageUp, p.PageDown, p.Top, p.Bottom,
 				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote, p.Reject, p.ShowRejected,
-				p.ForgetSpeaker, p.ForgetThread}},
+				p.ForgetSpeaker, p.ForgetThread, p.Open}},
 		{Name: "Rejection reason", Note: "After `x` on the pending pane: type why (optional), then confirm; other keys are typed into it.",
 			Bindings: []key.Binding{k.Reason.ForceQuit, k.Reason.Submit, k.Reason.Cancel}},
 		{Name: "Pending filter", Note: "While the `/` filter input has the focus; other keys are typed into it.",

@@ -666,3 +666,18 @@ func TestKeys_CtrlDPagesDown(t *testing.T) {
 		t.Error("ctrl+d did not page down")
 	}
 }
+
+// Rough edge: enter on a pending record did nothing; it opens the record
+// in the source drill-down, which scrolls, and esc comes back.
+func TestPending_EnterOpensTheRecord(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.press("enter")
+	if !h.m.drilled {
+		t.Fatal("enter on a pending record did not open it")
+	}
+	mustContain(t, h.view(), "group-42.md")
+	h.press("esc")
+	if h.m.drilled {
+		t.Error("esc did not come back from the record")
+	}
+}

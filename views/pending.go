@@ -230,6 +230,10 @@ func (p *Pending) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.forgetSpeaker()
 	case key.Matches(msg, k.ForgetThread):
 		return p.forgetThread()
+	case key.Matches(msg, k.Open):
+		if s, ok := p.Current(); ok {
+			return Send(OpenArchive{Path: s.Path, Anchor: s.Anchor})
+		}
 	case key.Matches(msg, k.ShowRejected):
 		p.showRejected = !p.showRejected
 		clear(p.selected)
