@@ -28,30 +28,47 @@ const coreTopicPath = render.CoreTopicPath
 // block trust resolved against the whole snapshot.
 func (s *snapshot) renderTopic(tf *topicFile) render.Topic {
 	t := render.Topic{Path: tf.path}
-	defs := tf.file.Definitions()
-	for _, b := range tf.file.Blocks() {
-		rb := render.Block{ID: b.BlockID, Path: tf.path, Raw: b.Raw, Text: topic.BlockText(b), Trusted: s.blockTrusted(tf, b)}
-		seen := map[string]bool{}
-		for _, r := range b.Refs {
-			d, ok := defs[r.Label]
-			if !ok || seen[r.Label] {
-				continue
-			}
-			seen[r.Label] = true
-			fn := render.Footnote{Label: d.Label, Date: d.Date, Raw: topic.FormatDefinition(*d)}
-			for _, c := range d.Sources {
-				fn.Sources = append(fn.Sources, render.Citation{SourceID: c.SourceID, Path: c.Path, Anchor: c.Anchor})
-			}
-			rb.Footnotes = append(rb.Footnotes, fn)
-		}
-		for _, l := range b.Links {
-			if l.BlockID != "" {
-				rb.Links = append(rb.Links, l.BlockID)
-			}
-		}
-		t.Blocks = append(t.Blocks, rb)
+	blocks := tf.renderBlocks()
+	if len(blocks) > 0 {
+		t.Blocks = make([]render.Block, len(blocks))
+	}
+	for i, b := range tf.file.Blocks() {
+		t.Blocks[i] = blocks[i]
+		t.Blocks[i].Trusted = s.blockTrusted(tf, b)
 	}
 	return t
+}
+
+// renderBlocks returns the file's blocks in the renderer's form with
+// Trusted unset, built on first use and shared: callers copy the
+// elements before setting Trusted and never modify the slices inside.
+func (tf *topicFile) renderBlocks() []render.Block {
+	tf.blocksOnce.Do(func() {
+		defs := tf.definitions()
+		for _, b := range tf.file.Blocks() {
+			rb := render.Block{ID: b.BlockID, Path: tf.path, Raw: b.Raw, Text: topic.BlockText(b)}
+			seen := map[string]bool{}
+			for _, r := range b.Refs {
+				d, ok := defs[r.Label]
+				if !ok || seen[r.Label] {
+					continue
+				}
+				seen[r.Label] = true
+				fn := render.Footnote{Label: d.Label, Date: d.Date, Raw: topic.FormatDefinition(*d)}
+				for _, c := range d.Sources {
+					fn.Sources = append(fn.Sources, render.Citation{SourceID: c.SourceID, Path: c.Path, Anchor: c.Anchor})
+				}
+				rb.Footnotes = append(rb.Footnotes, fn)
+			}
+			for _, l := range b.Links {
+				if l.BlockID != "" {
+					rb.Links = append(rb.Links, l.BlockID)
+				}
+			}
+			tf.blocks = append(tf.blocks, rb)
+		}
+	})
+	return tf.blocks
 }
 
 func (s *snapshot) renderTopics() []render.Topic {

@@ -8,9 +8,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
@@ -23,6 +25,24 @@ type topicFile struct {
 	data     []byte
 	file     *topic.File
 	problems []topic.Problem
+	// defs is file.Definitions(), computed once at parse time: block trust
+	// and rendering look definitions up per block, and rebuilding the map
+	// per block made them O(blocks²) in a file.
+	defs map[string]*topic.Definition
+	// blocks is the file's blocks as the renderer takes them, without
+	// trust (which depends on the archives, not on this file), built
+	// once: every install re-renders the derived views of every file.
+	blocksOnce sync.Once
+	blocks     []render.Block
+}
+
+// definitions returns the file's footnote definitions by label (see
+// topic.File.Definitions); the map is shared and must not be modified.
+func (tf *topicFile) definitions() map[string]*topic.Definition {
+	if tf.defs == nil {
+		return tf.file.Definitions()
+	}
+	return tf.defs
 }
 
 // archiveFile is one parsed source archive.
@@ -219,7 +239,7 @@ func (s *snapshot) setTopic(p string, data []byte) {
 	if _, ok := s.topics[p]; !ok {
 		s.topicPaths = insertSorted(s.topicPaths, p)
 	}
-	s.topics[p] = &topicFile{path: p, data: data, file: f, problems: probs}
+	s.topics[p] = &topicFile{path: p, data: data, file: f, problems: probs, defs: f.Definitions()}
 }
 
 // insertSorted inserts p into the sorted list; loading in sorted order
@@ -410,7 +430,7 @@ func (s *snapshot) citationState(topicPath string, c topic.Citation) trust.Sourc
 // blockTrusted resolves a block's trust: all or nothing over the citations
 // of every footnote it references.
 func (s *snapshot) blockTrusted(tf *topicFile, b topic.Element) bool {
-	defs := tf.file.Definitions()
+	defs := tf.definitions()
 	var cited []topic.Citation
 	for _, r := range b.Refs {
 		d, ok := defs[r.Label]
