@@ -1,11 +1,10 @@
 package render
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Node kinds and edge kinds of relations.json.
@@ -113,13 +112,114 @@ func Graph(topics []Topic) RelationGraph {
 }
 
 // Relations renders relations.json (SPEC §8): Graph as indented JSON with
-// a final newline.
+// a final newline, byte for byte what encoding/json's Encoder writes with
+// SetIndent("", "  ") and SetEscapeHTML(false) (TestRelations_MatchesEncodingJSON).
+// It is written by hand because every install re-renders it for the whole
+// workspace, and the reflective encoder plus its indentation pass was the
+// largest part of a writer batch's derived views (issue 14).
 func Relations(topics []Topic) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	// Encoding structs of strings cannot fail.
-	_ = enc.Encode(Graph(topics))
-	return buf.Bytes()
+	g := Graph(topics)
+	return appendGraph(make([]byte, 0, 96*(len(g.Nodes)+len(g.Edges))+64), g)
+}
+
+func appendGraph(b []byte, g RelationGraph) []byte {
+	b = append(b, "{\n  \"nodes\": ["...)
+	for i, n := range g.Nodes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\n      \"id\": "...)
+		b = appendJSONString(b, n.ID)
+		b = append(b, ",\n      \"kind\": "...)
+		b = appendJSONString(b, n.Kind)
+		b = append(b, ",\n      \"path\": "...)
+		b = appendJSONString(b, n.Path)
+		b = append(b, "\n    }"...)
+	}
+	if len(g.Nodes) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "],\n  \"edges\": ["...)
+	for i, e := range g.Edges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\n      \"kind\": "...)
+		b = appendJSONString(b, e.Kind)
+		b = append(b, ",\n      \"from\": "...)
+		b = appendJSONString(b, e.From)
+		b = append(b, ",\n      \"to\": "...)
+		b = appendJSONString(b, e.To)
+		if len(e.Sources) > 0 {
+			b = append(b, ",\n      \"sources\": ["...)
+			for j, src := range e.Sources {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, "\n        "...)
+				b = appendJSONString(b, src)
+			}
+			b = append(b, "\n      ]"...)
+		}
+		b = append(b, "\n    }"...)
+	}
+	if len(g.Edges) > 0 {
+		b = append(b, "\n  "...)
+	}
+	return append(b, "]\n}\n"...)
+}
+
+// appendJSONString appends s as encoding/json writes a string without HTML
+// escaping: quotes, backslashes and control characters escaped, invalid
+// UTF-8 as \ufffd, U+2028 and U+2029 as escapes.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
