@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/sessions"
 	"scriptorium/trust"
 )
 
@@ -15,10 +16,10 @@ import (
 // from them wait as a proposal the owner accepts or declines. The edits
 // are checked against the workspace as an install would be, so a proposal
 // the owner sees can be accepted as it stands.
-func (w *writer) propose(ctx context.Context, v *engine.View, archives map[string][]byte, edits []engine.Edit) error {
+func (w *writer) propose(ctx context.Context, store *sessions.Store, nodes []sessions.Node, v *engine.View, archives map[string][]byte, edits []engine.Edit) error {
 	if len(archives) > 0 {
-		if _, err := w.e.Install(ctx, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
-			Archives: archives, Background: true}); err != nil {
+		if err := w.install(ctx, store, nodes, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
+			Archives: archives}); err != nil {
 			return err
 		}
 	}

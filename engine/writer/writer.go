@@ -160,7 +160,11 @@ func (w *writer) writeSession(ctx context.Context, store *sessions.Store, sessio
 			if len(batch) == 0 && len(quarantine) == 0 && len(skip) == 0 {
 				break
 			}
-			if err := w.writeBatch(ctx, store, batch, quarantine, markable(turns, batch)); err != nil {
+			err = w.writeBatch(ctx, store, batch, quarantine, markable(turns, batch))
+			if errors.Is(err, errForgottenMeanwhile) {
+				continue // read the branch again: forgotten turns are no longer pending
+			}
+			if err != nil {
 				return batches, err
 			}
 			if len(batch) > 0 {
@@ -314,11 +318,12 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		if len(edits) == 0 && len(archives) == 0 {
 			break
 		}
+		nodes := append(append([]sessions.Node(nil), quarantine...), batch...)
 		if w.e.Config().Writer.Proposes() && len(edits) > 0 {
-			err = w.propose(ctx, v, archives, edits)
+			err = w.propose(ctx, store, nodes, v, archives, edits)
 		} else {
-			_, err = w.e.Install(ctx, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
-				Edits: edits, Archives: archives, Background: true})
+			err = w.install(ctx, store, nodes, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
+				Edits: edits, Archives: archives})
 		}
 		if err == nil {
 			break
@@ -331,6 +336,32 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		return engine.Wrap(engine.CodeIO, err, "%d turn(s)", len(mark))
 	}
 	return nil
+}
+
+// errForgottenMeanwhile is writeBatch's answer when the owner forgot a
+// turn of the batch after the writer read it: the branch is read again.
+var errForgottenMeanwhile = errors.New("a turn of the batch was forgotten while it was being written")
+
+// install installs a batch's change under the write lock after checking,
+// under that same lock, that no turn of the batch was forgotten since the
+// writer read it from sessions.db. Forget blanks the turns under the lock,
+// and a turn it found not yet archived leaves no tombstone for the archive
+// append to de-duplicate against: without the check a writer that read the
+// turn before the forget archived its text after it.
+func (w *writer) install(ctx context.Context, store *sessions.Store, nodes []sessions.Node, ch engine.Change) error {
+	return w.e.Locked(ctx, true, func(tx *engine.Tx) error {
+		for _, n := range nodes {
+			cur, err := store.Node(n.Key())
+			if err != nil {
+				return engine.Wrap(engine.CodeIO, err, "sessions.db")
+			}
+			if cur.Forgotten() {
+				return errForgottenMeanwhile
+			}
+		}
+		_, err := tx.Install(ctx, ch)
+		return err
+	})
 }
 
 // modelFor returns the configured network model, or nil for offline.
