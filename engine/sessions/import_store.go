@@ -1,0 +1,394 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"scriptorium/workspace/archive"
+)
+
+// The store half of an import: what the lines mean against the nodes and
+// sessions already stored, naming new sessions, cycles and insertion.
+
+// sessionPlan is a session the import stores nodes in.
+type sessionPlan struct {
+	seq    int64 // 0 for a session the import creates
+	thread string
+}
+
+// importPlan is what checkAgainstStore decided.
+type importPlan struct {
+	fresh      []record // lines to store
+	duplicates int      // lines that repeat a stored node exactly
+	forgotten  int      // lines for stored nodes the owner forgot
+	sessions   map[SessionKey]*sessionPlan
+	bad        []LineError
+}
+
+// checkAgainstStore compares the file with what is stored, names the
+// threads of new sessions and checks that the writer can archive every new
+// node. It runs inside the import transaction so that no other writer can
+// change the answer before the insert.
+func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known map[Key]bool) (*importPlan, error) {
+	plan := &importPlan{sessions: map[SessionKey]*sessionPlan{}}
+	// The ids to look up, per session, in file order of the sessions.
+	var order []SessionKey
+	wanted := map[SessionKey][]string{}
+	for _, r := range recs {
+		sk := r.node.SessionKey()
+		if _, ok := wanted[sk]; !ok {
+			order = append(order, sk)
+		}
+		wanted[sk] = append(wanted[sk], r.node.ID)
+		if r.node.Parent != "" {
+			wanted[sk] = append(wanted[sk], r.node.Parent)
+		}
+	}
+	stored := map[Key]Node{}
+	for _, sk := range order {
+		sp, err := storedSession(ctx, tx, sk)
+		if err != nil {
+			return nil, err
+		}
+		if sp == nil {
+			continue
+		}
+		plan.sessions[sk] = sp
+		if err := storedNodes(ctx, tx, sp.seq, wanted[sk], stored); err != nil {
+			return nil, err
+		}
+	}
+
+	inFile := make(map[Key]bool, len(recs))
+	for _, r := range recs {
+		inFile[r.key()] = true
+	}
+	for _, r := range recs {
+		n := r.node
+		if old, ok := stored[r.key()]; ok {
+			if old.Forgotten() {
+				plan.forgotten++
+				continue
+			}
+			if f := differingField(old, n); f != "" {
+				plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("id %q is already stored in session %s with a different %s",
+					n.ID, sessionName(n.SessionKey()), f)})
+			} else {
+				plan.duplicates++
+			}
+			continue
+		}
+		plan.fresh = append(plan.fresh, r)
+		if n.Parent == "" {
+			continue
+		}
+		pk := r.parentKey()
+		if _, ok := stored[pk]; !ok && !inFile[pk] && !known[pk] { // a bad line's key was already reported
+			plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("parent %q not found in session %s, in the file or the store",
+				n.Parent, sessionName(n.SessionKey()))})
+		}
+	}
+
+	providerBad, err := checkNewProviders(ctx, tx, plan.fresh)
+	if err != nil {
+		return nil, err
+	}
+	plan.bad = append(plan.bad, providerBad...)
+	threadBad, err := nameNewSessions(ctx, tx, plan)
+	if err != nil {
+		return nil, err
+	}
+	plan.bad = append(plan.bad, threadBad...)
+	for _, r := range plan.fresh {
+		sp := plan.sessions[r.node.SessionKey()]
+		if sp == nil {
+			continue // its session could not be named; already reported
+		}
+		n := r.node
+		n.Thread = sp.thread
+		rec := archive.Record{SourceID: n.SourceID(), Role: n.Role, SpeakerID: n.SpeakerID,
+			SpeakerDisplay: n.SpeakerDisplay, Time: n.Time, Content: n.Content}
+		if err := rec.Validate(); err != nil {
+			// A safety net: the checks above are meant to refuse all of this.
+			plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("the writer could not archive this turn: %v", err)})
+		}
+	}
+	return plan, nil
+}
+
+// storedSession returns the stored session sk, or nil.
+func storedSession(ctx context.Context, tx *sql.Tx, sk SessionKey) (*sessionPlan, error) {
+	sp := &sessionPlan{}
+	err := tx.QueryRowContext(ctx, `SELECT seq, thread FROM sessions WHERE provider = ? AND id = ?`, sk.Provider, sk.Session).Scan(&sp.seq, &sp.thread)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("look up session %s: %w", sessionName(sk), err)
+	}
+	return sp, nil
+}
+
+// checkNewProviders refuses a provider the store does not hold yet when its
+// name is not portable, or when it differs from a stored or earlier one
+// only by case or Unicode form: the two would share one sources/ directory
+// on a case-insensitive file system.
+func checkNewProviders(ctx context.Context, tx *sql.Tx, fresh []record) ([]LineError, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT provider FROM sessions`)
+	if err != nil {
+		return nil, fmt.Errorf("look up providers: %w", err)
+	}
+	have := map[string]bool{}
+	folded := map[string]string{} // FoldKey -> the spelling in use
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("look up providers: %w", err)
+		}
+		have[p] = true
+		folded[archive.FoldKey(p)] = p
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("look up providers: %w", err)
+	}
+	var bad []LineError
+	for _, r := range fresh {
+		p := r.node.Provider
+		if have[p] {
+			continue
+		}
+		if !portableName(p) {
+			bad = append(bad, LineError{r.line, fmt.Sprintf("provider %q cannot be a directory name on every system: "+
+				"use letters, digits and %s, not starting or ending with '.'", p, portableNameChars)})
+			continue
+		}
+		k := archive.FoldKey(p)
+		if other, ok := folded[k]; ok && other != p {
+			bad = append(bad, LineError{r.line, fmt.Sprintf("provider %q differs from provider %q only by case or Unicode form; "+
+				"they would share one directory: spell it %q", p, other, other)})
+			continue
+		}
+		folded[k] = p
+	}
+	return bad, nil
+}
+
+// nameNewSessions gives every new session of plan its thread name: the
+// first of threadCandidates that no other session of the provider, stored
+// or new, holds (compared by archive.FoldKey).
+func nameNewSessions(ctx context.Context, tx *sql.Tx, plan *importPlan) ([]LineError, error) {
+	taken := map[string]bool{} // provider + "\x00" + FoldKey(thread), for this file
+	var bad []LineError
+	for _, r := range plan.fresh {
+		sk := r.node.SessionKey()
+		if _, ok := plan.sessions[sk]; ok {
+			continue
+		}
+		thread := ""
+		for _, c := range threadCandidates(sk.Session) {
+			k := archive.FoldKey(c)
+			if taken[sk.Provider+"\x00"+k] {
+				continue
+			}
+			var n int
+			if err := tx.QueryRowContext(ctx, threadTakenQuery, sk.Provider, k).Scan(&n); err != nil {
+				return nil, fmt.Errorf("look up thread names: %w", err)
+			}
+			if n == 0 {
+				thread = c
+				taken[sk.Provider+"\x00"+k] = true
+				break
+			}
+		}
+		if thread == "" {
+			bad = append(bad, LineError{r.line, fmt.Sprintf("session %s: every archive thread name it could have is taken by another session", sessionName(sk))})
+			plan.sessions[sk] = nil
+			continue
+		}
+		plan.sessions[sk] = &sessionPlan{thread: thread}
+	}
+	return bad, nil
+}
+
+// threadTakenQuery counts the sessions of a provider holding a thread key.
+const threadTakenQuery = `SELECT count(*) FROM sessions WHERE provider = ? AND thread_key = ?`
+
+// lookupChunk bounds the number of bound variables per IN (...) query.
+const lookupChunk = 500
+
+// nodesInSessionQuery selects the nodes of one session (?1) whose ids fill
+// the placeholders.
+func nodesInSessionQuery(placeholders string) string {
+	return `SELECT ` + nodeColumns + ` FROM nodes n JOIN sessions s ON s.seq = n.session
+ WHERE n.session = ?1 AND n.id IN (` + placeholders + `)`
+}
+
+// storedNodes adds the stored nodes of session seq among ids to out.
+func storedNodes(ctx context.Context, tx *sql.Tx, seq int64, ids []string, out map[Key]Node) error {
+	for len(ids) > 0 {
+		n := min(len(ids), lookupChunk)
+		args := make([]any, 0, n+1)
+		args = append(args, seq)
+		ph := make([]string, n)
+		for i, id := range ids[:n] {
+			args = append(args, id)
+			ph[i] = "?" + strconv.Itoa(i+2)
+		}
+		ids = ids[n:]
+		if err := func() error {
+			rows, err := tx.QueryContext(ctx, nodesInSessionQuery(strings.Join(ph, ", ")), args...)
+			if err != nil {
+				return fmt.Errorf("look up nodes: %w", err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				node, err := scanNode(rows)
+				if err != nil {
+					return fmt.Errorf("look up nodes: %w", err)
+				}
+				out[node.Key()] = node
+			}
+			return rows.Err()
+		}(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findCycles reports new nodes whose parent chain loops. Stored nodes can
+// never be part of a loop: they are immutable and were acyclic when stored.
+func findCycles(fresh []record) []LineError {
+	byKey := make(map[Key]record, len(fresh))
+	for _, r := range fresh {
+		byKey[r.key()] = r
+	}
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := make(map[Key]int, len(fresh))
+	var bad []LineError
+	for _, r := range fresh {
+		var path []Key
+		k := r.key()
+		for {
+			cur, ok := byKey[k]
+			if !ok || state[k] == done {
+				break
+			}
+			if state[k] == onPath {
+				// Report every node of the loop, from where it closes.
+				i := 0
+				for path[i] != k {
+					i++
+				}
+				for _, c := range path[i:] {
+					bad = append(bad, LineError{byKey[c].line, fmt.Sprintf("node %q is its own ancestor (the parent chain loops)", c.ID)})
+				}
+				break
+			}
+			state[k] = onPath
+			path = append(path, k)
+			if cur.node.Parent == "" {
+				break
+			}
+			k = cur.parentKey()
+		}
+		for _, p := range path {
+			state[p] = done
+		}
+	}
+	return bad
+}
+
+// topoOrder returns the records with every parent before its children,
+// otherwise in file order, so that node seq increases along every path.
+func topoOrder(fresh []record) []record {
+	byKey := make(map[Key]int, len(fresh))
+	for i, r := range fresh {
+		byKey[r.key()] = i
+	}
+	placed := make([]bool, len(fresh))
+	out := make([]record, 0, len(fresh))
+	for i := range fresh {
+		// Collect the unplaced ancestors within the file, then place them
+		// root first.
+		var chain []int
+		for j, ok := i, true; ok && !placed[j]; {
+			chain = append(chain, j)
+			placed[j] = true
+			if fresh[j].node.Parent == "" {
+				break
+			}
+			j, ok = byKey[fresh[j].parentKey()]
+		}
+		for k := len(chain) - 1; k >= 0; k-- {
+			out = append(out, fresh[chain[k]])
+		}
+	}
+	return out
+}
+
+const (
+	insertSessionQuery = `INSERT INTO sessions(provider, id, thread, thread_key, first_time, last_time)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
+	widenSessionQuery = `UPDATE sessions SET first_time = min(first_time, ?2), last_time = max(last_time, ?3) WHERE seq = ?1`
+	// The nodes_has_children trigger marks the parent; the parent's seq is
+	// looked up in the node's own session so walks can follow integer keys.
+	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic)
+		VALUES (?1, ?2, nullif(?3, ''), (SELECT seq FROM nodes WHERE session = ?1 AND id = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`
+)
+
+// insertNodes stores new records, which must come parents first, creating
+// or widening their sessions.
+func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) error {
+	type span struct{ first, last string }
+	spans := map[SessionKey]*span{}
+	var order []SessionKey
+	for _, r := range recs {
+		ts := formatTime(r.node.Time)
+		sk := r.node.SessionKey()
+		sp, ok := spans[sk]
+		if !ok {
+			spans[sk] = &span{ts, ts}
+			order = append(order, sk)
+			continue
+		}
+		sp.first, sp.last = min(sp.first, ts), max(sp.last, ts)
+	}
+	for _, sk := range order {
+		sp, plan := spans[sk], sessions[sk]
+		if plan.seq != 0 {
+			if _, err := tx.ExecContext(ctx, widenSessionQuery, plan.seq, sp.first, sp.last); err != nil {
+				return fmt.Errorf("store session %s: %w", sessionName(sk), err)
+			}
+			continue
+		}
+		if err := tx.QueryRowContext(ctx, insertSessionQuery, sk.Provider, sk.Session, plan.thread,
+			archive.FoldKey(plan.thread), sp.first, sp.last).Scan(&plan.seq); err != nil {
+			return fmt.Errorf("store session %s: %w", sessionName(sk), err)
+		}
+	}
+
+	insert, err := tx.PrepareContext(ctx, insertNodeQuery)
+	if err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	defer insert.Close()
+	for _, r := range recs {
+		n := r.node
+		if _, err := insert.ExecContext(ctx, sessions[n.SessionKey()].seq, n.ID, n.Parent, n.Role, n.Content,
+			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic); err != nil {
+			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
+		}
+	}
+	return nil
+}
