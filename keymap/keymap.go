@@ -155,6 +155,8 @@ type Audit struct {
 	Filter               key.Binding
 	ScrollUp, ScrollDown key.Binding
 	Close                key.Binding
+	// Revert undoes the selected install after showing its inverse diff.
+	Revert key.Binding
 }
 
 // Reason holds the keys of the pending pane's rejection reason input;
@@ -289,6 +291,7 @@ func Default() KeyMap {
 			ScrollUp:   bind("↑/pgup", "scroll up", "up", "k", "pgup"),
 			ScrollDown: bind("↓/pgdn", "scroll down", "down", "j", "pgdown"),
 			Close:      bind("esc", "back", "esc", "backspace"),
+			Revert:     bind("R", "revert", "R"),
 		},
 		Reason: Reason{
 			ForceQuit: forceQuit(),
@@ -380,7 +383,7 @@ func (k KeyMap) Scopes() []Scope {
 		{Name: "Audit", Note: "Pane 7: every install, promotion, rejection, sleep pass and declined proposal, newest first.",
 			WithGlobal: true,
 			Bindings: []key.Binding{k.Audit.Up, k.Audit.Down, k.Audit.PageUp, k.Audit.PageDown, k.Audit.Top, k.Audit.Bottom,
-				k.Audit.Open, k.Audit.Record, k.Audit.PrevSource, k.Audit.NextSource, k.Audit.Filter}},
+				k.Audit.Open, k.Audit.Record, k.Audit.PrevSource, k.Audit.NextSource, k.Audit.Filter, k.Audit.Revert}},
 		{Name: "Audit diff", Note: "An audit entry's diff, opened with enter.", WithGlobal: true,
 			Bindings: []key.Binding{k.Audit.ScrollUp, k.Audit.ScrollDown, k.Audit.Record, k.Audit.Close}},
 		{Name: "Confirmation", Note: "A dialog before promote, reject, core reorder, sleep, accept, decline, revert and forget. Any other key cancels.",

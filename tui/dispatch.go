@@ -257,7 +257,7 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 		return m.run(kindRevertPreview, r.Revision, fmt.Sprintf("preparing the revert of revision %d", r.Revision),
 			func(ctx context.Context) (tea.Msg, error) {
 				res, err := b.Revert(ctx, r.Revision, true)
-				return views.RevertPreviewed{Revision: r.Revision, Result: res, Err: err}, err
+				return views.RevertPreviewed{Revision: r.Revision, From: r.From, Result: res, Err: err}, err
 			}), true
 	case views.RunRevert:
 		return m.mutate(kindRevert, fmt.Sprintf("reverting revision %d", r.Revision), r, func(ctx context.Context) (tea.Msg, error) {

@@ -37,6 +37,7 @@ var scenes = []struct {
 	{name: "audit", keys: []string{"7"}},
 	{name: "audit_write_sources", keys: []string{"7", "down", "l"}},
 	{name: "audit_diff", keys: []string{"7", "down", "enter"}},
+	{name: "audit_revert_preview", keys: []string{"7", "down", "down", "R"}},
 	{name: "core_explain", keys: []string{"3", "G", "e"}},
 	{name: "core_pin_confirm", keys: []string{"3", "G", "P"}},
 	{name: "core_open_sources", keys: []string{"3", "down", "enter", "l"}},

@@ -681,3 +681,19 @@ func TestPending_EnterOpensTheRecord(t *testing.T) {
 		t.Error("esc did not come back from the record")
 	}
 }
+
+// Issue 18: the audit view gets a revert key too, with the inverse diff
+// shown before the confirmation.
+func TestAudit_RevertShowsDiffThenConfirms(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	h.press("7", "down", "down", "R")
+	v := h.view()
+	mustContain(t, v, "revert of revision 40: this diff would be installed", "Revert revision 40?")
+	h.press("y")
+	mustContain(t, h.view(), "reverted revision 40 as revision")
+	h.f.mu.Lock()
+	defer h.f.mu.Unlock()
+	if len(h.f.reverted) != 1 || h.f.reverted[0] != 40 {
+		t.Errorf("reverted = %v", h.f.reverted)
+	}
+}

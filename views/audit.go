@@ -37,6 +37,10 @@ type Audit struct {
 	diff  bool // the selected entry's diff fills the pane
 	vp    viewport.Model
 	vpKey string
+
+	// preview is a revert of the selected entry waiting for confirmation:
+	// its diff is shown instead of the entry's own.
+	preview *engine.RevertResult
 }
 
 // NewAudit returns the audit pane.
@@ -80,13 +84,13 @@ func (a *Audit) ShortHelp() []key.Binding {
 	case a.filtering:
 		return []key.Binding{a.c.Keys.Filter.Apply, a.c.Keys.Filter.Clear}
 	case a.diff:
-		return []key.Binding{k.ScrollDown, k.Record, k.Close}
+		return []key.Binding{k.ScrollDown, k.Record, k.Revert, k.Close}
 	}
 	en, _ := a.Current()
 	if len(en.Sources) > 1 {
-		return []key.Binding{k.Open, k.Record, k.NextSource, k.Filter}
+		return []key.Binding{k.Open, k.Record, k.NextSource, k.Filter, k.Revert}
 	}
-	return []key.Binding{k.Open, k.Record, k.Filter}
+	return []key.Binding{k.Open, k.Record, k.Filter, k.Revert}
 }
 
 // FullHelp implements help.KeyMap.
@@ -97,10 +101,10 @@ func (a *Audit) FullHelp() [][]key.Binding {
 		f := a.c.Keys.Filter
 		return [][]key.Binding{{f.Apply, f.Clear, f.ForceQuit}}
 	case a.diff:
-		return [][]key.Binding{{k.ScrollUp, k.ScrollDown, k.Record, k.Close}}
+		return [][]key.Binding{{k.ScrollUp, k.ScrollDown, k.Record, k.Revert, k.Close}}
 	}
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Record, k.PrevSource, k.NextSource, k.Filter}}
+		{k.Open, k.Record, k.PrevSource, k.NextSource, k.Filter, k.Revert}}
 }
 
 // Update implements Component.
@@ -111,7 +115,19 @@ func (a *Audit) Update(msg tea.Msg) (Component, tea.Cmd) {
 		if msg.Err == nil {
 			a.setEntries(msg.Report.Entries)
 		}
+	case RevertPreviewed:
+		if msg.From == "audit" && msg.Err == nil {
+			return a, a.onRevertPreview(msg)
+		}
+	case Reverted:
+		a.preview, a.diff, a.vpKey = nil, false, ""
 	case tea.KeyMsg:
+		if a.preview != nil && !a.filtering { // any key leaves the preview
+			a.preview, a.vpKey = nil, ""
+		}
+		if key.Matches(msg, a.c.Keys.Audit.Revert) && !a.filtering {
+			return a, a.askRevert()
+		}
 		switch {
 		case a.filtering:
 			return a, a.updateFilter(msg)
@@ -291,4 +307,27 @@ func (a *Audit) openRecord() tea.Cmd {
 		return Send(Notice{Text: "no archive holds " + Visible(ref) + " any more", Err: true})
 	}
 	return Send(OpenArchive{Path: en.Records[i].Path, Anchor: en.Records[i].Anchor})
+}
+
+// askRevert starts the revert of the selected install: first the dry run,
+// whose diff the pane shows before the owner confirms.
+func (a *Audit) askRevert() tea.Cmd {
+	en, ok := a.Current()
+	switch {
+	case !ok:
+		return nil
+	case en.Revision == 0:
+		return Send(Notice{Text: "this entry installed nothing: there is nothing to revert"})
+	}
+	return Send(PreviewRevert{Revision: en.Revision, From: "audit"})
+}
+
+func (a *Audit) onRevertPreview(msg RevertPreviewed) tea.Cmd {
+	if len(msg.Result.Changed) == 0 {
+		return Send(Notice{Text: fmt.Sprintf("revision %d is already undone: nothing to revert", msg.Revision)})
+	}
+	res := msg.Result
+	a.preview, a.diff, a.vpKey = &res, true, ""
+	return Send(Confirm{Prompt: fmt.Sprintf("Revert revision %d? The diff shown is installed as a new revert transaction (%s); later changes to other blocks stay. y to confirm, any other key cancels",
+		msg.Revision, plural(len(res.Changed), "file")), Action: RunRevert{Revision: msg.Revision}})
 }

@@ -204,13 +204,20 @@ func (a *Audit) diffView(en engine.AuditEntry) string {
 	head := WrapParts([]string{st.Title.Render("Diff"), st.Header.Render(kindLabel(en.Kind)), revLabel(en.Revision),
 		en.Time, plural(len(en.Diffs), "file")}, " · ", a.w)
 	head = append(head, Wrap(st.Faint.Render(Visible(en.Detail)), a.w)...)
+	if a.preview != nil {
+		head = append(head, Wrap(st.Warn.Render(fmt.Sprintf("revert of revision %d: this diff would be installed", en.Revision)), a.w)...)
+	}
 	room := a.h - len(head)
 	if room <= 0 {
 		return Fit(strings.Join(head, "\n"), a.w, a.h)
 	}
 	a.vp.Width, a.vp.Height = a.w, room
-	if k := fmt.Sprintf("%s/%d", entryKey(en), a.w); k != a.vpKey {
-		a.vp.SetContent(renderDiffs(st, en.Diffs, a.w))
+	diffs, what := en.Diffs, ""
+	if a.preview != nil {
+		diffs, what = a.preview.Changed, "/revert"
+	}
+	if k := fmt.Sprintf("%s/%d%s", entryKey(en), a.w, what); k != a.vpKey {
+		a.vp.SetContent(renderDiffs(st, diffs, a.w))
 		a.vp.GotoTop()
 		a.vpKey = k
 	}

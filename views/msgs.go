@@ -73,7 +73,12 @@ type (
 		Only []string
 	}
 	// PreviewRevert computes, without installing, the revert of Revision.
-	PreviewRevert struct{ Revision int64 }
+	PreviewRevert struct {
+		Revision int64
+		// From names the pane that asked ("audit"; "" is the passes
+		// pane), so only it shows the preview and asks to confirm.
+		From string
+	}
 	// RunRevert installs the revert of Revision.
 	RunRevert struct{ Revision int64 }
 	// Confirm asks the owner first; Action is sent when they answer y.
@@ -189,6 +194,7 @@ type (
 	// RevertPreviewed answers PreviewRevert: the diff a revert would install.
 	RevertPreviewed struct {
 		Revision int64
+		From     string
 		Result   engine.RevertResult
 		Err      error
 	}

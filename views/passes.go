@@ -115,6 +115,9 @@ func (p *Passes) Update(msg tea.Msg) (Component, tea.Cmd) {
 			p.setProposals(msg.Proposals)
 		}
 	case RevertPreviewed:
+		if msg.From != "" {
+			return p, nil // another pane asked
+		}
 		return p, p.onRevertPreview(msg)
 	case Reverted:
 		p.preview = nil
