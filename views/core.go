@@ -276,8 +276,12 @@ func (p *Core) View() string {
 		return Fit(strings.Join(lines, "\n"), p.w, p.h)
 	}
 	listH := min(len(p.view.Blocks), room)
-	if room-listH < 3 && room > 6 {
-		listH = room - 3 // keep a few lines for the preview
+	reserve := 3 // a few lines for the preview
+	if b, ok := p.Current(); ok && p.explain != nil && p.explain.ID == b.ID {
+		reserve = 2 + len(p.explainLines(*p.explain, p.h)) // the whole explanation
+	}
+	if room-listH < reserve && room > reserve+3 {
+		listH = room - reserve
 	}
 	p.off = scrollTo(p.off, p.cur, listH, len(p.view.Blocks))
 	for i := p.off; i < len(p.view.Blocks) && i < p.off+listH; i++ {

@@ -60,7 +60,7 @@ func unifiedLine(st *Styles, l string, w int) []string {
 	for i, part := range Wrap(text, max(w-2, 1)) {
 		lead := mark
 		if i > 0 {
-			lead = mark + "↪" // a continuation, not a line of the file
+			lead = mark + "»" // a continuation, not a line of the file
 		}
 		out = append(out, paint(lead+part))
 	}

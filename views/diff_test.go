@@ -22,7 +22,7 @@ func TestRenderDiffs_WrapsAndSideBySide(t *testing.T) {
 			t.Errorf("a line is wider than the pane: %q", l)
 		}
 	}
-	if !strings.Contains(narrow, "-↪") || !strings.Contains(narrow, "+↪") || !strings.Contains(narrow, "now. ^aaaaaaa1") {
+	if !strings.Contains(narrow, "-»") || !strings.Contains(narrow, "+»") || !strings.Contains(narrow, "now. ^aaaaaaa1") {
 		t.Errorf("long lines are not wrapped in full:\n%s", narrow)
 	}
 	wide := ansi.Strip(renderDiffs(st, files, 160))

@@ -108,6 +108,32 @@ var shots = []shot{
 		v, _, err := s.waitFor("its detail", to, contains("reason: forges an archive frame"))
 		return v, err
 	}},
+	{"explain", func(s *session, to time.Duration) (string, error) {
+		// The demo's core overflows its budget: why the last block is out.
+		s.press("3")
+		if _, _, err := s.waitFor("the core budget", to, contains("tokens ·", "excluded (overflow)")); err != nil {
+			return "", err
+		}
+		if err := s.keys(to, "G", "e"); err != nil {
+			return "", err
+		}
+		v, _, err := s.waitFor("the explanation", to, contains("is excluded", "budget"))
+		return v, err
+	}},
+	{"forget", func(s *session, to time.Duration) (string, error) {
+		// The preview of forgetting the first pending record's speaker;
+		// esc leaves it, nothing is forgotten.
+		s.press("1")
+		if _, _, err := s.waitFor("the pending sources", to, contains("sources in")); err != nil {
+			return "", err
+		}
+		s.press("F")
+		v, _, err := s.waitFor("the forget preview", to, contains("Forget "))
+		if err == nil {
+			s.press("esc")
+		}
+		return v, err
+	}},
 }
 
 // keys presses keys one at a time, as a person does, letting the screen
