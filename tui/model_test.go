@@ -697,3 +697,17 @@ func TestAudit_RevertShowsDiffThenConfirms(t *testing.T) {
 		t.Errorf("reverted = %v", h.f.reverted)
 	}
 }
+
+// Rough edge 7: r gave no feedback. It says what it does, and the notice
+// expires like every other.
+func TestRefresh_SaysSoAndTheNoticeExpires(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	h.press("r")
+	mustContain(t, h.view(), "reloading every pane from disk")
+	for _, msg := range h.timers {
+		h.send(msg) // the notice's expiry timer fires
+	}
+	if strings.Contains(h.view(), "reloading every pane from disk") {
+		t.Error("the refresh notice did not expire")
+	}
+}
