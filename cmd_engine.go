@@ -30,14 +30,15 @@ func verbs() []*verb {
 		{name: "get", args: "REF", help: "a block (^id, path#^id) or a source (source-id, path#source-hash)", run: runGet},
 		{name: "update", args: "FILE", help: "apply a transaction (JSON; - reads stdin)",
 			flags: []flagSpec{{"as", true, "owner (default) or paired"}}, run: runUpdate},
-		{name: "search", args: "QUERY", help: "BM25 search over trusted blocks and sources", flags: []flagSpec{
+		{name: "search", args: "QUERY", help: "search trusted blocks and sources (BM25, fused with embeddings when [embeddings] is configured)", flags: []flagSpec{
 			{"speaker", true, "only sources by this speaker id, display name or label"},
 			{"path", true, "only results under this path prefix"},
 			{"since", true, "YYYY-MM-DD (inclusive) or RFC 3339"},
 			{"until", true, "YYYY-MM-DD (inclusive, whole day) or RFC 3339"},
 			{"sort", true, "score (default) or date (newest first)"},
 			{"limit", true, "maximum results (default 10)"},
-			{"method", true, "bm25 (default) or embedding"},
+			{"method", true, "hybrid (the default with [embeddings]), bm25 (the default without) or embedding"},
+			{"explain", false, "show which fields, terms and boosts gave each score"},
 		}, run: runSearch},
 		{name: "import", args: "PATH", help: "import turns into sessions.db: a JSONL, Claude Code or ChatGPT file, - (stdin) or a directory",
 			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code or chatgpt"}}, run: runImport, details: importDetails},

@@ -4,18 +4,22 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+
+	"golang.org/x/term"
 
 	"scriptorium/engine"
 )
 
 func runSearch(inv *invocation) error {
 	if len(inv.positional) == 0 {
-		return usagef("usage: scriptorium search QUERY [--speaker S] [--path P] [--since D] [--until D] [--sort score|date] [--limit N] [--method bm25|embedding]")
+		return usagef("usage: scriptorium search QUERY [--speaker S] [--path P] [--since D] [--until D] [--sort score|date] [--limit N] [--method hybrid|bm25|embedding] [--explain]")
 	}
 	q := engine.SearchQuery{Text: strings.Join(inv.positional, " "), Speaker: inv.flag("speaker"), Path: inv.flag("path"),
-		Since: inv.flag("since"), Until: inv.flag("until"), Sort: inv.flag("sort"), Method: inv.flag("method")}
+		Since: inv.flag("since"), Until: inv.flag("until"), Sort: inv.flag("sort"), Method: inv.flag("method"),
+		Explain: inv.bool("explain")}
 	if strings.TrimSpace(q.Text) == "" {
 		return usagef("empty query")
 	}
@@ -27,14 +31,30 @@ func runSearch(inv *invocation) error {
 		q.Limit = n
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		res, err := e.Search(ctx, q)
+		if f, ok := inv.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			e.SetEmbedProgress(func(done, total int) {
+				fmt.Fprintf(f, "\rembedding %d/%d documents…", done, total)
+				if done == total {
+					fmt.Fprintln(f)
+				}
+			})
+		}
+		rep, err := e.SearchReport(ctx, q)
 		if err != nil {
 			if ee := engine.AsError(err); ee.Code == engine.CodeInvalidArgument {
 				return usagef("%s", ee.Message)
 			}
 			return err
 		}
-		return inv.emit(map[string]any{"results": res}, func(w io.Writer) {
+		res := rep.Results
+		doc := map[string]any{"results": res, "method": rep.Method}
+		if rep.Fallback != "" {
+			doc["fallback"] = rep.Fallback
+			if !inv.json {
+				fmt.Fprintf(inv.stderr, "scriptorium: %s; these are BM25 results\n", rep.Fallback)
+			}
+		}
+		return inv.emit(doc, func(w io.Writer) {
 			if len(res) == 0 {
 				fmt.Fprintln(w, "no results")
 			}
@@ -47,6 +67,9 @@ func runSearch(inv *invocation) error {
 					}
 				}
 				fmt.Fprintf(w, "%-6s %6.2f  %s#%s  %s%s\n    %s\n", r.Kind, r.Score, r.Path, r.Anchor, r.Time, who, oneLine(r.Snippet, 110))
+				if r.Explanation != nil {
+					fmt.Fprintf(w, "    why: %s\n", r.Explanation)
+				}
 			}
 		})
 	})

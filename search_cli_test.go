@@ -100,8 +100,10 @@ func TestSearchCLI_Fixtures(t *testing.T) {
 					if r.code != 0 {
 						t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
 					}
-					if len(doc) != 1 {
-						t.Errorf("document has keys %q, want only results", keysOf(doc))
+					// Beside the results, how they were ranked: no embedder is
+					// configured here, so BM25, and no fallback.
+					if len(doc) != 2 || doc["method"] != "bm25" {
+						t.Errorf("document has keys %q (method %v), want results and method bm25", keysOf(doc), doc["method"])
 					}
 					list, ok := doc["results"].([]any)
 					if !ok {

@@ -25,7 +25,30 @@ type Config struct {
 	Recall RecallConfig `toml:"recall"`
 	Sleep  ModeConfig   `toml:"sleep"`
 	Writer ModeConfig   `toml:"writer"`
+	// Embeddings, when configured, add a vector ranking to search.
+	Embeddings EmbeddingsConfig `toml:"embeddings"`
 }
+
+// EmbeddingsConfig is the [embeddings] table: an OpenAI-compatible
+// /embeddings endpoint (OpenAI, Ollama, llama.cpp's server, vLLM). With it,
+// search fuses BM25 with vector similarity (method "hybrid", the default);
+// without it search is BM25 only. Only trusted text is ever sent.
+type EmbeddingsConfig struct {
+	BaseURL   string `toml:"base_url"`    // endpoint root, e.g. "http://localhost:11434/v1"
+	Model     string `toml:"model"`       // e.g. "nomic-embed-text"
+	APIKeyEnv string `toml:"api_key_env"` // name of the env var holding the key; "" sends none
+	// BatchSize is how many texts go in one request; 0 means
+	// DefaultEmbedBatch.
+	BatchSize int `toml:"batch_size"`
+	// TimeoutSeconds bounds one request; 0 means the provider default (60 s).
+	TimeoutSeconds int `toml:"timeout_seconds"`
+}
+
+// Configured reports whether an embedder is set up.
+func (c EmbeddingsConfig) Configured() bool { return c.BaseURL != "" || c.Model != "" }
+
+// DefaultEmbedBatch is embeddings.batch_size when unset.
+const DefaultEmbedBatch = 64
 
 // ModeConfig is the [sleep] or [writer] table: whether that service
 // installs its work ("install", the default) or stores it as a proposal
@@ -132,6 +155,9 @@ func (c Config) withDefaults() Config {
 	if c.Recall.BudgetTokens == 0 {
 		c.Recall.BudgetTokens = DefaultRecallBudget
 	}
+	if c.Embeddings.BatchSize == 0 {
+		c.Embeddings.BatchSize = DefaultEmbedBatch
+	}
 	for _, m := range []*ModeConfig{&c.Sleep, &c.Writer} {
 		if m.Mode == "" {
 			m.Mode = ModeInstall
@@ -167,6 +193,17 @@ func (c Config) validate(path string) error {
 	}
 	if c.Daemon.IdleMinutes < 0 {
 		return Errorf(CodeInvalidArgument, "config %s: daemon.idle_minutes must be positive", path)
+	}
+	if em := c.Embeddings; em.Configured() {
+		if em.BaseURL == "" || em.Model == "" {
+			return Errorf(CodeInvalidArgument, "config %s: [embeddings] needs both base_url and model", path)
+		}
+		if em.BatchSize < 1 || em.BatchSize > 2048 {
+			return Errorf(CodeInvalidArgument, "config %s: embeddings.batch_size must be between 1 and 2048, not %d", path, em.BatchSize)
+		}
+		if em.TimeoutSeconds < 0 {
+			return Errorf(CodeInvalidArgument, "config %s: embeddings.timeout_seconds must be positive", path)
+		}
 	}
 	// The whole fenced block must fit: below the fence's own cost nothing
 	// could ever be recalled, which is a typo rather than a wish.

@@ -71,6 +71,8 @@ type Engine struct {
 
 	cacheMu sync.Mutex
 	cache   *snapshot // the last snapshot read, reused for unchanged files
+
+	emb embedState // the embeddings search's progress callback and vectors (embed.go)
 }
 
 // Open opens (creating if needed) the workspace of opts.StateDir. It

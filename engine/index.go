@@ -322,31 +322,47 @@ func (e *Engine) indexState(ctx context.Context, s *snapshot) IndexState {
 	return st
 }
 
-// Search runs a BM25 search over trusted blocks and sources (SPEC §10).
+// Search runs a search over trusted blocks and sources (SPEC §10): BM25,
+// fused with vector similarity when [embeddings] is configured.
 func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
-	if err := e.gate(trust.OpSearch); err != nil {
+	rep, err := e.SearchReport(ctx, q)
+	if err != nil {
 		return nil, err
+	}
+	return rep.Results, nil
+}
+
+// SearchReport is Search that also says how the results were ranked, and
+// why it fell back to BM25 when the embeddings provider failed.
+func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport, error) {
+	rep := SearchReport{Results: []SearchResult{}}
+	if err := e.gate(trust.OpSearch); err != nil {
+		return rep, err
 	}
 	iq, err := checkQuery(q)
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
-	if q.Method == "embedding" {
-		return nil, Errorf(CodeNotConfigured, "method=embedding needs an embedder, and none is configured")
+	if rep.Method, err = e.methodFor(q); err != nil {
+		return rep, err
 	}
 	s, err := e.snapshot(ctx)
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
-	hits, err := e.searchIndex(s, iq)
+	var hits []index.Hit
+	if rep.Method == MethodBM25 {
+		hits, err = e.searchIndex(s, iq)
+	} else {
+		hits, rep.Method, rep.Fallback, err = e.searchVectors(ctx, s, iq, rep.Method)
+	}
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
-	out := make([]SearchResult, 0, len(hits))
 	for _, h := range hits {
-		out = append(out, s.result(h, q.Text))
+		rep.Results = append(rep.Results, s.result(h, q.Text))
 	}
-	return out, nil
+	return rep, nil
 }
 
 // searchIndex runs a checked query on an index brought up to date with s.
@@ -395,13 +411,13 @@ func checkQuery(q SearchQuery) (index.Query, error) {
 		return iq, Errorf(CodeInvalidArgument, "query is not valid UTF-8")
 	}
 	switch q.Method {
-	case "", "bm25":
-	case "embedding":
+	case "", MethodBM25, MethodHybrid:
+	case MethodEmbedding:
 		if q.Speaker != "" {
 			return iq, Errorf(CodeInvalidArgument, "method=embedding cannot filter by speaker: embedding results carry no trusted speaker")
 		}
 	default:
-		return iq, Errorf(CodeInvalidArgument, "unknown method %q (want bm25 or embedding)", q.Method)
+		return iq, Errorf(CodeInvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", q.Method)
 	}
 	switch q.Sort {
 	case "", "score", "date":
@@ -423,7 +439,7 @@ func checkQuery(q SearchQuery) (index.Query, error) {
 		return iq, Errorf(CodeInvalidArgument, "until is before since")
 	}
 	iq = index.Query{Text: q.Text, Speaker: strings.TrimSpace(q.Speaker), PathPrefix: q.Path,
-		Since: since, Until: until, Sort: q.Sort, Limit: q.Limit}
+		Since: since, Until: until, Sort: q.Sort, Limit: q.Limit, Explain: q.Explain}
 	if iq.Sort == "" {
 		iq.Sort = "score"
 	}
@@ -433,7 +449,7 @@ func checkQuery(q SearchQuery) (index.Query, error) {
 // result turns an index hit into a SPEC §10 result, with its snippet cut
 // from the text in the snapshot (the index stores no text).
 func (s *snapshot) result(h index.Hit, query string) SearchResult {
-	r := SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score}
+	r := SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
 	if !h.Time.IsZero() {
 		r.Time = h.Time.UTC().Format(time.RFC3339)
 	}

@@ -24,6 +24,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/render"
 	"scriptorium/workspace"
 )
 
@@ -211,6 +212,51 @@ func (s *lcSet) recallAtBudget(t *testing.T, budgets []int) map[string][]float64
 				}
 			}
 			f := lcFound(q, r, len(r.Covers))
+			sum["all"][i] += f
+			sum[q.Category][i] += f
+		}
+	}
+	for cat, v := range sum {
+		for i := range v {
+			v[i] /= float64(n[cat])
+		}
+	}
+	return sum
+}
+
+// baselineAtBudget is recall@budget for textbook BM25: its turns, best
+// first, each as a recall line ("- [source-id] text"), while the lines fit
+// the budget in o200k tokens, with nothing else (no core, no fence).
+func (s *lcSet) baselineAtBudget(t *testing.T, budgets []int) map[string][]float64 {
+	t.Helper()
+	bl := newLCTextbook(t, s.ids, s.texts)
+	text := map[string]string{}
+	for i, id := range s.ids {
+		text[id] = s.texts[i]
+	}
+	sum := map[string][]float64{}
+	n := map[string]int{}
+	for _, q := range s.questions {
+		if q.Category == "unanswerable" {
+			continue
+		}
+		r := bl.rank(t, q.Text, 50)
+		for _, cat := range []string{"all", q.Category} {
+			if sum[cat] == nil {
+				sum[cat] = make([]float64, len(budgets))
+			}
+			n[cat]++
+		}
+		for i, b := range budgets {
+			used, k := 0, 0
+			for ; k < len(r.Covers); k++ {
+				c := render.CountTokens("- [" + r.Covers[k][0] + "] " + text[r.Covers[k][0]] + "\n")
+				if used+c > b {
+					break
+				}
+				used += c
+			}
+			f := lcFound(q, r, k)
 			sum["all"][i] += f
 			sum[q.Category][i] += f
 		}

@@ -1,6 +1,14 @@
 package engine_test
 
-import "testing"
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"scriptorium/engine"
+	"scriptorium/engine/writer"
+)
 
 // lcFloors are the recall@10 floors of our default ranking on the
 // longchat set, a little below the figures BENCHMARKS.md records: a
@@ -10,7 +18,8 @@ var lcFloors = map[string]float64{
 	"paraphrase": 0.03, "chinese": 0.95, "cross-lingual": 0,
 }
 
-// TestLongChat_Eval measures our search against textbook BM25 on the
+// TestLongChat_Eval (about 50 s on 2 busy cores; SCRIPTORIUM_EVAL_FULL=1
+// adds hybrid recall@budget) measures our search against textbook BM25 on the
 // longchat set (testdata/search/longchat) and holds the targets of issue
 // 15: recall@10 at least 1.25× BM25 overall, 1.5× on speaker and temporal
 // questions, and no category below BM25.
@@ -21,14 +30,41 @@ func TestLongChat_Eval(t *testing.T) {
 	set := lcLoad(t)
 	qs := set.questions
 	answers := map[string]map[string]lcRanked{"bm25": set.askBaseline(t), "ours": set.ask(t, "")}
-	names := []string{"bm25", "ours"}
+	budgets := []int{500, 1000, 2000}
+	budget := map[string]map[string][]float64{"ours": set.recallAtBudget(t, budgets), "bm25": set.baselineAtBudget(t, budgets)}
+
+	// Hybrid: a second engine on the same state, with [embeddings] pointing
+	// at the fake embedder (embed_fake_test.go: hashed character trigrams,
+	// no meaning), as a new process would open it.
+	fake := newFakeEmbedder(t)
+	fake.config(t, set.state, 0)
+	he, err := engine.Open(context.Background(), engine.Options{StateDir: set.state, Interactive: true, Distiller: writer.Distiller{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer he.Close()
+	hybrid := *set
+	hybrid.e = he
+	answers["hybrid"] = hybrid.ask(t, "")
+	if os.Getenv("SCRIPTORIUM_EVAL_FULL") != "" {
+		// 645 more recalls, each embedding its question: kept out of CI.
+		budget["hybrid"] = hybrid.recallAtBudget(t, budgets)
+	}
+	inputs, requests := fake.received()
+	for _, in := range inputs {
+		if strings.Contains(in, set.canary) {
+			t.Fatalf("pending text sent to the embedder: %q", in)
+		}
+	}
+	t.Logf("fake embedder: %d requests, %d texts", requests, len(inputs))
+
+	names := []string{"bm25", "ours", "hybrid"}
 	scores := map[string]map[string]lcScores{}
 	auc := map[string]float64{}
 	for _, n := range names {
 		scores[n] = lcEvaluate(qs, answers[n])
 		auc[n] = lcAUC(qs, answers[n])
 	}
-	budget := map[string]map[string][]float64{"ours": set.recallAtBudget(t, []int{500, 1000, 2000})}
 	t.Logf("\n%s", lcTable(names, scores, auc, budget))
 	for _, n := range names {
 		t.Logf("%s missed: %v", n, scores[n]["all"].Missed)

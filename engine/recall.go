@@ -30,9 +30,18 @@ type RecallResult struct {
 	Budget int          `json:"budget"`
 }
 
-// recallSearchLimit is how many hits RecallBudget considers: more than fit
-// a default budget, so the budget rather than the limit decides.
+// recallSearchLimit is the fewest hits RecallBudget considers; a larger
+// budget asks for more (recallLimit), so the budget rather than the limit
+// decides what fits.
 const recallSearchLimit = 10
+
+// recallSlack is how far below the budget the running token estimate
+// switches to exact counts.
+const recallSlack = 24
+
+// recallLimit is how many hits to ask for under a budget: about one per
+// 40 tokens (a hit line is 25–60), between recallSearchLimit and 50.
+func recallLimit(budget int) int { return min(max(budget/25, recallSearchLimit), 100) }
 
 // maxRecallQueryRunes bounds the part of a message searched for: a pasted
 // log is still a message to recall for, but only its start is a query.
@@ -71,21 +80,54 @@ func (e *Engine) RecallBudget(ctx context.Context, prompt string, budget int) (R
 		return res, err
 	}
 	items, inCore := e.recallCore(s, budget)
-	hits, err := e.recallHits(ctx, prompt)
+	hits, err := e.recallHits(ctx, prompt, recallLimit(budget))
 	if err != nil {
 		return res, err
+	}
+	// A block and the source it cites say the same thing: whichever comes
+	// first is recalled, the other is not repeated.
+	covered := map[string]bool{}
+	total := 0
+	if len(items) > 0 {
+		total = render.CountTokens(recallText(items))
 	}
 	for _, h := range hits {
 		if h.Kind == "topic" && h.Path == coreTopicPath && inCore[h.Ref] {
 			continue
 		}
+		cites := []string{h.Ref}
+		if h.Kind == "topic" {
+			cites = s.blockCitations(h.Path, h.Ref)
+		}
+		if len(cites) > 0 && allCovered(covered, cites) {
+			continue
+		}
 		line := recallLine(h)
+		n := render.CountTokens(line)
 		cand := append(items, RecallItem{Kind: h.Kind, Ref: h.Ref, Path: h.Path, Anchor: h.Anchor,
-			Tokens: render.CountTokens(line), Text: line})
-		if render.CountTokens(recallText(cand)) > budget {
+			Tokens: n, Text: line})
+		// Counting the whole fenced text for every hit is quadratic; the
+		// running sum is within a few tokens of it, so the exact count is
+		// taken only near the budget.
+		if est := total + n + 1; total == 0 || est > budget-recallSlack {
+			total = render.CountTokens(recallText(cand))
+		} else {
+			total = est
+		}
+		if total > budget {
 			break
 		}
 		items = cand
+		for _, c := range cites {
+			covered[c] = true
+		}
+	}
+	if len(items) == 0 {
+		return res, nil
+	}
+	// The estimate may have let the last hits overshoot by a token or two.
+	for len(items) > 0 && render.CountTokens(recallText(items)) > budget {
+		items = items[:len(items)-1]
 	}
 	if len(items) == 0 {
 		return res, nil
@@ -132,12 +174,12 @@ func (e *Engine) recallCore(s *snapshot, budget int) ([]RecallItem, map[string]b
 // recallHits searches trusted memory for the prompt. A prompt that is no
 // query at all (only symbols, say) recalls nothing rather than failing the
 // turn.
-func (e *Engine) recallHits(ctx context.Context, prompt string) ([]SearchResult, error) {
+func (e *Engine) recallHits(ctx context.Context, prompt string, limit int) ([]SearchResult, error) {
 	q := recallQuery(prompt)
 	if q == "" {
 		return nil, nil
 	}
-	hits, err := e.Search(ctx, SearchQuery{Text: q, Limit: recallSearchLimit})
+	hits, err := e.Search(ctx, SearchQuery{Text: q, Limit: limit})
 	var ee *Error
 	if errors.As(err, &ee) && ee.Code == CodeInvalidArgument {
 		return nil, nil
@@ -187,4 +229,36 @@ func recallText(items []RecallItem) string {
 		b.WriteString(it.Text + "\n")
 	}
 	return FenceMemory(b.String())
+}
+
+// allCovered reports whether every source-id is already recalled.
+func allCovered(covered map[string]bool, ids []string) bool {
+	for _, id := range ids {
+		if !covered[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// blockCitations are the source-ids a block's footnotes cite.
+func (s *snapshot) blockCitations(path, id string) []string {
+	tf, ok := s.topics[path]
+	if !ok {
+		return nil
+	}
+	b, ok := tf.file.Block(id)
+	if !ok {
+		return nil
+	}
+	defs := tf.file.Definitions()
+	var out []string
+	for _, r := range b.Refs {
+		if d, ok := defs[r.Label]; ok {
+			for _, c := range d.Sources {
+				out = append(out, c.SourceID)
+			}
+		}
+	}
+	return out
 }

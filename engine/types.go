@@ -127,6 +127,10 @@ type SearchResult struct {
 	SpeakerDisplay  *string `json:"speaker_display,omitempty"`
 	SpeakerLabel    *string `json:"speaker_label,omitempty"`
 	SpeakerTrusted  *bool   `json:"speaker_trusted,omitempty"`
+	// Explanation says which fields, terms and boosts gave the score (and,
+	// for a fused ranking, where the hit ranked in each list); only when
+	// SearchQuery.Explain asked for it.
+	Explanation *Explanation `json:"explanation,omitempty"`
 }
 
 // WriterStatus is the best-effort writer status file (SPEC §7).
@@ -236,7 +240,8 @@ type SearchQuery struct {
 	Until   string
 	Sort    string // "score" (default) or "date"
 	Limit   int    // default 10
-	Method  string // "bm25" (default) or "embedding"
+	Method  string // "bm25", "hybrid" (the default when [embeddings] is configured) or "embedding"
+	Explain bool   // fill SearchResult.Explanation
 }
 
 // PromoteResult is the outcome of promote.

@@ -42,6 +42,7 @@ const (
 	fieldTokens     = "ntok"    // stored only: analysed token count of text, for the running totals
 	fieldWhoTokens  = "nwho"    // stored only: the same for who
 	fieldCtxTokens  = "nctx"    // stored only: the same for ctx
+	fieldDateTokens = "ndate"   // stored only: the number of date terms
 )
 
 const (
@@ -134,7 +135,9 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		kw.IncludeTermVectors = false
 		kw.IncludeInAll = false
 		kw.DocValues = false
-		kw.SkipFreqNorm = true
+		// Only date is scored, and BM25 needs its length norm (bleve
+		// scores a term of a norm-less field as zero).
+		kw.SkipFreqNorm = name != fieldDate
 		dm.AddFieldMappingsAt(name, kw)
 	}
 
@@ -161,7 +164,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		dm.AddFieldMappingsAt(name, so)
 	}
 
-	for _, name := range []string{fieldTokens, fieldWhoTokens, fieldCtxTokens} {
+	for _, name := range []string{fieldTokens, fieldWhoTokens, fieldCtxTokens, fieldDateTokens} {
 		nt := mapping.NewNumericFieldMapping()
 		nt.Index = false
 		nt.Store = true

@@ -40,6 +40,8 @@ func encode(d *Doc) (map[string]interface{}, fieldCounts, error) {
 	}
 	if dates := docDateTerms(d.Text, d.Time); len(dates) > 0 {
 		m[fieldDate] = dates
+		m[fieldDateTokens] = float64(len(dates))
+		n.date = int64(len(dates))
 	}
 	if !d.Time.IsZero() {
 		sec := d.Time.Unix()

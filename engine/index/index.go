@@ -22,7 +22,7 @@ import (
 // FormatVersion is the on-disk format of the index: the mapping, the analyzer
 // and the internal keys. An index stamped with another version is discarded
 // and rebuilt. Bump it with any change to newMapping or to Doc's encoding.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Kinds of documents.
 const (
@@ -75,10 +75,9 @@ type Doc struct {
 	// cites. A name in the question lifts these documents. Never a name
 	// taken from message text.
 	Who string
-	// Context is scored at a low weight and only lifts a document that
-	// matched on its own: for a source the turn before it in its
-	// conversation (what a reply answers), for a block the sources it
-	// cites. Only trusted text belongs here.
+	// Context is scored at a low weight: for a source the turn before it
+	// in its conversation, so a reply is found by the question it answers;
+	// for a block the sources it cites. Only trusted text belongs here.
 	Context string
 	// SpeakerID, SpeakerDisplay and SpeakerLabel identify who said a source
 	// record; the speaker filter matches any of them. They are ignored for
@@ -128,6 +127,7 @@ type corpusStats struct {
 	Tokens    int64 `json:"tokens"`
 	WhoTokens int64 `json:"who_tokens"`
 	CtxTokens int64 `json:"ctx_tokens"`
+	DateTerms int64 `json:"date_terms"`
 }
 
 // add adds (sign 1) or removes (sign -1) one document's counts.
@@ -136,11 +136,12 @@ func (st *corpusStats) add(sign int64, n fieldCounts) {
 	st.Tokens += sign * n.text
 	st.WhoTokens += sign * n.who
 	st.CtxTokens += sign * n.ctx
+	st.DateTerms += sign * n.date
 }
 
 // fieldCounts are the analysed token counts of one document's scored
 // fields.
-type fieldCounts struct{ text, who, ctx int64 }
+type fieldCounts struct{ text, who, ctx, date int64 }
 
 // Open opens the index in dir with default Options.
 func Open(dir string) (*Index, error) {
@@ -336,7 +337,7 @@ func openBleve(path string) (idx bleve.Index, st *corpusStats, err error) {
 	if err != nil {
 		return fail(fmt.Errorf("count: %w", err))
 	}
-	if st.Docs < 0 || st.Tokens < 0 || st.WhoTokens < 0 || st.CtxTokens < 0 || uint64(st.Docs) != n {
+	if st.Docs < 0 || st.Tokens < 0 || st.WhoTokens < 0 || st.CtxTokens < 0 || st.DateTerms < 0 || uint64(st.Docs) != n {
 		return fail(fmt.Errorf("corpus stats say %d docs, index holds %d", st.Docs, n))
 	}
 	// A search touches the segments' dictionaries, which a stamp and a
@@ -528,7 +529,7 @@ func tokenCounts(idx bleve.Index, ids []string) (map[string]fieldCounts, error) 
 		return out, nil
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = []string{fieldTokens, fieldWhoTokens, fieldCtxTokens}
+	req.Fields = []string{fieldTokens, fieldWhoTokens, fieldCtxTokens, fieldDateTokens}
 	req.Score = "none"
 	res, err := idx.Search(req)
 	if err != nil {
@@ -542,7 +543,8 @@ func tokenCounts(idx bleve.Index, ids []string) (map[string]fieldCounts, error) 
 		// Absent when zero: bleve stores no field for an empty value.
 		w, _ := h.Fields[fieldWhoTokens].(float64)
 		c, _ := h.Fields[fieldCtxTokens].(float64)
-		out[h.ID] = fieldCounts{text: int64(f), who: int64(w), ctx: int64(c)}
+		dt, _ := h.Fields[fieldDateTokens].(float64)
+		out[h.ID] = fieldCounts{text: int64(f), who: int64(w), ctx: int64(c), date: int64(dt)}
 	}
 	return out, nil
 }

@@ -40,13 +40,19 @@ func searchRefs(t *testing.T, ix *Index, text string) []string {
 func wantStats(t *testing.T, ix *Index, docs ...Doc) {
 	t.Helper()
 	var want corpusStats
-	for _, d := range docs {
-		toks, err := Tokens(d.Text)
+	count := func(s string) int64 {
+		toks, err := Tokens(s)
 		if err != nil {
 			t.Fatal(err)
 		}
+		return int64(len(toks))
+	}
+	for _, d := range docs {
 		want.Docs++
-		want.Tokens += int64(len(toks))
+		want.Tokens += count(d.Text)
+		want.WhoTokens += count(d.Who)
+		want.CtxTokens += count(d.Context)
+		want.DateTerms += int64(len(docDateTerms(d.Text, d.Time)))
 	}
 	if got := *ix.stats.Load(); got != want {
 		t.Errorf("stats = %+v, want %+v", got, want)

@@ -10,18 +10,19 @@ import (
 )
 
 // Ranking: each query term is looked up in the document's own words
-// (text) and in who said it (who); a date the question names is looked up
-// in the date terms. A term's fields form one disjunction, so bleve's
-// coordination factor counts how many of the question's terms (and its
-// date) a document matched, not how many fields; inside it, a term found
-// in both fields counts twice over, which is what lifts "what did Alice
-// say" to Alice's own turns. The conversation around a document (ctx)
-// only adds to a document that matched: a result always shows why it is
-// one. The weights were chosen on the longchat set (BENCHMARKS.md), and
-// each part was kept only where it raised recall there.
+// (text), in who said it (who) and, at a low weight, in the conversation
+// around it (ctx: the turn a reply answers, the sources a block cites), so
+// a reply is found by the question it answers; a date the question names
+// is looked up in the date terms. A term's fields form one disjunction, so
+// the outer coordination factor counts how many of the question's terms
+// (and its date) a document matched, not how many fields; inside it, a
+// term found in two fields counts twice over, which is what lifts "what
+// did Alice say" to Alice's own turns. The weights were chosen on the
+// longchat set (BENCHMARKS.md), and each part was kept only where it
+// raised recall there.
 var (
-	boostWho  = 1.0
-	boostCtx  = 0.2
+	boostWho  = 2.0
+	boostCtx  = 0.3
 	boostDate = 1.5
 )
 
@@ -38,7 +39,11 @@ var framing = map[string]bool{
 var bareName = regexp.MustCompile(`^\p{L}+$`)
 
 // buildQuery returns the scoring query for text and the terms it used.
-func buildQuery(text string) (query.Query, []string, error) {
+// isSpeaker says whether a term names a speaker: only those terms are
+// looked up in the who field too. (bleve multiplies a disjunction's score
+// by the share of its clauses that matched, so a who lookup beside every
+// term would halve every match that is not the speaker's.)
+func buildQuery(text string, isSpeaker func(term string) bool) (query.Query, []string, error) {
 	terms, err := queryTerms(text)
 	if err != nil {
 		return nil, nil, err
@@ -55,13 +60,19 @@ func buildQuery(text string) (query.Query, []string, error) {
 	var clauses, context []query.Query
 	for _, t := range kept {
 		fields := []query.Query{termQuery(fieldText, t, 1)}
-		if boostWho > 0 && bareName.MatchString(t) {
+		if boostWho > 0 && bareName.MatchString(t) && isSpeaker(t) {
 			fields = append(fields, termQuery(fieldWho, t, boostWho))
 		}
 		clauses = append(clauses, fieldsOf(fields))
 		if boostCtx > 0 {
 			context = append(context, termQuery(fieldCtx, t, boostCtx))
 		}
+	}
+	if len(context) > 0 {
+		// All context lookups are one clause: a document found only by
+		// the turn before it counts as matching one part of the question,
+		// and a reply never outranks the turn it repeats.
+		clauses = append(clauses, fieldsOf(context))
 	}
 	if boostDate > 0 {
 		var dates []query.Query
@@ -75,13 +86,7 @@ func buildQuery(text string) (query.Query, []string, error) {
 	if len(clauses) == 0 {
 		return nil, nil, nil
 	}
-	main := query.NewDisjunctionQuery(clauses)
-	if len(context) == 0 {
-		return main, kept, nil
-	}
-	// Context only lifts a document that matched on its own (its words, its
-	// speaker, its date): a result always shows why it is one.
-	return query.NewBooleanQuery([]query.Query{main}, context, nil), kept, nil
+	return query.NewDisjunctionQuery(clauses), kept, nil
 }
 
 func termQuery(field, term string, boost float64) *query.TermQuery {
@@ -111,8 +116,23 @@ type Explanation struct {
 	// Coord is "matched/total" query clauses (terms, and a date if the
 	// question names one); the sum of matches is multiplied by it.
 	Coord string `json:"coord"`
-	// Tree is bleve's explanation as it came.
-	Tree *search.Explanation `json:"tree,omitempty"`
+	// Tree is bleve's explanation as it came: {value, message, children}.
+	// It is an any so that schema generators (MCP) need not follow its
+	// recursion.
+	Tree any `json:"tree,omitempty"`
+	// Fusion is set for a hybrid ranking: where the hit ranked in each
+	// list and the fused score.
+	Fusion *Fusion `json:"fusion,omitempty"`
+}
+
+// Fusion is one hit's part in a reciprocal rank fusion of the BM25 and the
+// vector rankings: score = Σ 1/(K + rank) over the lists it is in.
+type Fusion struct {
+	K          int     `json:"k"`
+	BM25Rank   int     `json:"bm25_rank"`   // 1-based; 0 when not in the BM25 list
+	VectorRank int     `json:"vector_rank"` // 1-based; 0 when not in the vector list
+	Similarity float64 `json:"similarity"`  // cosine similarity to the question
+	Score      float64 `json:"score"`
 }
 
 // Match is one field and term that scored.
@@ -131,22 +151,36 @@ func explain(e *search.Explanation) *Explanation {
 		return nil
 	}
 	out := &Explanation{Score: e.Value, Tree: e, Matches: []Match{}}
-	var walk func(x *search.Explanation, top bool)
-	walk = func(x *search.Explanation, top bool) {
+	// The question's coordination factor is the coord(m/n) over the most
+	// clauses, the outermost of those: deeper ones belong to one term's
+	// fields.
+	bestN, bestDepth := 0, 0
+	var coord func(x *search.Explanation, depth int)
+	coord = func(x *search.Explanation, depth int) {
+		var m, n int
+		if _, err := fmt.Sscanf(x.Message, "coord(%d/%d)", &m, &n); err == nil {
+			if n > bestN || (n == bestN && depth < bestDepth) {
+				bestN, bestDepth, out.Coord = n, depth, fmt.Sprintf("%d/%d", m, n)
+			}
+		}
+		for _, c := range x.Children {
+			coord(c, depth+1)
+		}
+	}
+	coord(e, 0)
+	var walk func(x *search.Explanation)
+	walk = func(x *search.Explanation) {
 		if m := weightMsg.FindStringSubmatch(x.Message); m != nil {
 			var boost float64
 			fmt.Sscanf(m[3], "%g", &boost)
 			out.Matches = append(out.Matches, Match{Field: m[1], Term: m[2], Boost: boost, Score: x.Value})
 			return
 		}
-		if top && strings.HasPrefix(x.Message, "coord(") {
-			out.Coord = strings.TrimSuffix(strings.TrimPrefix(x.Message, "coord("), ")")
-		}
 		for _, c := range x.Children {
-			walk(c, top && x.Message == "product of:")
+			walk(c)
 		}
 	}
-	walk(e, true)
+	walk(e)
 	for i := 1; i < len(out.Matches); i++ {
 		for j := i; j > 0 && out.Matches[j].Score > out.Matches[j-1].Score; j-- {
 			out.Matches[j], out.Matches[j-1] = out.Matches[j-1], out.Matches[j]
@@ -160,17 +194,36 @@ func (e *Explanation) String() string {
 	if e == nil {
 		return ""
 	}
-	parts := make([]string, len(e.Matches))
-	for i, m := range e.Matches {
+	var parts []string
+	for _, m := range e.Matches {
 		b := ""
 		if m.Boost != 1 {
 			b = fmt.Sprintf(" ×%g", m.Boost)
 		}
-		parts[i] = fmt.Sprintf("%s:%s%s %.3f", m.Field, m.Term, b, m.Score)
+		parts = append(parts, fmt.Sprintf("%s:%s%s %.3f", m.Field, m.Term, b, m.Score))
 	}
 	s := strings.Join(parts, " + ")
 	if e.Coord != "" {
 		s = "(" + s + ") × coord " + e.Coord
 	}
-	return fmt.Sprintf("%s = %.3f", s, e.Score)
+
+	out := ""
+	if len(parts) > 0 {
+		out = fmt.Sprintf("bm25 %s = %.3f", s, e.Score)
+	}
+	if f := e.Fusion; f != nil {
+		rank := func(r int) string {
+			if r == 0 {
+				return "—"
+			}
+			return fmt.Sprint(r)
+		}
+		fused := fmt.Sprintf("rrf(k=%d): bm25 rank %s, vector rank %s (cosine %.3f) = %.4f",
+			f.K, rank(f.BM25Rank), rank(f.VectorRank), f.Similarity, f.Score)
+		if out == "" {
+			return fused
+		}
+		out += "; " + fused
+	}
+	return out
 }

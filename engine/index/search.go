@@ -100,7 +100,12 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	scoring, _, err := buildQuery(q.Text)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.idx == nil {
+		return nil, ErrClosed
+	}
+	scoring, _, err := buildQuery(q.Text, ix.isSpeaker)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -124,11 +129,6 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	req.Fields = slices.Clone(storedFields)
 	req.SortByCustom(sortOrder)
 
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ix.idx == nil {
-		return nil, ErrClosed
-	}
 	st := ix.stats.Load()
 	if st.Docs > 0 && st.Tokens > 0 {
 		// Our own corpus totals instead of bleve's per-segment estimate,
@@ -136,8 +136,9 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 		// bleve wants a cardinality for every field a term searcher
 		// touches, filters included, though filters are never scored; "*"
 		// is the field of scorch's merged ("unadorned") filter searchers.
-		fc := map[string]int{fieldText: int(st.Tokens), fieldWho: int(max(st.WhoTokens, 1)), fieldCtx: int(max(st.CtxTokens, 1))}
-		for _, f := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldDate, fieldTime, fieldDay, "*"} {
+		fc := map[string]int{fieldText: int(st.Tokens), fieldWho: int(max(st.WhoTokens, 1)),
+			fieldCtx: int(max(st.CtxTokens, 1)), fieldDate: int(max(st.DateTerms, 1))}
+		for _, f := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldTime, fieldDay, "*"} {
 			fc[f] = int(st.Docs)
 		}
 		req.PreSearchData = map[string]interface{}{
@@ -169,6 +170,22 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 		return nil, err
 	}
 	return hits, nil
+}
+
+// isSpeaker reports whether an analysed term is part of some document's
+// who field (a speaker's name or id), with a count-only search. Called
+// with mu held. A failing lookup says no: the search itself then reports
+// the damage.
+func (ix *Index) isSpeaker(term string) bool {
+	req := bleve.NewSearchRequestOptions(termQuery(fieldWho, term, 1), 0, 0, false)
+	req.Score = "none"
+	found := false
+	_ = ix.guard("search", func() error {
+		res, err := ix.idx.Search(req)
+		found = err == nil && res.Total > 0
+		return nil
+	})
+	return found
 }
 
 // sortFor maps Query.Sort to a bleve sort order. Every order ends in the

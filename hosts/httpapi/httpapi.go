@@ -161,7 +161,8 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 			return nil, err
 		}
 		sq := engine.SearchQuery{Text: q.Get("q"), Speaker: q.Get("speaker"), Path: q.Get("path"),
-			Since: q.Get("since"), Until: q.Get("until"), Sort: q.Get("sort"), Method: q.Get("method")}
+			Since: q.Get("since"), Until: q.Get("until"), Sort: q.Get("sort"), Method: q.Get("method"),
+			Explain: q.Get("explain") == "true" || q.Get("explain") == "1"}
 		if l := q.Get("limit"); l != "" {
 			n, err := strconv.Atoi(l)
 			if err != nil || n < 1 {
@@ -169,8 +170,17 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 			}
 			sq.Limit = n
 		}
-		res, err := e.Search(ctx, sq)
-		return map[string]any{"results": res}, err
+		rep, err := e.SearchReport(ctx, sq)
+		if err != nil {
+			return nil, err
+		}
+		// The CLI's document: results, how they were ranked and why it
+		// fell back to BM25 if it did.
+		doc := map[string]any{"results": rep.Results, "method": rep.Method}
+		if rep.Fallback != "" {
+			doc["fallback"] = rep.Fallback
+		}
+		return doc, nil
 	case "pending":
 		if err := method(http.MethodGet); err != nil {
 			return nil, err

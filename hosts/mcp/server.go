@@ -77,7 +77,7 @@ func NewServer(eng *engine.Engine, opts Options) *mcp.Server {
 	destructive := opts.OwnerTools // paired edits only ever add bytes
 
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_search", Title: "Search memory",
-		Description: "BM25 search over trusted memory: topic blocks and source records. Use it before answering from memory; cite results by path#anchor.",
+		Description: "Search trusted memory (BM25, fused with embeddings when configured): topic blocks and source records. Use it before answering from memory; cite results by path#anchor.",
 		InputSchema: searchSchema(), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}},
 		t.search)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Title: "Get a block or source",
@@ -127,7 +127,7 @@ type SearchInput struct {
 	Until   string `json:"until,omitempty" jsonschema:"YYYY-MM-DD (covers that whole day) or an RFC 3339 time"`
 	Sort    string `json:"sort,omitempty" jsonschema:"score (default) or date (newest first)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"most results to return (default 10)"`
-	Method  string `json:"method,omitempty" jsonschema:"bm25 (default) or embedding"`
+	Method  string `json:"method,omitempty" jsonschema:"hybrid (the default when embeddings are configured), bm25 (the default otherwise) or embedding"`
 }
 
 // SearchOutput is memory_search's result.
@@ -280,7 +280,7 @@ func nonNil[T any](s []T) []T {
 func searchSchema() *jsonschema.Schema {
 	s := mustSchema[SearchInput]()
 	s.Properties["sort"].Enum = []any{"score", "date"}
-	s.Properties["method"].Enum = []any{"bm25", "embedding"}
+	s.Properties["method"].Enum = []any{"bm25", "hybrid", "embedding"}
 	one := 1.0
 	s.Properties["limit"].Minimum = &one
 	return s
