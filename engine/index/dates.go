@@ -267,3 +267,51 @@ func QueryDateTerms(q string) []string {
 	}
 	return out
 }
+
+// qRelative is a question about what happened next to another event: "the
+// week after the gym reopened", "the evening before the Piranesi meeting".
+var qRelative = regexp.MustCompile(`(?i)\bthe (day|morning|evening|night|week|weekend) (after|before) (.+?)[?.!]*$`)
+
+// relativeWindow splits a question about the days next to an event into
+// the event's words and a function giving those days from the event's
+// day, or returns ok=false.
+func relativeWindow(q string) (event string, days func(t time.Time) []time.Time, ok bool) {
+	m := qRelative.FindStringSubmatch(q)
+	if m == nil {
+		return "", nil, false
+	}
+	unit, dir, event := strings.ToLower(m[1]), strings.ToLower(m[2]), m[3]
+	sign := 1
+	if dir == "before" {
+		sign = -1
+	}
+	days = func(t time.Time) []time.Time {
+		t = t.UTC().Truncate(24 * time.Hour)
+		switch unit {
+		case "week":
+			out := make([]time.Time, 7)
+			for i := range out {
+				out[i] = t.AddDate(0, 0, sign*(i+1))
+			}
+			return out
+		case "weekend":
+			var sat time.Time
+			if sign > 0 {
+				sat = t.AddDate(0, 0, 1)
+				for sat.Weekday() != time.Saturday {
+					sat = sat.AddDate(0, 0, 1)
+				}
+			} else {
+				sat = previous(t, time.Saturday)
+			}
+			return []time.Time{sat, sat.AddDate(0, 0, 1)}
+		case "evening", "night":
+			if sign < 0 {
+				return []time.Time{t.AddDate(0, 0, -1)}
+			}
+			return []time.Time{t, t.AddDate(0, 0, 1)}
+		}
+		return []time.Time{t.AddDate(0, 0, sign)} // day, morning
+	}
+	return event, days, true
+}

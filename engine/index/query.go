@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -43,7 +44,25 @@ var bareName = regexp.MustCompile(`^\p{L}+$`)
 // looked up in the who field too. (bleve multiplies a disjunction's score
 // by the share of its clauses that matched, so a who lookup beside every
 // term would halve every match that is not the speaker's.)
-func buildQuery(text string, isSpeaker func(term string) bool) (query.Query, []string, error) {
+//
+// A question about the days next to an event ("what did Diego do the week
+// after the gym reopened") is asked in two steps: eventDay finds the day of
+// the event (the best hit for its words), and the days around it join the
+// question's date terms.
+func buildQuery(text string, isSpeaker func(term string) bool, eventDay func(event string) time.Time) (query.Query, []string, error) {
+	// The days next to the event, and the question without the event's
+	// words: the answer happened then, it is not the event again.
+	var window []string
+	if event, days, ok := relativeWindow(text); ok && eventDay != nil {
+		if t := eventDay(event); !t.IsZero() {
+			for _, d := range days(t) {
+				window = append(window, dayTerm+d.Format(time.DateOnly))
+			}
+			if rest := strings.TrimSpace(text[:strings.LastIndex(text, event)]); rest != "" {
+				text = rest
+			}
+		}
+	}
 	terms, err := queryTerms(text)
 	if err != nil {
 		return nil, nil, err
@@ -77,6 +96,9 @@ func buildQuery(text string, isSpeaker func(term string) bool) (query.Query, []s
 	if boostDate > 0 {
 		var dates []query.Query
 		for _, d := range QueryDateTerms(text) {
+			dates = append(dates, termQuery(fieldDate, d, boostDate))
+		}
+		for _, d := range window {
 			dates = append(dates, termQuery(fieldDate, d, boostDate))
 		}
 		if len(dates) > 0 {

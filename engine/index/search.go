@@ -105,7 +105,7 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if ix.idx == nil {
 		return nil, ErrClosed
 	}
-	scoring, _, err := buildQuery(q.Text, ix.isSpeaker)
+	scoring, _, err := buildQuery(q.Text, ix.isSpeaker, ix.eventDay)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -186,6 +186,28 @@ func (ix *Index) isSpeaker(term string) bool {
 		return nil
 	})
 	return found
+}
+
+// eventDay is the day of the best hit for an event's words ("the gym
+// reopened"), or zero. Called with mu held.
+func (ix *Index) eventDay(event string) time.Time {
+	eq, _, err := buildQuery(event, ix.isSpeaker, nil)
+	if err != nil || eq == nil {
+		return time.Time{}
+	}
+	req := bleve.NewSearchRequestOptions(eq, 1, 0, false)
+	req.Fields = []string{fieldTime}
+	var t time.Time
+	_ = ix.guard("search", func() error {
+		res, err := ix.idx.Search(req)
+		if err == nil && len(res.Hits) > 0 {
+			if sec, ok := res.Hits[0].Fields[fieldTime].(float64); ok {
+				t = time.Unix(int64(sec), 0).UTC()
+			}
+		}
+		return nil
+	})
+	return t
 }
 
 // sortFor maps Query.Sort to a bleve sort order. Every order ends in the
