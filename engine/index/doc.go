@@ -17,9 +17,13 @@
 // the caller fetches the text from the workspace. MakeSnippet cuts a
 // query-centred excerpt from that text.
 //
-// Scoring is BM25. bleve derives the average field length from per-segment
+// Scoring is BM25 over four fields: the document's own words (text), who
+// said it (who: trusted speaker fields only), the conversation around it
+// (ctx, low weight) and its days (date: its time and the dates its text
+// names or implies); query.go says how a question is turned into lookups
+// of them and dates.go how dates are found. bleve derives the average field length from per-segment
 // dictionary sizes, which changes rankings whenever segments merge, so the
 // index keeps its own running totals (documents and analysed tokens of the
-// text field) inside the index, updated atomically with each batch, and hands
-// them to bleve with every search.
+// scored fields) inside the index, updated atomically with each batch, and
+// hands them to bleve with every search.
 package index
