@@ -21,9 +21,11 @@
 // said it (who: trusted speaker fields only), the conversation around it
 // (ctx, low weight) and its days (date: its time and the dates its text
 // names or implies); query.go says how a question is turned into lookups
-// of them and dates.go how dates are found. bleve derives the average field length from per-segment
-// dictionary sizes, which changes rankings whenever segments merge, so the
-// index keeps its own running totals (documents and analysed tokens of the
-// scored fields) inside the index, updated atomically with each batch, and
-// hands them to bleve with every search.
+// of them and dates.go how dates are found.
+//
+// bleve derives the average field length from per-segment dictionary sizes,
+// which changes rankings whenever segments merge, so the index keeps its own
+// running totals (documents and analysed tokens of the scored fields) inside
+// the index, updated atomically with each batch, and hands them to bleve
+// with every search.
 package index
