@@ -15,19 +15,12 @@ import (
 // Rejected sources are pending too but no longer await review: Rejected
 // lists them.
 func (e *Engine) Pending(ctx context.Context) ([]PendingSource, error) {
-	if err := e.gate(trust.OpPending); err != nil {
-		return nil, err
-	}
-	s, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rejected, err := e.rejections(ctx)
+	pending, rejected, err := e.reviewQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := []PendingSource{}
-	for _, p := range s.pendingSources() {
+	for _, p := range pending {
 		if _, ok := rejected[p.Ref]; !ok {
 			out = append(out, p)
 		}
@@ -55,6 +48,23 @@ func (s *snapshot) pendingSources() []PendingSource {
 		return out[i].Path < out[j].Path
 	})
 	return out
+}
+
+// reviewQueue reads every pending source and the rejections recorded for
+// them: Pending and Rejected are the two halves of it.
+func (e *Engine) reviewQueue(ctx context.Context) ([]PendingSource, map[string]trust.Rejection, error) {
+	if err := e.gate(trust.OpPending); err != nil {
+		return nil, nil, err
+	}
+	s, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rejected, err := e.rejections(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.pendingSources(), rejected, nil
 }
 
 // Promote promotes pending sources by source-id (SPEC §5). Only the owner

@@ -86,19 +86,12 @@ func (e *Engine) Reject(ctx context.Context, refs []string, reason string) (Reje
 // Rejected lists the rejected sources that are still pending (a promoted
 // one is trusted and no longer rejected), oldest rejection first.
 func (e *Engine) Rejected(ctx context.Context) ([]RejectedSource, error) {
-	if err := e.gate(trust.OpPending); err != nil {
-		return nil, err
-	}
-	s, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rejected, err := e.rejections(ctx)
+	pending, rejected, err := e.reviewQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := []RejectedSource{}
-	for _, p := range s.pendingSources() {
+	for _, p := range pending {
 		if r, ok := rejected[p.Ref]; ok {
 			out = append(out, RejectedSource{PendingSource: p, Reason: r.Reason,
 				RejectedAt: formatTime(r.RejectedAt), RejectedBy: string(r.RejectedBy)})

@@ -148,15 +148,8 @@ func (e *Engine) revertEdits(ctx context.Context, v *View, target revisionFiles)
 			}
 			continue
 		}
-		switch {
-		case merged == nil && cur != nil:
-			edits = append(edits, Edit{Op: "delete", Path: p})
-		case merged != nil && cur == nil:
-			content := string(merged)
-			edits = append(edits, Edit{Op: "create", Path: p, Content: &content})
-		case merged != nil && string(merged) != string(cur):
-			content := string(merged)
-			edits = append(edits, Edit{Op: "replace", Path: p, Content: &content})
+		if ed, ok := FileEdit(p, cur, merged); ok {
+			edits = append(edits, ed)
 		}
 	}
 	if len(bad) > 0 {

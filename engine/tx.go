@@ -98,6 +98,24 @@ type Change struct {
 	forget *forgetRecord
 }
 
+// FileEdit is the edit that takes topic file path from its current bytes
+// cur to want (nil: the file does not exist on that side); ok is false
+// when nothing changes. Revert and accept both turn a merged file into
+// edits this way.
+func FileEdit(path string, cur, want []byte) (ed Edit, ok bool) {
+	switch {
+	case want == nil && cur != nil:
+		return Edit{Op: "delete", Path: path}, true
+	case want != nil && cur == nil:
+		content := string(want)
+		return Edit{Op: "create", Path: path, Content: &content}, true
+	case want != nil && string(want) != string(cur):
+		content := string(want)
+		return Edit{Op: "replace", Path: path, Content: &content}, true
+	}
+	return Edit{}, false
+}
+
 // Update applies a transaction as the engine's caller tier (SPEC §6).
 func (e *Engine) Update(ctx context.Context, tx Transaction) (UpdateResult, error) {
 	if err := e.gate(trust.OpUpdate); err != nil {

@@ -299,16 +299,8 @@ func rebase(v *engine.View, p Proposal, chosen []string) ([]engine.Edit, error) 
 			bad = append(bad, engine.Violation{Code: "proposal_conflict", Path: path, Line: c.Line,
 				Message: fmt.Sprintf("%s changed since the proposal's base revision %d", c.Key, p.BaseRevision)})
 		}
-		switch {
-		case len(conflicts) > 0:
-		case merged == nil && cur != nil:
-			edits = append(edits, engine.Edit{Op: "delete", Path: path})
-		case merged != nil && cur == nil:
-			content := string(merged)
-			edits = append(edits, engine.Edit{Op: "create", Path: path, Content: &content})
-		case merged != nil && string(merged) != string(cur):
-			content := string(merged)
-			edits = append(edits, engine.Edit{Op: "replace", Path: path, Content: &content})
+		if ed, ok := engine.FileEdit(path, cur, merged); ok && len(conflicts) == 0 {
+			edits = append(edits, ed)
 		}
 	}
 	if len(bad) > 0 {
