@@ -68,6 +68,7 @@ type Engine struct {
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
+	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
 
 	cacheMu sync.Mutex
 	cache   *snapshot // the last snapshot read, reused for unchanged files
@@ -241,6 +242,13 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	e.cache = s
 	e.cacheMu.Unlock()
 	return s, nil
+}
+
+// warm reports whether the engine holds a snapshot from an earlier call.
+func (e *Engine) warm() bool {
+	e.cacheMu.Lock()
+	defer e.cacheMu.Unlock()
+	return e.cache != nil
 }
 
 // VerifyReport is the result of Verify.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -212,7 +214,7 @@ func (e *Engine) rebuildIndex(s *snapshot) error {
 		return Wrap(CodeIO, err, "rebuild search index")
 	}
 	e.indexRebuilds.Add(1)
-	if err := ix.SetMeta(fingerprintKey, s.fingerprint(e.ws.Root())); err != nil {
+	if err := ix.ApplyWithMeta(nil, nil, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
 		return Wrap(CodeIO, err, "rebuild search index")
 	}
 	return nil

@@ -195,36 +195,51 @@ func sameParse(a, b *archiveFile) bool {
 }
 
 // fingerprint summarises everything the index derives from: every memory
-// file's path, size and modification time, and the promotion ledger. A hand
-// edit behind the engine's back changes it, so the index is rebuilt. Files
-// read from disk carry the signature they were read with, so a snapshot's
-// fingerprint describes that snapshot even after an install has replaced
-// the files; files a transaction produced in memory are stat'ed.
+// file's path and signature (size, mtime, ctime, inode), and the promotion
+// ledger. A hand edit behind the engine's back changes it, so the index is
+// brought up to date. Files read from disk carry the signature they were
+// read with, so a snapshot's fingerprint describes that snapshot even after
+// an install has replaced the files; files a transaction produced in memory
+// are stat'ed.
 func (s *snapshot) fingerprint(root string) string {
-	h := sha256.New()
-	line := func(p string, sig fileSig) {
-		if sig == (fileSig{}) {
-			fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
-			if err != nil {
-				fmt.Fprintf(h, "%s missing\n", p)
-				return
-			}
-			sig = fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-		}
-		fmt.Fprintf(h, "%s %d %d\n", p, sig.size, sig.mtime)
-	}
+	var lines []fpLine
 	for _, p := range s.topicPaths {
-		line(p, s.topics[p].sig)
+		lines = append(lines, fpLine{p, s.topics[p].sig})
 	}
 	for _, p := range s.archPaths {
-		line(p, s.archives[p].sig)
+		lines = append(lines, fpLine{p, s.archives[p].sig})
 	}
-	promoted := make([]string, 0, len(s.promoted))
-	for id := range s.promoted {
-		promoted = append(promoted, id)
+	return fingerprintOf(root, lines, s.promoted)
+}
+
+// fpLine is one file of a fingerprint.
+type fpLine struct {
+	path string
+	sig  fileSig
+}
+
+// fingerprintOf hashes the files (topics first, then archives, each in
+// path order) and the promoted source-ids. A zero signature is stat'ed.
+func fingerprintOf(root string, lines []fpLine, promoted map[string]bool) string {
+	h := sha256.New()
+	for _, l := range lines {
+		sig := l.sig
+		if sig == (fileSig{}) {
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(l.path)))
+			if err != nil {
+				fmt.Fprintf(h, "%s missing\n", l.path)
+				continue
+			}
+			sig = statSig(fi)
+		}
+		fmt.Fprintf(h, "%s %d %d %d %d\n", l.path, sig.size, sig.mtime, sig.ctime, sig.ino)
 	}
-	sort.Strings(promoted)
-	for _, id := range promoted {
+	ids := make([]string, 0, len(promoted))
+	for id := range promoted {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
 		fmt.Fprintf(h, "promoted %s\n", id)
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -248,13 +263,12 @@ func (e *Engine) openIndex() (*index.Index, error) {
 // fresh, nothing otherwise. It returns whether it rebuilt.
 func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	fp := s.fingerprint(e.ws.Root())
-	have, err := ix.Meta(fingerprintKey)
-	if err != nil && !errors.Is(err, index.ErrCorrupt) {
+	if _, err := ix.Meta(fingerprintKey); err != nil && !errors.Is(err, index.ErrCorrupt) {
 		return false, Wrap(CodeIO, err, "read search index")
 	}
 	// A damaged index has marked itself for a rebuild: the rebuild below is
 	// its repair.
-	if !ix.NeedsRebuild() && have == fp {
+	if indexDescribes(ix, fp, s.snapshotContent) {
 		return false, nil
 	}
 	docs := s.docsOf()
@@ -267,7 +281,7 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 		return false, Wrap(CodeIO, err, "search index") // "search index: rebuild: …"
 	}
 	e.indexRebuilds.Add(1)
-	if err := ix.SetMeta(fingerprintKey, fp); err != nil {
+	if err := ix.ApplyWithMeta(nil, nil, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
 		return false, Wrap(CodeIO, err, "search index")
 	}
 	return true, nil
@@ -283,8 +297,7 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 		return
 	}
 	defer ix.Close()
-	have, _ := ix.Meta(fingerprintKey)
-	if ix.NeedsRebuild() || before == nil || have != before.fingerprint(e.ws.Root()) {
+	if before == nil || !indexDescribes(ix, before.fingerprint(e.ws.Root()), before.snapshotContent) {
 		_, _ = e.syncIndex(ix, after)
 		return
 	}
@@ -303,7 +316,7 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 	}
 	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
 	sort.Strings(deletes)
-	_ = ix.ApplyWithMeta(upserts, deletes, map[string]string{fingerprintKey: after.fingerprint(e.ws.Root())})
+	_ = ix.ApplyWithMeta(upserts, deletes, after.indexMeta(e.ws.Root(), time.Now()))
 }
 
 // indexState describes the index without changing it.
@@ -317,8 +330,7 @@ func (e *Engine) indexState(ctx context.Context, s *snapshot) IndexState {
 	if n, err := ix.Count(); err == nil {
 		st.Documents = n
 	}
-	fp, _ := ix.Meta(fingerprintKey)
-	st.Fresh = !ix.NeedsRebuild() && fp == s.fingerprint(e.ws.Root())
+	st.Fresh = indexDescribes(ix, s.fingerprint(e.ws.Root()), s.snapshotContent)
 	return st
 }
 
@@ -345,6 +357,14 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 	}
 	if rep.Method, err = e.methodFor(q); err != nil {
 		return rep, err
+	}
+	// A cold engine (a one-shot CLI search) answers from a fresh index
+	// without reading the workspace; a warm one has its snapshot in memory.
+	if rep.Method == MethodBM25 && !e.warm() {
+		if results, ok := e.searchFromFiles(ctx, iq, q.Text); ok {
+			rep.Results = results
+			return rep, nil
+		}
 	}
 	s, err := e.snapshot(ctx)
 	if err != nil {

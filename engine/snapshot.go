@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"scriptorium/render"
@@ -21,6 +20,7 @@ import (
 // topicFile is one parsed topic file.
 type topicFile struct {
 	sig      fileSig // the on-disk version this was parsed from; zero if not from disk
+	racy     bool    // sig was racy when read: reuse only after comparing bytes
 	path     string  // "topics/people/craig.md"
 	data     []byte
 	file     *topic.File
@@ -48,6 +48,7 @@ func (tf *topicFile) definitions() map[string]*topic.Definition {
 // archiveFile is one parsed source archive.
 type archiveFile struct {
 	sig      fileSig
+	racy     bool   // as topicFile.racy
 	path     string // "sources/openprogram/_v2/sess.md" or "sources/openprogram/sess.md"
 	provider string
 	thread   string
@@ -93,8 +94,10 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 	}
 	s.strays = append(s.strays, strays...)
 	for _, f := range topics {
+		// A file read while its signature was racy is read again: a
+		// same-size edit in the same clock tick would not show in it.
 		if prev != nil {
-			if tf, ok := prev.topics[f.path]; ok && tf.sig == f.sig {
+			if tf, ok := prev.topics[f.path]; ok && tf.sig == f.sig && !tf.racy {
 				s.topics[f.path] = tf
 				s.topicPaths = append(s.topicPaths, f.path)
 				continue
@@ -106,6 +109,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 		}
 		s.setTopic(f.path, data)
 		s.topics[f.path].sig = f.sig
+		s.topics[f.path].racy = f.sig.racy(time.Now())
 	}
 	sources, strays, err := listMarkdown(root, "sources")
 	if err != nil {
@@ -125,7 +129,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 	}
 	for _, f := range sources {
 		if prev != nil {
-			if a, ok := prev.archives[f.path]; ok && a.sig == f.sig {
+			if a, ok := prev.archives[f.path]; ok && a.sig == f.sig && !a.racy {
 				cp := *a // indexSources rebuilds entries; never touch prev's
 				cp.sources = nil
 				s.archives[f.path] = &cp
@@ -143,6 +147,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 			continue
 		}
 		s.archives[f.path].sig = f.sig
+		s.archives[f.path].racy = f.sig.racy(time.Now())
 	}
 	s.indexSources()
 	return s, nil
@@ -161,7 +166,7 @@ func sameArchives(prev *snapshot, listed []listedFile) bool {
 			strays++
 			continue
 		}
-		if a.sig != f.sig || a.sig == (fileSig{}) {
+		if a.sig != f.sig || a.sig == (fileSig{}) || a.racy {
 			return false
 		}
 		n++
@@ -181,10 +186,21 @@ func sameSet(a, b map[string]bool) bool {
 	return true
 }
 
-// fileSig identifies one version of a file without reading it.
+// fileSig identifies one version of a file without reading it. The change
+// time is part of it because nothing but a change sets it: an edit that
+// keeps the size and resets the modification time (touch -r, an editor
+// that restores it) still moves ctime, and a file put back by git or a
+// copy has a new inode.
 type fileSig struct {
-	size, mtime int64
-	ino         uint64
+	size, mtime, ctime int64
+	ino                uint64
+}
+
+// statSig is the signature of a file from its lstat information.
+func statSig(fi fs.FileInfo) fileSig {
+	sig := fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	sig.ino, sig.ctime = inodeCtime(fi)
+	return sig
 }
 
 // listedFile is one Markdown file found by listMarkdown.
@@ -216,10 +232,7 @@ func listMarkdown(root, sub string) ([]listedFile, []Violation, error) {
 		case d.Type().IsRegular() && strings.HasSuffix(rel, ".md"):
 			f := listedFile{path: rel}
 			if fi, err := d.Info(); err == nil {
-				f.sig = fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-					f.sig.ino = st.Ino
-				}
+				f.sig = statSig(fi)
 			}
 			files = append(files, f)
 		default:

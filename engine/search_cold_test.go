@@ -1,0 +1,345 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"scriptorium/workspace/treetest"
+)
+
+// A cold engine (a one-shot CLI search) answers from a fresh index and
+// reads only the files holding hits. These tests prove it answers exactly
+// as the full path does, and that it never trusts an index the files on
+// disk no longer match.
+
+// TestColdSearch_AnswersAsTheFullPath runs every BM25 query of the search
+// fixtures on a warm engine (snapshot, sync, search) and on a cold one
+// each, and compares the results field by field.
+func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
+	ctx := context.Background()
+	cases, _ := filepath.Glob(filepath.Join("..", "testdata", "search-engine", "*", "queries.json"))
+	if len(cases) == 0 {
+		t.Fatal("no search-engine fixtures")
+	}
+	compared := 0
+	for _, qf := range cases {
+		dir := filepath.Dir(qf)
+		state := filepath.Join(t.TempDir(), "state")
+		if err := treetest.CopyTree(filepath.Join(dir, "state"), state); err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Queries []struct {
+				Text, Speaker, Path, Since, Until, Sort, Method, Error string
+				Limit                                                 int
+			} `json:"queries"`
+		}
+		data, err := os.ReadFile(qf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		warm, err := Open(ctx, Options{StateDir: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := warm.Verify(ctx); err != nil { // warm: holds a snapshot
+			t.Fatal(err)
+		}
+		for _, q := range c.Queries {
+			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != MethodBM25) {
+				continue
+			}
+			sq := SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}
+			want, err := warm.Search(ctx, sq)
+			if err != nil {
+				t.Fatalf("%s %q warm: %v", filepath.Base(dir), q.Text, err)
+			}
+			cold, err := Open(ctx, Options{StateDir: state})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cold.Search(ctx, sq)
+			fast := cold.fastSearches.Load()
+			cold.Close()
+			if err != nil {
+				t.Fatalf("%s %q cold: %v", filepath.Base(dir), q.Text, err)
+			}
+			if fast != 1 {
+				t.Errorf("%s %q: the cold search read the whole workspace (fresh index not used)", filepath.Base(dir), q.Text)
+			}
+			if !reflect.DeepEqual(got, want) {
+				g, _ := json.Marshal(got)
+				w, _ := json.Marshal(want)
+				t.Errorf("%s %q:\ncold %s\nwarm %s", filepath.Base(dir), q.Text, g, w)
+			}
+			compared++
+		}
+		warm.Close()
+	}
+	if compared < 20 {
+		t.Fatalf("only %d queries compared", compared)
+	}
+}
+
+// coldFacts creates a workspace with one topic file through the engine,
+// builds the index with one search, and returns the state dir.
+func coldFacts(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	state := t.TempDir()
+	e, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rev := int64(0)
+	content := "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n\nThe owner plays the cello on Sundays. ^0000000b\n"
+	if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: "topics/facts.md", Content: &content}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Search(ctx, SearchQuery{Text: "bees"}); err != nil {
+		t.Fatal(err)
+	}
+	return state
+}
+
+// coldSearch opens a new engine, searches once, and returns the results'
+// "path#anchor" and whether the fresh index answered alone.
+func coldSearch(t *testing.T, state, text string) ([]string, bool) {
+	t.Helper()
+	e, err := Open(context.Background(), Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Search(context.Background(), SearchQuery{Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range res {
+		out = append(out, r.Path+"#"+r.Anchor)
+	}
+	return out, e.fastSearches.Load() == 1
+}
+
+// TestColdSearch_NeverStale changes the files behind the engine's back in
+// every way a person or a tool does, and checks that the next cold search
+// sees the change: a stale index is brought up to date, never trusted.
+func TestColdSearch_NeverStale(t *testing.T) {
+	facts := func(state string) string { return filepath.Join(state, "memory", "topics", "facts.md") }
+	cases := []struct {
+		name   string
+		change func(t *testing.T, state string)
+		gone   string   // a word no longer findable
+		find   string   // a word findable after the change
+		want   []string // what find returns
+	}{
+		{"same size, mtime reset", func(t *testing.T, state string) {
+			p := facts(state)
+			before, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(p)
+			next := strings.Replace(string(data), "bees", "wasp", 1)
+			f, err := os.OpenFile(p, os.O_WRONLY, 0) // in place: the same inode
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteAt([]byte(next), 0); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			if err := os.Chtimes(p, before.ModTime(), before.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			after, _ := os.Stat(p)
+			if after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || !os.SameFile(before, after) {
+				t.Fatal("the edit did not keep size, mtime and inode")
+			}
+		}, "bees", "wasp", []string{"topics/facts.md#^0000000a"}},
+		{"deleted", func(t *testing.T, state string) {
+			if err := os.Remove(facts(state)); err != nil {
+				t.Fatal(err)
+			}
+		}, "bees", "", nil},
+		{"renamed", func(t *testing.T, state string) {
+			if err := os.Rename(facts(state), filepath.Join(state, "memory", "topics", "hobbies.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "cello", []string{"topics/hobbies.md#^0000000b"}},
+		{"replaced by a symlink", func(t *testing.T, state string) {
+			outside := filepath.Join(t.TempDir(), "outside.md")
+			data, _ := os.ReadFile(facts(state))
+			if err := os.WriteFile(outside, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(facts(state)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, facts(state)); err != nil {
+				t.Fatal(err)
+			}
+		}, "cello", "", nil},
+		{"git checkout", func(t *testing.T, state string) {
+			git, err := exec.LookPath("git")
+			if err != nil {
+				t.Skip("no git")
+			}
+			mem := filepath.Join(state, "memory")
+			run := func(args ...string) {
+				cmd := exec.Command(git, append([]string{"-C", mem, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			run("init", "-q")
+			run("add", "topics")
+			run("commit", "-q", "-m", "a")
+			data, _ := os.ReadFile(facts(state))
+			// The same size, so only the signature's other parts can tell.
+			if err := os.WriteFile(facts(state), []byte(strings.Replace(string(data), "cello", "oboes", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Make the index describe the edited file, then check out the
+			// committed one again.
+			if res, _ := coldSearch(t, state, "oboes"); len(res) != 1 {
+				t.Fatalf("edited file not indexed: %v", res)
+			}
+			run("checkout", "--", "topics/facts.md")
+		}, "oboes", "cello", []string{"topics/facts.md#^0000000b"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			state := coldFacts(t)
+			if res, fast := coldSearch(t, state, "bees"); !fast || len(res) != 1 {
+				t.Fatalf("before the change: %v (fast %v)", res, fast)
+			}
+			c.change(t, state)
+			if c.gone != "" {
+				if res, fast := coldSearch(t, state, c.gone); len(res) != 0 || fast {
+					t.Errorf("%q after the change: %v (answered from the old index: %v)", c.gone, res, fast)
+				}
+			}
+			if c.find != "" {
+				if res, _ := coldSearch(t, state, c.find); !reflect.DeepEqual(res, c.want) {
+					t.Errorf("%q after the change: %v, want %v", c.find, res, c.want)
+				}
+			}
+			// Repaired: the next cold search is answered by the index alone.
+			if _, fast := coldSearch(t, state, "roof"); !fast {
+				t.Error("the index was not brought up to date by the first search after the change")
+			}
+		})
+	}
+}
+
+// TestColdSearch_RacyFiles covers what a signature cannot see: an edit in
+// the same clock tick as the write before it, with the same size on the
+// same inode. Files changed just before the index recorded them carry
+// their content hash, and a changed hash makes the index stale.
+func TestColdSearch_RacyFiles(t *testing.T) {
+	now := time.Now()
+	old := fileSig{size: 5, mtime: now.Add(-time.Hour).UnixNano(), ctime: now.Add(-time.Hour).UnixNano(), ino: 1}
+	recent := fileSig{size: 5, mtime: now.UnixNano(), ctime: now.UnixNano(), ino: 2}
+	s := &snapshot{
+		topics:     map[string]*topicFile{"topics/a.md": {sig: old, data: []byte("apple")}, "topics/b.md": {sig: recent, data: []byte("berry")}},
+		topicPaths: []string{"topics/a.md", "topics/b.md"},
+		archives:   map[string]*archiveFile{},
+	}
+	meta := s.racyFiles(now)
+	var rec racyRecord
+	if err := json.Unmarshal([]byte(meta), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rec.Files["topics/a.md"]; ok || len(rec.Files) != 1 {
+		t.Fatalf("racy files %v: want only the recent topics/b.md", rec.Files)
+	}
+	disk := map[string]string{"topics/a.md": "apple", "topics/b.md": "berry"}
+	content := func(p string) ([]byte, bool) { d, ok := disk[p]; return []byte(d), ok }
+	if !racyHold(meta, content) {
+		t.Fatal("unchanged racy file reported changed")
+	}
+	disk["topics/a.md"] = "apric" // not racy: its signature decides
+	if !racyHold(meta, content) {
+		t.Fatal("a file that was not racy was hashed")
+	}
+	disk["topics/b.md"] = "bunny" // same size, same signature, new bytes
+	if racyHold(meta, content) {
+		t.Fatal("a same-tick edit of a racy file went unseen")
+	}
+	delete(disk, "topics/b.md")
+	if racyHold(meta, content) {
+		t.Fatal("a missing racy file went unseen")
+	}
+	for _, bad := range []string{"", "{", `{"stamp":1}`, "null"} {
+		if racyHold(bad, content) {
+			t.Errorf("damaged racy record %q trusted", bad)
+		}
+	}
+}
+
+// TestColdSearch_DamagedRecord: a racy record that cannot be read makes
+// the index untrusted; the search rebuilds it and answers.
+func TestColdSearch_DamagedRecord(t *testing.T) {
+	state := coldFacts(t)
+	e, err := Open(context.Background(), Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := e.openIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.SetMeta(racyKey, "{garbage"); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	res, err := e.Search(context.Background(), SearchQuery{Text: "cello"})
+	e.Close()
+	if err != nil || len(res) != 1 {
+		t.Fatalf("search: %v %v", res, err)
+	}
+	if e.fastSearches.Load() != 0 || e.indexRebuilds.Load() != 1 {
+		t.Errorf("fast %d, rebuilds %d: want the damaged record distrusted and the index rebuilt", e.fastSearches.Load(), e.indexRebuilds.Load())
+	}
+}
+
+// TestSnapshotCache_SameSizeResetMtime: a warm engine's parsed files are
+// keyed by a signature that includes ctime, so an in-place edit keeping
+// size and mtime is read again.
+func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
+	state := coldFacts(t)
+	ctx := context.Background()
+	e, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	time.Sleep(racyWindow + 100*time.Millisecond) // so the cache trusts signatures
+	if _, err := e.Verify(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(state, "memory", "topics", "facts.md")
+	before, _ := os.Stat(p)
+	data, _ := os.ReadFile(p)
+	f, _ := os.OpenFile(p, os.O_WRONLY, 0)
+	f.WriteAt([]byte(strings.Replace(string(data), "cello", "flute", 1)), 0)
+	f.Close()
+	os.Chtimes(p, before.ModTime(), before.ModTime())
+	res, err := e.Search(ctx, SearchQuery{Text: "flute"})
+	if err != nil || len(res) != 1 {
+		t.Fatalf("warm search after a same-size edit: %v %v", res, err)
+	}
+}

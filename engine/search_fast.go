@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+
+	"scriptorium/engine/index"
+)
+
+// A search needs the whole workspace only to bring the index up to date.
+// When the index already is a fresh build of the files on disk (the same
+// signatures, racy files unchanged, the same promotions), the answer comes
+// from the index and only the files holding a hit are read, for their
+// snippets: a stat walk instead of reading and parsing everything.
+
+// searchFromFiles answers a BM25 query from a fresh index. ok is false
+// when the index is not fresh, or anything went wrong: the caller then
+// takes the full path, which rebuilds or repairs and reports errors.
+func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query string) (results []SearchResult, ok bool) {
+	promoted, err := e.ledger.Promoted(ctx)
+	if err != nil {
+		return nil, false
+	}
+	root := e.ws.Root()
+	listed, fp, ok := listFingerprint(root, promoted)
+	if !ok {
+		return nil, false
+	}
+	ix, err := e.openIndex()
+	if err != nil {
+		return nil, false
+	}
+	defer ix.Close()
+	if !indexDescribes(ix, fp, diskContent(root)) {
+		return nil, false
+	}
+	hits, err := ix.Search(iq)
+	if err != nil {
+		return nil, false
+	}
+	s, ok := loadHitFiles(root, promoted, listed, hits)
+	if !ok {
+		return nil, false
+	}
+	results = make([]SearchResult, 0, len(hits))
+	for _, h := range hits {
+		results = append(results, s.result(h, query))
+	}
+	e.fastSearches.Add(1)
+	return results, true
+}
+
+// listFingerprint stats the workspace's memory files and returns their
+// signatures by path and the fingerprint a snapshot of them would have.
+// Strays do not count (a snapshot skips them too).
+func listFingerprint(root string, promoted map[string]bool) (map[string]fileSig, string, bool) {
+	topics, _, err := listMarkdown(root, "topics")
+	if err != nil {
+		return nil, "", false
+	}
+	sources, _, err := listMarkdown(root, "sources")
+	if err != nil {
+		return nil, "", false
+	}
+	sigs := make(map[string]fileSig, len(topics)+len(sources))
+	lines := make([]fpLine, 0, len(topics)+len(sources))
+	for _, f := range topics {
+		lines = append(lines, fpLine{f.path, f.sig})
+		sigs[f.path] = f.sig
+	}
+	for _, f := range sources {
+		if _, _, _, inLayout := archivePathParts(f.path); inLayout {
+			lines = append(lines, fpLine{f.path, f.sig})
+			sigs[f.path] = f.sig
+		}
+	}
+	for _, l := range lines {
+		if l.sig == (fileSig{}) {
+			return nil, "", false // could not be stat'ed: let the full path say why
+		}
+	}
+	return sigs, fingerprintOf(root, lines, promoted), true
+}
+
+// loadHitFiles reads and parses just the files that hold hits, each only
+// if it is still the version the stat walk saw (otherwise the index may
+// describe another version, and ok is false).
+func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileSig, hits []index.Hit) (*snapshot, bool) {
+	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}
+	for _, h := range hits {
+		if _, done := s.topics[h.Path]; done {
+			continue
+		}
+		if _, done := s.archives[h.Path]; done {
+			continue
+		}
+		want, ok := listed[h.Path]
+		if !ok {
+			return nil, false
+		}
+		data, ok := readIfSig(filepath.Join(root, filepath.FromSlash(h.Path)), want)
+		if !ok {
+			return nil, false
+		}
+		if h.Kind == index.KindSource {
+			if _, ok := s.addArchive(h.Path, data); !ok {
+				return nil, false
+			}
+			s.archives[h.Path].sig = want
+		} else {
+			s.setTopic(h.Path, data)
+			s.topics[h.Path].sig = want
+		}
+	}
+	s.indexSources()
+	return s, true
+}
+
+// readIfSig reads a file if its signature, taken on the open file, is
+// want.
+func readIfSig(path string, want fileSig) ([]byte, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || statSig(fi) != want {
+		return nil, false
+	}
+	data, err := io.ReadAll(f)
+	if err != nil || int64(len(data)) != want.size {
+		return nil, false
+	}
+	return data, true
+}
