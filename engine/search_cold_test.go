@@ -38,7 +38,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 		var c struct {
 			Queries []struct {
 				Text, Speaker, Path, Since, Until, Sort, Method, Error string
-				Limit                                                 int
+				Limit                                                  int
 			} `json:"queries"`
 		}
 		data, err := os.ReadFile(qf)
