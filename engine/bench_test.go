@@ -111,6 +111,9 @@ func benchCopy(b *testing.B, state string) string {
 	if err := copyTree(state, dst); err != nil {
 		b.Fatal(err)
 	}
+	if err := engine.AdoptCopiedIndex(dst); err != nil {
+		b.Fatal(err)
+	}
 	return dst
 }
 

@@ -69,6 +69,7 @@ type Engine struct {
 
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
+	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
 
 	cacheMu sync.Mutex
 	cache   *snapshot // the last snapshot read, reused for unchanged files

@@ -319,8 +319,9 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 	_ = ix.ApplyWithMeta(upserts, deletes, after.indexMeta(e.ws.Root(), time.Now()))
 }
 
-// indexState describes the index without changing it.
-func (e *Engine) indexState(ctx context.Context, s *snapshot) IndexState {
+// indexStateOf describes the index without changing it: fresh when it
+// describes the files whose fingerprint is fp.
+func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) IndexState {
 	st := IndexState{Format: index.FormatVersion}
 	ix, err := e.openIndex()
 	if err != nil {
@@ -330,7 +331,7 @@ func (e *Engine) indexState(ctx context.Context, s *snapshot) IndexState {
 	if n, err := ix.Count(); err == nil {
 		st.Documents = n
 	}
-	st.Fresh = indexDescribes(ix, s.fingerprint(e.ws.Root()), s.snapshotContent)
+	st.Fresh = indexDescribes(ix, fp, content)
 	return st
 }
 

@@ -56,9 +56,12 @@ func (e *Engine) reviewQueue(ctx context.Context) ([]PendingSource, map[string]t
 	if err := e.gate(trust.OpPending); err != nil {
 		return nil, nil, err
 	}
-	s, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, nil, err
+	s, _, ok := e.partial(ctx, (*partialRead).pendingPaths)
+	if !ok {
+		var err error
+		if s, err = e.snapshot(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	rejected, err := e.rejections(ctx)
 	if err != nil {

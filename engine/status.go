@@ -41,9 +41,13 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return Status{}, Wrap(CodeIO, err, "read revision")
 	}
-	s, err := e.snapshot(ctx)
-	if err != nil {
-		return Status{}, err
+	// core.md's report needs core.md and the archives it cites; the index
+	// state needs only the files' signatures.
+	s, pr, partial := e.partial(ctx, func(*partialRead) []string { return []string{coreTopicPath} })
+	if !partial {
+		if s, err = e.snapshot(ctx); err != nil {
+			return Status{}, err
+		}
 	}
 	_, core := e.coreRender(s)
 	st := Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.Config().Memory.Backend, Model: e.Config().ModelName(),
@@ -51,7 +55,11 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	st.Writer = e.WriterStatus()
 	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())
 	st.Hook = e.HookStatus()
-	st.Index = e.indexState(ctx, s)
+	if partial {
+		st.Index = e.indexStateOf(pr.fingerprint(), diskContent(e.ws.Root()))
+	} else {
+		st.Index = e.indexStateOf(s.fingerprint(e.ws.Root()), s.snapshotContent)
+	}
 	// Probe the lock itself: the holder file alone can miss a holder.
 	if held, holder := e.ws.LockState(); held {
 		st.LockHolder = holder
