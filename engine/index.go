@@ -470,21 +470,28 @@ func checkQuery(q SearchQuery) (index.Query, error) {
 // result turns an index hit into a SPEC §10 result, with its snippet cut
 // from the text in the snapshot (the index stores no text).
 func (s *snapshot) result(h index.Hit, query string) SearchResult {
-	r := SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
-	if !h.Time.IsZero() {
-		r.Time = h.Time.UTC().Format(time.RFC3339)
-	}
 	text := ""
 	if h.Kind == index.KindSource {
 		if src, ok := s.anchors[h.Path+"#"+h.Anchor]; ok {
 			text = src.view.Content
 		}
-		id, disp, label, trusted := h.SpeakerID, h.SpeakerDisplay, h.SpeakerLabel, h.SpeakerTrusted
-		r.SpeakerID, r.SpeakerDisplay, r.SpeakerLabel, r.SpeakerTrusted = &id, &disp, &label, &trusted
 	} else if tf, ok := s.topics[h.Path]; ok {
 		if b, ok := tf.file.Block(h.Ref); ok {
 			text = topic.BlockText(b)
 		}
+	}
+	return hitResult(h, query, text)
+}
+
+// hitResult is the result of a hit whose document text is text.
+func hitResult(h index.Hit, query, text string) SearchResult {
+	r := SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
+	if !h.Time.IsZero() {
+		r.Time = h.Time.UTC().Format(time.RFC3339)
+	}
+	if h.Kind == index.KindSource {
+		id, disp, label, trusted := h.SpeakerID, h.SpeakerDisplay, h.SpeakerLabel, h.SpeakerTrusted
+		r.SpeakerID, r.SpeakerDisplay, r.SpeakerLabel, r.SpeakerTrusted = &id, &disp, &label, &trusted
 	}
 	r.Snippet, r.SnippetComplete = index.MakeSnippet(text, query, index.DefaultSnippetRunes)
 	return r

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"scriptorium/engine/index"
+	"scriptorium/workspace/topic"
 )
 
 // A search needs the whole workspace only to bring the index up to date.
@@ -46,7 +47,7 @@ func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query stri
 	}
 	results = make([]SearchResult, 0, len(hits))
 	for _, h := range hits {
-		results = append(results, s.result(h, query))
+		results = append(results, hitResult(h, query, s.hitText(h)))
 	}
 	e.fastSearches.Add(1)
 	return results, true
@@ -114,8 +115,39 @@ func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileS
 			s.topics[h.Path].sig = want
 		}
 	}
-	s.indexSources()
 	return s, true
+}
+
+// hitText is the text of a hit's document in files parsed without their
+// source maps (loadHitFiles skips building an entry for every record of
+// an archive that holds one hit). The index describes exactly these file
+// versions, so the record at the hit's anchor is the one it indexed.
+func (s *snapshot) hitText(h index.Hit) string {
+	if h.Kind != index.KindSource {
+		if tf, ok := s.topics[h.Path]; ok {
+			if b, ok := tf.file.Block(h.Ref); ok {
+				return topic.BlockText(b)
+			}
+		}
+		return ""
+	}
+	a, ok := s.archives[h.Path]
+	if !ok {
+		return ""
+	}
+	// The last record with the anchor, as the snapshot's anchor map keeps.
+	text := ""
+	for _, f := range a.frames {
+		if f.Anchor == h.Anchor {
+			text = f.Content
+		}
+	}
+	for _, r := range a.records {
+		if e := s.legacyEntry(a, r); e.view.Anchor == h.Anchor {
+			text = e.view.Content
+		}
+	}
+	return text
 }
 
 // readIfSig reads a file if its signature, taken on the open file, is
