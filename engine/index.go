@@ -292,6 +292,7 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 // index that was not fresh before the change is rebuilt instead. Failures
 // leave the index stale, and the next search rebuilds it.
 func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
+	e.recordManifest(after)
 	ix, err := e.openIndex()
 	if err != nil {
 		return

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"scriptorium/workspace"
@@ -29,8 +30,27 @@ func toManifestSig(s fileSig) manifest.Sig {
 	return manifest.Sig{Size: s.size, MtimeNS: s.mtime, CtimeNS: s.ctime, Ino: s.ino}
 }
 
-// summary is a topic file's manifest entry, without its signature.
-func (tf *topicFile) summary() *manifest.Entry {
+// summary is a topic file's manifest entry, without its signature; built
+// once per parsed file (a snapshot shares unchanged files with the last).
+func (tf *topicFile) summary() *manifest.Entry { return tf.sum.get(tf.summarise) }
+
+// summaryCache holds a parsed file's manifest summary once built.
+type summaryCache struct {
+	once sync.Once
+	ent  *manifest.Entry
+}
+
+// get returns a copy of the summary, building it on first use.
+func (c *summaryCache) get(build func() *manifest.Entry) *manifest.Entry {
+	if c == nil {
+		return build()
+	}
+	c.once.Do(func() { c.ent = build() })
+	cp := *c.ent
+	return &cp
+}
+
+func (tf *topicFile) summarise() *manifest.Entry {
 	ent := &manifest.Entry{Path: tf.path}
 	for _, b := range tf.file.Blocks() {
 		ent.Blocks = append(ent.Blocks, b.BlockID)
@@ -49,7 +69,9 @@ func (tf *topicFile) summary() *manifest.Entry {
 }
 
 // summary is an archive's manifest entry, without its signature.
-func (a *archiveFile) summary() *manifest.Entry {
+func (a *archiveFile) summary() *manifest.Entry { return a.sum.get(a.summarise) }
+
+func (a *archiveFile) summarise() *manifest.Entry {
 	ent := &manifest.Entry{Path: a.path}
 	own := a.provider + "/" + a.thread + "/"
 	foreign := func(id string) {
@@ -176,6 +198,39 @@ func (pr *partialRead) entryOf(p string, sig fileSig, now time.Time) *manifest.E
 		ent.SHA256 = manifest.Hash(data)
 	}
 	return ent
+}
+
+// recordManifest writes the manifest of a snapshot just installed, under
+// the write lock: every transaction leaves a manifest that describes the
+// files it wrote. Files the transaction produced in memory are stat'ed,
+// and their hashes recorded (they are racy: just written).
+func (e *Engine) recordManifest(s *snapshot) {
+	now := time.Now()
+	root := e.ws.Root()
+	m := manifest.New()
+	add := func(p string, sig fileSig, ent *manifest.Entry, data []byte) {
+		if sig == (fileSig{}) {
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+			if err != nil {
+				return // gone already: the next reader finds it missing
+			}
+			sig = statSig(fi)
+		}
+		ent.Sig = toManifestSig(sig)
+		if sig.racy(now) {
+			ent.SHA256 = manifest.Hash(data)
+		}
+		m.Put(ent)
+	}
+	for _, p := range s.topicPaths {
+		tf := s.topics[p]
+		add(p, tf.sig, tf.summary(), tf.data)
+	}
+	for _, p := range s.archPaths {
+		a := s.archives[p]
+		add(p, a.sig, a.summary(), a.data)
+	}
+	e.writeManifest(m, now)
 }
 
 // readManifest reads the manifest; a missing, damaged or unreadable one

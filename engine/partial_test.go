@@ -260,3 +260,36 @@ func TestPartial_ManifestShape(t *testing.T) {
 		}
 	}
 }
+
+// TestPartial_TransactionRecordsManifest: an install leaves a manifest
+// describing what it wrote, with the hash of each file it just wrote.
+func TestPartial_TransactionRecordsManifest(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	e, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rev := int64(0)
+	content := "# Garden\n\nThe owner grows tomatoes. ^0000000c\n"
+	if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: "topics/garden.md", Content: &content}}}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(e.manifestPath())
+	if err != nil {
+		t.Fatalf("no manifest after an install: %v", err)
+	}
+	m, err := manifest.Decode(data, "manifest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ent := m.Get("topics/garden.md")
+	if ent == nil || strings.Join(ent.Blocks, ",") != "0000000c" || ent.SHA256 != manifest.Hash([]byte(content)) {
+		t.Fatalf("entry %+v", ent)
+	}
+	fi, _ := os.Lstat(filepath.Join(state, "memory", "topics", "garden.md"))
+	if ent.Size != fi.Size() || ent.MtimeNS != fi.ModTime().UnixNano() {
+		t.Errorf("entry signature %+v does not match the file (%d bytes, %v)", ent.Sig, fi.Size(), fi.ModTime())
+	}
+}

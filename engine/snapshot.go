@@ -34,6 +34,7 @@ type topicFile struct {
 	// once: every install re-renders the derived views of every file.
 	blocksOnce sync.Once
 	blocks     []render.Block
+	sum summaryCache // the file's manifest summary, built once (manifest.go)
 }
 
 // definitions returns the file's footnote definitions by label (see
@@ -58,6 +59,7 @@ type archiveFile struct {
 	records  []archive.LegacyRecord // legacy
 	stopErr  *archive.FrameError    // v2: why parsing stopped, nil if the file is valid
 	sources  []*sourceEntry         // in file order
+	sum      *summaryCache          // the manifest summary, built once; copies share it
 }
 
 // sourceEntry is one source record, resolved.
@@ -298,7 +300,7 @@ func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
 	if !ok {
 		return Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
 	}
-	a := &archiveFile{path: p, provider: provider, thread: thread, data: data}
+	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &summaryCache{}}
 	// The location decides the format: a file at the legacy path is frozen
 	// legacy evidence even if it carries the v2 marker, so none of its
 	// speaker markers can be trusted (SPEC §3.2).
