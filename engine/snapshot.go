@@ -34,7 +34,7 @@ type topicFile struct {
 	// once: every install re-renders the derived views of every file.
 	blocksOnce sync.Once
 	blocks     []render.Block
-	sum summaryCache // the file's manifest summary, built once (manifest.go)
+	sum        summaryCache // the file's manifest summary, built once (manifest.go)
 }
 
 // definitions returns the file's footnote definitions by label (see
