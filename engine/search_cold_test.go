@@ -36,6 +36,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		var c struct {
+			Never   []string `json:"never"`
 			Queries []struct {
 				Text, Speaker, Path, Since, Until, Sort, Method, Error string
 				Limit                                                  int
@@ -76,6 +77,13 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			}
 			if fast != 1 {
 				t.Errorf("%s %q: the cold search read the whole workspace (fresh index not used)", filepath.Base(dir), q.Text)
+			}
+			for _, r := range got {
+				for _, never := range c.Never {
+					if r.Path+"#"+r.Anchor == never {
+						t.Errorf("%s %q: the cold search returned %s, which no search may return", filepath.Base(dir), q.Text, never)
+					}
+				}
 			}
 			if !reflect.DeepEqual(got, want) {
 				g, _ := json.Marshal(got)
