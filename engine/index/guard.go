@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // ErrCorrupt is returned when the index on disk turns out to be damaged
@@ -64,13 +65,34 @@ func checkSegments(path string) error {
 		return fmt.Errorf("read segments: %w", err)
 	}
 	buf := make([]byte, 1<<20)
+	known := readVerified(path)
+	rec := map[string]segSig{}
+	changed := false
+	now := time.Now()
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".zap") {
 			continue
 		}
-		if err := checkSegment(filepath.Join(store, e.Name()), buf); err != nil {
+		p := filepath.Join(store, e.Name())
+		var sig segSig
+		if fi, err := os.Lstat(p); err == nil {
+			sig = segSigOf(fi)
+		}
+		if s, ok := known[e.Name()]; ok && s == sig && sig.ctime != 0 {
+			rec[e.Name()] = s
+			continue
+		}
+		if err := checkSegment(p, buf); err != nil {
 			return fmt.Errorf("segment %s: %w", e.Name(), err)
 		}
+		edge := now.Add(-verifiedRacy).UnixNano()
+		if sig.ctime != 0 && sig.mtime < edge && sig.ctime < edge {
+			rec[e.Name()] = sig
+			changed = true
+		}
+	}
+	if changed || len(rec) != len(known) {
+		writeVerified(path, rec)
 	}
 	return nil
 }

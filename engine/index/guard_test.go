@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // zapFiles lists the segment files of the index in dir.
@@ -67,5 +68,51 @@ func TestGuard_PanicIsErrCorrupt(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, formatFile)); err != nil {
 		t.Errorf("no format stamp after the rebuild: %v", err)
+	}
+}
+
+// TestOpen_SegmentChecksumAfterVerified: a segment verified once is not
+// read again while its signature holds, and a flipped byte written later
+// (which moves ctime) is still caught.
+func TestOpen_SegmentChecksumAfterVerified(t *testing.T) {
+	defer func(d time.Duration) { verifiedRacy = d }(verifiedRacy)
+	verifiedRacy = 20 * time.Millisecond
+	dir, docs := builtIndex(t)
+	time.Sleep(50 * time.Millisecond)
+	if err := checkSegments(filepath.Join(dir, bleveDir)); err != nil {
+		t.Fatal(err)
+	}
+	rec := readVerified(filepath.Join(dir, bleveDir))
+	zaps := zapFiles(t, dir)
+	if len(rec) != len(zaps) {
+		t.Fatalf("recorded %d of %d segments as verified", len(rec), len(zaps))
+	}
+	p := zaps[0]
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	data[len(data)/2] ^= 0x01
+	f, err := os.OpenFile(p, os.O_WRONLY, 0) // in place: same inode, same size
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	os.Chtimes(p, fi.ModTime(), fi.ModTime()) // and the old mtime
+	reopenDiscarded(t, dir, "checksum mismatch", docs)
+}
+
+// TestVerified_DamagedRecord: a record that does not parse verifies
+// everything again.
+func TestVerified_DamagedRecord(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bleve")
+	os.WriteFile(verifiedFile(path), []byte("a.zap 1 2 3 4\nnonsense\n"), 0o644)
+	if got := readVerified(path); len(got) != 0 {
+		t.Errorf("damaged record read as %v", got)
 	}
 }
