@@ -26,4 +26,12 @@ var (
 	// ErrClosed is returned by every method called after Close, or after a
 	// failed Rebuild left no usable index (reopen it).
 	ErrClosed = errors.New("index: closed")
+
+	// ErrReadOnly is returned by a write to a handle opened ReadOnly.
+	ErrReadOnly = errors.New("index: opened read-only")
+
+	// ErrUnavailable is returned by a ReadOnly Open when the index on disk
+	// is missing, of another format or unreadable: only a writable open
+	// may repair it.
+	ErrUnavailable = errors.New("index: not usable read-only (missing, other format or damaged)")
 )

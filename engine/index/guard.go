@@ -42,7 +42,9 @@ func (ix *Index) guard(op string, fn func() error) (err error) {
 func (ix *Index) markBroken(op string, cause error) error {
 	msg := truncate(cause.Error(), 200)
 	ix.setRebuild(true, "damaged index: "+msg)
-	_ = removeIfExists(filepath.Join(ix.dir, formatFile))
+	if !ix.readOnly { // a reader leaves the repair to the next writable open
+		_ = removeIfExists(filepath.Join(ix.dir, formatFile))
+	}
 	return fmt.Errorf("%w (%s: %s)", ErrCorrupt, op, msg)
 }
 

@@ -96,14 +96,21 @@ type Options struct {
 	// directory to close before returning ErrLocked. Zero means 1 s; a
 	// negative value tries once.
 	LockTimeout time.Duration
+
+	// ReadOnly opens the index for searches only, beside other read-only
+	// handles in any process: a shared lock, and bleve without its
+	// persister and merger. Such a handle sees the index as it was when it
+	// opened. A writable open waits for every read-only handle to close.
+	ReadOnly bool
 }
 
 // Index is an open search index. Its methods are safe for concurrent use;
 // Apply, Rebuild and SetMeta are serialised, searches run concurrently with
 // them.
 type Index struct {
-	dir  string
-	lock *flock.Flock
+	dir      string
+	lock     *flock.Flock
+	readOnly bool
 
 	// wmu serialises writers (Apply, Rebuild, SetMeta, Close).
 	wmu sync.Mutex
@@ -157,10 +164,17 @@ func OpenWith(dir string, opts Options) (*Index, error) {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	lk := flock.New(filepath.Join(dir, lockFile))
-	if err := acquire(lk, opts.LockTimeout); err != nil {
+	if err := acquire(lk, opts.LockTimeout, opts.ReadOnly); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	ix := &Index{dir: dir, lock: lk}
+	ix := &Index{dir: dir, lock: lk, readOnly: opts.ReadOnly}
+	if opts.ReadOnly {
+		if err := ix.loadReadOnly(); err != nil {
+			_ = lk.Unlock()
+			return nil, fmt.Errorf("open index %s: %w", dir, err)
+		}
+		return ix, nil
+	}
 	if err := ix.load(); err != nil {
 		_ = lk.Unlock()
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
@@ -168,13 +182,18 @@ func OpenWith(dir string, opts Options) (*Index, error) {
 	return ix, nil
 }
 
-// acquire takes the directory lock, waiting at most timeout.
-func acquire(lk *flock.Flock, timeout time.Duration) error {
+// acquire takes the directory lock (shared when readOnly), waiting at
+// most timeout.
+func acquire(lk *flock.Flock, timeout time.Duration, readOnly bool) error {
 	if timeout == 0 {
 		timeout = time.Second
 	}
+	try, tryCtx := lk.TryLock, lk.TryLockContext
+	if readOnly {
+		try, tryCtx = lk.TryRLock, lk.TryRLockContext
+	}
 	if timeout < 0 {
-		ok, err := lk.TryLock()
+		ok, err := try()
 		if err != nil {
 			return fmt.Errorf("lock: %w", err)
 		}
@@ -185,7 +204,7 @@ func acquire(lk *flock.Flock, timeout time.Duration) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	ok, err := lk.TryLockContext(ctx, 20*time.Millisecond)
+	ok, err := tryCtx(ctx, 20*time.Millisecond)
 	if !ok {
 		if err == nil || errors.Is(err, context.DeadlineExceeded) {
 			return ErrLocked
@@ -230,6 +249,24 @@ func (ix *Index) load() error {
 	ix.idx = idx
 	ix.stats.Store(&corpusStats{})
 	ix.setRebuild(true, reason)
+	return nil
+}
+
+// loadReadOnly opens what is on disk for searches; it never discards or
+// sweeps anything (a writer may be working beside it).
+func (ix *Index) loadReadOnly() error {
+	if reason := ix.checkFormat(); reason != "" {
+		return fmt.Errorf("%w: %s", ErrUnavailable, reason)
+	}
+	idx, st, err := openBleveWith(filepath.Join(ix.dir, bleveDir), true)
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return ErrLocked
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	ix.idx = idx
+	ix.stats.Store(st)
 	return nil
 }
 
@@ -302,7 +339,10 @@ func createBleve(path string) (bleve.Index, error) {
 // openBleve opens an existing index and checks that it is usable: it reads,
 // it is a scorch index, and its stats agree with its document count. bleve
 // may panic on garbage files; that is reported as an error too.
-func openBleve(path string) (idx bleve.Index, st *corpusStats, err error) {
+func openBleve(path string) (bleve.Index, *corpusStats, error) { return openBleveWith(path, false) }
+
+// openBleveWith is openBleve, read-only if asked.
+func openBleveWith(path string, readOnly bool) (idx bleve.Index, st *corpusStats, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if idx != nil {
@@ -314,7 +354,11 @@ func openBleve(path string) (idx bleve.Index, st *corpusStats, err error) {
 	if err := checkSegments(path); err != nil {
 		return nil, nil, err
 	}
-	idx, err = bleve.OpenUsing(path, scorchConfig())
+	cfg := scorchConfig()
+	if readOnly {
+		cfg["read_only"] = true
+	}
+	idx, err = bleve.OpenUsing(path, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

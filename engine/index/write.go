@@ -25,6 +25,9 @@ func (ix *Index) Apply(upserts []Doc, deletes []string) error {
 // atomic batch, so a fingerprint can never claim changes the index lacks.
 // An empty value deletes a key.
 func (ix *Index) ApplyWithMeta(upserts []Doc, deletes []string, meta map[string]string) error {
+	if ix.readOnly {
+		return ErrReadOnly
+	}
 	ix.wmu.Lock()
 	defer ix.wmu.Unlock()
 	ix.mu.RLock()
@@ -143,6 +146,9 @@ func tokenCounts(idx bleve.Index, ids []string) (map[string]fieldCounts, error) 
 // the old one and swaps it in, so a failure leaves the old index untouched
 // and searchable. Meta keys are cleared: set them again afterwards.
 func (ix *Index) Rebuild(docs []Doc) error {
+	if ix.readOnly {
+		return ErrReadOnly
+	}
 	ix.wmu.Lock()
 	defer ix.wmu.Unlock()
 	ix.mu.RLock()
