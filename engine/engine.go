@@ -51,6 +51,11 @@ type Options struct {
 	// Distiller distils what Promote promotes (package writer provides
 	// it); nil leaves promoted sources for backfill.
 	Distiller Distiller
+	// KeepIndexOpen keeps a read-only handle on the search index between
+	// searches (long-lived front ends: the TUI, serve, mcp, the daemon).
+	// Other processes' searches share it; a writer anywhere asks for it
+	// and gets it within ~50 ms (index_reader.go).
+	KeepIndexOpen bool
 }
 
 // Engine is an open memory workspace. It is safe for use by several
@@ -75,6 +80,8 @@ type Engine struct {
 	cache   *snapshot // the last snapshot read, reused for unchanged files
 
 	emb embedState // the embeddings search's progress callback and vectors (embed.go)
+
+	reader indexReader // the long-lived read-only index handle (index_reader.go)
 }
 
 // Open opens (creating if needed) the workspace of opts.StateDir. It
@@ -150,6 +157,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 
 // Close releases the engine's resources.
 func (e *Engine) Close() error {
+	e.reader.close()
 	if e.db != nil {
 		return e.db.Close()
 	}

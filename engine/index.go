@@ -247,6 +247,10 @@ func fingerprintOf(root string, lines []fpLine, promoted map[string]bool) string
 
 // openIndex opens the index, waiting up to a second for another handle.
 func (e *Engine) openIndex() (*index.Index, error) {
+	// A writable handle needs every reader gone: ours now, the others'
+	// within a poll (index_reader.go).
+	e.reader.close()
+	announceWrite(e.indexDir())
 	ix, err := index.OpenWith(e.indexDir(), index.Options{LockTimeout: time.Second})
 	if errors.Is(err, index.ErrLocked) {
 		return nil, &Error{Code: CodeLockBusy, Message: "the search index is in use by another process; try again", Err: err}
@@ -257,6 +261,12 @@ func (e *Engine) openIndex() (*index.Index, error) {
 		return nil, &Error{Code: CodeIO, Message: err.Error(), Err: err}
 	}
 	return ix, nil
+}
+
+// openReadOnly opens the index for reading beside other readers; it fails
+// (ErrUnavailable) where only a writable open could repair the index.
+func (e *Engine) openReadOnly() (*index.Index, error) {
+	return index.OpenWith(e.indexDir(), index.Options{ReadOnly: true, LockTimeout: time.Second})
 }
 
 // syncIndex makes the index match the snapshot: a rebuild when it is not
@@ -324,6 +334,8 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 // describes the files whose fingerprint is fp.
 func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) IndexState {
 	st := IndexState{Format: index.FormatVersion}
+	// A writable open: it is the one that finds damage a reader would not
+	// (bolt reads its freelist only for writing), so fresh means usable.
 	ix, err := e.openIndex()
 	if err != nil {
 		return st
@@ -362,7 +374,7 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 	}
 	// A cold engine (a one-shot CLI search) answers from a fresh index
 	// without reading the workspace; a warm one has its snapshot in memory.
-	if rep.Method == MethodBM25 && !e.warm() {
+	if rep.Method == MethodBM25 && !e.warm() && !e.opts.KeepIndexOpen {
 		if results, ok := e.searchFromFiles(ctx, iq, q.Text); ok {
 			rep.Results = results
 			return rep, nil
@@ -392,6 +404,13 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 // itself for a rebuild; it is rebuilt from s at once and asked again, so
 // one damaged cache costs one slow search, not every search after it.
 func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
+	if e.opts.KeepIndexOpen {
+		// Anything but a clean answer goes the writable way, which repairs
+		// and reports.
+		if hits, ok, err := e.searchHeld(s.fingerprint(e.ws.Root()), s.snapshotContent, iq); ok && err == nil {
+			return hits, nil
+		}
+	}
 	ix, err := e.openIndex()
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query stri
 	if !ok {
 		return nil, false
 	}
-	ix, err := e.openIndex()
+	ix, err := e.openReadOnly()
 	if err != nil {
 		return nil, false
 	}

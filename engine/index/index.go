@@ -222,7 +222,7 @@ func (ix *Index) load() error {
 	if reason == "" {
 		idx, st, err := openBleve(filepath.Join(ix.dir, bleveDir))
 		switch {
-		case errors.Is(err, bolterrors.ErrTimeout):
+		case errors.Is(err, bolterrors.ErrTimeout) && !leakedBolt(filepath.Join(ix.dir, bleveDir)):
 			// Someone outside our lock holds bolt's lock: never wipe an
 			// index that may be in use.
 			return ErrLocked
@@ -343,6 +343,11 @@ func openBleve(path string) (bleve.Index, *corpusStats, error) { return openBlev
 
 // openBleveWith is openBleve, read-only if asked.
 func openBleveWith(path string, readOnly bool) (idx bleve.Index, st *corpusStats, err error) {
+	defer func() {
+		if err != nil && readOnly {
+			noteLeakedBolt(path)
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			if idx != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -80,4 +81,37 @@ func writeVerified(path string, rec map[string]segSig) {
 	if os.Rename(tmp.Name(), verifiedFile(path)) != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// A scorch open that fails while loading can leave bolt's file open, and
+// with it bolt's lock (scorch's error path panics before closing bolt). A
+// writable open would then time out on our own process's stale lock and
+// report the index as in use forever. The root.bolt files whose read-only
+// open failed here are remembered by inode, so the writable open, which
+// holds the directory lock exclusively, knows the holder is this process's
+// leak and discards the damaged index instead.
+var leaked sync.Map // inode of root.bolt → true
+
+func rootBoltIno(path string) (uint64, bool) {
+	fi, err := os.Lstat(filepath.Join(path, "store", "root.bolt"))
+	if err != nil {
+		return 0, false
+	}
+	ino, _ := inodeCtime(fi)
+	return ino, ino != 0
+}
+
+func noteLeakedBolt(path string) {
+	if ino, ok := rootBoltIno(path); ok {
+		leaked.Store(ino, true)
+	}
+}
+
+func leakedBolt(path string) bool {
+	ino, ok := rootBoltIno(path)
+	if !ok {
+		return false
+	}
+	_, yes := leaked.Load(ino)
+	return yes
 }

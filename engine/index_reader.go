@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"scriptorium/engine/index"
+)
+
+// A long-lived engine (Options.KeepIndexOpen) answers searches from a
+// read-only index handle it keeps open, instead of opening the index for
+// every search. Read-only handles share the index's lock, so a CLI search
+// in another process runs beside it. A writable open, in this process or
+// any other, first touches the index's write-intent file; every reader
+// polls it and closes its handle when it moves, so writers wait at most a
+// poll interval plus a search in flight, never for an idle reader. A
+// read-only handle sees the index as it was when opened: one that no
+// longer describes the files is closed and the writable path brings the
+// index up to date.
+
+// intentFile is the write-intent file in the index directory.
+const intentFile = "write.intent"
+
+// readerPoll is how often a held reader looks at the write intent.
+const readerPoll = 50 * time.Millisecond
+
+type indexReader struct {
+	mu     sync.Mutex
+	ix     *index.Index
+	intent time.Time     // the intent's mtime when ix was opened
+	stop   chan struct{} // closes the poller
+}
+
+func intentPath(dir string) string { return filepath.Join(dir, intentFile) }
+
+// intentTime is the write intent's mtime (zero if there is none).
+func intentTime(dir string) time.Time {
+	fi, err := os.Stat(intentPath(dir))
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+// announceWrite asks every reader of the index in dir to let go.
+func announceWrite(dir string) {
+	p := intentPath(dir)
+	now := time.Now()
+	if err := os.Chtimes(p, now, now); errors.Is(err, os.ErrNotExist) {
+		if os.MkdirAll(dir, 0o755) == nil {
+			_ = os.WriteFile(p, nil, 0o644)
+		}
+	}
+}
+
+// closeLocked closes the held handle; r.mu is held.
+func (r *indexReader) closeLocked() {
+	if r.ix == nil {
+		return
+	}
+	_ = r.ix.Close()
+	r.ix = nil
+	close(r.stop)
+}
+
+func (r *indexReader) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closeLocked()
+}
+
+// poll closes the handle when a writer announces itself.
+func (r *indexReader) poll(dir string, stop chan struct{}) {
+	t := time.NewTicker(readerPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			r.mu.Lock()
+			if r.ix != nil && r.stop == stop && !intentTime(dir).Equal(r.intent) {
+				r.closeLocked()
+			}
+			r.mu.Unlock()
+		}
+	}
+}
+
+// searchHeld runs a query on the held read-only handle, opening it if
+// needed. ok is false when the handle cannot be had or does not describe
+// the files whose fingerprint is fp: the caller takes the writable path.
+func (e *Engine) searchHeld(fp string, content func(string) ([]byte, bool), iq index.Query) (hits []index.Hit, ok bool, err error) {
+	r := &e.reader
+	dir := e.indexDir()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ix != nil && !intentTime(dir).Equal(r.intent) {
+		r.closeLocked()
+	}
+	if r.ix == nil {
+		intent := intentTime(dir)
+		ix, err := index.OpenWith(dir, index.Options{ReadOnly: true, LockTimeout: time.Second})
+		if err != nil {
+			return nil, false, nil
+		}
+		r.ix, r.intent, r.stop = ix, intent, make(chan struct{})
+		go r.poll(dir, r.stop)
+	}
+	if !indexDescribes(r.ix, fp, content) {
+		r.closeLocked()
+		return nil, false, nil
+	}
+	hits, err = r.ix.Search(iq)
+	if errors.Is(err, index.ErrCorrupt) {
+		r.closeLocked() // the writable path rebuilds it
+		return nil, false, nil
+	}
+	return hits, true, err
+}

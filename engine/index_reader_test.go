@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"scriptorium/engine/index"
+)
+
+// TestIndexReader_SharedAndYielding: a long-lived engine keeps a read-only
+// handle between searches; another engine (another process, as far as
+// the locks go) searches beside it, and installs without waiting for it to
+// go idle and without leaving the index stale; the long-lived engine then
+// answers the new state from a reopened handle, with no rebuild.
+func TestIndexReader_SharedAndYielding(t *testing.T) {
+	ctx := context.Background()
+	state := coldFacts(t)
+	a, err := Open(ctx, Options{StateDir: state, KeepIndexOpen: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if res, err := a.Search(ctx, SearchQuery{Text: "bees"}); err != nil || len(res) != 1 {
+		t.Fatalf("long-lived search: %v %v", res, err)
+	}
+	if res, err := a.Search(ctx, SearchQuery{Text: "cello"}); err != nil || len(res) != 1 {
+		t.Fatalf("long-lived search: %v %v", res, err)
+	}
+	a.reader.mu.Lock()
+	held := a.reader.ix != nil
+	a.reader.mu.Unlock()
+	if !held {
+		t.Fatal("the long-lived engine holds no index handle after searching")
+	}
+
+	b, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if res, err := b.Search(ctx, SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || b.fastSearches.Load() != 1 {
+		t.Fatalf("a one-shot search beside the held handle: %v %v (fast %d)", res, err, b.fastSearches.Load())
+	}
+	rev, err := b.revision()
+	if err != nil {
+		t.Fatal(err)
+	}
+	more := "The owner brews mead in autumn. ^0000000d\n"
+	start := time.Now()
+	if _, err := b.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "append", Path: "topics/facts.md", Content: &more}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("install beside a held reader took %v", time.Since(start))
+	if n := b.indexRebuilds.Load(); n != 0 {
+		t.Fatalf("the install rebuilt the index %d times", n)
+	}
+	// The install updated the index in place: the other engine's handle was
+	// let go, not waited out (a failed update would leave it stale).
+	ix, err := index.OpenWith(a.indexDir(), index.Options{ReadOnly: true, LockTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hits, err := ix.Search(index.Query{Text: "mead", Limit: 10}); err != nil || len(hits) != 1 {
+		t.Fatalf("the install's block is not in the index: %v %v", hits, err)
+	}
+	ix.Close()
+
+	if res, err := a.Search(ctx, SearchQuery{Text: "mead"}); err != nil || len(res) != 1 {
+		t.Fatalf("long-lived search after the other's install: %v %v", res, err)
+	}
+	if n := a.indexRebuilds.Load(); n != 0 {
+		t.Errorf("the long-lived engine rebuilt the index %d times", n)
+	}
+	a.Close()
+	w, err := index.OpenWith(a.indexDir(), index.Options{LockTimeout: -1})
+	if err != nil {
+		t.Fatalf("the index is still held after Close: %v", err)
+	}
+	w.Close()
+}
