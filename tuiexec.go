@@ -19,8 +19,8 @@ import (
 // The TUI is the binary scriptorium-tui (cmd/scriptorium-tui), not a part
 // of this one: Go runs the init of every linked package before main, and
 // the TUI's packages (go-runewidth, chroma, glamour, bluemonday) cost each
-// CLI verb tens of milliseconds that way. `scriptorium`, `scriptorium tui`
-// and `scriptorium demo` hand over to it.
+// CLI verb tens of milliseconds that way. `scriptorium` (no verb) and
+// `scriptorium demo` hand over to it.
 
 // tuiName is the TUI binary's file name.
 const tuiName = "scriptorium-tui"
@@ -56,7 +56,7 @@ func (inv *invocation) execTUI(dir string) error {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inv.stdin, inv.stdout, inv.stderr
 	err = cmd.Run()
 	var exit *exec.ExitError
-	if errors.As(err, &exit) {
+	if errors.As(err, &exit) && exit.ExitCode() >= 0 {
 		return exitStatus(exit.ExitCode())
 	}
 	if err != nil {

@@ -2,8 +2,8 @@
 // workspace. It is its own binary so that the CLI never links the TUI's
 // packages, whose package initialisation (go-runewidth's width tables,
 // chroma's lexers and styles, goldmark, bluemonday) cost every CLI verb
-// tens of milliseconds before main. `scriptorium` (no verb), `scriptorium
-// tui` and `scriptorium demo` run this binary; it can also be run by hand:
+// tens of milliseconds before main. `scriptorium` (no verb) and
+// `scriptorium demo` run this binary; it can also be run by hand:
 //
 //	scriptorium-tui [--state DIR | --profile NAME]
 //
