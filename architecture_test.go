@@ -87,6 +87,24 @@ func TestArchitecture_ImportRules(t *testing.T) {
 			}
 		}
 	}
+	// The CLI starts light: Go runs the init of every package it links, and
+	// the TUI's (go-runewidth's width tables, chroma's lexers and styles)
+	// cost each verb tens of milliseconds. The TUI is its own binary,
+	// cmd/scriptorium-tui, which the CLI runs.
+	tuiOnly := []string{m + "tui", m + "views", m + "keymap", "github.com/mattn/go-runewidth",
+		"github.com/alecthomas/chroma/v2", "github.com/charmbracelet/bubbletea", "github.com/charmbracelet/glamour",
+		"github.com/yuin/goldmark", "github.com/microcosm-cc/bluemonday"}
+	root, ok := deps["scriptorium"]
+	if !ok || len(root) == 0 {
+		t.Fatal("go list did not report the root package (the CLI)")
+	}
+	for _, d := range root {
+		for _, f := range tuiOnly {
+			if exact(d, f) {
+				t.Errorf("the CLI (the root package) depends on %s: only cmd/scriptorium-tui may link the TUI", d)
+			}
+		}
+	}
 	if checked < 10 {
 		t.Fatalf("only %d package/rule pairs checked: go list found %d packages", checked, len(deps))
 	}

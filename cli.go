@@ -209,6 +209,10 @@ func report(inv *invocation, stdout, stderr io.Writer, err error) int {
 	if errors.As(err, new(silentFailure)) {
 		return errdoc.ExitFailure // the verb already printed its result document
 	}
+	var tuiExit exitStatus
+	if errors.As(err, &tuiExit) {
+		return int(tuiExit) // the TUI already said why on stderr
+	}
 	status := errdoc.ExitFailure
 	var ue *usageError
 	e := engine.AsError(err)
@@ -241,7 +245,8 @@ func runHelp(inv *invocation) error {
 	w := inv.stdout
 	fmt.Fprintln(w, "scriptorium — review and curate an AI agent's long-term memory")
 	fmt.Fprintln(w, "\nusage: scriptorium [global flags] [command] [args] [flags]")
-	fmt.Fprintln(w, "       with no command: open the TUI")
+	fmt.Fprintln(w, "       with no command: open the TUI (the scriptorium-tui binary: beside this one, on $PATH,")
+	fmt.Fprintln(w, "       or built once from the source tree with go; see `scriptorium demo --help`)")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, v := range verbs() {
 		if v.name == "tui" {

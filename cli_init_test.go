@@ -85,3 +85,18 @@ func TestCLI_VerbHelp(t *testing.T) {
 		}
 	}
 }
+
+// mcp and serve are reading verbs too: on a missing workspace they are
+// NOT_FOUND before speaking a protocol or listening, and create nothing.
+func TestCLI_HostsOnMissingWorkspace(t *testing.T) {
+	for _, args := range [][]string{{"mcp"}, {"serve", "--addr", "127.0.0.1:0"}} {
+		state := filepath.Join(t.TempDir(), "none")
+		r := runCLI(t, "", append(args, "--state", state)...)
+		if r.code != 1 || !strings.Contains(r.stderr, "no workspace at") {
+			t.Errorf("%v: exit %d %s", args, r.code, r.stderr)
+		}
+		if _, err := os.Stat(state); err == nil {
+			t.Errorf("%v created the state dir", args)
+		}
+	}
+}

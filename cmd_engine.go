@@ -22,7 +22,7 @@ func verbs() []*verb {
 	return []*verb{
 		{name: "tui", run: runTUI},
 		{name: "demo", args: "[DIR]", help: "write a realistic demo state dir (default $TMPDIR/scriptorium-demo) and open the TUI on it",
-			flags: []flagSpec{{"no-tui", false, "only write the demo"}}, run: runDemo},
+			flags: []flagSpec{{"no-tui", false, "only write the demo"}}, run: runDemo, details: tuiDetails},
 		{name: "init", args: "[DIR]", help: "create a workspace at DIR (default: the state dir of --state, $SCRIPTORIUM_STATE or ~/.openprogram)", run: runInit},
 		{name: "status", help: "workspace id, revision, backend, writer, core report, index state", run: runStatus},
 		{name: "verify", help: "validate the whole workspace (read-only)", run: runVerify},

@@ -44,6 +44,10 @@ func (inv *invocation) openMCP(ctx context.Context) (*engine.Engine, mcphost.Opt
 	if err != nil {
 		return nil, mcphost.Options{}, nil, err
 	}
+	// A reading verb: a mistyped --state must not leave a workspace behind.
+	if err := inv.requireWorkspace(dir); err != nil {
+		return nil, mcphost.Options{}, nil, err
+	}
 	owner := inv.bool("owner-tools")
 	tier := trust.Paired
 	if owner {

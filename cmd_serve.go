@@ -31,9 +31,13 @@ func runServe(inv *invocation) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	open := func(ctx context.Context, tier trust.Tier) (*engine.Engine, error) {
+	// The API's engines stay open for the process, one per tier (the
+	// owner's, and the paired one of ?as=paired), opened on first use;
+	// each reads again only what another process changed.
+	api := httpapi.NewEngines(dir, func(ctx context.Context, tier trust.Tier) (*engine.Engine, error) {
 		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Interactive: true, Distiller: writer.Distiller{}})
-	}
+	})
+	defer api.Close()
 	// Refuse before listening when memory is off, so nothing is touched.
 	// The MCP endpoint's engines are opened once, as for `mcp`.
 	eng, opts, closeMCP, err := inv.openMCP(ctx)
@@ -46,11 +50,13 @@ func runServe(inv *invocation) error {
 		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/api/memory/", httpapi.New(open))
+	mux.Handle("/api/memory/", httpapi.NewShared(api))
 	mux.Handle("/mcp", mcphost.HTTPHandler(eng, opts))
 	srv := httpapi.NewServer(mux)
 	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/ and MCP at /mcp on http://%s\n", ln.Addr())
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
 		shutdown, done := context.WithTimeout(context.Background(), 5*time.Second)
 		defer done()
@@ -59,5 +65,8 @@ func runServe(inv *invocation) error {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return engine.Wrap(engine.CodeIO, err, "serve")
 	}
+	// Serve returns as soon as shutdown begins; the engines are closed
+	// (deferred above) only once the requests in flight are done.
+	<-stopped
 	return nil
 }

@@ -3,19 +3,23 @@ package main
 import (
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"path/filepath"
-	"time"
 
 	"scriptorium/demo"
 	"scriptorium/engine"
-	"scriptorium/engine/writer"
-	"scriptorium/trust"
-	"scriptorium/tui"
-	"scriptorium/tui/enginebackend"
 	"scriptorium/workspace"
 )
+
+// tuiDetails is `demo --help`'s note on where the TUI comes from.
+const tuiDetails = `The TUI (this command, and scriptorium with no command) is its own binary,
+scriptorium-tui, so that the other commands start without loading it. It is
+run from the directory scriptorium is in, else from $PATH; without either,
+a scriptorium built from a source tree (go run . demo, a lone go build -o
+scriptorium .) builds it from that tree with go, into the user cache dir.
+To install both:
+
+  go build -o DIR/ . && go build -o DIR/ ./cmd/scriptorium-tui`
 
 func runTUI(inv *invocation) error {
 	if err := inv.wantArgs(0, 0); err != nil {
@@ -28,40 +32,18 @@ func runTUI(inv *invocation) error {
 	return openTUI(inv, dir)
 }
 
-// openTUI runs the TUI on a state dir. Library log output (bleve writes
-// to the standard logger) goes to a log file, never onto the screen.
+// openTUI runs the TUI on a state dir. The TUI is its own binary,
+// scriptorium-tui (tui_exec.go), so that no CLI verb pays for the TUI's
+// package initialisation; what the CLI still does itself is refuse --json
+// and ask before a workspace is created.
 func openTUI(inv *invocation, dir string) error {
 	if inv.json {
 		return usagef("the TUI has no JSON output; use a verb")
 	}
-	ctx, cancel := signalContext()
-	defer cancel()
 	if err := inv.offerWorkspace(dir); err != nil {
 		return err
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
-	if err != nil {
-		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
-			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
-		}
-		return err
-	}
-	defer e.Close()
-	if logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "runtime", "tui.log"),
-		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
-		log.SetOutput(logf)
-		defer logf.Close()
-	} else {
-		log.SetOutput(io.Discard)
-	}
-	changes, err := e.Watch(ctx, 300*time.Millisecond)
-	if err != nil {
-		return err
-	}
-	if err := tui.Run(enginebackend.New(e, changes), tui.Options{}); err != nil {
-		return fmt.Errorf("tui: %w", err)
-	}
-	return nil
+	return inv.execTUI(dir)
 }
 
 func runDemo(inv *invocation) error {
@@ -111,5 +93,9 @@ func (inv *invocation) offerWorkspace(dir string) error {
 	if !inv.confirm(fmt.Sprintf("There is no workspace at %s. Create it? [y/N] ", mem)) {
 		return engine.Errorf(engine.CodeNotFound, "no workspace at %s; nothing created", mem)
 	}
-	return nil
+	// The TUI opens existing workspaces only: the owner said yes here.
+	ctx, cancel := signalContext()
+	defer cancel()
+	_, err := initWorkspace(ctx, dir)
+	return err
 }

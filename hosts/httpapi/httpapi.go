@@ -37,9 +37,16 @@ const (
 type Opener func(ctx context.Context, tier trust.Tier) (*engine.Engine, error)
 
 // New returns the handler of the API under /api/memory/. Each request
-// opens the engine through open, so the CLI, the TUI and the API take
-// turns on the same workspace.
+// opens the engine through open and closes it afterwards; a long-lived
+// server uses NewShared instead.
 func New(open Opener) http.Handler { return &apiHandler{open: open} }
+
+// NewShared returns the handler of the API under /api/memory/ answering
+// from the engines es keeps open, one per tier, for the whole process:
+// a request then costs what changed on disk since the last one, not a
+// read and parse of the whole workspace. The caller closes es after the
+// server has shut down.
+func NewShared(es *Engines) http.Handler { return &apiHandler{shared: es} }
 
 // ReadHeaderTimeout bounds reading a request's headers.
 const ReadHeaderTimeout = 10 * time.Second
@@ -65,10 +72,24 @@ func NewServerWith(h http.Handler, t Timeouts) *http.Server {
 	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, IdleTimeout: t.Idle}
 }
 
-// apiHandler maps /api/memory/<verb> onto engine calls; each request opens
-// the engine, so CLI, TUI and API take turns on the same workspace.
+// apiHandler maps /api/memory/<verb> onto engine calls, on an engine
+// opened for the request (open) or kept open for the process (shared).
 type apiHandler struct {
-	open Opener
+	open   Opener
+	shared *Engines
+}
+
+// engine returns the request's engine and what to do when it is done.
+func (h *apiHandler) engine(ctx context.Context, tier trust.Tier) (*engine.Engine, func(), error) {
+	if h.shared != nil {
+		e, err := h.shared.Engine(ctx, tier)
+		return e, func() {}, err
+	}
+	e, err := h.open(ctx, tier)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, func() { e.Close() }, nil
 }
 
 func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -104,8 +125,8 @@ func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		tier = t
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
-	// The body is read, bounded, before the engine is opened: a slow client
-	// holds no engine (and no lock) while it trickles its bytes.
+	// The body is read, bounded, before the engine is opened or taken: a
+	// slow client holds no engine (and no lock) while it trickles its bytes.
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -117,12 +138,12 @@ func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	e, err := h.open(r.Context(), tier)
+	e, done, err := h.engine(r.Context(), tier)
 	if err != nil {
 		errdoc.WriteHTTP(w, err)
 		return
 	}
-	defer e.Close()
+	defer done()
 	doc, err := apiCall(r, e, strings.TrimSuffix(verb, "/"))
 	if err != nil {
 		errdoc.WriteHTTP(w, err)

@@ -1,0 +1,121 @@
+// Command scriptorium-tui is the terminal application: the TUI over one
+// workspace. It is its own binary so that the CLI never links the TUI's
+// packages, whose package initialisation (go-runewidth's width tables,
+// chroma's lexers and styles, goldmark, bluemonday) cost every CLI verb
+// tens of milliseconds before main. `scriptorium` (no verb) and
+// `scriptorium demo` run this binary; it can also be run by hand:
+//
+//	scriptorium-tui [--state DIR | --profile NAME]
+//
+// The state dir resolves as for the CLI (--state, $SCRIPTORIUM_STATE,
+// --profile, ~/.openprogram). It opens an existing workspace only: the CLI
+// asks the owner before creating one.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/writer"
+	"scriptorium/hosts/errdoc"
+	"scriptorium/trust"
+	"scriptorium/tui"
+	"scriptorium/tui/enginebackend"
+	"scriptorium/workspace"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+}
+
+// run is main without the process; its errors read as the CLI's do
+// ("scriptorium: …", exit 1; a bad command line exits 2).
+func run(args []string, getenv func(string) string, stderr io.Writer) int {
+	dir, err := stateDir(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return errdoc.ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "scriptorium: %v\n", err)
+		return errdoc.ExitUsage
+	}
+	if err := open(dir); err != nil {
+		fmt.Fprintf(stderr, "scriptorium: %s\n", engine.AsError(err).Error())
+		return errdoc.ExitFailure
+	}
+	return errdoc.ExitOK
+}
+
+// stateDir parses the command line into the state dir.
+func stateDir(args []string, getenv func(string) string, stderr io.Writer) (string, error) {
+	fs := flag.NewFlagSet("scriptorium-tui", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	state := fs.String("state", "", "state directory (default $SCRIPTORIUM_STATE or ~/.openprogram)")
+	profile := fs.String("profile", "", "use ~/.openprogram-NAME")
+	if err := fs.Parse(args); err != nil {
+		return "", err
+	}
+	if fs.NArg() > 0 {
+		return "", fmt.Errorf("unexpected argument %q (usage: scriptorium-tui [--state DIR | --profile NAME])", fs.Arg(0))
+	}
+	home, _ := os.UserHomeDir()
+	return workspace.ResolveStateDir(*state, *profile, getenv, home)
+}
+
+// open runs the TUI on the workspace of dir. Library log output (bleve
+// writes to the standard logger) goes to a log file, never onto the screen.
+func open(dir string) error {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if err := requireWorkspace(dir); err != nil {
+		return err
+	}
+	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
+	if err != nil {
+		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
+			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
+		}
+		return err
+	}
+	defer e.Close()
+	if logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "runtime", "tui.log"),
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+		log.SetOutput(logf)
+		defer logf.Close()
+	} else {
+		log.SetOutput(io.Discard)
+	}
+	changes, err := e.Watch(ctx, 300*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	if err := tui.Run(enginebackend.New(e, changes), tui.Options{}); err != nil {
+		return fmt.Errorf("tui: %w", err)
+	}
+	return nil
+}
+
+// requireWorkspace refuses a state dir without memory/: creating one is
+// the CLI's to ask about (`scriptorium` asks on a terminal, `scriptorium
+// init` creates). A config that switches memory off opens anyway, so the
+// engine's MEMORY_DISABLED gets its full-screen notice.
+func requireWorkspace(dir string) error {
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+		return nil
+	}
+	mem := workspace.MemoryDir(dir)
+	if fi, err := os.Stat(mem); err == nil && fi.IsDir() {
+		return nil
+	}
+	return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
+}
