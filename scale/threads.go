@@ -78,18 +78,38 @@ const genSpan = 2 * 365 * 24 * time.Hour
 
 // citeRef is one archived record as the topics phase needs it, without the
 // strings: a million of these must stay small. The source-id and archive
-// path are rebuilt from the thread; the block text's opening words live in
-// one shared byte slice.
+// path are rebuilt from the thread; the record's opening words (which a
+// block citing it quotes) live in fixed-size chunks, so the table never
+// copies itself to grow.
 type citeRef struct {
 	thread, rec int32
 	unix        int64
 	pending     bool
-	off, n      uint32 // the record's first words in citeTable.words
+	chunk       uint16
+	n           uint16 // the words' length in bytes
+	off         uint32 // their offset in the chunk
 }
 
 type citeTable struct {
-	refs  []citeRef
-	words []byte
+	refs   []citeRef
+	chunks [][]byte
+}
+
+const citeChunk = 4 << 20
+
+func (c *citeTable) add(ref citeRef, words string) {
+	words = words[:min(len(words), 1<<16-1)]
+	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1])+len(words) > citeChunk {
+		c.chunks = append(c.chunks, make([]byte, 0, citeChunk))
+	}
+	last := len(c.chunks) - 1
+	ref.chunk, ref.off, ref.n = uint16(last), uint32(len(c.chunks[last])), uint16(len(words))
+	c.chunks[last] = append(c.chunks[last], words...)
+	c.refs = append(c.refs, ref)
+}
+
+func (c *citeTable) words(r citeRef) string {
+	return string(c.chunks[r.chunk][r.off : r.off+uint32(r.n)])
 }
 
 // cite is a citeRef with its strings materialised.
@@ -108,7 +128,7 @@ func (g *generator) cite(i int) cite {
 		path:    t.archivePath(),
 		t:       time.Unix(c.unix, 0).UTC(),
 		pending: c.pending,
-		words:   string(g.cites.words[c.off : c.off+c.n]),
+		words:   g.cites.words(c),
 	}
 }
 
@@ -221,10 +241,8 @@ func (g *generator) writeArchives() error {
 				rec.Content += "\r\ntrailing line with CRLF  "
 			}
 			recs = append(recs, rec)
-			words := firstWords(rec.Content, 12)
-			g.cites.refs = append(g.cites.refs, citeRef{thread: int32(ti), rec: int32(i), unix: rec.Time.Unix(),
-				pending: rec.Pending, off: uint32(len(g.cites.words)), n: uint32(len(words))})
-			g.cites.words = append(g.cites.words, words...)
+			g.cites.add(citeRef{thread: int32(ti), rec: int32(i), unix: rec.Time.Unix(), pending: rec.Pending},
+				firstWords(rec.Content, 12))
 		}
 		data, _, err := archive.Append(nil, recs)
 		if err != nil {
