@@ -7,6 +7,9 @@
 //	measure pair [-runs 10] [-timeout 2m] [-base-ok 0,1] -- CMD… ::: BASE…
 //	    one untimed run of each, then the two interleaved -runs times;
 //	    prints "<p50 ms>\t<p95 ms>\t<base p50 ms>\t<base p95 ms>\t<p50/base p50>\t<peak RSS MiB>\t<base stdout lines>"
+//	measure manifest -manifest FILE queries|edit_topics|cites|filter
+//	    prints that part of a manifest, one value a line (cites: source-ids;
+//	    filter: speaker, path, since, until)
 //	measure txn -manifest FILE -revision R [-i I]
 //	    prints an `update` transaction appending one cited block to the
 //	    manifest's first small topic file
@@ -39,7 +42,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fail(errors.New("usage: measure once|pair|txn …"))
+		fail(errors.New("usage: measure once|pair|manifest|txn …"))
 	}
 	var err error
 	switch os.Args[1] {
@@ -49,6 +52,8 @@ func main() {
 		err = pair(os.Args[2:])
 	case "txn":
 		err = txn(os.Args[2:])
+	case "manifest":
+		err = manifest(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -233,4 +238,35 @@ func txn(args []string) error {
 	tx := map[string]any{"base_revision": *revision,
 		"edits": []map[string]string{{"op": "append", "path": p, "content": content}}}
 	return json.NewEncoder(os.Stdout).Encode(tx)
+}
+
+func manifest(args []string) error {
+	fl := flag.NewFlagSet("manifest", flag.ContinueOnError)
+	file := fl.String("manifest", "", "the workspace's manifest (scale/gen -manifest)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	m, err := scale.ReadManifest(*file)
+	if err != nil {
+		return err
+	}
+	var out []string
+	switch fl.Arg(0) {
+	case "queries":
+		out = m.Queries
+	case "edit_topics":
+		out = m.EditTopics
+	case "cites":
+		for _, c := range m.Cites {
+			out = append(out, c.SourceID)
+		}
+	case "filter":
+		out = []string{m.Filter.Speaker, m.Filter.Path, m.Filter.Since, m.Filter.Until}
+	default:
+		return fmt.Errorf("manifest: unknown part %q", fl.Arg(0))
+	}
+	for _, s := range out {
+		fmt.Println(strings.ReplaceAll(s, "\n", " "))
+	}
+	return nil
 }
