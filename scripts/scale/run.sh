@@ -141,8 +141,17 @@ for n in "${sizes[@]}"; do
 	mapfile -t cites < <("$m" manifest -manifest "$manifest" cites)
 
 	log "$label: warming (first verify, first search builds the index)"
-	r=$(once "$cli" --state "$state" verify --json); read -r v_s v_rss <<<"$r"
-	r=$(once "$cli" --state "$state" search "${queries[0]}" --json); read -r i_s i_rss <<<"$r"
+	# A warm-up over $SCALE_LONG_TIMEOUT is reported and ends this size.
+	if ! r=$(once "$cli" --state "$state" verify --json); then
+		echo "| $label | $gen | $(mib "$md_bytes") | failed or killed after $long | — | — |" >>"$t_ws"
+		continue
+	fi
+	read -r v_s v_rss <<<"$r"
+	if ! r=$(once "$cli" --state "$state" search "${queries[0]}" --json); then
+		echo "| $label | $gen | $(mib "$md_bytes") | $v_s s / $v_rss MiB | failed or killed after $long | — |" >>"$t_ws"
+		continue
+	fi
+	read -r i_s i_rss <<<"$r"
 	docs=$("$cli" --state "$state" status --json | tr -d ' \n' | grep -o '"index":{[^}]*}' | sed 's/"index"://')
 	echo "| $label | $gen | $(mib "$md_bytes") | $v_s s / $v_rss MiB | $i_s s / $i_rss MiB | \`$docs\` |" >>"$t_ws"
 
@@ -189,7 +198,7 @@ out=$work/results.md
 {
 	echo "Scale run of $started, commit \`$commit\`, generator version $version, $(nproc) CPUs, $(go version | cut -d' ' -f3)."
 	echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after."
-	echo "Command: \`SCALE_RUNS=$runs bash scripts/scale/run.sh ${sizes[*]}\`."
+	echo "Command: \`SCALE_RUNS=$runs SCALE_VERB_RUNS=$verb_runs SCALE_QUERIES=\"$queries_at\" SCALE_WRITER=${SCALE_WRITER:-1} bash scripts/scale/run.sh ${sizes[*]}\`."
 	echo
 	echo "| N | generate (time / peak RSS) | Markdown MiB | first \`verify\` (open) | first \`search\` (index build) | index after (\`status --json\`) |"
 	echo "| --- | --- | --- | --- | --- | --- |"
