@@ -52,6 +52,10 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		{hosts, frontEnds, "a host knows no front end", false},
 		{leaves, append([]string{m + "engine"}, append(services, hosts...)...), "formats and stores know no engine", false},
 		{[]string{m + "transcript"}, []string{"os", "io/fs", "path/filepath"}, "transcript parsers never touch the filesystem", true},
+		{append(append([]string{m + "engine", m + "engine/"}, hosts...), append(frontEnds, leaves...)...), []string{m + "scale"},
+			"the scale generators are a tool: nothing of the program imports them", false},
+		{[]string{m + "scale"}, append(append([]string{m + "engine", m + "engine/index", m + "engine/model", m + "engine/enginetest"}, services...),
+			append(hosts, frontEnds...)...), "a generator writes through the format packages (and engine/sessions), never the engine", false},
 	}
 	exact := func(p, prefix string) bool {
 		// "scriptorium/engine" names the core alone; other prefixes cover

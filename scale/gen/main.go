@@ -1,0 +1,138 @@
+// Command gen writes the generated inputs of package scale to disk:
+//
+//	go run ./scale/gen -records 100000 -out STATEDIR [-seed S] [-manifest FILE]
+//	go run ./scale/gen -history-sessions 270 -history-turns 6000 -out FILE [-seed S]
+//	go run ./scale/gen -version
+//
+// The first writes a complete state dir (STATEDIR/memory: v2 archives and
+// topic files) that `scriptorium --state STATEDIR` opens and verifies
+// clean; the manifest (queries, a filter, files to edit, sources to cite)
+// goes to FILE when asked. The second writes the `import` JSONL of a long
+// conversation history (FILE "-" is stdout). -version prints scale.Version,
+// which keys caches of the output.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"scriptorium/scale"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	records := fl.Int("records", 0, "write a workspace of N source records")
+	sessions := fl.Int("history-sessions", 0, "write a history of N sessions (with -history-turns)")
+	turns := fl.Int("history-turns", 0, "the history's number of turns in all")
+	out := fl.String("out", "", "the state dir (workspace) or JSONL file (history; - for stdout) to write")
+	seed := fl.String("seed", "", fmt.Sprintf("the seed (default %#x for a workspace, %d for a history)", scale.DefaultSeed, scale.HistorySeed))
+	manifest := fl.String("manifest", "", "also write the workspace's manifest (JSON) to this file")
+	version := fl.Bool("version", false, "print the generator version and exit")
+	if err := fl.Parse(args); err != nil {
+		return errUsage
+	}
+	switch {
+	case *version:
+		fmt.Fprintln(stdout, scale.Version)
+		return nil
+	case fl.NArg() > 0:
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
+	case *records == 0 && *sessions == 0 && *turns == 0:
+		fl.Usage()
+		return fmt.Errorf("%w: give -records N, or -history-sessions and -history-turns", errUsage)
+	case *out == "":
+		return fmt.Errorf("%w: -out is required", errUsage)
+	case *records > 0 && *sessions == 0 && *turns == 0:
+		s := scale.DefaultSeed
+		if *seed != "" {
+			v, err := strconv.ParseUint(*seed, 0, 64)
+			if err != nil {
+				return fmt.Errorf("%w: -seed: %v", errUsage, err)
+			}
+			s = v
+		}
+		return writeWorkspace(*out, *records, s, *manifest, stdout)
+	case *records == 0 && *sessions > 0 && *turns > 0:
+		s := scale.HistorySeed
+		if *seed != "" {
+			v, err := strconv.ParseInt(*seed, 0, 64)
+			if err != nil {
+				return fmt.Errorf("%w: -seed: %v", errUsage, err)
+			}
+			s = v
+		}
+		return writeHistory(*out, *sessions, *turns, s)
+	default:
+		return fmt.Errorf("%w: -records N, or -history-sessions and -history-turns, not both", errUsage)
+	}
+}
+
+// writeWorkspace generates into a sibling temporary directory and renames
+// it into place, so an interrupted run never leaves a half workspace at
+// out.
+func writeWorkspace(out string, n int, seed uint64, manifest string, stdout io.Writer) error {
+	if _, err := os.Stat(out); err == nil {
+		return fmt.Errorf("%s exists: give a new state dir", out)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), filepath.Base(out)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	start := time.Now()
+	m, err := scale.Workspace(filepath.Join(tmp, "memory"), n, seed)
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return err
+	}
+	if manifest != "" {
+		if err := scale.WriteManifest(manifest, m); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d records (%d pending) in %d archives, %d topic files, %d blocks, %.1f MiB, in %s\n",
+		out, m.Records, m.Pending, m.Threads, m.TopicFiles, m.Blocks, float64(m.Bytes)/(1<<20), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func writeHistory(out string, sessions, turns int, seed int64) error {
+	if out == "-" {
+		return scale.WriteHistory(os.Stdout, sessions, turns, seed)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := scale.WriteHistory(f, sessions, turns, seed); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
