@@ -492,7 +492,11 @@ func checkQuery(q SearchQuery) (index.Query, error) {
 func (s *snapshot) result(h index.Hit, query string) SearchResult {
 	text := ""
 	if h.Kind == index.KindSource {
-		if src, ok := s.anchors[h.Path+"#"+h.Anchor]; ok {
+		// The record indexed is the one preferred for its source-id (the
+		// first of duplicates), which the anchor map may not be.
+		if src, ok := s.sources[h.Ref]; ok && src.view.Path == h.Path && src.view.Anchor == h.Anchor {
+			text = src.view.Content
+		} else if src, ok := s.anchors[h.Path+"#"+h.Anchor]; ok {
 			text = src.view.Content
 		}
 	} else if tf, ok := s.topics[h.Path]; ok {

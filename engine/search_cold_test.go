@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -349,5 +350,65 @@ func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
 	res, err := e.Search(ctx, SearchQuery{Text: "flute"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("warm search after a same-size edit: %v %v", res, err)
+	}
+}
+
+// TestColdSearch_BrokenWorkspaces compares cold and warm searches on the
+// fixture workspaces with problems (duplicate sources and block ids, bad
+// frames midway, stray files, symlinks), for words taken from their files.
+func TestColdSearch_BrokenWorkspaces(t *testing.T) {
+	ctx := context.Background()
+	states, _ := filepath.Glob(filepath.Join("..", "testdata", "ws", "*", "state"))
+	if len(states) < 10 {
+		t.Fatalf("only %d fixture workspaces", len(states))
+	}
+	word := regexp.MustCompile(`\p{L}{4,}`)
+	for _, src := range states {
+		name := filepath.Base(filepath.Dir(src))
+		state := filepath.Join(t.TempDir(), "state")
+		if err := treetest.CopyTree(src, state); err != nil {
+			t.Fatal(err)
+		}
+		warm, err := Open(ctx, Options{StateDir: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := warm.snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		var words []string
+		for _, p := range append(append([]string{}, s.topicPaths...), s.archPaths...) {
+			data, _ := s.snapshotContent(p)
+			for _, w := range word.FindAllString(string(data), -1) {
+				if w = strings.ToLower(w); !seen[w] && len(words) < 40 {
+					seen[w] = true
+					words = append(words, w)
+				}
+			}
+		}
+		for _, w := range words {
+			want, err := warm.Search(ctx, SearchQuery{Text: w, Limit: 50})
+			if err != nil {
+				t.Fatalf("%s %q warm: %v", name, w, err)
+			}
+			cold, err := Open(ctx, Options{StateDir: state})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cold.Search(ctx, SearchQuery{Text: w, Limit: 50})
+			fast := cold.fastSearches.Load()
+			cold.Close()
+			if err != nil || fast != 1 {
+				t.Fatalf("%s %q cold: %v (fast %d)", name, w, err, fast)
+			}
+			if !reflect.DeepEqual(got, want) {
+				g, _ := json.Marshal(got)
+				wj, _ := json.Marshal(want)
+				t.Errorf("%s %q:\ncold %s\nwarm %s", name, w, g, wj)
+			}
+		}
+		warm.Close()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"scriptorium/engine/index"
+	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
 
@@ -41,13 +42,13 @@ func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query stri
 	if err != nil {
 		return nil, false
 	}
-	s, ok := loadHitFiles(root, promoted, listed, hits)
+	hf, ok := loadHitFiles(root, promoted, listed, hits)
 	if !ok {
 		return nil, false
 	}
 	results = make([]SearchResult, 0, len(hits))
 	for _, h := range hits {
-		results = append(results, hitResult(h, query, s.hitText(h)))
+		results = append(results, hitResult(h, query, hf.text(h)))
 	}
 	e.fastSearches.Add(1)
 	return results, true
@@ -85,16 +86,21 @@ func listFingerprint(root string, promoted map[string]bool) (map[string]fileSig,
 	return sigs, fingerprintOf(root, lines, promoted), true
 }
 
-// loadHitFiles reads and parses just the files that hold hits, each only
-// if it is still the version the stat walk saw (otherwise the index may
-// describe another version, and ok is false).
-func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileSig, hits []index.Hit) (*snapshot, bool) {
-	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}
+// hitFiles are the files holding a search's hits, read as the stat walk
+// saw them: topic files parsed, v2 archives kept as bytes (FindFrame reads
+// the one record needed), legacy archives parsed.
+type hitFiles struct {
+	s  *snapshot
+	v2 map[string][]byte
+}
+
+// loadHitFiles reads just the files that hold hits, each only if it is
+// still the version the stat walk saw (otherwise the index may describe
+// another version, and ok is false).
+func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileSig, hits []index.Hit) (*hitFiles, bool) {
+	hf := &hitFiles{s: &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}, v2: map[string][]byte{}}
 	for _, h := range hits {
-		if _, done := s.topics[h.Path]; done {
-			continue
-		}
-		if _, done := s.archives[h.Path]; done {
+		if hf.has(h.Path) {
 			continue
 		}
 		want, ok := listed[h.Path]
@@ -105,49 +111,55 @@ func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileS
 		if !ok {
 			return nil, false
 		}
-		if h.Kind == index.KindSource {
-			if _, ok := s.addArchive(h.Path, data); !ok {
-				return nil, false
-			}
-			s.archives[h.Path].sig = want
-		} else {
-			s.setTopic(h.Path, data)
-			s.topics[h.Path].sig = want
+		if h.Kind != index.KindSource {
+			hf.s.setTopic(h.Path, data)
+			continue
+		}
+		if _, _, v2, _ := archivePathParts(h.Path); v2 {
+			hf.v2[h.Path] = data
+			continue
+		}
+		if _, ok := hf.s.addArchive(h.Path, data); !ok {
+			return nil, false
 		}
 	}
-	return s, true
+	return hf, true
 }
 
-// hitText is the text of a hit's document in files parsed without their
-// source maps (loadHitFiles skips building an entry for every record of
-// an archive that holds one hit). The index describes exactly these file
-// versions, so the record at the hit's anchor is the one it indexed.
-func (s *snapshot) hitText(h index.Hit) string {
+func (hf *hitFiles) has(p string) bool {
+	_, t := hf.s.topics[p]
+	_, a := hf.s.archives[p]
+	_, v := hf.v2[p]
+	return t || a || v
+}
+
+// text is the text of a hit's document. The index describes exactly these
+// file versions, so the record at the hit's anchor is the one it indexed
+// (for duplicates in one archive, the first: the one preferred for its
+// source-id).
+func (hf *hitFiles) text(h index.Hit) string {
 	if h.Kind != index.KindSource {
-		if tf, ok := s.topics[h.Path]; ok {
+		if tf, ok := hf.s.topics[h.Path]; ok {
 			if b, ok := tf.file.Block(h.Ref); ok {
 				return topic.BlockText(b)
 			}
 		}
 		return ""
 	}
-	a, ok := s.archives[h.Path]
-	if !ok {
+	if data, ok := hf.v2[h.Path]; ok {
+		if f, ok := archive.FindFrame(data, h.Anchor); ok {
+			return f.Content
+		}
 		return ""
 	}
-	// The last record with the anchor, as the snapshot's anchor map keeps.
-	text := ""
-	for _, f := range a.frames {
-		if f.Anchor == h.Anchor {
-			text = f.Content
+	if a, ok := hf.s.archives[h.Path]; ok {
+		for _, r := range a.records {
+			if e := hf.s.legacyEntry(a, r); e.view.Anchor == h.Anchor && e.view.Ref == h.Ref {
+				return e.view.Content
+			}
 		}
 	}
-	for _, r := range a.records {
-		if e := s.legacyEntry(a, r); e.view.Anchor == h.Anchor {
-			text = e.view.Content
-		}
-	}
-	return text
+	return ""
 }
 
 // readIfSig reads a file if its signature, taken on the open file, is
