@@ -67,6 +67,7 @@ type Model struct {
 	lastSeq int
 	tasks   *taskRegistry
 	status  statusLine
+	boot    *bootState
 
 	// after schedules a message; tests replace it so no timer runs.
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
@@ -121,6 +122,7 @@ func New(b Backend, opts Options) Model {
 		active: opts.Pane,
 		seq:    map[reqKey]int{},
 		tasks:  newTaskRegistry(),
+		boot:   &bootState{},
 		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 		},
@@ -132,11 +134,39 @@ func New(b Backend, opts Options) Model {
 	return m
 }
 
-// Init loads every pane and starts listening for workspace changes.
+// bootState orders the first loads. The pane shown first loads alone and
+// the others once no engine work runs (or when the owner switches to one),
+// because a cold engine reads the workspace again for every load running
+// at the same time: at 100k records seven loads at once took about 7 s,
+// the shown pane's alone under 1 s (BENCHMARKS.md, "The TUI at 100k").
+type bootState struct {
+	inited [numPanes]bool // the pane has been asked for its data
+	rest   bool           // every pane has
+}
+
+// Init loads the pane shown and starts listening for workspace changes;
+// the other panes load after it (bootState).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.watch()}
-	for _, p := range m.panes {
-		cmds = append(cmds, p.Init())
+	m.boot.inited[m.active] = true
+	first := m.panes[m.active].Init()
+	if first == nil {
+		return tea.Batch(m.watch(), m.initRest())
+	}
+	return tea.Batch(m.watch(), first)
+}
+
+// initRest asks every pane not asked yet for its data.
+func (m *Model) initRest() tea.Cmd {
+	if m.boot.rest {
+		return nil
+	}
+	m.boot.rest = true
+	var cmds []tea.Cmd
+	for i, p := range m.panes {
+		if !m.boot.inited[i] {
+			m.boot.inited[i] = true
+			cmds = append(cmds, p.Init())
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -227,6 +257,8 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 
 // refreshAll reloads the data of every pane (and an open drill-down).
 func (m *Model) refreshAll() tea.Cmd {
+	m.boot.rest = true // this loads every pane
+	m.boot.inited = [numPanes]bool{true, true, true, true, true, true, true}
 	cmds := make([]tea.Cmd, 0, len(m.panes)+1)
 	for _, p := range m.panes {
 		cmds = append(cmds, p.Refresh())
@@ -277,25 +309,28 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, g.Refresh):
 		return tea.Batch(m.setNotice("reloading every pane from disk"), m.refreshAll())
 	case key.Matches(msg, g.NextPane):
-		m.switchTo((m.active + 1) % numPanes)
-		return nil
+		return m.switchTo((m.active + 1) % numPanes)
 	case key.Matches(msg, g.PrevPane):
-		m.switchTo((m.active + numPanes - 1) % numPanes)
-		return nil
+		return m.switchTo((m.active + numPanes - 1) % numPanes)
 	}
 	for i, b := range g.Panes {
 		if key.Matches(msg, b) {
-			m.switchTo(PaneID(i))
-			return nil
+			return m.switchTo(PaneID(i))
 		}
 	}
 	_, cmd := cur.Update(msg)
 	return cmd
 }
 
-func (m *Model) switchTo(p PaneID) {
+// switchTo shows pane p, asking for its data if it has not loaded yet.
+func (m *Model) switchTo(p PaneID) tea.Cmd {
 	m.active = p
 	m.drilled, m.forgetting = false, false
+	if m.boot.inited[p] {
+		return nil
+	}
+	m.boot.inited[p] = true
+	return m.panes[p].Init()
 }
 
 // layout computes the pane area from the chrome: the tab bar on top, the
@@ -449,7 +484,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	case tea.MouseButtonLeft:
 		if msg.Y == 0 {
 			if p, ok := m.tabAt(msg.X); ok {
-				m.switchTo(p)
+				return m.switchTo(p)
 			}
 		}
 	}
