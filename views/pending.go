@@ -28,6 +28,7 @@ type Pending struct {
 	rejected     map[string]engine.RejectedSource // by source-id
 	rejectedList []engine.PendingSource           // oldest rejection first
 	showRejected bool
+	askRejected  bool // load the rejected sources once the queue is in (Init)
 
 	reason    textinput.Model // why, asked before a rejection
 	reasoning bool
@@ -64,8 +65,12 @@ func (p *Pending) Title() string {
 	return "Pending"
 }
 
-// Init implements Component.
-func (p *Pending) Init() tea.Cmd { return p.Refresh() }
+// Init implements Component: the queue first, the rejected sources once
+// it is in, so the two do not compete for a cold engine at start-up.
+func (p *Pending) Init() tea.Cmd {
+	p.askRejected = true
+	return Send(LoadPending{})
+}
 
 // Refresh implements Component.
 func (p *Pending) Refresh() tea.Cmd { return tea.Batch(Send(LoadPending{}), Send(LoadRejected{})) }
@@ -147,6 +152,10 @@ func (p *Pending) Update(msg tea.Msg) (Component, tea.Cmd) {
 			if !p.showRejected {
 				p.setSources(p.queue)
 			}
+		}
+		if p.askRejected {
+			p.askRejected = false
+			return p, Send(LoadRejected{})
 		}
 	case RejectedLoaded:
 		if msg.Err == nil {
