@@ -141,8 +141,9 @@ func New(b Backend, opts Options) Model {
 // bootState orders the first loads. The pane shown first loads alone and
 // the others once no engine work runs (or when the owner switches to one),
 // because a cold engine reads the workspace again for every load running
-// at the same time: at 100k records the first pane's data took 2.5–7 s with every load at once,
-// the shown pane's alone under 1 s (BENCHMARKS.md, "The TUI at 100k").
+// at the same time: at 100k records the first pane's data took 2.5–7 s
+// with every load at once, and under 1 s alone (BENCHMARKS.md, "The TUI
+// at 100k").
 type bootState struct {
 	inited [numPanes]bool // the pane has been asked for its data
 	rest   bool           // every pane has
