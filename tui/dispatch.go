@@ -274,9 +274,9 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 		m.drilled = false
 		return nil, true
 	case views.OpenBlock:
-		m.switchTo(PaneTopics)
+		load := m.switchTo(PaneTopics)
 		_, cmd := m.topics.Update(r)
-		return cmd, true
+		return tea.Batch(load, cmd), true
 	case views.Notice:
 		if r.Err {
 			m.setError(r.Text)
@@ -364,9 +364,13 @@ func direction(delta int) string {
 // line, passes the typed result to the panes and refreshes after a change.
 func (m *Model) onResult(r resultMsg) tea.Cmd {
 	m.tasks.finish(r.task)
+	var rest tea.Cmd
+	if len(m.tasks.running) == 0 {
+		rest = m.initRest() // the first pane has its data: load the others
+	}
 	if !r.kind.mutation() {
 		if r.seq != m.seq[r.key] {
-			return nil // a newer request for the same thing is under way or done
+			return rest // a newer request for the same thing is under way or done
 		}
 		delete(m.seq, r.key) // only requests still running keep an entry
 	}
@@ -377,7 +381,7 @@ func (m *Model) onResult(r resultMsg) tea.Cmd {
 	if r.err != nil {
 		m.setError(r.label + " failed: " + errText(r.err))
 	}
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{rest}
 	if r.msg != nil {
 		cmds = append(cmds, m.broadcast(r.msg))
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -67,6 +68,9 @@ type Model struct {
 	lastSeq int
 	tasks   *taskRegistry
 	status  statusLine
+	boot    *bootState
+	// helpMemo caches the help footer (a pointer: View has a value receiver).
+	helpMemo *helpMemo
 
 	// after schedules a message; tests replace it so no timer runs.
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
@@ -118,9 +122,11 @@ func New(b Backend, opts Options) Model {
 		archive:    views.NewArchive(c),
 		forget:     views.NewForget(c),
 
-		active: opts.Pane,
-		seq:    map[reqKey]int{},
-		tasks:  newTaskRegistry(),
+		active:   opts.Pane,
+		seq:      map[reqKey]int{},
+		tasks:    newTaskRegistry(),
+		boot:     &bootState{},
+		helpMemo: &helpMemo{},
 		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 		},
@@ -132,11 +138,40 @@ func New(b Backend, opts Options) Model {
 	return m
 }
 
-// Init loads every pane and starts listening for workspace changes.
+// bootState orders the first loads. The pane shown first loads alone and
+// the others once no engine work runs (or when the owner switches to one),
+// because a cold engine reads the workspace again for every load running
+// at the same time: at 100k records the first pane's data took 2.5–7 s
+// with every load at once, and under 1 s alone (BENCHMARKS.md, "The TUI
+// at 100k").
+type bootState struct {
+	inited [numPanes]bool // the pane has been asked for its data
+	rest   bool           // every pane has
+}
+
+// Init loads the pane shown and starts listening for workspace changes;
+// the other panes load after it (bootState).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.watch()}
-	for _, p := range m.panes {
-		cmds = append(cmds, p.Init())
+	m.boot.inited[m.active] = true
+	first := m.panes[m.active].Init()
+	if first == nil {
+		return tea.Batch(m.watch(), m.initRest())
+	}
+	return tea.Batch(m.watch(), first)
+}
+
+// initRest asks every pane not asked yet for its data.
+func (m *Model) initRest() tea.Cmd {
+	if m.boot.rest {
+		return nil
+	}
+	m.boot.rest = true
+	var cmds []tea.Cmd
+	for i, p := range m.panes {
+		if !m.boot.inited[i] {
+			m.boot.inited[i] = true
+			cmds = append(cmds, p.Init())
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -227,6 +262,8 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 
 // refreshAll reloads the data of every pane (and an open drill-down).
 func (m *Model) refreshAll() tea.Cmd {
+	m.boot.rest = true // this loads every pane
+	m.boot.inited = [numPanes]bool{true, true, true, true, true, true, true}
 	cmds := make([]tea.Cmd, 0, len(m.panes)+1)
 	for _, p := range m.panes {
 		cmds = append(cmds, p.Refresh())
@@ -277,34 +314,35 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, g.Refresh):
 		return tea.Batch(m.setNotice("reloading every pane from disk"), m.refreshAll())
 	case key.Matches(msg, g.NextPane):
-		m.switchTo((m.active + 1) % numPanes)
-		return nil
+		return m.switchTo((m.active + 1) % numPanes)
 	case key.Matches(msg, g.PrevPane):
-		m.switchTo((m.active + numPanes - 1) % numPanes)
-		return nil
+		return m.switchTo((m.active + numPanes - 1) % numPanes)
 	}
 	for i, b := range g.Panes {
 		if key.Matches(msg, b) {
-			m.switchTo(PaneID(i))
-			return nil
+			return m.switchTo(PaneID(i))
 		}
 	}
 	_, cmd := cur.Update(msg)
 	return cmd
 }
 
-func (m *Model) switchTo(p PaneID) {
+// switchTo shows pane p, asking for its data if it has not loaded yet.
+func (m *Model) switchTo(p PaneID) tea.Cmd {
 	m.active = p
 	m.drilled, m.forgetting = false, false
+	if m.boot.inited[p] {
+		return nil
+	}
+	m.boot.inited[p] = true
+	return m.panes[p].Init()
 }
 
 // layout computes the pane area from the chrome: the tab bar on top, the
 // status line and the help footer at the bottom, the pane frame around.
 func (m Model) layout() (paneW, paneH int, helpView string) {
-	m.help.Width = m.width
-	m.help.ShowAll = m.fullHelp
 	var lines []string
-	if v := m.help.View(m.helpKeys()); v != "" {
+	if v := m.helpView(); v != "" {
 		lines = strings.Split(v, "\n")
 	}
 	// The footer never pushes the pane below one line when there is room.
@@ -314,6 +352,42 @@ func (m Model) layout() (paneW, paneH int, helpView string) {
 	helpView = strings.Join(lines, "\n")
 	chrome := 1 + 1 + len(lines) + m.styles.Pane.GetVerticalFrameSize() // tab bar, status line, help
 	return max(m.width-m.styles.Pane.GetHorizontalFrameSize(), 0), max(m.height-chrome, 0), helpView
+}
+
+// helpMemo is the last help footer drawn and what it was drawn from: the
+// footer is the same for most keys, and drawing it is a lipgloss render
+// per binding, twice per message (layout runs in Update and View).
+type helpMemo struct {
+	key, view string
+}
+
+// helpView is the help footer for the current keys at the window width.
+func (m Model) helpView() string {
+	keys := m.helpKeys()
+	var k strings.Builder
+	fmt.Fprintf(&k, "%d/%t", m.width, m.fullHelp)
+	add := func(bs []key.Binding) {
+		for _, b := range bs {
+			h := b.Help()
+			fmt.Fprintf(&k, "\x00%t\x01%s\x01%s", b.Enabled(), h.Key, h.Desc)
+		}
+		k.WriteByte('\x02')
+	}
+	if m.fullHelp {
+		for _, col := range keys.FullHelp() {
+			add(col)
+		}
+	} else {
+		add(keys.ShortHelp())
+	}
+	if m.helpMemo.key == k.String() && m.helpMemo.key != "" {
+		return m.helpMemo.view
+	}
+	h := m.help
+	h.Width, h.ShowAll = m.width, m.fullHelp
+	v := h.View(keys)
+	*m.helpMemo = helpMemo{key: k.String(), view: v}
+	return v
 }
 
 // syncSize gives every pane, hidden ones too, the pane area after the
@@ -380,7 +454,7 @@ func (m Model) View() string {
 			body = overlayBottom(body, m.dialog.View(w), h)
 		}
 		b.WriteString("\n")
-		b.WriteString(m.styles.Pane.Render(body))
+		b.WriteString(m.frame(body))
 	}
 	b.WriteString("\n")
 	b.WriteString(m.statusView(m.width))
@@ -389,6 +463,40 @@ func (m Model) View() string {
 		b.WriteString(helpView)
 	}
 	return views.Fit(b.String(), m.width, m.height)
+}
+
+// frame is m.styles.Pane.Render(body) for a pane style of horizontal
+// padding only, done by hand: lipgloss measures every line of a block
+// three times with ansi.StringWidth, which was half the cost of a frame
+// (BENCHMARKS.md, "The TUI at 100k"). Like lipgloss it pads every line to
+// the widest. TestFrame_MatchesLipgloss keeps the two the same.
+func (m Model) frame(body string) string { return framePane(m.styles.Pane, body) }
+
+func framePane(pane lipgloss.Style, body string) string {
+	if strings.Contains(body, "\t") { // as lipgloss does
+		body = strings.ReplaceAll(body, "\t", "    ")
+	}
+	body = strings.ReplaceAll(body, "\r\n", "\n")
+	lines := strings.Split(body, "\n")
+	widths := make([]int, len(lines))
+	widest := 0
+	for i, l := range lines {
+		widths[i] = views.Width(l)
+		widest = max(widest, widths[i])
+	}
+	left := strings.Repeat(" ", pane.GetPaddingLeft())
+	right := pane.GetPaddingRight()
+	var b strings.Builder
+	b.Grow(len(body) + len(lines)*(len(left)+right+1))
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(left)
+		b.WriteString(l)
+		b.WriteString(strings.Repeat(" ", widest-widths[i]+right))
+	}
+	return b.String()
 }
 
 // overlayBottom replaces the last lines of body with the dialog.
@@ -449,7 +557,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	case tea.MouseButtonLeft:
 		if msg.Y == 0 {
 			if p, ok := m.tabAt(msg.X); ok {
-				m.switchTo(p)
+				return m.switchTo(p)
 			}
 		}
 	}

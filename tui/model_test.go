@@ -2,8 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -709,5 +711,32 @@ func TestRefresh_SaysSoAndTheNoticeExpires(t *testing.T) {
 	}
 	if strings.Contains(h.view(), "reloading every pane from disk") {
 		t.Error("the refresh notice did not expire")
+	}
+}
+
+// TestRoot_ShownPaneLoadsFirst: at start only the pane shown asks the
+// engine for its data; the others ask once that has arrived, or as soon as
+// the owner switches to one.
+func TestRoot_ShownPaneLoadsFirst(t *testing.T) {
+	f := newFakeBackend()
+	h := &harness{t: t, f: f, m: New(f, Options{NoColor: true, Pane: PaneCore})}
+	h.m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	h.step(tea.WindowSizeMsg{Width: 80, Height: 24})
+	requests := h.flatten(h.m.Init())
+	if len(requests) != 1 {
+		t.Fatalf("Init asked for %d loads, want the core pane's one: %#v", len(requests), requests)
+	}
+	if _, ok := requests[0].(views.LoadCore); !ok {
+		t.Fatalf("first load %T, want views.LoadCore", requests[0])
+	}
+	// Switching to a pane that has not loaded yet loads it at once.
+	loads := h.step(keyMsg("1"))
+	if !slices.ContainsFunc(loads, func(m tea.Msg) bool { _, ok := m.(views.LoadPending); return ok }) {
+		t.Fatalf("switching to pending did not load it: %#v", loads)
+	}
+	h.press("3")
+	h.send(requests...) // the core result arrives: the others load
+	if f.count("Topics") != 1 || f.count("Status") != 1 || f.count("Audit") != 1 || f.count("Pending") != 0 {
+		t.Fatalf("calls after the first pane: %v", f.calls)
 	}
 }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -25,6 +26,18 @@ type Archive struct {
 	cur  int  // selected frame
 	off  int  // first visible body line
 	jump bool // put the selected frame at the top on the next View
+
+	lines *archiveLines // every frame drawn unselected, for the loaded archive at a width
+}
+
+// archiveLines is the archive's body drawn once per load and width, so a
+// key draws only the visible lines (and the selected frame again, marked)
+// instead of every record of a large archive.
+type archiveLines struct {
+	w      int
+	frames [][]string // frame i, unselected
+	start  []int      // body line at which frame i starts
+	total  int        // body lines, a blank line between frames
 }
 
 // NewArchive returns the drill-down view.
@@ -34,7 +47,7 @@ func NewArchive(c *Common) *Archive { return &Archive{c: c} }
 func (a *Archive) Open(path, anchor string) tea.Cmd {
 	a.path, a.anchor = path, anchor
 	a.loaded, a.err = false, nil
-	a.view = engine.ArchiveView{}
+	a.view, a.lines = engine.ArchiveView{}, nil
 	a.cur, a.off, a.jump = 0, 0, true
 	return Send(LoadArchive{Path: path})
 }
@@ -91,7 +104,7 @@ func (a *Archive) Update(msg tea.Msg) (Component, tea.Cmd) {
 		if msg.Err != nil {
 			return a, nil
 		}
-		a.view = msg.Archive
+		a.view, a.lines = msg.Archive, nil
 		if first {
 			a.cur = 0
 			for i, s := range a.view.Sources {
@@ -155,23 +168,13 @@ func (a *Archive) View() string {
 	if bh <= 0 {
 		return Fit(strings.Join(head, "\n"), a.w, a.h)
 	}
-	var lines []string
-	var start, end int
-	for i, s := range a.view.Sources {
-		if i == a.cur {
-			start = len(lines)
-		}
-		lines = append(lines, a.frame(s, i == a.cur)...)
-		if i == a.cur {
-			end = len(lines)
-		}
-		lines = append(lines, "")
-	}
 	if len(a.view.Sources) == 0 {
-		lines = append(lines, st.Faint.Render("This archive holds no valid frame."))
-	} else {
-		lines = lines[:len(lines)-1] // no blank line after the last frame
+		head = append(head, st.Faint.Render("This archive holds no valid frame."))
+		return Fit(strings.Join(head, "\n"), a.w, a.h)
 	}
+	al := a.drawn()
+	start := al.start[a.cur]
+	end := start + len(al.frames[a.cur])
 	switch {
 	case a.jump:
 		a.off = start
@@ -185,9 +188,48 @@ func (a *Archive) View() string {
 	// frames before it instead of above a screenful of empty rows. The
 	// selected frame stays in view: it starts at or below the offset and
 	// ends at or before the end of the lines.
-	a.off = clamp(a.off, 0, max(len(lines)-bh, 0))
-	body := lines[a.off:min(len(lines), a.off+bh)]
-	return Fit(strings.Join(append(head, body...), "\n"), a.w, a.h)
+	a.off = clamp(a.off, 0, max(al.total-bh, 0))
+	return Fit(strings.Join(append(head, al.window(a.off, bh, a.cur, a.frame(a.view.Sources[a.cur], true))...), "\n"), a.w, a.h)
+}
+
+// drawn returns the archive's body lines at the current width, drawing
+// them when the archive or the width changed.
+func (a *Archive) drawn() *archiveLines {
+	if a.lines != nil && a.lines.w == a.w {
+		return a.lines
+	}
+	al := &archiveLines{w: a.w, frames: make([][]string, len(a.view.Sources)), start: make([]int, len(a.view.Sources))}
+	for i, s := range a.view.Sources {
+		if i > 0 {
+			al.total++ // the blank line between frames
+		}
+		al.start[i] = al.total
+		al.frames[i] = a.frame(s, false)
+		al.total += len(al.frames[i])
+	}
+	a.lines = al
+	return al
+}
+
+// window returns n body lines from line off, with frame cur drawn as sel.
+func (al *archiveLines) window(off, n, cur int, sel []string) []string {
+	out := make([]string, 0, n)
+	i := sort.Search(len(al.start), func(i int) bool { return al.start[i] > off }) - 1 // the frame holding off
+	for line := off; i < len(al.frames) && len(out) < n; i++ {
+		f := al.frames[i]
+		if i == cur {
+			f = sel
+		}
+		if i > 0 && line == al.start[i]-1 {
+			out = append(out, "") // the blank line before frame i
+			line++
+		}
+		for j := line - al.start[i]; j < len(f) && len(out) < n; j++ {
+			out = append(out, f[j])
+			line++
+		}
+	}
+	return out
 }
 
 // frame renders one record: anchor and source-id, then time, speaker and

@@ -24,6 +24,7 @@ type Audit struct {
 	w, h int
 
 	entries []engine.AuditEntry
+	hay     []string // per entry, the lower-case text the filter searches
 	loaded  bool
 	err     error
 
@@ -150,6 +151,10 @@ func (a *Audit) setEntries(es []engine.AuditEntry) {
 		keep = entryKey(en)
 	}
 	a.entries = es
+	a.hay = make([]string, len(es))
+	for i, en := range es {
+		a.hay[i] = auditHaystack(en)
+	}
 	a.rebuild()
 	for i, j := range a.shown {
 		if entryKey(a.entries[j]) == keep {
@@ -165,22 +170,20 @@ func (a *Audit) setEntries(es []engine.AuditEntry) {
 func (a *Audit) rebuild() {
 	q := strings.ToLower(strings.TrimSpace(a.filter.Value()))
 	a.shown = a.shown[:0]
-	for i, en := range a.entries {
-		if q == "" || auditMatches(en, q) {
+	for i := range a.entries {
+		if q == "" || strings.Contains(a.hay[i], q) {
 			a.shown = append(a.shown, i)
 		}
 	}
 	a.cur = clamp(a.cur, 0, len(a.shown)-1)
 }
 
-func auditMatches(en engine.AuditEntry, q string) bool {
+// auditHaystack is what the filter searches in an entry, lower case,
+// built once per load; fields are joined by a NUL so that a match never
+// spans two of them.
+func auditHaystack(en engine.AuditEntry) string {
 	fields := append([]string{en.Kind, en.Actor, en.Detail, en.Time, fmt.Sprintf("r%d", en.Revision)}, en.Sources...)
-	for _, f := range append(fields, en.Changed...) {
-		if strings.Contains(strings.ToLower(f), q) {
-			return true
-		}
-	}
-	return false
+	return strings.ToLower(strings.Join(append(fields, en.Changed...), "\x00"))
 }
 
 func (a *Audit) updateFilter(msg tea.KeyMsg) tea.Cmd {

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
@@ -35,6 +34,7 @@ type Passes struct {
 	previewR int64                // the revision that preview reverts
 
 	cur, off int
+	rowsW    int // the widest row of the list, -1 until measured for the current items
 	vp       viewport.Model
 	vpKey    string // which pass at which width the viewport holds
 
@@ -43,7 +43,19 @@ type Passes struct {
 }
 
 // NewPasses returns the passes pane.
-func NewPasses(c *Common) *Passes { return &Passes{c: c, vp: viewport.New(0, 0)} }
+func NewPasses(c *Common) *Passes { return &Passes{c: c, vp: viewport.New(0, 0), rowsW: -1} }
+
+// rowsWidth is the width of the widest row, measured once per list
+// instead of once per frame.
+func (p *Passes) rowsWidth() int {
+	if p.rowsW < 0 {
+		p.rowsW = 0
+		for i := 0; i < p.items(); i++ {
+			p.rowsW = max(p.rowsW, Width(p.row(i)))
+		}
+	}
+	return p.rowsW
+}
 
 // Title implements Component.
 func (p *Passes) Title() string { return "Passes" }
@@ -161,6 +173,7 @@ func (p *Passes) setPasses(ps []engine.PassReport) {
 	p.reselect(keep)
 	p.want = 0
 	p.vpKey = ""
+	p.rowsW = -1
 }
 
 func (p *Passes) handleKey(msg tea.KeyMsg) tea.Cmd {
@@ -238,11 +251,7 @@ func (p *Passes) View() string {
 	}
 	var main string
 	if p.wide() {
-		lw := 0
-		for i := 0; i < p.items(); i++ {
-			lw = max(lw, ansi.StringWidth(p.row(i))+2)
-		}
-		lw = clamp(lw, 28, p.w/2)
+		lw := clamp(p.rowsWidth()+2, 28, p.w/2)
 		rw := p.w - lw - 3
 		main = JoinColumns(p.listView(lw, body), lw, st.Faint.Render(" │ "), p.diffView(rw, body, false), rw, body)
 	} else {

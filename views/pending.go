@@ -18,14 +18,17 @@ type Pending struct {
 	c    *Common
 	w, h int
 
-	all    []engine.PendingSource // the list shown: the queue, or the rejected
-	queue  []engine.PendingSource
-	loaded bool
-	err    error
+	all      []engine.PendingSource // the list shown: the queue, or the rejected
+	hay      []string               // per source of all, the lower-case text the filter searches
+	nThreads int                    // threads of all
+	queue    []engine.PendingSource
+	loaded   bool
+	err      error
 
 	rejected     map[string]engine.RejectedSource // by source-id
 	rejectedList []engine.PendingSource           // oldest rejection first
 	showRejected bool
+	askRejected  bool // load the rejected sources once the queue is in (Init)
 
 	reason    textinput.Model // why, asked before a rejection
 	reasoning bool
@@ -62,8 +65,12 @@ func (p *Pending) Title() string {
 	return "Pending"
 }
 
-// Init implements Component.
-func (p *Pending) Init() tea.Cmd { return p.Refresh() }
+// Init implements Component: the queue first, the rejected sources once
+// it is in, so the two do not compete for a cold engine at start-up.
+func (p *Pending) Init() tea.Cmd {
+	p.askRejected = true
+	return Send(LoadPending{})
+}
 
 // Refresh implements Component.
 func (p *Pending) Refresh() tea.Cmd { return tea.Batch(Send(LoadPending{}), Send(LoadRejected{})) }
@@ -145,6 +152,10 @@ func (p *Pending) Update(msg tea.Msg) (Component, tea.Cmd) {
 			if !p.showRejected {
 				p.setSources(p.queue)
 			}
+		}
+		if p.askRejected {
+			p.askRejected = false
+			return p, Send(LoadRejected{})
 		}
 	case RejectedLoaded:
 		if msg.Err == nil {
@@ -302,9 +313,14 @@ func (p *Pending) setSources(src []engine.PendingSource) {
 	}
 	p.all = src
 	exists := map[string]bool{}
-	for _, s := range src {
+	threads := map[string]bool{}
+	p.hay = make([]string, len(src))
+	for i, s := range src {
 		exists[s.Ref] = true
+		threads[threadOf(s)] = true
+		p.hay[i] = pendingHaystack(s)
 	}
+	p.nThreads = len(threads)
 	for r := range p.selected {
 		if !exists[r] {
 			delete(p.selected, r)
@@ -325,7 +341,7 @@ func (p *Pending) rebuild() {
 	var order []string
 	groups := map[string][]int{}
 	for i, s := range p.all {
-		if q != "" && !pendingMatches(s, q) {
+		if q != "" && !strings.Contains(p.hay[i], q) {
 			continue
 		}
 		t := threadOf(s)
@@ -346,13 +362,12 @@ func (p *Pending) rebuild() {
 	p.cursor = clamp(prev, 0, len(p.items)-1)
 }
 
-func pendingMatches(s engine.PendingSource, q string) bool {
-	for _, f := range []string{threadOf(s), s.Ref, s.SpeakerLabel, s.SpeakerID, s.Content, s.Text} {
-		if strings.Contains(strings.ToLower(f), q) {
-			return true
-		}
-	}
-	return false
+// pendingHaystack is what the filter searches in a source, lower case,
+// built once per load instead of once per source per keystroke. The
+// fields are joined by a NUL, which a query (typed text) never holds, so
+// a match never spans two fields.
+func pendingHaystack(s engine.PendingSource) string {
+	return strings.ToLower(strings.Join([]string{threadOf(s), s.Ref, s.SpeakerLabel, s.SpeakerID, s.Content, s.Text}, "\x00"))
 }
 
 func threadOf(s engine.PendingSource) string {

@@ -37,11 +37,7 @@ func (p *Pending) View() string {
 	case !p.loaded:
 		title += st.Faint.Render("  loading…")
 	default:
-		threads := map[string]bool{}
-		for _, s := range p.all {
-			threads[threadOf(s)] = true
-		}
-		info := fmt.Sprintf("  %s in %s", plural(len(p.all), "source"), plural(len(threads), "thread"))
+		info := fmt.Sprintf("  %s in %s", plural(len(p.all), "source"), plural(p.nThreads, "thread"))
 		if n := len(p.selected); n > 0 {
 			info += fmt.Sprintf(" · %d selected", n)
 		}

@@ -20,6 +20,7 @@ func (p *Passes) setProposals(ps []proposals.Proposal) {
 		keep = "" // the top of the list stays the top: proposals come first
 	}
 	p.props = ps
+	p.rowsW = -1
 	p.reselect(keep)
 	if pr, ok := p.CurrentProposal(); ok {
 		p.file = clamp(p.file, 0, len(pr.Changed)-1)

@@ -34,7 +34,7 @@ func Truncate(line string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(line) <= w {
+	if len(line) <= w || Width(line) <= w { // a cell takes at least one byte
 		return line
 	}
 	return ansi.Truncate(line, w, "…")
@@ -42,11 +42,98 @@ func Truncate(line string, w int) string {
 
 // PadRight truncates a line to w cells and pads it with spaces to exactly w.
 func PadRight(line string, w int) string {
-	line = Truncate(line, w)
-	if n := w - ansi.StringWidth(line); n > 0 {
-		line += strings.Repeat(" ", n)
+	if w <= 0 {
+		return ""
+	}
+	n := Width(line)
+	if n > w {
+		line = ansi.Truncate(line, w, "…")
+		n = Width(line)
+	}
+	if n < w {
+		line += strings.Repeat(" ", w-n)
 	}
 	return line
+}
+
+// Width is the number of cells s takes on a terminal, exactly as
+// ansi.StringWidth counts them, but with the common case fast: runs of
+// printable ASCII between SGR sequences (what styled rows are made of)
+// are counted by their length instead of grapheme by grapheme. A
+// grapheme cluster never spans an escape sequence (ESC is a control
+// character, a cluster boundary on both sides), so every run is measured
+// alone; a run of other text goes to ansi.StringWidth, and anything out
+// of the ordinary (an escape that is not a complete CSI sequence, a
+// control character, invalid UTF-8) sends the whole string there.
+func Width(s string) int {
+	w, start, plain := 0, 0, true
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			end, ok := csiEnd(s, i)
+			if !ok {
+				return ansi.StringWidth(s)
+			}
+			n, ok := runWidth(s[start:i], plain)
+			if !ok {
+				return ansi.StringWidth(s)
+			}
+			w += n
+			i, start, plain = end, end, true
+		case c < 0x20 || c == 0x7f:
+			return ansi.StringWidth(s)
+		default:
+			if c >= 0x80 {
+				plain = false
+			}
+			i++
+		}
+	}
+	n, ok := runWidth(s[start:], plain)
+	if !ok {
+		return ansi.StringWidth(s)
+	}
+	return w + n
+}
+
+// csiEnd returns the index after the CSI sequence at s[i] (ESC [ then
+// parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F and one final
+// byte 0x40–0x7E); ok is false for anything else.
+func csiEnd(s string, i int) (int, bool) {
+	j := i + 1
+	if j >= len(s) || s[j] != '[' {
+		return 0, false
+	}
+	j++
+	for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+		j++
+	}
+	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+		j++
+	}
+	if j >= len(s) || s[j] < 0x40 || s[j] > 0x7e {
+		return 0, false
+	}
+	return j + 1, true
+}
+
+// runWidth measures text without escapes: printable ASCII by its length,
+// other valid UTF-8 without C1 controls by ansi.StringWidth; ok is false
+// when the run must not be measured apart from the rest of the string.
+func runWidth(s string, plain bool) (int, bool) {
+	if plain {
+		return len(s), true
+	}
+	if !utf8.ValidString(s) {
+		return 0, false
+	}
+	for _, r := range s {
+		if r >= 0x80 && r <= 0x9f {
+			return 0, false
+		}
+	}
+	return ansi.StringWidth(s), true
 }
 
 // JoinColumns places two blocks side by side: the left one padded to lw
@@ -123,13 +210,13 @@ func WrapParts(parts []string, sep string, w int) []string {
 		switch {
 		case cur == "":
 			cur = part
-		case ansi.StringWidth(cur+sep+part) <= w:
+		case Width(cur+sep+part) <= w:
 			cur += sep + part
 		default:
 			lines = append(lines, cur)
 			cur = part
 		}
-		if ansi.StringWidth(cur) > w {
+		if Width(cur) > w {
 			wrapped := Wrap(cur, w)
 			lines = append(lines, wrapped[:len(wrapped)-1]...)
 			cur = wrapped[len(wrapped)-1]
