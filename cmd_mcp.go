@@ -55,11 +55,11 @@ func (inv *invocation) openMCP(ctx context.Context) (*engine.Engine, mcphost.Opt
 	}
 	// An agent's update waits at most 1 s for the lock (LOCK_BUSY is
 	// retryable) instead of hanging its tool call.
-	w, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Distiller: writer.Distiller{}, KeepIndexOpen: true})
+	w, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Distiller: writer.Distiller{}, LongLived: true})
 	if err != nil {
 		return nil, mcphost.Options{}, nil, err
 	}
-	r, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, KeepIndexOpen: true})
+	r, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, LongLived: true})
 	if err != nil {
 		w.Close()
 		return nil, mcphost.Options{}, nil, err

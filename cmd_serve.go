@@ -35,7 +35,7 @@ func runServe(inv *invocation) error {
 	// owner's, and the paired one of ?as=paired), opened on first use;
 	// each reads again only what another process changed.
 	api := httpapi.NewEngines(dir, func(ctx context.Context, tier trust.Tier) (*engine.Engine, error) {
-		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Interactive: true, Distiller: writer.Distiller{}, KeepIndexOpen: true})
+		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Interactive: true, Distiller: writer.Distiller{}, LongLived: true})
 	})
 	defer api.Close()
 	// Refuse before listening when memory is off, so nothing is touched.

@@ -51,11 +51,13 @@ type Options struct {
 	// Distiller distils what Promote promotes (package writer provides
 	// it); nil leaves promoted sources for backfill.
 	Distiller Distiller
-	// KeepIndexOpen keeps a read-only handle on the search index between
-	// searches (long-lived front ends: the TUI, serve, mcp, the daemon).
-	// Other processes' searches share it; a writer anywhere asks for it
-	// and gets it within ~50 ms (index_reader.go).
-	KeepIndexOpen bool
+	// LongLived marks a front end that lives for many calls (the TUI,
+	// serve, mcp): it keeps its snapshot in memory and a read-only handle
+	// on the search index between searches, which other processes'
+	// searches share and a writer anywhere gets back within ~50 ms
+	// (index_reader.go). A one-shot engine (a CLI verb) instead reads
+	// only what each answer needs (search_fast.go, manifest.go).
+	LongLived bool
 }
 
 // Engine is an open memory workspace. It is safe for use by several
@@ -76,6 +78,7 @@ type Engine struct {
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
 	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
 
+	loadMu  sync.Mutex // serialises snapshot loads
 	cacheMu sync.Mutex
 	cache   *snapshot // the last snapshot read, reused for unchanged files
 
@@ -233,7 +236,12 @@ func (e *Engine) gate(op trust.Op) error {
 }
 
 // snapshot reads the whole workspace with the current promotion ledger.
+// Loads are serialised: callers arriving together (the TUI loads every
+// pane at once) wait for one read and then reuse it, instead of each
+// reading the whole workspace.
 func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
+	e.loadMu.Lock()
+	defer e.loadMu.Unlock()
 	promoted, err := e.ledger.Promoted(ctx)
 	if err != nil {
 		// The ledger names what it read ("read promotion ledger: …"); the

@@ -374,7 +374,7 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 	}
 	// A cold engine (a one-shot CLI search) answers from a fresh index
 	// without reading the workspace; a warm one has its snapshot in memory.
-	if rep.Method == MethodBM25 && !e.warm() && !e.opts.KeepIndexOpen {
+	if rep.Method == MethodBM25 && !e.warm() && !e.opts.LongLived {
 		if results, ok := e.searchFromFiles(ctx, iq, q.Text); ok {
 			rep.Results = results
 			return rep, nil
@@ -404,7 +404,7 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 // itself for a rebuild; it is rebuilt from s at once and asked again, so
 // one damaged cache costs one slow search, not every search after it.
 func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
-	if e.opts.KeepIndexOpen {
+	if e.opts.LongLived {
 		// Anything but a clean answer goes the writable way, which repairs
 		// and reports.
 		if hits, ok, err := e.searchHeld(s.fingerprint(e.ws.Root()), s.snapshotContent, iq); ok && err == nil {

@@ -10,7 +10,7 @@ import (
 	"scriptorium/engine/index"
 )
 
-// A long-lived engine (Options.KeepIndexOpen) answers searches from a
+// A long-lived engine (Options.LongLived) answers searches from a
 // read-only index handle it keeps open, instead of opening the index for
 // every search. Read-only handles share the index's lock, so a CLI search
 // in another process runs beside it. A writable open, in this process or

@@ -16,7 +16,7 @@ import (
 func TestIndexReader_SharedAndYielding(t *testing.T) {
 	ctx := context.Background()
 	state := coldFacts(t)
-	a, err := Open(ctx, Options{StateDir: state, KeepIndexOpen: true})
+	a, err := Open(ctx, Options{StateDir: state, LongLived: true})
 	if err != nil {
 		t.Fatal(err)
 	}

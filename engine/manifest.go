@@ -384,7 +384,7 @@ func (pr *partialRead) pendingPaths() []string {
 // ok is false when the caller must read the whole workspace instead (a
 // warm engine, or files changing under the read).
 func (e *Engine) partial(ctx context.Context, pick func(*partialRead) []string) (*snapshot, *partialRead, bool) {
-	if e.warm() {
+	if e.warm() || e.opts.LongLived {
 		return nil, nil, false
 	}
 	pr, ok, err := e.readPartial(ctx)

@@ -80,7 +80,7 @@ func open(dir string) error {
 	if err := requireWorkspace(dir); err != nil {
 		return err
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}, KeepIndexOpen: true})
+	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}, LongLived: true})
 	if err != nil {
 		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
 			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
