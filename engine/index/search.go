@@ -105,49 +105,20 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if ix.idx == nil {
 		return nil, ErrClosed
 	}
-	scoring, _, err := buildQuery(q.Text, ix.isSpeaker, ix.eventDay)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	if scoring == nil {
-		return []Hit{}, nil
-	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-
-	bq := scoring
-	if filter != nil {
-		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
-		b.AddFilter(filter)
-		bq = b
+	req, err := ix.request(q, filter, limit)
+	if err != nil {
+		return nil, err
 	}
-
-	req := bleve.NewSearchRequestOptions(bq, limit, 0, q.Explain)
-	req.Fields = slices.Clone(storedFields)
+	if req == nil {
+		return []Hit{}, nil
+	}
 	req.SortByCustom(sortOrder)
 
-	st := ix.stats.Load()
-	if st.Docs > 0 && st.Tokens > 0 {
-		// Our own corpus totals instead of bleve's per-segment estimate,
-		// which moves with merges (see the package comment).
-		// bleve wants a cardinality for every field a term searcher
-		// touches, filters included, though filters are never scored; "*"
-		// is the field of scorch's merged ("unadorned") filter searchers.
-		fc := map[string]int{fieldText: int(st.Tokens), fieldWho: int(max(st.WhoTokens, 1)),
-			fieldCtx: int(max(st.CtxTokens, 1)), fieldDate: int(max(st.DateTerms, 1))}
-		for _, f := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldTime, fieldDay, "*"} {
-			fc[f] = int(st.Docs)
-		}
-		req.PreSearchData = map[string]interface{}{
-			search.BM25PreSearchDataKey: &search.BM25Stats{
-				DocCount:         float64(st.Docs),
-				FieldCardinality: fc,
-			},
-		}
-	}
 	var hits []Hit
 	err = ix.guard("search", func() error {
 		res, err := ix.idx.Search(req)
@@ -170,6 +141,50 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 		return nil, err
 	}
 	return hits, nil
+}
+
+// request builds the bleve request for q with the given filter (filterFor)
+// and size: the scoring query, the stored fields and our corpus totals.
+// The sort order is the caller's. It is nil when the text analyses to no
+// terms. Called with mu held.
+func (ix *Index) request(q Query, filter query.Query, size int) (*bleve.SearchRequest, error) {
+	scoring, _, err := buildQuery(q.Text, ix.isSpeaker, ix.eventDay)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if scoring == nil {
+		return nil, nil
+	}
+	bq := scoring
+	if filter != nil {
+		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
+		b.AddFilter(filter)
+		bq = b
+	}
+
+	req := bleve.NewSearchRequestOptions(bq, size, 0, q.Explain)
+	req.Fields = slices.Clone(storedFields)
+
+	st := ix.stats.Load()
+	if st.Docs > 0 && st.Tokens > 0 {
+		// Our own corpus totals instead of bleve's per-segment estimate,
+		// which moves with merges (see the package comment).
+		// bleve wants a cardinality for every field a term searcher
+		// touches, filters included, though filters are never scored; "*"
+		// is the field of scorch's merged ("unadorned") filter searchers.
+		fc := map[string]int{fieldText: int(st.Tokens), fieldWho: int(max(st.WhoTokens, 1)),
+			fieldCtx: int(max(st.CtxTokens, 1)), fieldDate: int(max(st.DateTerms, 1))}
+		for _, f := range []string{fieldKind, fieldPrefix, fieldSpeaker, fieldTime, fieldDay, "*"} {
+			fc[f] = int(st.Docs)
+		}
+		req.PreSearchData = map[string]interface{}{
+			search.BM25PreSearchDataKey: &search.BM25Stats{
+				DocCount:         float64(st.Docs),
+				FieldCardinality: fc,
+			},
+		}
+	}
+	return req, nil
 }
 
 // isSpeaker reports whether an analysed term is part of some document's
