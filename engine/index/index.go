@@ -114,6 +114,10 @@ type Index struct {
 
 	stats atomic.Pointer[corpusStats]
 
+	// tieFallbacks counts searches whose tie at the cut-off needed a
+	// second, id-ordered search (ties.go); tests and benchmarks read it.
+	tieFallbacks atomic.Int64
+
 	// smu guards needsRebuild and reason, so status calls never wait for a
 	// long Rebuild holding wmu.
 	smu          sync.Mutex

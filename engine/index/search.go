@@ -92,7 +92,7 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if utf8.RuneCountInString(q.Text) > MaxQueryRunes {
 		return nil, ErrQueryTooLong
 	}
-	sortOrder, err := sortFor(q.Sort)
+	byDate, err := sortByDate(q.Sort)
 	if err != nil {
 		return nil, err
 	}
@@ -117,18 +117,17 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if req == nil {
 		return []Hit{}, nil
 	}
-	req.SortByCustom(sortOrder)
 
 	var hits []Hit
 	err = ix.guard("search", func() error {
-		res, err := ix.idx.Search(req)
+		ms, err := ix.top(req, limit, byDate)
 		if err != nil {
 			// The query was checked above: a failure now is the index's
 			// ("index read inconsistency detected", a short read).
 			return ix.markBroken("search", err)
 		}
-		hits = make([]Hit, 0, len(res.Hits))
-		for _, m := range res.Hits {
+		hits = make([]Hit, 0, len(ms))
+		for _, m := range ms {
 			h := decodeHit(m)
 			if q.Explain {
 				h.Explanation = explain(m.Expl)
@@ -214,9 +213,9 @@ func (ix *Index) eventDay(event string) time.Time {
 	req.Fields = []string{fieldTime}
 	var t time.Time
 	_ = ix.guard("search", func() error {
-		res, err := ix.idx.Search(req)
-		if err == nil && len(res.Hits) > 0 {
-			if sec, ok := res.Hits[0].Fields[fieldTime].(float64); ok {
+		ms, err := ix.top(req, 1, false)
+		if err == nil && len(ms) > 0 {
+			if sec, ok := ms[0].Fields[fieldTime].(float64); ok {
 				t = time.Unix(int64(sec), 0).UTC()
 			}
 		}
@@ -225,20 +224,15 @@ func (ix *Index) eventDay(event string) time.Time {
 	return t
 }
 
-// sortFor maps Query.Sort to a bleve sort order. Every order ends in the
-// document id, so equal scores always come back in the same order.
-func sortFor(s string) (search.SortOrder, error) {
+// sortByDate reports whether Query.Sort asks for date order.
+func sortByDate(s string) (bool, error) {
 	switch s {
 	case "", SortScore:
-		return search.SortOrder{&search.SortScore{Desc: true}, &search.SortDocID{}}, nil
+		return false, nil
 	case SortDate:
-		return search.SortOrder{
-			&search.SortField{Field: fieldTime, Desc: true, Type: search.SortFieldAsNumber, Missing: search.SortFieldMissingLast},
-			&search.SortScore{Desc: true},
-			&search.SortDocID{},
-		}, nil
+		return true, nil
 	}
-	return nil, fmt.Errorf("%w: sort %q (want %q or %q)", ErrInvalidQuery, s, SortScore, SortDate)
+	return false, fmt.Errorf("%w: sort %q (want %q or %q)", ErrInvalidQuery, s, SortScore, SortDate)
 }
 
 // filterFor builds the non-scoring conjunction of q's filters, or nil.

@@ -109,6 +109,7 @@ func BenchmarkSearchVsBleve10k(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var tm pairTimings
 			i, hits := 0, 0
+			fallbacks := ix.tieFallbacks.Load()
 			for b.Loop() {
 				q := c.mk(queries[i%len(queries)])
 				req := bareRequest(b, ix, q)
@@ -130,6 +131,7 @@ func BenchmarkSearchVsBleve10k(b *testing.B) {
 			}
 			tm.report(b)
 			b.ReportMetric(float64(hits)/float64(i), "hits/op")
+			b.ReportMetric(float64(ix.tieFallbacks.Load()-fallbacks)/float64(i), "tie-fallbacks/op")
 		})
 	}
 }
