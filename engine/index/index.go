@@ -283,13 +283,9 @@ func scorchConfig() map[string]interface{} {
 // createBleve makes a new empty index at path (which must not exist) with
 // zeroed corpus stats.
 func createBleve(path string) (bleve.Index, error) {
-	m, err := newMapping()
+	idx, err := newBleve(path)
 	if err != nil {
 		return nil, err
-	}
-	idx, err := bleve.NewUsing(path, m, scorch.Name, bleve.Config.DefaultKVStore, scorchConfig())
-	if err != nil {
-		return nil, fmt.Errorf("create index: %w", err)
 	}
 	b, err := json.Marshal(corpusStats{})
 	if err != nil {
@@ -298,6 +294,20 @@ func createBleve(path string) (bleve.Index, error) {
 	}
 	if err := idx.SetInternal([]byte(statsKey), b); err != nil {
 		_ = idx.Close()
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	return idx, nil
+}
+
+// newBleve makes a new empty index at path (which must not exist) without
+// corpus stats: the caller writes them in its first batch.
+func newBleve(path string) (bleve.Index, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.NewUsing(path, m, scorch.Name, bleve.Config.DefaultKVStore, scorchConfig())
+	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
 	return idx, nil

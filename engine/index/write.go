@@ -203,19 +203,11 @@ func buildInto(path string, docs []Doc) (*corpusStats, error) {
 			keep = append(keep, &docs[i])
 		}
 	}
-	idx, err := createBleve(path)
+	idx, err := newBleve(path)
 	if err != nil {
 		return nil, err
 	}
 	st, err := fill(idx, keep)
-	if err == nil {
-		// The staging index is invisible until swapIn, so the totals need
-		// not share a batch with the documents.
-		var sb []byte
-		if sb, err = json.Marshal(st); err == nil {
-			err = idx.SetInternal([]byte(statsKey), sb)
-		}
-	}
 	if err != nil {
 		_ = idx.Close()
 		return nil, err
@@ -257,6 +249,22 @@ func fill(idx bleve.Index, docs []*Doc) (*corpusStats, error) {
 	}()
 	st := corpusStats{}
 	b := idx.NewBatch()
+	batches := 0
+	write := func() error {
+		// The totals so far ride in every batch: the last one leaves
+		// them complete, with no durable write of their own.
+		sb, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		b.SetInternal([]byte(statsKey), sb)
+		if err := idx.Batch(b); err != nil {
+			return err
+		}
+		b.Reset()
+		batches++
+		return nil
+	}
 	for eb := range next {
 		if eb.err != nil {
 			return nil, eb.err
@@ -266,15 +274,19 @@ func fill(idx bleve.Index, docs []*Doc) (*corpusStats, error) {
 				return nil, fmt.Errorf("%s: %w", doc.ID(), err)
 			}
 		}
-		if err := idx.Batch(b); err != nil {
-			return nil, err
-		}
-		b.Reset()
 		st.Docs += int64(len(eb.docs))
 		st.Tokens += eb.n.text
 		st.WhoTokens += eb.n.who
 		st.CtxTokens += eb.n.ctx
 		st.DateTerms += eb.n.date
+		if err := write(); err != nil {
+			return nil, err
+		}
+	}
+	if batches == 0 {
+		if err := write(); err != nil { // no documents: the zero totals
+			return nil, err
+		}
 	}
 	return &st, nil
 }
