@@ -106,3 +106,23 @@ func TestEncode_SameDocumentAsMapping(t *testing.T) {
 		t.Fatal("no document had a who field: the test proves little")
 	}
 }
+
+// TestRebuild_Empty: a rebuild with nothing to index still leaves corpus
+// totals (zero), so the index reopens as fresh.
+func TestRebuild_Empty(t *testing.T) {
+	dir := t.TempDir()
+	ix := mustOpenDir(t, dir)
+	if err := ix.Rebuild([]Doc{{ID: "topic:x", Kind: KindTopic, Text: "hidden"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ix.Count(); err != nil || n != 0 {
+		t.Fatalf("count %d, %v", n, err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := mustOpenDir(t, dir)
+	if again.NeedsRebuild() {
+		t.Fatalf("reopened empty index needs a rebuild: %s", again.RebuildReason())
+	}
+}
