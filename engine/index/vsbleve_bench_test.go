@@ -20,27 +20,32 @@ import (
 )
 
 // pairTimings are per-iteration durations of our operation and of bare
-// bleve's.
-type pairTimings struct{ ours, bare []time.Duration }
+// bleve's, wall clock and process CPU.
+type pairTimings struct{ ours, bare, oursCPU, bareCPU []time.Duration }
 
-// bare runs f with the benchmark timer stopped and records its time.
+// bareRun runs f with the benchmark timer stopped and records its time.
 func (tm *pairTimings) bareRun(b *testing.B, f func()) {
 	b.StopTimer()
-	t0 := time.Now()
+	c0, t0 := processCPU(), time.Now()
 	f()
 	tm.bare = append(tm.bare, time.Since(t0))
+	tm.bareCPU = append(tm.bareCPU, processCPU()-c0)
 	b.StartTimer()
 }
 
 // measure runs f (timer running) and records its time.
 func (tm *pairTimings) measure(f func()) {
-	t0 := time.Now()
+	c0, t0 := processCPU(), time.Now()
 	f()
 	tm.ours = append(tm.ours, time.Since(t0))
+	tm.oursCPU = append(tm.oursCPU, processCPU()-c0)
 }
 
-// report emits both medians and p95s and the ratio of the medians.
-func (tm *pairTimings) report(b *testing.B) {
+// report emits both medians and p95s, the ratio of the medians (x-bleve),
+// the median of the iterations' own ratios (x-pairs: each pair ran back
+// to back, so it shares the machine's load) and, where the process CPU
+// clock is fine enough to say (builds), the ratio of the median CPU times.
+func (tm *pairTimings) report(b *testing.B, withCPU bool) {
 	if len(tm.ours) == 0 || len(tm.bare) == 0 {
 		return
 	}
@@ -51,6 +56,21 @@ func (tm *pairTimings) report(b *testing.B) {
 	b.ReportMetric(msOf(median(tm.bare, 95)), "bleve-p95-ms")
 	if b50 > 0 {
 		b.ReportMetric(float64(o50)/float64(b50), "x-bleve")
+	}
+	if len(tm.ours) == len(tm.bare) {
+		var rs []float64
+		for i := range tm.ours {
+			if tm.bare[i] > 0 {
+				rs = append(rs, float64(tm.ours[i])/float64(tm.bare[i]))
+			}
+		}
+		if len(rs) > 0 {
+			slices.Sort(rs)
+			b.ReportMetric(rs[len(rs)/2], "x-pairs")
+		}
+	}
+	if c := median(tm.bareCPU, 50); withCPU && c > 0 {
+		b.ReportMetric(float64(median(tm.oursCPU, 50))/float64(c), "x-bleve-cpu")
 	}
 }
 
@@ -130,7 +150,7 @@ func BenchmarkSearchVsBleve10k(b *testing.B) {
 				})
 				i++
 			}
-			tm.report(b)
+			tm.report(b, false)
 			b.ReportMetric(float64(hits)/float64(i), "hits/op")
 			b.ReportMetric(float64(ix.tieFallbacks.Load()-fallbacks)/float64(i), "tie-fallbacks/op")
 		})
@@ -226,7 +246,7 @@ func BenchmarkRebuildVsBleve10k(b *testing.B) {
 		})
 		i++
 	}
-	tm.report(b)
+	tm.report(b, true)
 	b.ReportMetric(float64(len(maps)), "docs")
 }
 
