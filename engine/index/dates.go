@@ -42,6 +42,9 @@ type relativeDate struct {
 	re      *regexp.Regexp
 	days    func(m []string, t time.Time) []time.Time
 	weekday bool // ambiguous between the last and the next one
+	// hints are literals one of which every match contains (ASCII ones
+	// in lower case), so most texts skip the expression (see mayMatch).
+	hints []string
 }
 
 // planning marks a text that talks about the future (a question, "will",
@@ -76,25 +79,57 @@ var relativeDates = []relativeDate{
 			n, _ = strconv.Atoi(m[1])
 		}
 		return []time.Time{t.AddDate(0, 0, -n)}
-	}},
+	}, hints: []string{"days ago"}},
 	{re: regexp.MustCompile(`(?i)\blast weekend\b`), days: func(_ []string, t time.Time) []time.Time {
 		sat := previous(t, time.Saturday)
 		if t.Weekday() == time.Sunday || t.Weekday() == time.Saturday {
 			sat = previous(sat, time.Saturday)
 		}
 		return []time.Time{sat, sat.AddDate(0, 0, 1)}
-	}},
+	}, hints: []string{"last weekend"}},
 	{re: regexp.MustCompile(`(?i)\b(?:(?:on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(monday|tuesday|wednesday|thursday|friday|saturday|sunday)'s)\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{previous(t, weekdays[strings.ToLower(m[1]+m[2])])}
-	}, weekday: true},
-	{re: regexp.MustCompile(`(?i)\b(?:yesterday|last night)\b`), days: offset(-1)},
-	{re: regexp.MustCompile(`(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b`), days: offset(0)},
-	{re: regexp.MustCompile(`(?i)\btomorrow\b`), days: offset(1)},
-	{re: regexp.MustCompile(`前天`), days: offset(-2)},
-	{re: regexp.MustCompile(`昨天|昨晚`), days: offset(-1)},
-	{re: regexp.MustCompile(`今天|今晚|今早`), days: offset(0)},
-	{re: regexp.MustCompile(`后天`), days: offset(2)},
-	{re: regexp.MustCompile(`明天`), days: offset(1)},
+	}, weekday: true, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
+	{re: regexp.MustCompile(`(?i)\b(?:yesterday|last night)\b`), days: offset(-1), hints: []string{"yesterday", "last night"}},
+	{re: regexp.MustCompile(`(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b`), days: offset(0), hints: []string{"today", "tonight", "this "}},
+	{re: regexp.MustCompile(`(?i)\btomorrow\b`), days: offset(1), hints: []string{"tomorrow"}},
+	{re: regexp.MustCompile(`前天`), days: offset(-2), hints: []string{"前天"}},
+	{re: regexp.MustCompile(`昨天|昨晚`), days: offset(-1), hints: []string{"昨天", "昨晚"}},
+	{re: regexp.MustCompile(`今天|今晚|今早`), days: offset(0), hints: []string{"今天", "今晚", "今早"}},
+	{re: regexp.MustCompile(`后天`), days: offset(2), hints: []string{"后天"}},
+	{re: regexp.MustCompile(`明天`), days: offset(1), hints: []string{"明天"}},
+}
+
+// mayMatch reports whether rd can match a text whose ASCII letters are
+// lowered in lower. Case-insensitive expressions also match the two
+// non-ASCII runes that fold to ASCII letters (K, the Kelvin sign, to k; ſ
+// to s): a text with either is tried with every expression (tryAll).
+func (rd *relativeDate) mayMatch(lower string, tryAll bool) bool {
+	if tryAll {
+		return true
+	}
+	for _, h := range rd.hints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerASCII lowers the ASCII letters of s and leaves every other byte.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // DateMention is a relative date found in a text: where it is (byte
@@ -108,13 +143,28 @@ type DateMention struct {
 // overlapping. A weekday without "next" is taken as the last one before t:
 // people report what happened more often than they plan in a memory.
 func RelativeDates(text string, t time.Time) []DateMention {
+	return relativeDatesIn(text, t, false)
+}
+
+// relativeDatesIn is RelativeDates; tryAll runs every expression, hints or
+// not (tests compare the two).
+func relativeDatesIn(text string, t time.Time, tryAll bool) []DateMention {
 	if t.IsZero() {
 		return nil
 	}
 	t = t.UTC().Truncate(24 * time.Hour)
-	taken := make([]bool, len(text))
+	lower := lowerASCII(text)
+	tryAll = tryAll || strings.ContainsRune(text, '\u212a') || strings.ContainsRune(text, '\u017f')
+	var taken []bool
 	var out []DateMention
-	for _, rd := range relativeDates {
+	for i := range relativeDates {
+		rd := &relativeDates[i]
+		if !rd.mayMatch(lower, tryAll) {
+			continue
+		}
+		if taken == nil {
+			taken = make([]bool, len(text))
+		}
 		for _, loc := range rd.re.FindAllStringSubmatchIndex(text, -1) {
 			if taken[loc[0]] || taken[loc[1]-1] {
 				continue
@@ -175,6 +225,14 @@ func AnnotateDates(text string, t time.Time) string {
 
 var isoDate = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 
+// isoDateIn returns the first 16 ISO dates of text; one needs a "-".
+func isoDateIn(text string) []string {
+	if !strings.Contains(text, "-") {
+		return nil
+	}
+	return isoDate.FindAllString(text, 16)
+}
+
 // docDateTerms are the date terms of a document: its own day, the ISO
 // dates written in its text and its resolved relative dates.
 func docDateTerms(text string, t time.Time) []string {
@@ -191,7 +249,7 @@ func docDateTerms(text string, t time.Time) []string {
 	if !t.IsZero() {
 		add(t)
 	}
-	for _, m := range isoDate.FindAllString(text, 16) {
+	for _, m := range isoDateIn(text) {
 		if d, err := time.Parse(time.DateOnly, m); err == nil {
 			add(d)
 		}

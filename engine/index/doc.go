@@ -27,5 +27,9 @@
 // which changes rankings whenever segments merge, so the index keeps its own
 // running totals (documents and analysed tokens of the scored fields) inside
 // the index, updated atomically with each batch, and hands them to bleve
-// with every search.
+// with every search. The token counts come from the one analysis of each
+// document: the scored fields hand bleve the tokens already counted
+// (encode.go). Equal ranks come back in id order, so a search answers the
+// same whatever the segment layout; ties.go says how without paying for
+// bleve's sort on the id.
 package index

@@ -2,16 +2,60 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
 )
 
 // secondsPerDay converts unix seconds to unix days.
 const secondsPerDay = 86400
 
-// encode turns d into the field map bleve indexes, and returns the number of
-// analysed tokens of its scored fields (what bleve counts as field lengths).
-func encode(d *Doc) (map[string]interface{}, fieldCounts, error) {
+// scoredFields are the analysed, scored fields, in the order fieldMap
+// fills its token streams.
+var scoredFields = [3]string{fieldText, fieldWho, fieldCtx}
+
+// encode makes d's bleve document and counts the analysed tokens of its
+// scored fields (what bleve counts as field lengths). The index mapping m
+// lays the document out exactly as Batch.Index would; only the scored text
+// fields differ: they carry the tokens fieldMap analysed for the counts, so
+// bleve does not analyse the same text a second time (see tokensOf).
+func encode(m mapping.IndexMapping, d *Doc) (*document.Document, fieldCounts, error) {
+	var toks [len(scoredFields)]analysis.TokenStream
+	fields, n, err := fieldMap(d, &toks)
+	if err != nil {
+		return nil, n, err
+	}
+	doc := document.NewDocument(d.ID)
+	if err := m.MapDocument(doc, fields); err != nil {
+		return nil, n, err
+	}
+	for i, f := range doc.Fields {
+		tf, ok := f.(*document.TextField)
+		if !ok {
+			continue
+		}
+		if k := slices.Index(scoredFields[:], tf.Name()); k >= 0 {
+			doc.Fields[i] = document.NewTextFieldCustom(tf.Name(), tf.ArrayPositions(), tf.Value(), tf.Options(), tokensOf(toks[k]))
+		}
+	}
+	return doc, n, nil
+}
+
+// tokensOf is an analyzer that returns a token stream analysed before:
+// bleve calls a field's analyzer once, in its indexing workers, whatever
+// the bytes.
+type tokensOf analysis.TokenStream
+
+// Analyze returns the stored tokens.
+func (t tokensOf) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(t) }
+
+// fieldMap turns d into the field map bleve's mapping indexes, analysing
+// the scored fields into toks (in scoredFields order) for their counts.
+func fieldMap(d *Doc, toks *[len(scoredFields)]analysis.TokenStream) (map[string]interface{}, fieldCounts, error) {
 	var n fieldCounts
 	if d.Kind != KindTopic && d.Kind != KindSource {
 		return nil, n, fmt.Errorf("unknown kind %q", d.Kind)
@@ -24,15 +68,16 @@ func encode(d *Doc) (map[string]interface{}, fieldCounts, error) {
 		fieldAnchor: d.Anchor,
 		fieldRef:    d.Ref,
 	}
-	for _, f := range []struct {
+	for k, f := range []struct {
 		name, count, text string
 		n                 *int64
 	}{{fieldText, fieldTokens, d.Text, &n.text}, {fieldWho, fieldWhoTokens, d.Who, &n.who}, {fieldCtx, fieldCtxTokens, d.Context, &n.ctx}} {
-		toks, err := analyze(f.text)
+		ts, err := analyze(f.text)
 		if err != nil {
 			return nil, n, err
 		}
-		*f.n = int64(len(toks))
+		toks[k] = ts
+		*f.n = int64(len(ts))
 		if f.name == fieldText || *f.n > 0 {
 			m[f.name] = f.text
 			m[f.count] = float64(*f.n)

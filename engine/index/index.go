@@ -121,6 +121,10 @@ type Index struct {
 
 	stats atomic.Pointer[corpusStats]
 
+	// tieFallbacks counts searches whose tie at the cut-off needed a
+	// second, id-ordered search (ties.go); tests and benchmarks read it.
+	tieFallbacks atomic.Int64
+
 	// smu guards needsRebuild and reason, so status calls never wait for a
 	// long Rebuild holding wmu.
 	smu          sync.Mutex
@@ -316,13 +320,9 @@ func scorchConfig() map[string]interface{} {
 // createBleve makes a new empty index at path (which must not exist) with
 // zeroed corpus stats.
 func createBleve(path string) (bleve.Index, error) {
-	m, err := newMapping()
+	idx, err := newBleve(path)
 	if err != nil {
 		return nil, err
-	}
-	idx, err := bleve.NewUsing(path, m, scorch.Name, bleve.Config.DefaultKVStore, scorchConfig())
-	if err != nil {
-		return nil, fmt.Errorf("create index: %w", err)
 	}
 	b, err := json.Marshal(corpusStats{})
 	if err != nil {
@@ -331,6 +331,20 @@ func createBleve(path string) (bleve.Index, error) {
 	}
 	if err := idx.SetInternal([]byte(statsKey), b); err != nil {
 		_ = idx.Close()
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	return idx, nil
+}
+
+// newBleve makes a new empty index at path (which must not exist) without
+// corpus stats: the caller writes them in its first batch.
+func newBleve(path string) (bleve.Index, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.NewUsing(path, m, scorch.Name, bleve.Config.DefaultKVStore, scorchConfig())
+	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
 	return idx, nil

@@ -92,7 +92,7 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if utf8.RuneCountInString(q.Text) > MaxQueryRunes {
 		return nil, ErrQueryTooLong
 	}
-	sortOrder, err := sortFor(q.Sort)
+	byDate, err := sortByDate(q.Sort)
 	if err != nil {
 		return nil, err
 	}
@@ -105,19 +105,55 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if ix.idx == nil {
 		return nil, ErrClosed
 	}
-	scoring, _, err := buildQuery(q.Text, ix.isSpeaker, ix.eventDay)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	if scoring == nil {
-		return []Hit{}, nil
-	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
+	req, err := ix.request(q, filter, limit)
+	if err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return []Hit{}, nil
+	}
 
+	var hits []Hit
+	err = ix.guard("search", func() error {
+		ms, err := ix.top(req, limit, byDate)
+		if err != nil {
+			// The query was checked above: a failure now is the index's
+			// ("index read inconsistency detected", a short read).
+			return ix.markBroken("search", err)
+		}
+		hits = make([]Hit, 0, len(ms))
+		for _, m := range ms {
+			h := decodeHit(m)
+			if q.Explain {
+				h.Explanation = explain(m.Expl)
+			}
+			hits = append(hits, h)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// request builds the bleve request for q with the given filter (filterFor)
+// and size: the scoring query, the stored fields and our corpus totals.
+// The sort order is the caller's. It is nil when the text analyses to no
+// terms. Called with mu held.
+func (ix *Index) request(q Query, filter query.Query, size int) (*bleve.SearchRequest, error) {
+	scoring, _, err := buildQuery(q.Text, ix.isSpeaker, ix.eventDay)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if scoring == nil {
+		return nil, nil
+	}
 	bq := scoring
 	if filter != nil {
 		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
@@ -125,9 +161,8 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 		bq = b
 	}
 
-	req := bleve.NewSearchRequestOptions(bq, limit, 0, q.Explain)
+	req := bleve.NewSearchRequestOptions(bq, size, 0, q.Explain)
 	req.Fields = slices.Clone(storedFields)
-	req.SortByCustom(sortOrder)
 
 	st := ix.stats.Load()
 	if st.Docs > 0 && st.Tokens > 0 {
@@ -148,28 +183,7 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 			},
 		}
 	}
-	var hits []Hit
-	err = ix.guard("search", func() error {
-		res, err := ix.idx.Search(req)
-		if err != nil {
-			// The query was checked above: a failure now is the index's
-			// ("index read inconsistency detected", a short read).
-			return ix.markBroken("search", err)
-		}
-		hits = make([]Hit, 0, len(res.Hits))
-		for _, m := range res.Hits {
-			h := decodeHit(m)
-			if q.Explain {
-				h.Explanation = explain(m.Expl)
-			}
-			hits = append(hits, h)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return hits, nil
+	return req, nil
 }
 
 // isSpeaker reports whether an analysed term is part of some document's
@@ -199,9 +213,9 @@ func (ix *Index) eventDay(event string) time.Time {
 	req.Fields = []string{fieldTime}
 	var t time.Time
 	_ = ix.guard("search", func() error {
-		res, err := ix.idx.Search(req)
-		if err == nil && len(res.Hits) > 0 {
-			if sec, ok := res.Hits[0].Fields[fieldTime].(float64); ok {
+		ms, err := ix.top(req, 1, false)
+		if err == nil && len(ms) > 0 {
+			if sec, ok := ms[0].Fields[fieldTime].(float64); ok {
 				t = time.Unix(int64(sec), 0).UTC()
 			}
 		}
@@ -210,20 +224,15 @@ func (ix *Index) eventDay(event string) time.Time {
 	return t
 }
 
-// sortFor maps Query.Sort to a bleve sort order. Every order ends in the
-// document id, so equal scores always come back in the same order.
-func sortFor(s string) (search.SortOrder, error) {
+// sortByDate reports whether Query.Sort asks for date order.
+func sortByDate(s string) (bool, error) {
 	switch s {
 	case "", SortScore:
-		return search.SortOrder{&search.SortScore{Desc: true}, &search.SortDocID{}}, nil
+		return false, nil
 	case SortDate:
-		return search.SortOrder{
-			&search.SortField{Field: fieldTime, Desc: true, Type: search.SortFieldAsNumber, Missing: search.SortFieldMissingLast},
-			&search.SortScore{Desc: true},
-			&search.SortDocID{},
-		}, nil
+		return true, nil
 	}
-	return nil, fmt.Errorf("%w: sort %q (want %q or %q)", ErrInvalidQuery, s, SortScore, SortDate)
+	return false, fmt.Errorf("%w: sort %q (want %q or %q)", ErrInvalidQuery, s, SortScore, SortDate)
 }
 
 // filterFor builds the non-scoring conjunction of q's filters, or nil.

@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
 )
 
 // The write side of the index: batched upserts and deletes with their
@@ -71,6 +76,7 @@ func (ix *Index) apply(upserts []Doc, deletes []string, meta map[string]string) 
 		return ix.markBroken("apply", err)
 	}
 	st := *ix.stats.Load()
+	m := ix.idx.Mapping()
 	b := ix.idx.NewBatch()
 	for _, id := range order {
 		if n, ok := old[id]; ok {
@@ -83,11 +89,11 @@ func (ix *Index) apply(upserts []Doc, deletes []string, meta map[string]string) 
 			}
 			continue
 		}
-		fields, ntok, err := encode(d)
+		doc, ntok, err := encode(m, d)
 		if err != nil {
 			return fmt.Errorf("apply %s: %w", id, err)
 		}
-		if err := b.Index(id, fields); err != nil {
+		if err := b.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("apply %s: %w", id, err)
 		}
 		st.add(1, ntok)
@@ -185,7 +191,9 @@ func (ix *Index) Rebuild(docs []Doc) error {
 	return nil
 }
 
-// buildInto indexes docs into a new index at path and closes it.
+// buildInto indexes docs into a new index at path and closes it. The
+// documents are encoded (analysed, dated) on every core, a batch ahead of
+// the batch bleve is writing.
 func buildInto(path string, docs []Doc) (*corpusStats, error) {
 	// Last occurrence of an id wins, as in Apply.
 	last := make(map[string]int, len(docs))
@@ -195,13 +203,62 @@ func buildInto(path string, docs []Doc) (*corpusStats, error) {
 		}
 		last[docs[i].ID] = i
 	}
-	idx, err := createBleve(path)
+	var keep []*Doc
+	for i := range docs {
+		if last[docs[i].ID] == i && docs[i].Visible {
+			keep = append(keep, &docs[i])
+		}
+	}
+	idx, err := newBleve(path)
 	if err != nil {
 		return nil, err
 	}
+	st, err := fill(idx, keep)
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	if err := idx.Close(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// encodedBatch is one batch of encoded documents, or the error that
+// stopped encoding.
+type encodedBatch struct {
+	docs []*document.Document
+	n    fieldCounts
+	err  error
+}
+
+// fill indexes docs into idx in batches of rebuildBatchSize while the next
+// batch is encoded, and returns their corpus totals.
+func fill(idx bleve.Index, docs []*Doc) (*corpusStats, error) {
+	m := idx.Mapping()
+	stop := make(chan struct{})
+	defer close(stop)
+	next := make(chan encodedBatch, 1)
+	go func() {
+		defer close(next)
+		for start := 0; start < len(docs); start += rebuildBatchSize {
+			eb := encodeAll(m, docs[start:min(start+rebuildBatchSize, len(docs))])
+			select {
+			case next <- eb:
+			case <-stop:
+				return
+			}
+			if eb.err != nil {
+				return
+			}
+		}
+	}()
 	st := corpusStats{}
 	b := idx.NewBatch()
-	flush := func() error {
+	batches := 0
+	write := func() error {
+		// The totals so far ride in every batch: the last one leaves
+		// them complete, with no durable write of their own.
 		sb, err := json.Marshal(st)
 		if err != nil {
 			return err
@@ -211,38 +268,62 @@ func buildInto(path string, docs []Doc) (*corpusStats, error) {
 			return err
 		}
 		b.Reset()
+		batches++
 		return nil
 	}
-	for i := range docs {
-		d := &docs[i]
-		if last[d.ID] != i || !d.Visible {
-			continue
+	for eb := range next {
+		if eb.err != nil {
+			return nil, eb.err
 		}
-		fields, ntok, err := encode(d)
-		if err != nil {
-			_ = idx.Close()
-			return nil, fmt.Errorf("%s: %w", d.ID, err)
-		}
-		if err := b.Index(d.ID, fields); err != nil {
-			_ = idx.Close()
-			return nil, fmt.Errorf("%s: %w", d.ID, err)
-		}
-		st.add(1, ntok)
-		if b.Size() >= rebuildBatchSize {
-			if err := flush(); err != nil {
-				_ = idx.Close()
-				return nil, err
+		for _, doc := range eb.docs {
+			if err := b.IndexAdvanced(doc); err != nil {
+				return nil, fmt.Errorf("%s: %w", doc.ID(), err)
 			}
 		}
+		st.Docs += int64(len(eb.docs))
+		st.Tokens += eb.n.text
+		st.WhoTokens += eb.n.who
+		st.CtxTokens += eb.n.ctx
+		st.DateTerms += eb.n.date
+		if err := write(); err != nil {
+			return nil, err
+		}
 	}
-	if err := flush(); err != nil {
-		_ = idx.Close()
-		return nil, err
-	}
-	if err := idx.Close(); err != nil {
-		return nil, err
+	if batches == 0 {
+		if err := write(); err != nil { // no documents: the zero totals
+			return nil, err
+		}
 	}
 	return &st, nil
+}
+
+// encodeAll encodes docs on every core, keeping their order, and sums
+// their counts.
+func encodeAll(m mapping.IndexMapping, docs []*Doc) encodedBatch {
+	out := make([]*document.Document, len(docs))
+	counts := make([]fieldCounts, len(docs))
+	errs := make([]error, len(docs))
+	var nextDoc atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(docs)) {
+		wg.Go(func() {
+			for i := int(nextDoc.Add(1) - 1); i < len(docs); i = int(nextDoc.Add(1) - 1) {
+				out[i], counts[i], errs[i] = encode(m, docs[i])
+			}
+		})
+	}
+	wg.Wait()
+	eb := encodedBatch{docs: out}
+	for i, err := range errs {
+		if err != nil {
+			return encodedBatch{err: fmt.Errorf("%s: %w", docs[i].ID, err)}
+		}
+		eb.n.text += counts[i].text
+		eb.n.who += counts[i].who
+		eb.n.ctx += counts[i].ctx
+		eb.n.date += counts[i].date
+	}
+	return eb
 }
 
 // swapIn replaces the live index with the one at staging and stamps the
