@@ -73,6 +73,8 @@ type Engine struct {
 	cache   *snapshot // the last snapshot read, reused for unchanged files
 
 	emb embedState // the embeddings search's progress callback and vectors (embed.go)
+
+	inc incState // incremental derived views and validation (derived_cache.go, depindex.go)
 }
 
 // Open opens (creating if needed) the workspace of opts.StateDir. It

@@ -34,6 +34,11 @@ type topicFile struct {
 	// once: every install re-renders the derived views of every file.
 	blocksOnce sync.Once
 	blocks     []render.Block
+	// dep is what the file's trust and violations depend on, built once
+	// (depindex.go): incremental views and validation look it up per
+	// file instead of resolving every citation of the workspace.
+	depOnce sync.Once
+	dep     *topicDeps
 }
 
 // definitions returns the file's footnote definitions by label (see
