@@ -65,10 +65,16 @@ func (w *incWorld) topicText(s *snapshot, p string) string {
 	parts = append(parts, "# "+p)
 	for i := range w.r.IntN(4) {
 		id := fmt.Sprintf("%08x", w.r.Uint32())
+		if len(blocks) > 0 && w.r.IntN(12) == 0 { // a duplicate block id
+			_, id, _ = strings.Cut(blocks[w.r.IntN(len(blocks))], "#")
+		}
 		text := fmt.Sprintf("Block %d of %s", i, p)
 		if len(blocks) > 0 && w.r.IntN(3) == 0 {
 			to := blocks[w.r.IntN(len(blocks))]
 			tp, bid, _ := strings.Cut(to, "#")
+			if w.r.IntN(8) == 0 { // a broken link
+				bid = "0badbad0"
+			}
 			text += fmt.Sprintf(" see [there](%s#^%s)", relFrom(p, tp), bid)
 		}
 		var defs []string
@@ -79,8 +85,16 @@ func (w *incWorld) topicText(s *snapshot, p string) string {
 			src := srcs[w.r.IntN(len(srcs))]
 			label := topic.NewFootnoteLabel(fmt.Sprintf("%s/%d", id, j))
 			text += "[^" + label + "]"
+			c := topic.Citation{SourceID: src.view.Ref, Path: relFrom(p, src.view.Path), Anchor: src.view.Anchor}
+			switch w.r.IntN(12) {
+			case 0: // a citation that does not resolve (yet)
+				c.Anchor = archive.AnchorFor(fmt.Sprintf("chat/t%d/m%d", w.r.IntN(3), w.n+1+w.r.IntN(3)))
+				c.SourceID = fmt.Sprintf("chat/t%d/m%d", w.r.IntN(3), w.n+1)
+			case 1: // one into an archive that does not exist (yet)
+				c.Path = relFrom(p, "sources/chat/_v2/t9.md")
+			}
 			defs = append(defs, topic.FormatDefinition(topic.Definition{Label: label, Date: src.view.Time[:10],
-				Sources: []topic.Citation{{SourceID: src.view.Ref, Path: relFrom(p, src.view.Path), Anchor: src.view.Anchor}}}))
+				Sources: []topic.Citation{c}}))
 		}
 		parts = append(parts, text+" ^"+id)
 		parts = append(parts, defs...)
@@ -88,14 +102,27 @@ func (w *incWorld) topicText(s *snapshot, p string) string {
 	return strings.Join(parts, "\n\n") + "\n"
 }
 
+// step installs one random change through one of the engines.
 func (w *incWorld) step() {
+	e, ch, ok := w.change()
+	if !ok {
+		return
+	}
+	if _, err := e.install(context.Background(), ch); err != nil && AsError(err).Code != CodeRejected {
+		w.t.Fatal(err)
+	}
+}
+
+// change draws a random change for a random engine; ok is false when the
+// step was done already (a promotion) or has nothing to install.
+func (w *incWorld) change() (e *Engine, ch Change, ok bool) {
 	ctx := context.Background()
-	e := w.engines[w.r.IntN(len(w.engines))]
+	e = w.engines[w.r.IntN(len(w.engines))]
 	s := w.snapshot(e)
 	paths := []string{"topics/core.md", "topics/a.md", "topics/b/c.md", "topics/people/d.md"}
 	p := paths[w.r.IntN(len(paths))]
-	ch := Change{Kind: "update", Actor: "owner"}
-	switch op := w.r.IntN(10); {
+	ch = Change{Kind: "update", Actor: "owner"}
+	switch op := w.r.IntN(12); {
 	case op < 2: // archive records
 		var recs []archive.Record
 		for range 1 + w.r.IntN(3) {
@@ -106,6 +133,7 @@ func (w *incWorld) step() {
 			w.t.Fatal(err)
 		}
 		ch.Kind, ch.Archives = "write", archives
+		w.damageArchive(s, ch.Archives)
 	case op < 3: // promote a pending source, one that a block cites when there is one
 		var pending, cited []string
 		citedNow := s.citedSources()
@@ -123,7 +151,7 @@ func (w *incWorld) step() {
 				w.t.Fatal(err)
 			}
 		}
-		return
+		return e, ch, false
 	case op < 4: // delete
 		if _, ok := s.topics[p]; ok {
 			ch.Edits = []Edit{{Op: "delete", Path: p}}
@@ -136,6 +164,14 @@ func (w *incWorld) step() {
 	case op < 7: // append
 		text := w.topicText(s, p)
 		ch.Edits = []Edit{{Op: "append", Path: p, Content: &text}}
+	case op < 8: // a topic written behind the engine's back, violations and all
+		text := w.topicText(s, p)
+		full := filepath.Join(e.ws.Root(), filepath.FromSlash(p))
+		_ = os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			w.t.Fatal(err)
+		}
+		return e, ch, false
 	default: // create or replace
 		text := w.topicText(s, p)
 		op := "create"
@@ -147,11 +183,25 @@ func (w *incWorld) step() {
 	if w.r.IntN(6) == 0 {
 		w.handEdit(e)
 	}
-	if len(ch.Edits) == 0 && len(ch.Archives) == 0 {
-		return
-	}
-	if _, err := e.install(ctx, ch); err != nil && AsError(err).Code != CodeRejected {
-		w.t.Fatal(err)
+	return e, ch, len(ch.Edits) > 0 || len(ch.Archives) > 0
+}
+
+// damageArchive now and then appends to an archive of the batch a copy of
+// another archive's frame (a duplicate source) or bytes that are no frame.
+func (w *incWorld) damageArchive(s *snapshot, archives map[string][]byte) {
+	for p, data := range archives {
+		switch w.r.IntN(10) {
+		case 0:
+			for _, q := range s.archPaths {
+				if a := s.archives[q]; q != p && len(a.frames) > 0 {
+					frames, _ := archive.ParseV2(data)
+					archives[p] = archive.RenderV2(append(frames, a.frames[w.r.IntN(len(a.frames))]))
+					break
+				}
+			}
+		case 1:
+			archives[p] = append(data, "\n<a id=\"source-zz\"></a>\nnot a frame\n"...)
+		}
 	}
 }
 

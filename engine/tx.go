@@ -177,7 +177,7 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 	after := before.with(plan)
 	// Edits refused on their own (bad path, missing file) and the damage
 	// the others would do are reported together: every violation, at once.
-	if bad := append(plan.bad, introduced(before.violations(), after.violations())...); len(bad) > 0 {
+	if bad := append(plan.bad, e.introducedBy(before, after, plan)...); len(bad) > 0 {
 		return UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}

@@ -43,11 +43,17 @@ type vsTopic struct {
 	dates   []string          // keys of events, sorted
 }
 
-// vsEntry is one trusted block as the relation graph needs it.
+// vsEntry is one trusted block: what the relation graph needs and its
+// rendered lines.
 type vsEntry struct {
 	id      string
 	links   []string // normalised link targets, in order
 	sources []string // non-empty cited source-ids, in order
+
+	text  string   // the block's text, with id the key for reusing item and evs
+	dates []string // distinct valid footnote dates, in order
+	item  string   // its timeline list item
+	evs   []string // its recent_events line per date
 }
 
 // NewViewSet returns an empty ViewSet.
@@ -59,6 +65,18 @@ func NewViewSet() *ViewSet {
 
 // Set adds topic t, or replaces the topic of the same path.
 func (v *ViewSet) Set(t Topic) {
+	// A topic is mostly replaced by a longer copy of itself (appends):
+	// blocks whose id, text and dates are unchanged keep their rendered
+	// lines.
+	reuse := map[string]*vsEntry{}
+	if old, ok := v.files[t.Path]; ok {
+		for i := range old.entries {
+			e := &old.entries[i]
+			if k := e.id + "\x00" + e.text; reuse[k] == nil {
+				reuse[k] = e
+			}
+		}
+	}
 	v.Remove(t.Path)
 	vt := &vsTopic{path: t.Path, events: map[string][]byte{}, lines: map[string][]byte{}}
 	var buf bytes.Buffer
@@ -69,7 +87,7 @@ func (v *ViewSet) Set(t Topic) {
 		if !b.Trusted || b.ID == "" {
 			continue
 		}
-		e := vsEntry{id: b.ID}
+		e := vsEntry{id: b.ID, text: b.Text, dates: blockDates(b)}
 		for _, l := range b.Links {
 			e.links = append(e.links, normalizeID(l))
 		}
@@ -80,19 +98,22 @@ func (v *ViewSet) Set(t Topic) {
 				}
 			}
 		}
+		if o := reuse[e.id+"\x00"+e.text]; o != nil && slices.Equal(o.dates, e.dates) {
+			e.item, e.evs = o.item, o.evs
+		} else if len(e.dates) > 0 {
+			ex := excerpt(b.Text)
+			e.item = "- [" + escapeLinkText(ex) + "](" + linkDest("../../../"+t.Path+"#^"+b.ID) + ")\n"
+			for _, d := range e.dates {
+				buf.Reset()
+				_ = enc.Encode(Event{Block: b.ID, Path: t.Path, Date: d, Excerpt: ex, Visibility: VisibilityOwner})
+				e.evs = append(e.evs, buf.String())
+			}
+		}
+		for j, d := range e.dates {
+			vt.events[d] = append(vt.events[d], e.evs[j]...)
+			vt.lines[d] = append(vt.lines[d], e.item...)
+		}
 		vt.entries = append(vt.entries, e)
-		dates := blockDates(b)
-		if len(dates) == 0 {
-			continue
-		}
-		ex := excerpt(b.Text)
-		item := "- [" + escapeLinkText(ex) + "](" + linkDest("../../../"+t.Path+"#^"+b.ID) + ")\n"
-		for _, d := range dates {
-			buf.Reset()
-			_ = enc.Encode(Event{Block: b.ID, Path: t.Path, Date: d, Excerpt: ex, Visibility: VisibilityOwner})
-			vt.events[d] = append(vt.events[d], buf.Bytes()...)
-			vt.lines[d] = append(vt.lines[d], item...)
-		}
 	}
 	for d := range vt.events {
 		vt.dates = append(vt.dates, d)
