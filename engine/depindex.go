@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -28,6 +29,13 @@ type blockCites struct {
 	defined bool     // every footnote reference has a definition
 	keys    []string // "path#anchor" of each citation, as resolveCitation looks it up
 	refs    []string // the source-id each citation names
+}
+
+// adopt gives tf, a fresh parse of the same bytes at the same path as
+// old, old's dependencies and render blocks instead of building them again.
+func (tf *topicFile) adopt(old *topicFile) {
+	tf.depOnce.Do(func() { tf.dep = old.deps() })
+	tf.blocksOnce.Do(func() { tf.blocks = old.renderBlocks() })
 }
 
 // deps returns tf's dependencies, built on first use.
@@ -131,7 +139,15 @@ func (x *depIndex) sync(s *snapshot) syncChanges {
 	var ch syncChanges
 	topics, archives := map[string]bool{}, map[string]bool{}
 	for p, tf := range x.topics {
-		if s.topics[p] != tf {
+		cur := s.topics[p]
+		switch {
+		case cur == tf:
+		case cur != nil && bytes.Equal(cur.data, tf.data):
+			// The same bytes parsed again (a reload after an install):
+			// same dependencies, nothing to re-index.
+			cur.adopt(tf)
+			x.topics[p] = cur
+		default:
 			x.dropTopic(p, tf)
 			topics[p] = true
 		}

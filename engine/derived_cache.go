@@ -126,7 +126,9 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 			continue
 		}
 		trusted := s.trustedBlocks(tf)
-		if old, ok := dc.files[p]; ok && old.tf == tf && slices.Equal(old.trusted, trusted) {
+		if old, ok := dc.files[p]; ok && slices.Equal(old.trusted, trusted) &&
+			(old.tf == tf || bytes.Equal(old.tf.data, tf.data)) {
+			dc.files[p] = derivedTopic{tf: tf, trusted: trusted} // the same bytes read again
 			continue
 		}
 		dc.views.Set(renderTopicTrusted(tf, trusted))
