@@ -20,7 +20,7 @@ import (
 type topicDeps struct {
 	blocks  []blockCites // per block of file.Blocks(), for trust
 	targets []string     // distinct workspace paths its citations and links resolve to, itself excluded
-	refs    []string     // distinct source-ids its definitions cite
+	refs    []string     // distinct source-ids its definitions cite (as citedSources reads them)
 	ids     []string     // distinct block ids
 }
 
@@ -60,11 +60,15 @@ func (tf *topicFile) deps() *topicDeps {
 			d.blocks = append(d.blocks, bc)
 			ids[b.BlockID] = true
 		}
+		for _, def := range defs {
+			for _, c := range def.Sources {
+				refs[c.SourceID] = true
+			}
+		}
 		for _, e := range tf.file.Elements {
 			if e.Def != nil {
 				for _, c := range e.Def.Sources {
 					targets[resolveRel(tf.path, c.Path)] = true
-					refs[c.SourceID] = true
 				}
 			}
 			for _, l := range e.Links {

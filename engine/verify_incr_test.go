@@ -63,3 +63,45 @@ func TestIntroducedBy_MatchesFullValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestDepIndex_LookupsMatchScans: the index's block-id and citation
+// lookups answer as View.BlockIDs and View.CitedSources after random changes.
+func TestDepIndex_LookupsMatchScans(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	e, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	w := &incWorld{t: t, r: rand.New(rand.NewPCG(7, 7)), engines: []*Engine{e}}
+	for range 60 {
+		w.step()
+		v, err := e.View(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		taken, cited := e.BlockIDTaken(v), e.SourceCited(v)
+		ids, refs := v.BlockIDs(), v.CitedSources()
+		for _, tf := range v.s.topics {
+			for _, b := range tf.file.Blocks() {
+				if !taken(b.BlockID) {
+					t.Fatalf("block id %s not taken", b.BlockID)
+				}
+			}
+		}
+		for id := range ids {
+			if !taken(id) {
+				t.Fatalf("block id %s not taken", id)
+			}
+		}
+		if taken("0000dead") != ids["0000dead"] {
+			t.Fatal("a free id is taken")
+		}
+		for _, src := range v.s.sources {
+			if cited(src.view.Ref) != refs[src.view.Ref] {
+				t.Fatalf("cited(%s) = %v, CitedSources says %v", src.view.Ref, cited(src.view.Ref), refs[src.view.Ref])
+			}
+		}
+	}
+}

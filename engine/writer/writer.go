@@ -314,10 +314,10 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		// A turn whose source is archived and cited already was written by an
 		// install whose process died before it could set the markers: it is
 		// not distilled twice, only marked.
-		cited := v.CitedSources()
+		cited := w.e.SourceCited(v)
 		todo := drecs[:0:0]
 		for _, r := range drecs {
-			if _, archived := v.Source(r.Ref); !(archived && cited[r.Ref]) {
+			if _, archived := v.Source(r.Ref); !(archived && cited(r.Ref)) {
 				todo = append(todo, r)
 			}
 		}
