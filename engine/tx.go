@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -468,6 +469,20 @@ func (s *snapshot) with(plan *txPlan) *snapshot {
 		n.topics[p] = tf
 	}
 	n.topicPaths = append([]string(nil), s.topicPaths...)
+	if !slices.ContainsFunc(plan.order, func(p string) bool { return !strings.HasPrefix(p, "topics/") }) {
+		// Only topics change: the archives and the source index are s's,
+		// shared as loadSnapshot shares them (never mutated once built).
+		n.archives, n.archPaths, n.sources, n.anchors = s.archives, s.archPaths, s.sources, s.anchors
+		n.archiveStrays = s.archiveStrays
+		for _, p := range plan.order {
+			if data := plan.files[p]; data == nil {
+				n.removeTopic(p)
+			} else {
+				n.setTopic(p, data)
+			}
+		}
+		return n
+	}
 	for p, a := range s.archives {
 		n.archives[p] = a
 	}
