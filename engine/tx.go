@@ -504,6 +504,15 @@ func (s *snapshot) with(plan *txPlan) *snapshot {
 		// reported as a duplicate of itself.
 		n.addArchive(p, data)
 	}
+	var changedArch []string
+	for _, p := range plan.order {
+		if !strings.HasPrefix(p, "topics/") {
+			changedArch = append(changedArch, p)
+		}
+	}
+	if n.indexChanged(s, changedArch) {
+		return n
+	}
 	// Entries point at archiveFile values; rebuild them all on copies so the
 	// old snapshot stays intact.
 	for p, a := range n.archives {

@@ -105,3 +105,58 @@ func TestDepIndex_LookupsMatchScans(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexChanged_MatchesFullIndex: the source index snapshot.with
+// updates for the archives a plan changes equals the one indexSources
+// builds from scratch for the same files.
+func TestIndexChanged_MatchesFullIndex(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(ctx, Options{StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	w := &incWorld{t: t, r: rand.New(rand.NewPCG(9, 14)), engines: []*Engine{e}}
+	sameEntry := func(a, b *sourceEntry) bool {
+		return a != nil && b != nil && a.view == b.view && a.framePending == b.framePending && a.file.path == b.file.path
+	}
+	for step := range 120 {
+		_, ch, ok := w.change()
+		if !ok {
+			continue
+		}
+		before := w.snapshot(e)
+		plan, err := e.planAll(before, ch)
+		if err != nil {
+			continue
+		}
+		after := before.with(plan)
+		full := *after
+		full.archives = map[string]*archiveFile{}
+		for p, a := range after.archives {
+			cp := *a
+			cp.sources = nil
+			full.archives[p] = &cp
+		}
+		full.indexSources()
+		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {after.sources, full.sources}, "anchors": {after.anchors, full.anchors}} {
+			got, want := pair[0], pair[1]
+			if len(got) != len(want) {
+				t.Fatalf("step %d: %s has %d entries, want %d", step, name, len(got), len(want))
+			}
+			for k, we := range want {
+				if !sameEntry(got[k], we) {
+					t.Fatalf("step %d: %s[%s] = %+v, want %+v", step, name, k, got[k], we)
+				}
+			}
+		}
+		for p, a := range full.archives {
+			if len(after.archives[p].sources) != len(a.sources) {
+				t.Fatalf("step %d: %s lists %d sources, want %d", step, p, len(after.archives[p].sources), len(a.sources))
+			}
+		}
+		if _, err := e.install(ctx, ch); err != nil && AsError(err).Code != CodeRejected {
+			t.Fatal(err)
+		}
+	}
+}
