@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -458,70 +457,6 @@ func (e *Engine) checkOnDisk(p string) string {
 		}
 	}
 	return ""
-}
-
-// with returns the would-be snapshot after a plan: unchanged files are
-// shared, changed ones re-parsed.
-func (s *snapshot) with(plan *txPlan) *snapshot {
-	n := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: s.promoted,
-		strays: s.strays}
-	for p, tf := range s.topics {
-		n.topics[p] = tf
-	}
-	n.topicPaths = append([]string(nil), s.topicPaths...)
-	if !slices.ContainsFunc(plan.order, func(p string) bool { return !strings.HasPrefix(p, "topics/") }) {
-		// Only topics change: the archives and the source index are s's,
-		// shared as loadSnapshot shares them (never mutated once built).
-		n.archives, n.archPaths, n.sources, n.anchors = s.archives, s.archPaths, s.sources, s.anchors
-		n.archiveStrays = s.archiveStrays
-		for _, p := range plan.order {
-			if data := plan.files[p]; data == nil {
-				n.removeTopic(p)
-			} else {
-				n.setTopic(p, data)
-			}
-		}
-		return n
-	}
-	for p, a := range s.archives {
-		n.archives[p] = a
-	}
-	n.archPaths = append([]string(nil), s.archPaths...)
-	for _, p := range plan.order {
-		data := plan.files[p]
-		if strings.HasPrefix(p, "topics/") {
-			if data == nil {
-				n.removeTopic(p)
-			} else {
-				n.setTopic(p, data)
-			}
-			continue
-		}
-		// Archive files are re-parsed into fresh values so the old
-		// snapshot's entries are never mutated. addArchive replaces the
-		// entry in place: deleting it first would list an appended-to
-		// archive twice in archPaths, and every frame would then be
-		// reported as a duplicate of itself.
-		n.addArchive(p, data)
-	}
-	var changedArch []string
-	for _, p := range plan.order {
-		if !strings.HasPrefix(p, "topics/") {
-			changedArch = append(changedArch, p)
-		}
-	}
-	if n.indexChanged(s, changedArch) {
-		return n
-	}
-	// Entries point at archiveFile values; rebuild them all on copies so the
-	// old snapshot stays intact.
-	for p, a := range n.archives {
-		cp := *a
-		cp.sources = nil
-		n.archives[p] = &cp
-	}
-	n.indexSources()
-	return n
 }
 
 // lineRef matches the line numbers messages carry (":12", "line 12",
