@@ -5,14 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"scriptorium/workspace/archive"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -92,61 +89,32 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
 	return out, rep
 }
 
-// writeDerived rebuilds every derived view from the snapshot: core.md,
-// timeline/, recent_events.jsonl, relations.json. Files whose bytes are
-// unchanged are not rewritten; timeline days that no longer exist are
-// removed. The caller holds the write lock.
+// writeDerived renders every derived view of s (core.md, timeline/,
+// recent_events.jsonl, relations.json) and makes the files on disk match.
+// The views are kept as per-file fragments between calls
+// (derived_cache.go): a render resolves and re-renders only the topic
+// files that changed or cite what changed, and writes only the files
+// whose bytes changed; timeline days that no longer exist are removed.
+// The caller holds the write lock.
 func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	files, rep := e.derivedFiles(s)
-	core := files["core.md"]
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	root := e.ws.Root()
-	for _, p := range paths {
-		target := filepath.Join(root, filepath.FromSlash(p))
-		if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, files[p]) {
-			continue
-		}
-		if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), target, files[p]); err != nil {
-			return rep, Wrap(CodeIO, err, "write %s", p)
-		}
+	files, rep := e.derivedFilesCached(s)
+	if err := e.writeDerivedFiles(e.inc.d, files); err != nil {
+		return rep, err
 	}
 	// Remember what core.md was rendered as, so migrateCore never mistakes
 	// our own render for a hand-written file (after topics/core.md is
 	// deleted, the last render is still on disk until the next one).
-	if err := e.markCoreRendered(core); err != nil {
+	if err := e.markCoreRendered(files["core.md"]); err != nil {
 		return rep, err
-	}
-	// Remove timeline days that no trusted block mentions any more.
-	tl := filepath.Join(root, "timeline")
-	var stale []string
-	_ = filepath.WalkDir(tl, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if _, keep := files[rel]; !keep && strings.HasSuffix(rel, ".md") {
-			stale = append(stale, p)
-		}
-		return nil
-	})
-	for _, p := range stale {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return rep, Wrap(CodeIO, err, "remove stale %s", p)
-		}
-		removeEmptyDirs(filepath.Dir(p), tl)
 	}
 	return rep, e.markDerivedRevision()
 }
 
-// derivedFiles renders every derived view of s, by workspace path: core.md,
-// recent_events.jsonl, relations.json and the timeline days.
+// derivedFiles renders every derived view of s from scratch, by workspace
+// path: core.md, recent_events.jsonl, relations.json and the timeline
+// days. writeDerived renders the same bytes incrementally.
 func (e *Engine) derivedFiles(s *snapshot) (map[string][]byte, CoreReport) {
 	core, rep := e.coreRender(s)
 	topics := s.renderTopics()

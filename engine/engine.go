@@ -85,6 +85,7 @@ type Engine struct {
 	emb embedState // the embeddings search's progress callback and vectors (embed.go)
 
 	reader indexReader // the long-lived read-only index handle (index_reader.go)
+	inc    incState    // incremental derived views and validation (derived_cache.go, depindex.go)
 }
 
 // Open opens (creating if needed) the workspace of opts.StateDir. It

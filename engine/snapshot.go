@@ -36,6 +36,11 @@ type topicFile struct {
 	blocksOnce sync.Once
 	blocks     []render.Block
 	sum        summaryCache // the file's manifest summary, built once (manifest.go)
+	// dep is what the file's trust and violations depend on, built once
+	// (depindex.go): incremental views and validation look it up per
+	// file instead of resolving every citation of the workspace.
+	depOnce sync.Once
+	dep     *topicDeps
 }
 
 // definitions returns the file's footnote definitions by label (see

@@ -177,7 +177,7 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 	after := before.with(plan)
 	// Edits refused on their own (bad path, missing file) and the damage
 	// the others would do are reported together: every violation, at once.
-	if bad := append(plan.bad, introduced(before.violations(), after.violations())...); len(bad) > 0 {
+	if bad := append(plan.bad, e.introducedBy(before, after, plan)...); len(bad) > 0 {
 		return UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
@@ -457,47 +457,6 @@ func (e *Engine) checkOnDisk(p string) string {
 		}
 	}
 	return ""
-}
-
-// with returns the would-be snapshot after a plan: unchanged files are
-// shared, changed ones re-parsed.
-func (s *snapshot) with(plan *txPlan) *snapshot {
-	n := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: s.promoted,
-		strays: s.strays}
-	for p, tf := range s.topics {
-		n.topics[p] = tf
-	}
-	n.topicPaths = append([]string(nil), s.topicPaths...)
-	for p, a := range s.archives {
-		n.archives[p] = a
-	}
-	n.archPaths = append([]string(nil), s.archPaths...)
-	for _, p := range plan.order {
-		data := plan.files[p]
-		if strings.HasPrefix(p, "topics/") {
-			if data == nil {
-				n.removeTopic(p)
-			} else {
-				n.setTopic(p, data)
-			}
-			continue
-		}
-		// Archive files are re-parsed into fresh values so the old
-		// snapshot's entries are never mutated. addArchive replaces the
-		// entry in place: deleting it first would list an appended-to
-		// archive twice in archPaths, and every frame would then be
-		// reported as a duplicate of itself.
-		n.addArchive(p, data)
-	}
-	// Entries point at archiveFile values; rebuild them all on copies so the
-	// old snapshot stays intact.
-	for p, a := range n.archives {
-		cp := *a
-		cp.sources = nil
-		n.archives[p] = &cp
-	}
-	n.indexSources()
-	return n
 }
 
 // lineRef matches the line numbers messages carry (":12", "line 12",

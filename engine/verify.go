@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"scriptorium/workspace/topic"
@@ -13,21 +12,18 @@ import (
 // they are rebuilt, not validated.
 func (s *snapshot) violations() []Violation {
 	out := append([]Violation(nil), s.strays...)
-	out = append(out, s.archiveViolations()...)
-	out = append(out, s.topicViolations()...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Path != out[j].Path {
-			return out[i].Path < out[j].Path
-		}
-		return out[i].Line < out[j].Line
-	})
+	out = append(out, s.archiveViolationsOf(s.archPaths)...)
+	out = append(out, s.topicViolationsOf(s.topicPaths, nil)...)
+	sortViolations(out)
 	return out
 }
 
-func (s *snapshot) archiveViolations() []Violation {
+// archiveViolationsOf validates the archives at paths (sorted), as if they
+// were the whole workspace's.
+func (s *snapshot) archiveViolationsOf(paths []string) []Violation {
 	var out []Violation
 	firstSeen := map[string]string{} // source-id -> v2 archive path
-	for _, p := range s.archPaths {
+	for _, p := range paths {
 		a := s.archives[p]
 		if a.legacy {
 			continue
@@ -57,10 +53,13 @@ type blockLoc struct {
 	line int
 }
 
-func (s *snapshot) topicViolations() []Violation {
+// topicViolationsOf validates the topic files at paths (sorted), as if
+// they were the whole workspace's; citations and links are checked only
+// in the files links says (nil: all of them).
+func (s *snapshot) topicViolationsOf(paths []string, links func(string) bool) []Violation {
 	var out []Violation
 	seen := map[string]blockLoc{}
-	for _, p := range s.topicPaths {
+	for _, p := range paths {
 		tf := s.topics[p]
 		for _, pr := range tf.problems {
 			if pr.Severity == topic.SeverityWarning {
@@ -77,7 +76,10 @@ func (s *snapshot) topicViolations() []Violation {
 			}
 		}
 	}
-	for _, p := range s.topicPaths {
+	for _, p := range paths {
+		if links != nil && !links(p) {
+			continue
+		}
 		tf := s.topics[p]
 		for _, e := range tf.file.Elements {
 			if e.Def != nil {

@@ -128,13 +128,7 @@ func appendGraph(b []byte, g RelationGraph) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, "\n    {\n      \"id\": "...)
-		b = appendJSONString(b, n.ID)
-		b = append(b, ",\n      \"kind\": "...)
-		b = appendJSONString(b, n.Kind)
-		b = append(b, ",\n      \"path\": "...)
-		b = appendJSONString(b, n.Path)
-		b = append(b, "\n    }"...)
+		b = appendNode(b, n)
 	}
 	if len(g.Nodes) > 0 {
 		b = append(b, "\n  "...)
@@ -144,29 +138,47 @@ func appendGraph(b []byte, g RelationGraph) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, "\n    {\n      \"kind\": "...)
-		b = appendJSONString(b, e.Kind)
-		b = append(b, ",\n      \"from\": "...)
-		b = appendJSONString(b, e.From)
-		b = append(b, ",\n      \"to\": "...)
-		b = appendJSONString(b, e.To)
-		if len(e.Sources) > 0 {
-			b = append(b, ",\n      \"sources\": ["...)
-			for j, src := range e.Sources {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, "\n        "...)
-				b = appendJSONString(b, src)
-			}
-			b = append(b, "\n      ]"...)
-		}
-		b = append(b, "\n    }"...)
+		b = appendEdge(b, e)
 	}
 	if len(g.Edges) > 0 {
 		b = append(b, "\n  "...)
 	}
 	return append(b, "]\n}\n"...)
+}
+
+// appendNode appends one element of the nodes array, without the comma
+// that separates it from the one before.
+func appendNode(b []byte, n RelationNode) []byte {
+	b = append(b, "\n    {\n      \"id\": "...)
+	b = appendJSONString(b, n.ID)
+	b = append(b, ",\n      \"kind\": "...)
+	b = appendJSONString(b, n.Kind)
+	b = append(b, ",\n      \"path\": "...)
+	b = appendJSONString(b, n.Path)
+	return append(b, "\n    }"...)
+}
+
+// appendEdge appends one element of the edges array, without the comma
+// that separates it from the one before.
+func appendEdge(b []byte, e RelationEdge) []byte {
+	b = append(b, "\n    {\n      \"kind\": "...)
+	b = appendJSONString(b, e.Kind)
+	b = append(b, ",\n      \"from\": "...)
+	b = appendJSONString(b, e.From)
+	b = append(b, ",\n      \"to\": "...)
+	b = appendJSONString(b, e.To)
+	if len(e.Sources) > 0 {
+		b = append(b, ",\n      \"sources\": ["...)
+		for j, src := range e.Sources {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n        "...)
+			b = appendJSONString(b, src)
+		}
+		b = append(b, "\n      ]"...)
+	}
+	return append(b, "\n    }"...)
 }
 
 // appendJSONString appends s as encoding/json writes a string without HTML

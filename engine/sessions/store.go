@@ -151,6 +151,10 @@ var migrations = []migration{
 	// 2: a node is identified by (provider, session, id) and every session
 	// has the archive thread name the writer stores it under.
 	{fn: migrateNodeKeys},
+	// 3: per-session pending turn counts, a cache (count.go). Any change
+	// to a session's nodes drops its rows, so every writer of nodes —
+	// import, markers, forget, later migrations — keeps it right.
+	{sql: pendingCountsSchema},
 }
 
 // migrate brings the schema up to date. An up-to-date file is only read.

@@ -93,7 +93,8 @@ func coreProposal(v *engine.View, budget int) string {
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].sources > cands[j].sources })
-	used := v.BlockIDs()
+	// Once per write run, not per batch: the scan of every id is fine here.
+	used := takenIDs{taken: func(string) bool { return false }, batch: v.BlockIDs()}
 	var blocks, notes []string
 	noted := map[string]bool{}
 	file := func() string {
@@ -118,7 +119,7 @@ func coreProposal(v *engine.View, budget int) string {
 		blocks, notes = append(blocks, block), append(notes, add...)
 		if render.CountTokens(file()) > budget && len(blocks) > 1 {
 			blocks, notes = blocks[:len(blocks)-1], notes[:len(notes)-len(add)]
-			delete(used, id)
+			delete(used.batch, id)
 			break
 		}
 		for _, d := range c.defs {

@@ -29,14 +29,14 @@ type distillRecord struct {
 // one cited block in a topic chosen by speaker (people/<name>.md) or, for
 // speakerless records, by thread (threads/<provider>-<thread>.md). The
 // result is a valid transaction without any network.
-func offlineEdits(v *engine.View, recs []distillRecord) []engine.Edit {
+func offlineEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []engine.Edit {
 	type pending struct {
 		title string
 		parts []string
 	}
 	byPath := map[string]*pending{}
 	var order []string
-	used := v.BlockIDs()
+	used := takenIDs{taken: e.BlockIDTaken(v), batch: map[string]bool{}}
 	for _, r := range recs {
 		text := topic.BlockSafe(r.Content)
 		if text == "" {
@@ -82,15 +82,24 @@ func offlineEdits(v *engine.View, recs []distillRecord) []engine.Edit {
 	return edits
 }
 
+// takenIDs is the block ids a batch may not hand out: the workspace's
+// (looked up, not collected) and the ones the batch handed out already.
+type takenIDs struct {
+	taken func(string) bool
+	batch map[string]bool
+}
+
+func (t takenIDs) has(id string) bool { return t.batch[id] || t.taken(id) }
+
 // uniqueBlockID derives a block id from the source-id, re-hashing in the
 // rare case the id is taken, so ids stay unique across the workspace. The
 // id is added to used, so one batch never hands out an id twice.
-func uniqueBlockID(used map[string]bool, seed string) string {
+func uniqueBlockID(used takenIDs, seed string) string {
 	id := topic.NewBlockID(seed)
-	for i := 1; used[id]; i++ {
+	for i := 1; used.has(id); i++ {
 		id = topic.NewBlockID(fmt.Sprintf("%s#%d", seed, i))
 	}
-	used[id] = true
+	used.batch[id] = true
 	return id
 }
 
@@ -177,7 +186,7 @@ func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distil
 		return nil, err
 	}
 	if m == nil {
-		return offlineEdits(v, recs), nil
+		return offlineEdits(w.e, v, recs), nil
 	}
 	return w.modelEdits(ctx, m, v, recs)
 }

@@ -71,24 +71,37 @@ func Write(ctx context.Context, e *engine.Engine, opts WriteOptions) (res WriteR
 		return res, engine.Wrap(engine.CodeIO, err, "sessions.db")
 	}
 	found := opts.Session == ""
+	// handle writes one session the way every write does and files its
+	// outcome; stop is an error that ends the whole run.
+	handle := func(k sessions.SessionKey) (stop error) {
+		n, err := w.writeSession(ctx, store, k, opts.Force)
+		res.Batches += n
+		switch {
+		case err == nil:
+			if n > 0 || opts.Force {
+				w.written = append(w.written, k)
+			}
+		case sessionLocal(ctx, err):
+			w.failed = append(w.failed, sessionFailure{key: k, err: engine.AsError(err)})
+		default:
+			return err
+		}
+		return nil
+	}
+	g := w.newGrouper(ctx, store, opts.Force, handle)
 	for _, s := range sess {
 		if opts.Session != "" && (s.ID != opts.Session || opts.Provider != "" && s.Provider != opts.Provider) {
 			continue
 		}
 		found = true
-		n, err := w.writeSession(ctx, store, s.Key(), opts.Force)
-		res.Batches += n
-		switch {
-		case err == nil:
-			if n > 0 || opts.Force {
-				w.written = append(w.written, s.Key())
-			}
-		case sessionLocal(ctx, err):
-			w.failed = append(w.failed, sessionFailure{key: s.Key(), err: engine.AsError(err)})
-		default:
+		if err := g.add(s.Key()); err != nil {
 			return w.withRevision(res), err
 		}
 	}
+	if err := g.flush(); err != nil {
+		return w.withRevision(res), err
+	}
+	res.Batches += g.batches
 	if !found {
 		return res, engine.Errorf(engine.CodeNotFound, "no session %q in sessions.db", opts.Session)
 	}
@@ -301,10 +314,10 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		// A turn whose source is archived and cited already was written by an
 		// install whose process died before it could set the markers: it is
 		// not distilled twice, only marked.
-		cited := v.CitedSources()
+		cited := w.e.SourceCited(v)
 		todo := drecs[:0:0]
 		for _, r := range drecs {
-			if _, archived := v.Source(r.Ref); !(archived && cited[r.Ref]) {
+			if _, archived := v.Source(r.Ref); !(archived && cited(r.Ref)) {
 				todo = append(todo, r)
 			}
 		}
