@@ -710,6 +710,51 @@ func BenchmarkSearch(b *testing.B) {
 				b.ReportMetric(ov/float64(i), "top10-overlap")
 			})
 
+			// held: a long-lived engine (the TUI, serve, mcp) against the
+			// index query alone, both on open read-only handles of the same
+			// index: what the engine adds to a query (the freshness check,
+			// snippets), interleaved. x-base is engine / index.
+			b.Run("held/"+name, func(b *testing.B) {
+				e, err := engine.Open(ctx, engine.Options{StateDir: state, LongLived: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				if _, err := e.Search(ctx, engine.SearchQuery{Text: m.Queries[0], Limit: 10}); err != nil {
+					b.Fatal(err)
+				}
+				ix, err := index.OpenWith(indexDir(state), index.Options{ReadOnly: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ix.Close()
+				var tm timings
+				resetPeakRSS()
+				i := 0
+				for b.Loop() {
+					q := m.Queries[i%len(m.Queries)]
+					iq := index.Query{Text: q, Limit: 10, Sort: "score"}
+					sq := engine.SearchQuery{Text: q, Limit: 10}
+					if filtered {
+						iq.Speaker, iq.PathPrefix, iq.Since, iq.Until = m.Filter.Speaker, m.Filter.Path, since, until
+						sq.Speaker, sq.Path, sq.Since, sq.Until = m.Filter.Speaker, m.Filter.Path, m.Filter.Since, m.Filter.Until
+					}
+					tm.baseline(b, func() {
+						if _, err := ix.Search(iq); err != nil {
+							b.Fatal(err)
+						}
+					})
+					tm.measure(func() {
+						if _, err := e.Search(ctx, sq); err != nil {
+							b.Fatal(err)
+						}
+					})
+					i++
+				}
+				tm.report(b)
+				reportPeakRSS(b)
+			})
+
 			b.Run("index/"+name, func(b *testing.B) {
 				ix, err := index.Open(indexDir(state))
 				if err != nil {

@@ -78,9 +78,10 @@ type Engine struct {
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
 	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
 
-	loadMu  sync.Mutex // serialises snapshot loads
-	cacheMu sync.Mutex
-	cache   *snapshot // the last snapshot read, reused for unchanged files
+	loadMu    sync.Mutex // serialises snapshot loads
+	closeOnce sync.Once
+	cacheMu   sync.Mutex
+	cache     *snapshot // the last snapshot read, reused for unchanged files
 
 	emb embedState // the embeddings search's progress callback and vectors (embed.go)
 
@@ -156,12 +157,18 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, classifyLockErr(err, "open workspace")
 	}
 	e.ws = ws
+	joinShared(ws.Root())
 	return e, nil
 }
 
 // Close releases the engine's resources.
 func (e *Engine) Close() error {
 	e.reader.close()
+	e.closeOnce.Do(func() {
+		if e.ws != nil {
+			leaveShared(e.ws.Root())
+		}
+	})
 	if e.db != nil {
 		return e.db.Close()
 	}
@@ -249,9 +256,12 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 		// file is what a person must look at.
 		return nil, Wrap(CodeIO, err, "state.db")
 	}
-	e.cacheMu.Lock()
-	prev := e.cache
-	e.cacheMu.Unlock()
+	prev := newestShared(e.ws.Root())
+	if prev == nil {
+		e.cacheMu.Lock()
+		prev = e.cache
+		e.cacheMu.Unlock()
+	}
 	s, err := loadSnapshot(e.ws.Root(), promoted, prev)
 	if err != nil {
 		return nil, err
@@ -259,6 +269,7 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	e.cacheMu.Lock()
 	e.cache = s
 	e.cacheMu.Unlock()
+	publishShared(e.ws.Root(), s)
 	return s, nil
 }
 
