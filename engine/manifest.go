@@ -102,6 +102,8 @@ type partialRead struct {
 	archives []string           // listed archive paths, sorted
 	m        *manifest.Manifest
 	parsed   *snapshot // files parsed while repairing the manifest
+
+	byThread, byForeign map[string][]string // archivesHolding's lookups, built on first use
 }
 
 // readPartial stats the workspace and brings the manifest up to date with
@@ -296,24 +298,44 @@ func (pr *partialRead) snapshotOf(paths []string) (*snapshot, bool) {
 
 // archivesHolding names every archive that may hold a record of the
 // source-id: the thread's own archives (v2 and legacy) and any archive the
-// manifest lists it in as out of thread.
+// manifest lists it in as out of thread. The lookup tables are built once
+// per read (a pending list asks for thousands of ids).
 func (pr *partialRead) archivesHolding(id string) []string {
-	var out []string
-	for _, p := range pr.archives {
-		provider, thread, _, _ := archivePathParts(p)
-		if strings.HasPrefix(id, provider+"/"+thread+"/") {
-			out = append(out, p)
-			continue
-		}
-		if ent := pr.m.Get(p); ent != nil {
-			for _, f := range ent.Foreign {
-				if f == id {
-					out = append(out, p)
-					break
+	if pr.byThread == nil {
+		pr.byThread, pr.byForeign = map[string][]string{}, map[string][]string{}
+		for _, p := range pr.archives {
+			provider, thread, _, _ := archivePathParts(p)
+			key := provider + "/" + thread + "/"
+			pr.byThread[key] = append(pr.byThread[key], p)
+			if ent := pr.m.Get(p); ent != nil {
+				for _, f := range ent.Foreign {
+					pr.byForeign[f] = append(pr.byForeign[f], p)
 				}
 			}
 		}
 	}
+	seen := map[string]bool{}
+	var out []string
+	// A thread's key "provider/thread/" is a prefix of the id ending in a
+	// slash: look each such prefix up.
+	for i := 0; i < len(id); i++ {
+		if id[i] != '/' {
+			continue
+		}
+		for _, p := range pr.byThread[id[:i+1]] {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	for _, p := range pr.byForeign[id] {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 
