@@ -82,6 +82,12 @@ type Engine struct {
 	closeOnce sync.Once
 	cacheMu   sync.Mutex
 	cache     *snapshot // the last snapshot read, reused for unchanged files
+	// cacheGen is the change watch's generation when cache was walked;
+	// cacheRacy says cache holds a racy file (it is walked again).
+	cacheGen  uint64
+	cacheRacy bool
+	watchOnce sync.Once
+	watch     changeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
 
 	emb embedState // the embeddings search's progress callback and vectors (embed.go)
 
@@ -164,6 +170,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 // Close releases the engine's resources.
 func (e *Engine) Close() error {
 	e.reader.close()
+	e.watch.close()
 	e.closeOnce.Do(func() {
 		if e.ws != nil {
 			leaveShared(e.ws.Root())
@@ -256,18 +263,27 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 		// file is what a person must look at.
 		return nil, Wrap(CodeIO, err, "state.db")
 	}
-	prev := newestShared(e.ws.Root())
-	if prev == nil {
-		e.cacheMu.Lock()
-		prev = e.cache
+	if e.opts.LongLived {
+		e.watchOnce.Do(e.startWatch)
+	}
+	gen, watched := e.watch.poll()
+	e.cacheMu.Lock()
+	if c := e.cache; c != nil && watched && e.cacheGen == gen && sameSet(c.promoted, promoted) && !e.cacheRacy {
 		e.cacheMu.Unlock()
+		return c, nil // nothing under topics/ or sources/ moved (snapshot_watch.go)
+	}
+	prev := e.cache
+	e.cacheMu.Unlock()
+	if shared := newestShared(e.ws.Root()); shared != nil {
+		prev = shared
 	}
 	s, err := loadSnapshot(e.ws.Root(), promoted, prev)
 	if err != nil {
 		return nil, err
 	}
+	racy := s.hasRacy()
 	e.cacheMu.Lock()
-	e.cache = s
+	e.cache, e.cacheGen, e.cacheRacy = s, gen, racy
 	e.cacheMu.Unlock()
 	publishShared(e.ws.Root(), s)
 	return s, nil

@@ -202,14 +202,29 @@ func sameParse(a, b *archiveFile) bool {
 // an install has replaced the files; files a transaction produced in memory
 // are stat'ed.
 func (s *snapshot) fingerprint(root string) string {
+	// A snapshot read from disk has every signature: its fingerprint never
+	// changes, and a long-lived engine asks for it on every search.
+	if s.fp != nil {
+		if fp := s.fp.Load(); fp != nil {
+			return *fp
+		}
+	}
 	var lines []fpLine
 	for _, p := range s.topicPaths {
 		lines = append(lines, fpLine{p, s.topics[p].sig})
 	}
+	stable := s.fp != nil
 	for _, p := range s.archPaths {
 		lines = append(lines, fpLine{p, s.archives[p].sig})
 	}
-	return fingerprintOf(root, lines, s.promoted)
+	for _, l := range lines {
+		stable = stable && l.sig != (fileSig{})
+	}
+	fp := fingerprintOf(root, lines, s.promoted)
+	if stable {
+		s.fp.Store(&fp)
+	}
+	return fp
 }
 
 // fpLine is one file of a fingerprint.
@@ -407,7 +422,7 @@ func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
 	if e.opts.LongLived {
 		// Anything but a clean answer goes the writable way, which repairs
 		// and reports.
-		if hits, ok, err := e.searchHeld(s.fingerprint(e.ws.Root()), s.snapshotContent, iq); ok && err == nil {
+		if hits, ok, err := e.searchHeld(s, iq); ok && err == nil {
 			return hits, nil
 		}
 	}

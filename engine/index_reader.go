@@ -28,10 +28,11 @@ const intentFile = "write.intent"
 const readerPoll = 50 * time.Millisecond
 
 type indexReader struct {
-	mu     sync.Mutex
-	ix     *index.Index
-	intent time.Time     // the intent's mtime when ix was opened
-	stop   chan struct{} // closes the poller
+	mu       sync.Mutex
+	ix       *index.Index
+	verified verifiedKey   // what ix was last found to describe
+	intent   time.Time     // the intent's mtime when ix was opened
+	stop     chan struct{} // closes the poller
 }
 
 func intentPath(dir string) string { return filepath.Join(dir, intentFile) }
@@ -56,8 +57,16 @@ func announceWrite(dir string) {
 	}
 }
 
+// verifiedKey is a snapshot, its fingerprint and the index's racy record
+// that were found to agree.
+type verifiedKey struct {
+	s        *snapshot
+	fp, racy string
+}
+
 // closeLocked closes the held handle; r.mu is held.
 func (r *indexReader) closeLocked() {
+	r.verified = verifiedKey{}
 	if r.ix == nil {
 		return
 	}
@@ -93,7 +102,8 @@ func (r *indexReader) poll(dir string, stop chan struct{}) {
 // searchHeld runs a query on the held read-only handle, opening it if
 // needed. ok is false when the handle cannot be had or does not describe
 // the files whose fingerprint is fp: the caller takes the writable path.
-func (e *Engine) searchHeld(fp string, content func(string) ([]byte, bool), iq index.Query) (hits []index.Hit, ok bool, err error) {
+func (e *Engine) searchHeld(s *snapshot, iq index.Query) (hits []index.Hit, ok bool, err error) {
+	fp := s.fingerprint(e.ws.Root())
 	r := &e.reader
 	dir := e.indexDir()
 	r.mu.Lock()
@@ -110,9 +120,16 @@ func (e *Engine) searchHeld(fp string, content func(string) ([]byte, bool), iq i
 		r.ix, r.intent, r.stop = ix, intent, make(chan struct{})
 		go r.poll(dir, r.stop)
 	}
-	if !indexDescribes(r.ix, fp, content) {
-		r.closeLocked()
-		return nil, false, nil
+	// The racy files' hashes are checked once per snapshot and record:
+	// while neither changes, the answer cannot (a re-read racy file makes
+	// a new snapshot).
+	racy, _ := r.ix.Meta(racyKey)
+	if key := (verifiedKey{s, fp, racy}); r.verified != key {
+		if !indexDescribes(r.ix, fp, s.snapshotContent) {
+			r.closeLocked()
+			return nil, false, nil
+		}
+		r.verified = key
 	}
 	hits, err = r.ix.Search(iq)
 	if errors.Is(err, index.ErrCorrupt) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"scriptorium/render"
@@ -88,6 +89,10 @@ type snapshot struct {
 	strays     []Violation // files that are not where the layout allows
 
 	archiveStrays []Violation // the strays found under sources/, for reuse
+
+	// fp caches the fingerprint of a snapshot read from disk (nil for the
+	// snapshots a transaction builds, whose new files are stat'ed).
+	fp *atomic.Pointer[string]
 }
 
 // loadSnapshot reads topics/ and sources/ of the workspace at root. Files
@@ -95,7 +100,7 @@ type snapshot struct {
 // without reading or parsing them again, so a long-lived engine (the TUI,
 // the daemon) pays for what changed, not for the whole workspace.
 func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snapshot, error) {
-	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}
+	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string])}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err

@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"io/fs"
+	"path/filepath"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// changeWatch is an inotify instance over some directory trees, read
+// without blocking (snapshot_watch.go says why).
+type changeWatch struct {
+	mu   sync.Mutex
+	fd   int
+	ok   bool
+	gen  uint64
+	dirs map[int32]string // watch descriptor → directory
+	buf  []byte
+}
+
+const watchMask = unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CLOSE_WRITE | unix.IN_MOVED_FROM |
+	unix.IN_MOVED_TO | unix.IN_CREATE | unix.IN_DELETE | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
+
+// start watches root/sub for each sub; on any failure the watch is off.
+func (c *changeWatch) start(root string, subs ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return
+	}
+	c.fd, c.dirs, c.buf = fd, map[int32]string{}, make([]byte, 64*1024)
+	for _, sub := range subs {
+		if !c.addTree(filepath.Join(root, sub)) {
+			c.closeLocked()
+			return
+		}
+	}
+	c.ok = true
+}
+
+// addTree watches dir and every directory below it.
+func (c *changeWatch) addTree(dir string) bool {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			wd, err := unix.InotifyAddWatch(c.fd, p, watchMask)
+			if err != nil {
+				return err
+			}
+			c.dirs[int32(wd)] = p
+		}
+		return nil
+	})
+	return err == nil
+}
+
+// poll drains the queued events and returns the generation (moved by
+// every event) and whether the watch can be trusted.
+func (c *changeWatch) poll() (uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.ok {
+		n, err := unix.Read(c.fd, c.buf)
+		if err == unix.EAGAIN || err == unix.EINTR {
+			break
+		}
+		if err != nil || n <= 0 {
+			c.ok = false
+			break
+		}
+		for off := 0; off+unix.SizeofInotifyEvent <= n; {
+			ev := (*unix.InotifyEvent)(unsafe.Pointer(&c.buf[off]))
+			name := ""
+			if ev.Len > 0 {
+				raw := c.buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
+				for i, b := range raw {
+					if b == 0 {
+						raw = raw[:i]
+						break
+					}
+				}
+				name = string(raw)
+			}
+			off += unix.SizeofInotifyEvent + int(ev.Len)
+			c.gen++
+			switch {
+			case ev.Mask&unix.IN_Q_OVERFLOW != 0, ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 && c.isRoot(ev.Wd):
+				c.ok = false // events were lost, or a watched root went away
+			case ev.Mask&unix.IN_ISDIR != 0 && ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0:
+				// A directory made or moved in: watch it and everything in it.
+				if dir, ok := c.dirs[ev.Wd]; ok && !c.addTree(filepath.Join(dir, name)) {
+					c.ok = false
+				}
+			case ev.Mask&unix.IN_IGNORED != 0:
+				delete(c.dirs, ev.Wd)
+			}
+		}
+	}
+	return c.gen, c.ok
+}
+
+// isRoot reports whether wd watches one of the trees' roots (the first
+// directories added).
+func (c *changeWatch) isRoot(wd int32) bool {
+	dir, ok := c.dirs[wd]
+	if !ok {
+		return false
+	}
+	base := filepath.Base(dir)
+	return base == "topics" || base == "sources"
+}
+
+func (c *changeWatch) closeLocked() {
+	if c.dirs != nil {
+		unix.Close(c.fd)
+		c.dirs = nil
+	}
+	c.ok = false
+}
+
+func (c *changeWatch) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closeLocked()
+}
