@@ -156,6 +156,7 @@ func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Ti
 		},
 		CrashAt:   os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
 		Distiller: writer.Distiller{},
+		LongLived: inv.longLived,
 	})
 }
 

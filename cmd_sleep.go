@@ -71,6 +71,7 @@ func runDaemon(inv *invocation) error {
 	if inv.json {
 		return usagef("daemon runs until stopped and prints a log, not a JSON document")
 	}
+	inv.longLived = true
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
 		logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
 			os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
