@@ -52,7 +52,7 @@ type Options struct {
 	// it); nil leaves promoted sources for backfill.
 	Distiller Distiller
 	// LongLived marks a front end that lives for many calls (the TUI,
-	// serve, mcp): it keeps its snapshot in memory and a read-only handle
+	// serve, mcp, the daemon): it keeps its snapshot in memory and a read-only handle
 	// on the search index between searches, which other processes'
 	// searches share and a writer anywhere gets back within ~50 ms
 	// (index_reader.go). A one-shot engine (a CLI verb) instead reads
