@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,31 +144,13 @@ func coldGet(t *testing.T, state, ref string) string {
 // every way the issue lists and checks that get answers from the files.
 func TestPartial_ManifestNeverStale(t *testing.T) {
 	facts := func(state string) string { return filepath.Join(state, "memory", "topics", "facts.md") }
-	inPlace := func(t *testing.T, p, from, to string) {
-		before, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := os.ReadFile(p)
-		f, err := os.OpenFile(p, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteAt([]byte(strings.Replace(string(data), from, to, 1)), 0)
-		f.Close()
-		os.Chtimes(p, before.ModTime(), before.ModTime())
-		after, _ := os.Stat(p)
-		if after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || !os.SameFile(before, after) {
-			t.Fatal("the edit did not keep size, mtime and inode")
-		}
-	}
 	cases := []struct {
 		name   string
 		change func(t *testing.T, state string)
 		ref    string
 		want   string
 	}{
-		{"same size, mtime reset", func(t *testing.T, state string) { inPlace(t, facts(state), "bees", "wasp") },
+		{"same size, mtime reset", func(t *testing.T, state string) { editInPlace(t, facts(state), "bees", "wasp") },
 			"^0000000a", "topics/facts.md: The owner keeps wasp on the roof."},
 		{"deleted", func(t *testing.T, state string) { os.Remove(facts(state)) }, "^0000000a", ""},
 		{"renamed", func(t *testing.T, state string) {
@@ -193,31 +174,21 @@ func TestPartial_ManifestNeverStale(t *testing.T) {
 			p := filepath.Join(state, "memory", ".scriptorium", manifest.FileName)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)/2], 0o644) // torn
-			inPlace(t, facts(state), "cello", "flute")
+			editInPlace(t, facts(state), "cello", "flute")
 		}, "^0000000b", "topics/facts.md: The owner plays the flute on Sundays."},
 		{"manifest of another workspace", func(t *testing.T, state string) {
 			other := partialFacts(t)
-			inPlace(t, facts(other), "cello", "banjo")
+			editInPlace(t, facts(other), "cello", "banjo")
 			coldGet(t, other, "^0000000b")
 			data, _ := os.ReadFile(filepath.Join(other, "memory", ".scriptorium", manifest.FileName))
 			os.WriteFile(filepath.Join(state, "memory", ".scriptorium", manifest.FileName), data, 0o644)
 		}, "^0000000b", "topics/facts.md: The owner plays the cello on Sundays."},
 		{"git checkout", func(t *testing.T, state string) {
-			git, err := exec.LookPath("git")
-			if err != nil {
-				t.Skip("no git")
-			}
-			mem := filepath.Join(state, "memory")
-			run := func(args ...string) {
-				cmd := exec.Command(git, append([]string{"-C", mem, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
+			run := gitIn(t, filepath.Join(state, "memory"))
 			run("init", "-q")
 			run("add", "topics")
 			run("commit", "-q", "-m", "a")
-			inPlace(t, facts(state), "cello", "oboes")
+			editInPlace(t, facts(state), "cello", "oboes")
 			if got := coldGet(t, state, "^0000000b"); !strings.Contains(got, "oboes") {
 				t.Fatalf("edit not seen: %q", got)
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -155,28 +154,7 @@ func TestColdSearch_NeverStale(t *testing.T) {
 		want   []string // what find returns
 	}{
 		{"same size, mtime reset", func(t *testing.T, state string) {
-			p := facts(state)
-			before, err := os.Stat(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, _ := os.ReadFile(p)
-			next := strings.Replace(string(data), "bees", "wasp", 1)
-			f, err := os.OpenFile(p, os.O_WRONLY, 0) // in place: the same inode
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.WriteAt([]byte(next), 0); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
-			if err := os.Chtimes(p, before.ModTime(), before.ModTime()); err != nil {
-				t.Fatal(err)
-			}
-			after, _ := os.Stat(p)
-			if after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || !os.SameFile(before, after) {
-				t.Fatal("the edit did not keep size, mtime and inode")
-			}
+			editInPlace(t, facts(state), "bees", "wasp")
 		}, "bees", "wasp", []string{"topics/facts.md#^0000000a"}},
 		{"deleted", func(t *testing.T, state string) {
 			if err := os.Remove(facts(state)); err != nil {
@@ -202,17 +180,7 @@ func TestColdSearch_NeverStale(t *testing.T) {
 			}
 		}, "cello", "", nil},
 		{"git checkout", func(t *testing.T, state string) {
-			git, err := exec.LookPath("git")
-			if err != nil {
-				t.Skip("no git")
-			}
-			mem := filepath.Join(state, "memory")
-			run := func(args ...string) {
-				cmd := exec.Command(git, append([]string{"-C", mem, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
+			run := gitIn(t, filepath.Join(state, "memory"))
 			run("init", "-q")
 			run("add", "topics")
 			run("commit", "-q", "-m", "a")
@@ -340,13 +308,7 @@ func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
 	if _, err := e.Verify(ctx); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(state, "memory", "topics", "facts.md")
-	before, _ := os.Stat(p)
-	data, _ := os.ReadFile(p)
-	f, _ := os.OpenFile(p, os.O_WRONLY, 0)
-	f.WriteAt([]byte(strings.Replace(string(data), "cello", "flute", 1)), 0)
-	f.Close()
-	os.Chtimes(p, before.ModTime(), before.ModTime())
+	editInPlace(t, filepath.Join(state, "memory", "topics", "facts.md"), "cello", "flute")
 	res, err := e.Search(ctx, SearchQuery{Text: "flute"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("warm search after a same-size edit: %v %v", res, err)

@@ -57,19 +57,8 @@ func TestSnapshotWatch(t *testing.T) {
 		}
 		return v.Text
 	}
-	inPlace := func(p, from, to string) {
-		fi, _ := os.Stat(p)
-		data, _ := os.ReadFile(p)
-		f, err := os.OpenFile(p, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteAt([]byte(strings.Replace(string(data), from, to, 1)), 0)
-		f.Close()
-		os.Chtimes(p, fi.ModTime(), fi.ModTime())
-	}
 	quiet()
-	inPlace(filepath.Join(topics, "facts.md"), "bees", "wasp")
+	editInPlace(t, filepath.Join(topics, "facts.md"), "bees", "wasp")
 	if got := text("topics/facts.md", "0000000a"); !strings.Contains(got, "wasp") {
 		t.Fatalf("in-place edit unseen: %q", got)
 	}
@@ -80,7 +69,7 @@ func TestSnapshotWatch(t *testing.T) {
 		t.Fatalf("file in a new directory unseen: %q", got)
 	}
 	quiet()
-	inPlace(filepath.Join(topics, "new", "n.md"), "here", "HERE")
+	editInPlace(t, filepath.Join(topics, "new", "n.md"), "here", "HERE")
 	if got := text("topics/new/n.md", "0000000e"); got != "New fact HERE." {
 		t.Fatalf("edit in a new directory unseen: %q", got)
 	}
@@ -95,7 +84,7 @@ func TestSnapshotWatch(t *testing.T) {
 		t.Fatalf("tree moved in unseen: %q", got)
 	}
 	quiet()
-	inPlace(filepath.Join(topics, "moved", "deep", "d.md"), "one", "two")
+	editInPlace(t, filepath.Join(topics, "moved", "deep", "d.md"), "one", "two")
 	if got := text("topics/moved/deep/d.md", "0000000f"); got != "Deep fact two." {
 		t.Fatalf("edit inside a tree moved in unseen: %q", got)
 	}
