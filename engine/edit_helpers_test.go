@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"scriptorium/workspace/treetest"
 )
 
 // Helpers for the staleness tests: edits made behind the engine's back.
@@ -57,4 +61,23 @@ func gitIn(t *testing.T, dir string) func(args ...string) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
+}
+
+// warmCopy copies a fixture state dir, opens an engine on the copy and
+// reads its full snapshot (the reference the cold paths are compared
+// with).
+func warmCopy(t *testing.T, src string) (state string, warm *Engine, s *snapshot) {
+	t.Helper()
+	state = filepath.Join(t.TempDir(), "state")
+	if err := treetest.CopyTree(src, state); err != nil {
+		t.Fatal(err)
+	}
+	warm, err := Open(context.Background(), Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = warm.snapshot(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return state, warm, s
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"scriptorium/workspace/manifest"
-	"scriptorium/workspace/treetest"
 )
 
 // A cold engine answers get, status and pending from a partial snapshot
@@ -48,18 +47,7 @@ func TestPartial_AnswersAsTheFullSnapshot(t *testing.T) {
 	ctx := context.Background()
 	for _, src := range fixtureStates(t) {
 		name := filepath.Base(filepath.Dir(src))
-		state := filepath.Join(t.TempDir(), "state")
-		if err := treetest.CopyTree(src, state); err != nil {
-			t.Fatal(err)
-		}
-		warm, err := Open(ctx, Options{StateDir: state})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := warm.snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		state, warm, s := warmCopy(t, src)
 		refs := []string{"^deadbeef", "nobody/none/1", "topics/missing.md#^0000000a", "sources/x/_v2/y.md#source-00000000", "", "^zz", "plain"}
 		for _, p := range s.topicPaths {
 			for _, b := range s.topics[p].file.Blocks() {

@@ -327,18 +327,7 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 	word := regexp.MustCompile(`\p{L}{4,}`)
 	for _, src := range states {
 		name := filepath.Base(filepath.Dir(src))
-		state := filepath.Join(t.TempDir(), "state")
-		if err := treetest.CopyTree(src, state); err != nil {
-			t.Fatal(err)
-		}
-		warm, err := Open(ctx, Options{StateDir: state})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := warm.snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		state, warm, s := warmCopy(t, src)
 		seen := map[string]bool{}
 		var words []string
 		for _, p := range append(append([]string{}, s.topicPaths...), s.archPaths...) {
