@@ -628,10 +628,10 @@ func BenchmarkIndexBuild(b *testing.B) {
 	})
 }
 
-// BenchmarkSearch runs top-10 queries, one per iteration, through the
-// engine (which reads the workspace snapshot for trust and snippets on
-// every call) and through the index alone, each with and without a
-// speaker+path+date filter. The baseline answers the same query with
+// BenchmarkSearch runs top-10 queries, one per iteration, through a
+// one-shot engine (the CLI's path since issue 14: a stat walk, the fresh
+// index, the hit files), through a long-lived one (held) and through the
+// index alone, each with and without a speaker+path+date filter. The baseline answers the same query with
 // textbook BM25 in memory; top10-overlap is how much of its top 10 ours
 // returned (the two score differently, so 1.0 is not expected).
 func BenchmarkSearch(b *testing.B) {

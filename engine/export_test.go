@@ -27,5 +27,10 @@ func AdoptCopiedIndex(stateDir string) error {
 		return err
 	}
 	defer ix.Close()
-	return ix.ApplyWithMeta(nil, nil, s.indexMeta(e.ws.Root(), time.Now()))
+	// Every file of a fresh copy is racy (just written), but its bytes are
+	// the original's, which the index describes: record none as racy, as a
+	// build long after the files were written would.
+	meta := s.indexMeta(e.ws.Root(), time.Now())
+	meta[racyKey] = `{"stamp":0,"files":{}}`
+	return ix.ApplyWithMeta(nil, nil, meta)
 }
