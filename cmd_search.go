@@ -7,10 +7,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
 	"scriptorium/engine"
+	"scriptorium/hosts/local"
+	"scriptorium/workspace"
 )
 
 func runSearch(inv *invocation) error {
@@ -30,6 +33,11 @@ func runSearch(inv *invocation) error {
 		}
 		q.Limit = n
 	}
+	// A long-lived process of this workspace (serve, the daemon, the TUI)
+	// answers from memory; anything but a clean answer is done here.
+	if rep, ok := inv.searchResident(q); ok {
+		return inv.printSearch(rep)
+	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
 		if f, ok := inv.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			e.SetEmbedProgress(func(done, total int) {
@@ -46,31 +54,49 @@ func runSearch(inv *invocation) error {
 			}
 			return err
 		}
-		res := rep.Results
-		doc := map[string]any{"results": res, "method": rep.Method}
-		if rep.Fallback != "" {
-			doc["fallback"] = rep.Fallback
-			if !inv.json {
-				fmt.Fprintf(inv.stderr, "scriptorium: %s; these are BM25 results\n", rep.Fallback)
+		return inv.printSearch(rep)
+	})
+}
+
+// searchResident asks the workspace's long-lived process for the search
+// (hosts/local), where there is one and memory is not switched off.
+func (inv *invocation) searchResident(q engine.SearchQuery) (engine.SearchReport, bool) {
+	dir, err := inv.stateDir()
+	if err != nil || inv.requireWorkspace(dir) != nil {
+		return engine.SearchReport{}, false
+	}
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || cfg.Disabled() {
+		return engine.SearchReport{}, false
+	}
+	return local.Search(workspace.MemoryDir(dir), q, 2*time.Second)
+}
+
+// printSearch prints a search report as the verb does.
+func (inv *invocation) printSearch(rep engine.SearchReport) error {
+	res := rep.Results
+	doc := map[string]any{"results": res, "method": rep.Method}
+	if rep.Fallback != "" {
+		doc["fallback"] = rep.Fallback
+		if !inv.json {
+			fmt.Fprintf(inv.stderr, "scriptorium: %s; these are BM25 results\n", rep.Fallback)
+		}
+	}
+	return inv.emit(doc, func(w io.Writer) {
+		if len(res) == 0 {
+			fmt.Fprintln(w, "no results")
+		}
+		for _, r := range res {
+			who := ""
+			if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
+				who = "  " + *r.SpeakerLabel
+				if !*r.SpeakerTrusted {
+					who += " (untrusted hint)"
+				}
+			}
+			fmt.Fprintf(w, "%-6s %6.2f  %s#%s  %s%s\n    %s\n", r.Kind, r.Score, r.Path, r.Anchor, r.Time, who, oneLine(r.Snippet, 110))
+			if r.Explanation != nil {
+				fmt.Fprintf(w, "    why: %s\n", r.Explanation)
 			}
 		}
-		return inv.emit(doc, func(w io.Writer) {
-			if len(res) == 0 {
-				fmt.Fprintln(w, "no results")
-			}
-			for _, r := range res {
-				who := ""
-				if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
-					who = "  " + *r.SpeakerLabel
-					if !*r.SpeakerTrusted {
-						who += " (untrusted hint)"
-					}
-				}
-				fmt.Fprintf(w, "%-6s %6.2f  %s#%s  %s%s\n    %s\n", r.Kind, r.Score, r.Path, r.Anchor, r.Time, who, oneLine(r.Snippet, 110))
-				if r.Explanation != nil {
-					fmt.Fprintf(w, "    why: %s\n", r.Explanation)
-				}
-			}
-		})
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/httpapi"
+	"scriptorium/hosts/local"
 	mcphost "scriptorium/hosts/mcp"
 	"scriptorium/trust"
 )
@@ -45,6 +46,8 @@ func runServe(inv *invocation) error {
 		return err
 	}
 	defer closeMCP()
+	// One-shot CLI searches of this workspace ask this process (hosts/local).
+	defer local.Serve(ctx, opts.Reader).Close()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)

@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/daemon"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
+	"scriptorium/hosts/local"
 )
 
 // runSleep runs one reorganiser pass now and prints its report (SPEC §9,
@@ -73,6 +74,7 @@ func runDaemon(inv *invocation) error {
 	}
 	inv.longLived = true
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
+		defer local.Serve(ctx, e).Close() // one-shot CLI searches ask this process
 		logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
 			os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
