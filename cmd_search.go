@@ -33,7 +33,7 @@ func runSearch(inv *invocation) error {
 		}
 		q.Limit = n
 	}
-	// A long-lived process of this workspace (serve, the daemon, the TUI)
+	// A long-lived process of this workspace (serve or the daemon, the same binary)
 	// answers from memory; anything but a clean answer is done here.
 	if rep, ok := inv.searchResident(q); ok {
 		return inv.printSearch(rep)

@@ -28,7 +28,6 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/errdoc"
-	"scriptorium/hosts/local"
 	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -89,7 +88,6 @@ func open(dir string) error {
 		return err
 	}
 	defer e.Close()
-	defer local.Serve(ctx, e).Close() // one-shot CLI searches ask this process
 	if logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "runtime", "tui.log"),
 		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
 		log.SetOutput(logf)

@@ -1,5 +1,5 @@
 // Package local lets a one-shot CLI search ask a long-lived process of the
-// same workspace (serve, the daemon, the TUI) instead of opening the
+// same workspace (serve or the daemon) instead of opening the
 // workspace itself: the long-lived engine has its snapshot in memory, its
 // index open and an inotify watch that makes even the stat walk
 // unnecessary, so the answer costs a query, not a walk of every file.
@@ -17,11 +17,12 @@ package local
 import (
 	"bufio"
 	"context"
+	"debug/elf"
 	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
-	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -51,27 +52,47 @@ type response struct {
 	Report engine.SearchReport `json:"report"`
 }
 
-// Build names this build of the program: the module version and VCS
-// revision stamped into the binary. "" when unknown (then no socket is
-// used: two builds must not be confused).
+// Build names this build of the program: the Go build ID of the running
+// executable (from its ELF note), which changes with any change of the
+// code or the toolchain. "" when it cannot be read (then no socket is
+// used: two builds must not be confused). The CLI and the daemon or
+// serve it talks to are the same binary; the TUI is another and does not
+// serve.
 func Build() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	buildOnce.Do(func() { buildID = readBuildID() })
+	return buildID
+}
+
+var (
+	buildOnce sync.Once
+	buildID   string
+)
+
+func readBuildID() string {
+	exe, err := os.Executable()
+	if err != nil {
 		return ""
 	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
+	f, err := elf.Open(exe)
+	if err != nil {
+		return ""
 	}
-	if rev == "" || modified != "false" {
-		return "" // a dirty tree's builds differ without saying so
+	defer f.Close()
+	sec := f.Section(".note.go.buildid")
+	if sec == nil {
+		return ""
 	}
-	return bi.GoVersion + " " + bi.Main.Path + "@" + rev
+	data, err := sec.Data()
+	// The note: name size, descriptor size, type (4 bytes each), the name
+	// "Go\x00\x00", then the build ID.
+	if err != nil || len(data) < 16 || string(data[12:16]) != "Go\x00\x00" {
+		return ""
+	}
+	n := int(f.ByteOrder.Uint32(data[4:8]))
+	if 16+n > len(data) || n == 0 {
+		return ""
+	}
+	return "go-buildid:" + string(data[16:16+n])
 }
 
 // thisBuild is Build, replaced in tests (a test binary carries no VCS

@@ -145,3 +145,11 @@ func TestSearch_NotAnswered(t *testing.T) {
 		t.Fatal(path)
 	}
 }
+
+// TestBuild: the running executable has a Go build ID, and it is stable.
+func TestBuild(t *testing.T) {
+	b := Build()
+	if len(b) < len("go-buildid:")+10 || b != Build() {
+		t.Fatalf("build %q", b)
+	}
+}
