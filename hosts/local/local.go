@@ -104,6 +104,7 @@ type Server struct {
 	ln       net.Listener
 	path     string
 	answered atomic.Int64
+	ready    atomic.Bool // the engine has read the workspace and opened its index
 }
 
 // Answered is how many searches the server has answered (for tests).
@@ -132,9 +133,21 @@ func Serve(ctx context.Context, e *engine.Engine) *Server {
 		return nil
 	}
 	s := &Server{ln: ln, path: path}
+	// Read the workspace now, not on the first question: until then a
+	// question is refused at once (the CLI answers it), instead of making
+	// the CLI wait out its timeout behind the first read of a large
+	// workspace.
+	go func() {
+		if _, err := e.SearchReport(ctx, engine.SearchQuery{Text: "warm", Limit: 1, Method: engine.MethodBM25}); err == nil {
+			s.ready.Store(true)
+		}
+	}()
 	go s.accept(ctx, e, build)
 	return s
 }
+
+// Ready reports whether the server answers questions yet.
+func (s *Server) Ready() bool { return s != nil && s.ready.Load() }
 
 // Close stops the server and removes its socket.
 func (s *Server) Close() {
@@ -166,7 +179,7 @@ func (s *Server) answer(ctx context.Context, e *engine.Engine, build string, c n
 		return
 	}
 	var resp response
-	if req.Build == build && req.Op == "search" {
+	if s.ready.Load() && req.Build == build && req.Op == "search" {
 		if rep, err := e.SearchReport(ctx, req.Query); err == nil {
 			resp = response{OK: true, Report: rep}
 			s.answered.Add(1)

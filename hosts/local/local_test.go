@@ -52,6 +52,11 @@ func TestSearch_AnsweredByTheServer(t *testing.T) {
 		t.Fatal("no server")
 	}
 	defer srv.Close()
+	for start := time.Now(); !srv.Ready(); time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the server never got ready")
+		}
+	}
 	q := engine.SearchQuery{Text: "bees"}
 	got, ok := Search(e.Root(), q, time.Second)
 	if !ok {
@@ -73,6 +78,13 @@ func TestSearch_AnsweredByTheServer(t *testing.T) {
 	if _, ok := Search(e.Root(), engine.SearchQuery{Text: "  "}, time.Second); ok {
 		t.Error("an invalid query was answered through the socket")
 	}
+	// A server still reading its workspace refuses at once.
+	srv.ready.Store(false)
+	start := time.Now()
+	if _, ok := Search(e.Root(), q, time.Second); ok || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("a server that is not ready answered, or kept the client waiting (%v)", time.Since(start))
+	}
+	srv.ready.Store(true)
 	// Another build of the program is refused: its answer may differ.
 	thisBuild = func() string { return "build B" }
 	if _, ok := Search(e.Root(), q, time.Second); ok {
