@@ -21,6 +21,7 @@ import (
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
+	"scriptorium/scale"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 )
@@ -29,21 +30,9 @@ import (
 // import, a fake model that records what it is sent and answers with edits
 // citing the batch, and readers for markers, archives and citations.
 
-// wtTurn is one JSONL line of `import` (SPEC §7).
-type wtTurn struct {
-	Session        string `json:"session"`
-	Provider       string `json:"provider,omitempty"`
-	ID             string `json:"id"`
-	Parent         string `json:"parent,omitempty"`
-	Role           string `json:"role"`
-	Content        string `json:"content"`
-	SpeakerID      string `json:"speaker_id,omitempty"`
-	SpeakerDisplay string `json:"speaker_display,omitempty"`
-	Time           string `json:"time"`
-	Tier           string `json:"tier,omitempty"`
-	Group          bool   `json:"group,omitempty"`
-	Synthetic      bool   `json:"synthetic,omitempty"`
-}
+// wtTurn is one JSONL line of `import` (SPEC §7), as the scale generator
+// writes it.
+type wtTurn = scale.Turn
 
 // wtTime is the time of the i-th turn of a test session.
 func wtTime(i int) string {
