@@ -52,9 +52,10 @@ type Options struct {
 	// it); nil leaves promoted sources for backfill.
 	Distiller Distiller
 	// LongLived marks a front end that lives for many calls (the TUI,
-	// serve, mcp, the daemon): it keeps its snapshot in memory and a read-only handle
-	// on the search index between searches, which other processes'
-	// searches share and a writer anywhere gets back within ~50 ms
+	// serve, mcp, the daemon): it keeps its snapshot in memory, watched
+	// for changes (snapshot_watch.go), and a read-only handle on the
+	// search index between searches, which other processes' searches
+	// share and a writer anywhere gets back within ~50 ms
 	// (index_reader.go). A one-shot engine (a CLI verb) instead reads
 	// only what each answer needs (search_fast.go, manifest.go).
 	LongLived bool
