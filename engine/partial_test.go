@@ -59,7 +59,6 @@ func TestPartial_AnswersAsTheFullSnapshot(t *testing.T) {
 				refs = append(refs, src.view.Ref, p+"#"+src.view.Anchor)
 			}
 		}
-		type result struct{ get, status, pending string }
 		want := map[string]string{}
 		for _, r := range refs {
 			want[r] = answer(warm.Get(ctx, r))

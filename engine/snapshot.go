@@ -16,6 +16,7 @@ import (
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
+	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/topic"
 )
 
@@ -211,9 +212,8 @@ type fileSig struct {
 
 // statSig is the signature of a file from its lstat information.
 func statSig(fi fs.FileInfo) fileSig {
-	sig := fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	sig.ino, sig.ctime = inodeCtime(fi)
-	return sig
+	m := manifest.SigOf(fi)
+	return fileSig{size: m.Size, mtime: m.MtimeNS, ctime: m.CtimeNS, ino: m.Ino}
 }
 
 // listedFile is one Markdown file found by listMarkdown.

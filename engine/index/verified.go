@@ -10,6 +10,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"scriptorium/workspace/manifest"
 )
 
 // A segment file never changes once written, so its checksum needs
@@ -30,9 +32,8 @@ type segSig struct {
 }
 
 func segSigOf(fi fs.FileInfo) segSig {
-	s := segSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	s.ino, s.ctime = inodeCtime(fi)
-	return s
+	m := manifest.SigOf(fi)
+	return segSig{size: m.Size, mtime: m.MtimeNS, ctime: m.CtimeNS, ino: m.Ino}
 }
 
 // verifiedFile is the record of the segments of the bleve directory path.
@@ -97,7 +98,7 @@ func rootBoltIno(path string) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	ino, _ := inodeCtime(fi)
+	ino := manifest.SigOf(fi).Ino
 	return ino, ino != 0
 }
 

@@ -96,25 +96,6 @@ func (m *Manifest) Paths() []string {
 	return out
 }
 
-// Equal reports whether two manifests hold the same entries.
-func (m *Manifest) Equal(o *Manifest) bool {
-	if o == nil || len(m.entries) != len(o.entries) {
-		return false
-	}
-	for p, e := range m.entries {
-		f, ok := o.entries[p]
-		if !ok {
-			return false
-		}
-		a, _ := json.Marshal(e)
-		b, _ := json.Marshal(f)
-		if !bytes.Equal(a, b) {
-			return false
-		}
-	}
-	return true
-}
-
 // Hash is the hex SHA-256 of data, as Entry.SHA256 holds it.
 func Hash(data []byte) string {
 	sum := sha256.Sum256(data)

@@ -20,7 +20,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !m.Equal(back) {
+	if string(back.Encode(42)) != string(data) {
 		t.Fatalf("round trip changed the manifest:\n%s", data)
 	}
 	if got := strings.Join(back.Paths(), ","); got != "sources/x/_v2/t.md,topics/a.md" {
