@@ -57,6 +57,10 @@ func TestSearch_AnsweredByTheServer(t *testing.T) {
 			t.Fatal("the server never got ready")
 		}
 	}
+	if second := Serve(context.Background(), e); second != nil {
+		second.Close()
+		t.Fatal("a second server took the socket of a live one")
+	}
 	q := engine.SearchQuery{Text: "bees"}
 	got, ok := Search(e.Root(), q, time.Second)
 	if !ok {
