@@ -14,6 +14,12 @@ const (
 	FormatJSONL      Format = "jsonl"       // our own SPEC §7 turn lines
 	FormatClaudeCode Format = "claude-code" // ~/.claude/projects/<project>/<session>.jsonl
 	FormatChatGPT    Format = "chatgpt"     // conversations.json of a ChatGPT data export
+	FormatTelegram   Format = "telegram"    // Telegram Desktop export, result.json
+	FormatSlack      Format = "slack"       // Slack export folder or zip
+	FormatWhatsApp   Format = "whatsapp"    // WhatsApp "Export chat" _chat.txt
+	FormatDiscord    Format = "discord"     // DiscordChatExporter JSON
+	FormatCodex      Format = "codex"       // Codex CLI rollout-*.jsonl
+	FormatGemini     Format = "gemini"      // Gemini CLI session (JSON or JSONL)
 )
 
 // detectLines bounds how many JSONL objects Detect looks at: Claude Code files

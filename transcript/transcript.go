@@ -21,10 +21,30 @@ type Turn struct {
 	SpeakerID      string
 	SpeakerDisplay string
 	Time           time.Time // UTC
-	Tier           string    // TierOwner for a local CLI user or the account holder
+	// Tier is TierOwner for a local CLI user or the account holder. A group
+	// chat's parser leaves it "": who is the owner, who is paired and who is
+	// neither is the importer's call (import --owner/--paired, SPEC §5).
+	Tier string
 	// Synthetic marks runtime-generated turns, such as the prompts and answers
 	// of a Claude Code sub-agent (sidechain): mechanics, not the person.
 	Synthetic bool
+	// Group marks a turn of a group chat (Telegram group, Slack channel,
+	// WhatsApp group, Discord channel): an unpaired sender's turns there are
+	// archived pending the owner's review instead of being dropped.
+	Group bool
+	// ReplyTo is the ID of the message of the same session this turn
+	// answers, when the chat records one (a Telegram reply, a Discord
+	// reference). Parent chains a session in time order; ReplyTo is what the
+	// sender pointed at, for the reviewer and the writer.
+	ReplyTo string
+	// Project is the working directory of a coding session (the cwd of a
+	// Claude Code, Codex or Gemini CLI session), "" elsewhere: the writer
+	// files a coding session's memory under the project it names.
+	Project string
+	// Title is the name of the chat or conversation as the export gives it
+	// (a ChatGPT conversation's title, a Telegram chat's name, a Slack
+	// channel), "" when it has none: files are named by what they hold.
+	Title string
 }
 
 // Roles and tiers the parsers emit; they are the SPEC §7 / §5 spellings.
