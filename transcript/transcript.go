@@ -94,3 +94,12 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s: %s", e.File, e.Message)
 	}
 }
+
+// File is one file of a multi-file export (a Slack export folder or zip, a
+// folder of DiscordChatExporter files), as the caller read it: the parsers
+// never touch the filesystem, so whoever walks the folder or opens the zip
+// hands them names and bytes.
+type File struct {
+	Name string // the path inside the export, with "/" separators ("general/2024-01-02.json")
+	Data []byte
+}

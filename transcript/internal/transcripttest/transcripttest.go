@@ -34,6 +34,18 @@ func Render(res transcript.Result) string {
 		if t.SpeakerID != "" || t.SpeakerDisplay != "" {
 			fmt.Fprintf(&b, " speaker=%q/%q", t.SpeakerID, t.SpeakerDisplay)
 		}
+		if t.Group {
+			b.WriteString(" group")
+		}
+		if t.ReplyTo != "" {
+			fmt.Fprintf(&b, " reply_to=%q", t.ReplyTo)
+		}
+		if t.Project != "" {
+			fmt.Fprintf(&b, " project=%q", t.Project)
+		}
+		if t.Title != "" {
+			fmt.Fprintf(&b, " title=%q", t.Title)
+		}
 		fmt.Fprintf(&b, "\n  %s\n", strconv.Quote(t.Content))
 	}
 	b.WriteString("skipped:\n")
