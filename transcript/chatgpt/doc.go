@@ -18,4 +18,7 @@
 //   - Text parts of one message are joined with a blank line; voice-mode
 //     audio transcriptions count as text. All turns have tier owner and no
 //     speaker: the export holds one account's conversations.
+//   - Every turn of a conversation carries its title as the export gives it
+//     ("" when the title is null or not a string), so files are named by
+//     the conversation they come from.
 package chatgpt

@@ -96,6 +96,7 @@ func jsonProblem(err error) string {
 type conversation struct {
 	ID             string           `json:"id"`
 	ConversationID string           `json:"conversation_id"`
+	Title          json.RawMessage  `json:"title"`
 	CreateTime     *float64         `json:"create_time"`
 	UpdateTime     *float64         `json:"update_time"`
 	Mapping        map[string]*node `json:"mapping"`
@@ -121,6 +122,16 @@ type message struct {
 	Metadata  struct {
 		Hidden bool `json:"is_visually_hidden_from_conversation"`
 	} `json:"metadata"`
+}
+
+// title is the conversation's title, or "" when it is null, absent or not
+// a string (ChatGPT leaves it null until it has named the conversation).
+func (c *conversation) title() string {
+	var s string
+	if json.Unmarshal(c.Title, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 func (c *conversation) session() string {
@@ -157,6 +168,7 @@ func (c *conversation) turns(res *transcript.Result) error {
 			break
 		}
 	}
+	title := c.title()
 	links := make(map[string]link, len(order))
 	for _, id := range order {
 		up := links[parentOf[id]] // the zero link for a root
@@ -184,6 +196,7 @@ func (c *conversation) turns(res *transcript.Result) error {
 		res.Turns = append(res.Turns, transcript.Turn{
 			Provider: Provider, Session: session, ID: id, Parent: up.kept,
 			Role: n.Message.Author.Role, Content: text, Time: t, Tier: transcript.TierOwner,
+			Title: title,
 		})
 	}
 	return nil

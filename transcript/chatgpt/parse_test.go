@@ -173,3 +173,22 @@ func TestEmptyArray(t *testing.T) {
 		t.Errorf("Parse([]) = %+v, %v", res, err)
 	}
 }
+
+// TestTitle: a conversation's title is on each of its turns; a null,
+// absent or non-string title is no title, never an error.
+func TestTitle(t *testing.T) {
+	const a = `"a":{"id":"a","message":{"author":{"role":"user"},"create_time":1700000000,"content":{"content_type":"text","parts":["x"]}}}`
+	cases := []struct{ title, want string }{
+		{`,"title":"Trip \ud83d\uddfe plans"`, "Trip 🗾 plans"},
+		{`,"title":null`, ""},
+		{``, ""},
+		{`,"title":42`, ""},
+		{`,"title":""`, ""},
+	}
+	for _, c := range cases {
+		res := parseBytes(t, []byte(`[{"id":"c1"`+c.title+`,"mapping":{`+a+`}}]`))
+		if len(res.Turns) != 1 || res.Turns[0].Title != c.want {
+			t.Errorf("title %s: got\n%s", c.title, transcripttest.Render(res))
+		}
+	}
+}

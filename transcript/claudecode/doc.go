@@ -21,6 +21,10 @@
 //     compact_summary: it is a runtime digest of turns already imported.
 //   - Sidechain (sub-agent) lines are Synthetic: the main agent wrote their
 //     prompts. All turns have tier owner and no speaker: it is the owner's CLI.
+//   - A turn's Project is its own line's cwd, the directory Claude Code ran
+//     in when the line was written ("" when the line has none): each line
+//     carries it, so a session that changed directory files each turn where
+//     it happened, and a grown transcript never changes an earlier turn.
 //   - A parent in another session (a resumed session's file copies history
 //     with the old sessionId) or outside the file cannot be stored as a link,
 //     so the turn becomes a root and the lost link is counted.

@@ -120,6 +120,7 @@ type envelope struct {
 	LogicalParentUUID json.RawMessage `json:"logicalParentUuid"`
 	SessionID         json.RawMessage `json:"sessionId"`
 	Timestamp         json.RawMessage `json:"timestamp"`
+	Cwd               json.RawMessage `json:"cwd"`
 	IsSidechain       json.RawMessage `json:"isSidechain"`
 	IsMeta            json.RawMessage `json:"isMeta"`
 	IsCompactSummary  json.RawMessage `json:"isCompactSummary"`
@@ -271,7 +272,7 @@ func (p *parser) message(env *envelope, role, uuid string, n int) error {
 	p.res.Turns = append(p.res.Turns, transcript.Turn{
 		Provider: Provider, Session: session, ID: uuid, Parent: parent,
 		Role: role, Content: text, Time: t, Tier: transcript.TierOwner,
-		Synthetic: isTrue(env.IsSidechain),
+		Synthetic: isTrue(env.IsSidechain), Project: str(env.Cwd),
 	})
 	return nil
 }
