@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/jsonlines"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -57,19 +57,12 @@ const maxLineBytes = 64 << 20
 // with its line number; the same on the last line is tolerated.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
 	p := &parser{name: name, seen: map[string]link{}}
-	br := bufio.NewReaderSize(r, 64<<10)
+	sc := jsonlines.NewScanner(r, maxLineBytes)
 	var pending error // a bad line that is forgiven if nothing follows it
-	for lineNo := 1; ; lineNo++ {
-		raw, tooLong, eof, err := readLine(br)
-		if err != nil {
-			return transcript.Result{}, fmt.Errorf("%s:%d: read: %w", name, lineNo, err)
-		}
-		if lineNo == 1 {
-			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
-		}
-		raw = bytes.TrimSuffix(raw, []byte("\r"))
+	for sc.Scan() {
+		raw, lineNo := sc.Bytes(), sc.Line()
 		switch {
-		case tooLong:
+		case sc.TooLong():
 			return transcript.Result{}, p.errorf(lineNo, "line is longer than %d bytes", maxLineBytes)
 		case len(bytes.TrimSpace(raw)) == 0:
 		case pending != nil:
@@ -82,9 +75,9 @@ func Parse(r io.Reader, name string) (transcript.Result, error) {
 				pending = perr
 			}
 		}
-		if eof {
-			break
-		}
+	}
+	if err := sc.Err(); err != nil {
+		return transcript.Result{}, fmt.Errorf("%s:%d: read: %w", name, sc.Line(), err)
 	}
 	if pending != nil {
 		p.res.Skip(ReasonTruncatedLastLine)
@@ -374,29 +367,4 @@ func textReason(s, role string) string {
 		return ReasonInterrupted
 	}
 	return ""
-}
-
-// readLine returns the next line without its LF. A line over maxLineBytes is
-// consumed but not kept.
-func readLine(br *bufio.Reader) (line []byte, tooLong, eof bool, err error) {
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > maxLineBytes+1 {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		switch {
-		case err == nil:
-			return bytes.TrimSuffix(line, []byte("\n")), tooLong, false, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			return line, tooLong, true, nil
-		default:
-			return nil, false, false, err
-		}
-	}
 }
