@@ -58,8 +58,8 @@ const maxLineBytes = 64 << 20
 const maxWaitingEvents = 1024
 
 // Parse reads one Codex CLI rollout, streaming: it holds the turns it
-// returns and the few user items still waiting for their user_message
-// event, never the whole file. name is used only in error messages. A bad
+// returns and the user items still waiting for their user_message event,
+// never the whole file. name is used only in error messages. A bad
 // line followed by another line is an *transcript.Error with its line
 // number; invalid JSON on the last line is a rollout still being written and
 // is counted as truncated_last_line.
@@ -98,7 +98,7 @@ type format int
 
 const (
 	formatUnknown  format = iota
-	formatEnvelope        // {"timestamp","type","payload"} lines (Codex 0.3x and later)
+	formatEnvelope        // {"timestamp","type","payload"} lines
 	formatLegacy          // a bare {"id","timestamp"} header, then bare response items
 )
 
@@ -120,8 +120,9 @@ type parser struct {
 	cwd       string    // the latest working directory: session_meta, then turn_context
 	title     string    // the latest thread name
 	// window holds the turns from the first user item still awaiting its
-	// event on; the turns before it are in res. It is empty, or a few
-	// lines long: Codex writes an item's event right after it.
+	// event on; the turns before it are in res. It is normally empty or a
+	// few lines long, as Codex writes an item's event right after it; in a
+	// rollout that keeps no events it holds the turns to its end.
 	window       []candidate
 	waiting      []string // user_message texts that no user item has matched yet
 	sawUserEvent bool     // the rollout keeps user_message events
@@ -367,7 +368,7 @@ func (p *parser) finish() transcript.Result {
 // after one that does.
 func (p *parser) add(role, text string, rawTime json.RawMessage, n int, awaiting bool) error {
 	if p.session == "" {
-		return p.errorf(n, "a %s message before the session_meta line that names the session", role)
+		return p.errorf(n, "%s message before the session_meta line that names the session", role)
 	}
 	t := p.legacyAt
 	if p.format != formatLegacy {

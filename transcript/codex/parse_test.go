@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -243,7 +245,7 @@ func TestErrors(t *testing.T) {
 		{"not an object", lines(meta, `[1,2]`), "f.jsonl:2: line is not a JSON object"},
 		{"null line", lines(`null`, meta), "f.jsonl:1: line is not a JSON object"},
 		{"not a rollout", lines(`{"session":"s","content":"x"}`), "f.jsonl:1: not a Codex rollout"},
-		{"message before session_meta", lines(reply, meta), "f.jsonl:1: a assistant message before the session_meta line"},
+		{"message before session_meta", lines(reply, meta), "f.jsonl:1: assistant message before the session_meta line"},
 		{"session_meta without id", lines(strings.Replace(meta, `"id":"s-1",`, ``, 1)), `f.jsonl:1: session_meta: id "" is empty`},
 		{"session id with a slash", lines(strings.Replace(meta, `"s-1"`, `"a/b"`, 1)), `f.jsonl:1: session_meta: id "a/b" contains '/'`},
 		{"session id with --", lines(strings.Replace(meta, `"s-1"`, `"a--b"`, 1)), `f.jsonl:1: session_meta: id "a--b" contains "--"`},
@@ -300,5 +302,37 @@ func TestReadError(t *testing.T) {
 	res, err := Parse(io.MultiReader(strings.NewReader(lines(meta, ask, asked)), iotest.ErrReader(boom)), "f.jsonl")
 	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "f.jsonl:4: read:") || res.Turns != nil {
 		t.Errorf("err = %v, res = %+v", err, res)
+	}
+}
+
+// TestBoundedMemory reads a 32 MiB rollout of tool outputs, as a long agent
+// session is, from a stream: the heap stays far below the file's size,
+// because Parse holds the turns it returns and the line it is on.
+func TestBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 32 MiB")
+	}
+	output := `{"timestamp":"2025-10-01T10:00:03.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"` + strings.Repeat("x", 64<<10) + `"}}` + "\n"
+	const lines = 32 << 20 / (64 << 10)
+	s := transcripttest.NewStreamReader(lines, func(i int) []byte {
+		switch {
+		case i == 0:
+			return []byte(meta + "\n")
+		case i%200 == 1:
+			return []byte(user(fmt.Sprintf("prompt %d", i)) + "\n" + said(fmt.Sprintf("prompt %d", i)) + "\n")
+		}
+		return []byte(output)
+	})
+	runtime.GC()
+	res, err := Parse(s, "big.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (lines + 198) / 200; len(res.Turns) != want {
+		t.Errorf("%d turns, want %d", len(res.Turns), want)
+	}
+	t.Logf("read %d MiB, peak heap %d MiB", s.Bytes()>>20, s.PeakHeap>>20)
+	if s.PeakHeap > 12<<20 {
+		t.Errorf("peak heap %d MiB while reading %d MiB: Parse holds more than the line it is on", s.PeakHeap>>20, s.Bytes()>>20)
 	}
 }

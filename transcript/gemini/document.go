@@ -75,14 +75,11 @@ func (p *parser) messages(dec *json.Decoder) error {
 		if err := dec.Decode(&raw); err != nil {
 			return fail(fmt.Sprintf("messages[%d]", i), "%s", jsonProblem(err))
 		}
-		if !isObject(raw) {
+		var m message
+		if !isObject(raw) || json.Unmarshal(raw, &m) != nil {
 			return fail(fmt.Sprintf("messages[%d]", i), "message is not an object")
 		}
-		if err := p.message(raw); err != nil {
-			var m struct {
-				ID json.RawMessage `json:"id"`
-			}
-			_ = json.Unmarshal(raw, &m)
+		if err := p.message(&m); err != nil {
 			return fail(fmt.Sprintf("messages[%d] (id %q)", i, str(m.ID)), "%v", err)
 		}
 	}

@@ -26,18 +26,14 @@ type message struct {
 // message handles one message record. Gemini writes a message again, whole,
 // each time it updates it (tokens, tool results): the text of the last copy
 // wins, and the message keeps its first place.
-func (p *parser) message(raw json.RawMessage) error {
-	var m message
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return fmt.Errorf("message: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
+func (p *parser) message(m *message) error {
 	id := str(m.ID)
 	if err := checkID(id); err != nil {
 		return fmt.Errorf("message id %q %v", id, err)
 	}
 	if i, seen := p.index[id]; seen {
 		p.res.Skip(ReasonUpdate)
-		return p.update(id, i, &m)
+		return p.update(id, i, m)
 	}
 	up := p.tip
 	p.above[id] = up
@@ -68,8 +64,9 @@ func (p *parser) message(raw json.RawMessage) error {
 }
 
 // update applies a later copy of message id (turn i, or -1): its text
-// replaces the turn's. A copy that first has text becomes a turn where the
-// message was; the tip does not move.
+// replaces the turn's (a copy that changes the speaker is ignored). A copy
+// that first has text becomes a turn where the message was; the tip does
+// not move.
 func (p *parser) update(id string, i int, m *message) error {
 	role, text, _, err := m.turnText()
 	switch {
@@ -78,7 +75,9 @@ func (p *parser) update(id string, i int, m *message) error {
 	case role == "":
 		return nil // an update never takes a turn back: the text was said
 	case i >= 0:
-		p.res.Turns[i].Content = text
+		if p.res.Turns[i].Role == role {
+			p.res.Turns[i].Content = text
+		}
 		return nil
 	}
 	t, err := parseTime(str(m.Timestamp))

@@ -162,9 +162,10 @@ func (p *parser) lineErr(n int, format string, args ...any) error {
 // loader does (loadConversationRecord), in its order: a $rewindTo string,
 // an id string (a message), a $set object, sessionId and projectHash
 // strings (the metadata line).
+// A message line is decoded once, with the message's own fields.
 type record struct {
+	message
 	RewindTo    json.RawMessage `json:"$rewindTo"`
-	ID          json.RawMessage `json:"id"`
 	Set         json.RawMessage `json:"$set"`
 	SessionID   json.RawMessage `json:"sessionId"`
 	ProjectHash json.RawMessage `json:"projectHash"`
@@ -188,7 +189,7 @@ func (p *parser) line(raw []byte, n int) (truncatable bool, err error) {
 	case isString(rec.RewindTo):
 		p.rewind(str(rec.RewindTo))
 	case isString(rec.ID):
-		if err := p.message(raw); err != nil {
+		if err := p.message(&rec.message); err != nil {
 			return false, p.lineErr(n, "%v", err)
 		}
 	case isObject(rec.Set):

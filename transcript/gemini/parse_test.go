@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -401,5 +403,54 @@ func TestReadError(t *testing.T) {
 	res, err := Parse(io.MultiReader(strings.NewReader(lines(head, u1)), iotest.ErrReader(boom)), "f.jsonl")
 	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "f.jsonl:3: read:") || res.Turns != nil {
 		t.Errorf("err = %v, res = %+v", err, res)
+	}
+}
+
+// TestBoundedMemory reads a 32 MiB session log from a stream, in both
+// forms: the heap stays far below the file's size, because Parse holds the
+// turns it returns and the line (or message) it is on.
+func TestBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 32 MiB twice")
+	}
+	big := strings.Repeat("y", 64<<10)
+	const n = 32 << 20 / (64 << 10)
+	msg := func(i int) string {
+		if i%200 == 1 {
+			return fmt.Sprintf(`{"id":"u%d","timestamp":"2026-01-01T00:00:01Z","type":"user","content":[{"text":"prompt %d"}]}`, i, i)
+		}
+		return fmt.Sprintf(`{"id":"g%d","timestamp":"2026-01-01T00:00:02Z","type":"gemini","content":"","toolCalls":[{"id":"c%d","name":"read_file","args":{},"result":[{"functionResponse":{"id":"c%d","name":"read_file","response":{"output":"%s"}}}],"status":"success","timestamp":"2026-01-01T00:00:02Z"}]}`, i, i, i, big)
+	}
+	forms := map[string]func(i int) []byte{
+		"jsonl": func(i int) []byte {
+			if i == 0 {
+				return []byte(head + "\n")
+			}
+			return []byte(msg(i) + "\n")
+		},
+		"json": func(i int) []byte {
+			switch {
+			case i == 0:
+				return []byte("{\n  \"sessionId\": \"s-1\",\n  \"projectHash\": \"abc\",\n  \"messages\": [\n")
+			case i == n-1:
+				return []byte(msg(i) + "\n  ]\n}\n")
+			}
+			return []byte(msg(i) + ",\n")
+		},
+	}
+	for form, line := range forms {
+		s := transcripttest.NewStreamReader(n, line)
+		runtime.GC()
+		res, err := Parse(s, "big."+form)
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		if want := (n + 198) / 200; len(res.Turns) != want {
+			t.Errorf("%s: %d turns, want %d", form, len(res.Turns), want)
+		}
+		t.Logf("%s: read %d MiB, peak heap %d MiB", form, s.Bytes()>>20, s.PeakHeap>>20)
+		if s.PeakHeap > 12<<20 {
+			t.Errorf("%s: peak heap %d MiB while reading %d MiB: Parse holds more than the message it is on", form, s.PeakHeap>>20, s.Bytes()>>20)
+		}
 	}
 }
