@@ -22,9 +22,9 @@ type message struct {
 	BotProfile *struct {
 		Name string `json:"name"`
 	} `json:"bot_profile"`
-	Files       []file `json:"files"`
-	File        *file  `json:"file"` // older exports: one shared file
-	Comment     *struct {
+	Files   []file `json:"files"`
+	File    *file  `json:"file"` // older exports: one shared file
+	Comment *struct {
 		User    string `json:"user"`
 		Comment string `json:"comment"`
 	} `json:"comment"`
@@ -72,14 +72,14 @@ var subtypeReasons = map[string]string{
 
 // keptSubtypes are the subtypes that are someone speaking.
 var keptSubtypes = map[string]bool{
-	"":                 true,
-	"thread_broadcast": true, // a thread reply also shown in the channel
-	"reply_broadcast":  true, // its older name
-	"file_share":       true,
-	"file_mention":     true,
-	"file_comment":     true, // older exports: a comment on a file, by its commenter
-	"me_message":       true, // /me
-	"bot_message":      true,
+	"":                  true,
+	"thread_broadcast":  true, // a thread reply also shown in the channel
+	"reply_broadcast":   true, // its older name
+	"file_share":        true,
+	"file_mention":      true,
+	"file_comment":      true, // older exports: a comment on a file, by its commenter
+	"me_message":        true, // /me
+	"bot_message":       true,
 	"slackbot_response": true,
 }
 

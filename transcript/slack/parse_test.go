@@ -126,7 +126,9 @@ func TestErrors(t *testing.T) {
 		{Name: "channels.json", Data: []byte(`[{"id":"C1","name":"general"}]`)},
 	}
 	with := func(extra ...transcript.File) []transcript.File { return append(slices.Clone(base), extra...) }
-	day := func(body string) transcript.File { return transcript.File{Name: "general/2024-01-02.json", Data: []byte(body)} }
+	day := func(body string) transcript.File {
+		return transcript.File{Name: "general/2024-01-02.json", Data: []byte(body)}
+	}
 	cases := []struct {
 		name  string
 		files []transcript.File
