@@ -193,6 +193,11 @@ func (e *export) addConversation(jf jsonFile, line int, c *conversation, byID bo
 	if p := idProblem(c.ID); p != "" {
 		return jf.errorf(line, "conversation id %q %s", c.ID, p)
 	}
+	if !slackID(c.ID) {
+		// Thread sessions are "<id>-<thread_ts>": an id with a "-" could
+		// collide with one, and one differing only in case with another.
+		return jf.errorf(line, "conversation id %q is not a Slack id (upper-case letters and digits)", c.ID)
+	}
 	if prev, dup := e.byID[c.ID]; dup {
 		if prev.Name != c.Name {
 			return jf.errorf(line, "conversation %s is listed twice, as %q and %q", c.ID, prev.Name, c.Name)
@@ -212,6 +217,15 @@ func (e *export) addConversation(jf jsonFile, line int, c *conversation, byID bo
 		e.channels[c.ID] = c.Name
 	}
 	return nil
+}
+
+func slackID(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // title is the conversation's name as the export gives it; a DM has none,

@@ -47,7 +47,7 @@ func (r renderer) element(inner string) string {
 	target, label, hasLabel := strings.Cut(inner, "|")
 	label = unescape(label)
 	switch {
-	case strings.HasPrefix(target, "@") && len(target) > 1:
+	case strings.HasPrefix(target, "@") && alnum(target[1:]):
 		id := target[1:]
 		if name := r.users[id].display(); name != "" {
 			return "@" + name
@@ -56,7 +56,7 @@ func (r renderer) element(inner string) string {
 			return "@" + strings.TrimPrefix(label, "@")
 		}
 		return "@" + id
-	case strings.HasPrefix(target, "#") && len(target) > 1:
+	case strings.HasPrefix(target, "#") && alnum(target[1:]):
 		id := target[1:]
 		if name := r.channels[id]; name != "" {
 			return "#" + name
@@ -103,6 +103,16 @@ func looksLikeURL(s string) bool {
 		}
 	}
 	return true
+}
+
+// alnum: a user or channel id (U…, W…, B…, C…, G…, D…, S…).
+func alnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= '0' && s[i] <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 var entities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&")

@@ -172,3 +172,141 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGrownExport: a later export of the same workspace covers more days,
+// adds replies to old threads and updates the old parents' reply counts;
+// every turn of the earlier export must come out identical, so the store's
+// de-duplication makes re-importing safe.
+func TestGrownExport(t *testing.T) {
+	old := exports(t)["acme"]
+	grown := slices.Clone(old)
+	for i, f := range grown {
+		if f.Name == "general/2024-03-04.json" {
+			// The thread parent as a later export writes it: one more reply.
+			data := strings.Replace(string(f.Data), `"reply_count": 3,`, `"reply_count": 4,`, 1)
+			data = strings.Replace(data, `"latest_reply": "1709629800.000200",`, `"latest_reply": "1709800000.000100",`, 1)
+			if data == string(f.Data) {
+				t.Fatal("fixture changed: the thread parent was not found")
+			}
+			grown[i].Data = []byte(data)
+		}
+	}
+	grown = append(grown,
+		transcript.File{Name: "general/2024-03-07.json", Data: []byte(`[
+    {"type": "message", "text": "Friday went fine.", "user": "U05ANA1LIMA", "ts": "1709800000.000100", "thread_ts": "1709547000.000400", "parent_user_id": "U05BEN2OKAF"},
+    {"type": "message", "text": "New week, new deploy.", "user": "U05BEN2OKAF", "ts": "1709800100.000200"}
+]`)},
+		transcript.File{Name: "D06AB12CD34/2024-03-07.json", Data: []byte(`[
+    {"type": "message", "text": "Sent!", "user": "U05ANA1LIMA", "ts": "1709800200.000100", "thread_ts": "1709725000.000100"}
+]`)})
+	before, after := parse(t, old), parse(t, grown)
+	byKey := map[string]transcript.Turn{}
+	for _, tu := range after.Turns {
+		byKey[tu.Session+"/"+tu.ID] = tu
+	}
+	for _, tu := range before.Turns {
+		if got, ok := byKey[tu.Session+"/"+tu.ID]; !ok || !reflect.DeepEqual(got, tu) {
+			t.Errorf("turn %s/%s changed:\n%+v\n->\n%+v", tu.Session, tu.ID, tu, got)
+		}
+	}
+	if len(after.Turns) != len(before.Turns)+3 {
+		t.Errorf("grown export has %d turns, want %d", len(after.Turns), len(before.Turns)+3)
+	}
+	reply := byKey["C05GENERAL1-1709547000.000400/1709800000.000100"]
+	if reply.Parent != "1709629800.000200" {
+		t.Errorf("new reply's parent = %q, want the thread's last turn", reply.Parent)
+	}
+	if dm := byKey["D06AB12CD34-1709725000.000100/1709800200.000100"]; dm.Parent != "1709725300.000200" || dm.Group {
+		t.Errorf("DM thread reply = %+v", dm)
+	}
+}
+
+// TestMessages covers message shapes one at a time: who a message belongs
+// to and what its content is.
+func TestMessages(t *testing.T) {
+	users := transcript.File{Name: "users.json", Data: []byte(`[
+		{"id":"U1","name":"ana","profile":{"display_name":"ana"}},
+		{"id":"U2","name":"ben","real_name":"Ben"}]`)}
+	channels := transcript.File{Name: "channels.json", Data: []byte(`[{"id":"C1","name":"general"}]`)}
+	cases := []struct {
+		name, msg       string
+		speaker, text   string // "" text: no turn
+		skipped         string
+		session, parent string
+	}{
+		{"file comment by its commenter", `{"type":"message","subtype":"file_comment","user":"U1","comment":{"user":"U2","comment":"nice &amp; clean"},"file":{"name":"a.png","mimetype":"image/png"}}`,
+			"U2/Ben", "nice & clean", "", "C1", ""},
+		{"file comment without comment", `{"type":"message","subtype":"file_comment","file":{"name":"a.png"}}`, "", "", "no_author", "", ""},
+		{"file comment, blank", `{"type":"message","subtype":"file_comment","comment":{"user":"U2","comment":" "},"file":{"name":"a.png"}}`, "", "", "empty", "", ""},
+		{"legacy single file", `{"type":"message","subtype":"file_share","user":"U1","text":"","file":{"title":"Roadmap","mimetype":"application/vnd.google-apps.document"}}`,
+			"U1/ana", "[file: Roadmap]", "", "C1", ""},
+		{"file with no name", `{"type":"message","user":"U1","files":[{"mimetype":"image/jpeg"}]}`, "U1/ana", "[image]", "", "C1", ""},
+		{"hidden file", `{"type":"message","user":"U1","files":[{"mode":"hidden_by_limit"}]}`, "", "", "hidden_file", "", ""},
+		{"huddle transcript file", `{"type":"message","user":"U1","text":"notes","files":[{"filetype":"huddle_transcript"}]}`, "U1/ana", "notes", "huddle", "C1", ""},
+		{"slackbot response", `{"type":"message","subtype":"slackbot_response","user":"USLACKBOT","text":"The wifi password is on the wall."}`,
+			"USLACKBOT/", "The wifi password is on the wall.", "", "C1", ""},
+		{"bot user without profile", `{"type":"message","user":"U9","bot_id":"B1","username":"deploybot","text":"done"}`, "U9/deploybot", "done", "", "C1", ""},
+		{"bot without name", `{"type":"message","subtype":"bot_message","bot_id":"B1","text":"beep"}`, "B1/", "beep", "", "C1", ""},
+		{"attachment fallback only with text", `{"type":"message","user":"U1","text":"see","attachments":[{"fallback":"preview"}]}`, "U1/ana", "see", "", "C1", ""},
+		{"thread broadcast", `{"type":"message","subtype":"thread_broadcast","user":"U1","text":"also here","thread_ts":"1.000001"}`,
+			"U1/ana", "also here", "", "C1-1.000001", ""},
+		{"reply to itself is a parent", `{"type":"message","user":"U1","text":"top","thread_ts":"1700000000.000100"}`, "U1/ana", "top", "", "C1", ""},
+		{"message_changed event", `{"type":"message","subtype":"message_changed","message":{"text":"x"}}`, "", "", "unknown_subtype", "", ""},
+		{"no type", `{"user":"U1","text":"typeless"}`, "U1/ana", "typeless", "", "C1", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			msg := strings.Replace(c.msg, "{", `{"ts":"1700000000.000100",`, 1)
+			day := transcript.File{Name: "general/2024-01-01.json", Data: []byte("[" + msg + "]")}
+			res, err := ParseFiles([]transcript.File{users, channels, day}, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.skipped != "" && res.Skipped[c.skipped] != 1 {
+				t.Errorf("skipped = %v, want %s", res.Skipped, c.skipped)
+			}
+			if c.text == "" {
+				if len(res.Turns) != 0 {
+					t.Errorf("turns = %s", transcripttest.Render(res))
+				}
+				return
+			}
+			if len(res.Turns) != 1 {
+				t.Fatalf("turns = %s", transcripttest.Render(res))
+			}
+			tu := res.Turns[0]
+			if got := tu.SpeakerID + "/" + tu.SpeakerDisplay; got != c.speaker || tu.Content != c.text || tu.Session != c.session {
+				t.Errorf("turn = %s %q in %s, want %s %q in %s", got, tu.Content, tu.Session, c.speaker, c.text, c.session)
+			}
+		})
+	}
+}
+
+// TestDuplicates: of two copies of a ts the later edit wins, whatever the
+// day files' order; equal edits go to the later day file.
+func TestDuplicates(t *testing.T) {
+	channels := transcript.File{Name: "channels.json", Data: []byte(`[{"id":"C1","name":"general"}]`)}
+	msg := func(text, edited string) string {
+		e := ""
+		if edited != "" {
+			e = `,"edited":{"user":"U1","ts":"` + edited + `"}`
+		}
+		return `{"type":"message","user":"U1","ts":"1700000000.000100","text":"` + text + `"` + e + `}`
+	}
+	cases := []struct{ first, second, want string }{
+		{msg("old", ""), msg("new", "1700000500.000000"), "new"},
+		{msg("new", "1700000500.000000"), msg("old", ""), "new"},
+		{msg("v2", "1700000500.000000"), msg("v3", "1700000600.000000"), "v3"},
+		{msg("v3", "1700000600.000000"), msg("v2", "1700000500.000000"), "v3"},
+		{msg("a", ""), msg("b", ""), "b"},
+	}
+	for _, c := range cases {
+		res := parse(t, []transcript.File{channels,
+			{Name: "general/2024-01-02.json", Data: []byte("[" + c.second + "]")},
+			{Name: "general/2023-12-31.json", Data: []byte("[" + c.first + "]")},
+		})
+		if len(res.Turns) != 1 || res.Turns[0].Content != c.want || res.Skipped[ReasonDuplicate] != 1 {
+			t.Errorf("%s then %s: %s", c.first, c.second, transcripttest.Render(res))
+		}
+	}
+}
