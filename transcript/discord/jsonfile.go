@@ -28,6 +28,24 @@ func (f jsonFile) lineAt(off int64) int {
 	return 1 + bytes.Count(f.data[:max(off, 0)], []byte("\n"))
 }
 
+// lineCounter numbers the lines of increasing offsets in one pass, so
+// numbering every element of a big file costs one scan, not one per element.
+type lineCounter struct {
+	data []byte
+	off  int64
+	line int
+}
+
+func (c *lineCounter) at(off int64) int {
+	off = min(max(off, 0), int64(len(c.data)))
+	if off < c.off || c.line == 0 {
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte("\n"))
+	c.off = off
+	return c.line
+}
+
 // errorf is a *transcript.Error at line (0: about the whole file).
 func (f jsonFile) errorf(line int, format string, args ...any) error {
 	return &transcript.Error{File: f.display, Line: line, Message: fmt.Sprintf(format, args...)}
@@ -75,12 +93,13 @@ func (f jsonFile) elements(dec *json.Decoder, what string, fn func(raw json.RawM
 		return f.errorf(line, "%s is not an array", what)
 	}
 	data := f.body()
+	lines := lineCounter{data: f.data}
 	for dec.More() {
 		start := dec.InputOffset()
 		for start < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[start]) >= 0 {
 			start++
 		}
-		line := f.lineAt(start + f.bom())
+		line := lines.at(start + f.bom())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return f.problem(err, line, "")

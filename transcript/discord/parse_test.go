@@ -265,3 +265,29 @@ func TestErrors(t *testing.T) {
 		t.Errorf("ParseFiles(cut short) = %v", err)
 	}
 }
+
+// TestSeveralChannels: a folder of exports of different channels gives one
+// session per channel, a thread apart from its parent channel, each
+// chained on its own.
+func TestSeveralChannels(t *testing.T) {
+	fx := fixtures(t)
+	var files []transcript.File
+	for _, name := range []string{"general", "thread", "dm"} {
+		files = append(files, transcript.File{Name: name + ".json", Data: fx["testdata/"+name+".json"]})
+	}
+	res := parseFiles(t, files)
+	check(t, res)
+	turns := map[string]int{}
+	for _, name := range []string{"general", "thread", "dm"} {
+		for _, tu := range parse(t, fx["testdata/"+name+".json"]).Turns {
+			turns[tu.Session]++
+		}
+	}
+	got := map[string]int{}
+	for _, tu := range res.Turns {
+		got[tu.Session]++
+	}
+	if len(got) != 3 || !reflect.DeepEqual(got, turns) {
+		t.Errorf("sessions = %v, want %v", got, turns)
+	}
+}
