@@ -176,10 +176,7 @@ func (e *export) turns(c *conversation, r renderer, res *transcript.Result) erro
 		}
 		return strings.Compare(a.TS, b.TS)
 	})
-	type session struct {
-		last string // the previous kept turn: the next one's parent
-	}
-	sessions := map[string]*session{}
+	last := map[string]string{} // by session: its previous kept turn, the next one's parent
 	var turns []transcript.Turn
 	for _, m := range msgs {
 		if reason := m.skipReason(); reason != "" {
@@ -207,20 +204,18 @@ func (e *export) turns(c *conversation, r renderer, res *transcript.Result) erro
 			res.Skip(ReasonNULCharacter)
 			continue
 		}
-		s, ok := sessions[sid]
+		parent, ok := last[sid]
 		if !ok {
 			if p := idProblem(sid); p != "" {
-				return &transcript.Error{File: e.name, Message: "conversation " + c.ID + ": session id " + sid + " " + p}
+				return &transcript.Error{File: e.name, Message: "conversation " + c.ID + ": thread session id " + sid + " " + p}
 			}
-			s = &session{}
-			sessions[sid] = s
 		}
 		turns = append(turns, transcript.Turn{
-			Provider: Provider, Session: sid, ID: m.TS, Parent: s.last, Role: transcript.RoleUser,
+			Provider: Provider, Session: sid, ID: m.TS, Parent: parent, Role: transcript.RoleUser,
 			Content: text, SpeakerID: speakerID, SpeakerDisplay: display, Time: m.stamp.time(),
 			Group: c.group, Title: c.title,
 		})
-		s.last = m.TS
+		last[sid] = m.TS
 	}
 	// The channel session first, then each thread in the order of its
 	// thread_ts, so a thread's turns stay together.

@@ -157,6 +157,10 @@ func TestErrors(t *testing.T) {
 		{"name twice", with(transcript.File{Name: "groups.json", Data: []byte(`[{"id":"C2","name":"general"}]`)}),
 			`x.zip/groups.json:1: two conversations are named "general"`},
 		{"two roots", with(transcript.File{Name: "./channels.json", Data: []byte(`[]`)}), "x.zip/channels.json: the export holds two channels.json files"},
+		{"thread session too long", []transcript.File{
+			{Name: "channels.json", Data: []byte(`[{"id":"` + strings.Repeat("C", 195) + `","name":"long"}]`)},
+			{Name: "long/2024-01-01.json", Data: []byte(`[{"type":"message","user":"U1","text":"hi","ts":"1.000001","thread_ts":"1.000000"}]`)}},
+			"x.zip: conversation CCCC"},
 		{"bad canvases", with(transcript.File{Name: "canvases.json", Data: []byte(`{}`)}), "x.zip/canvases.json:1: not a JSON array of entries"},
 	}
 	for _, c := range cases {
