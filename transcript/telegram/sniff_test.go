@@ -46,16 +46,16 @@ func TestSniff(t *testing.T) {
 		}{data, false}
 	}
 	extra := map[string]bool{
-		`{"about": "Here is the data you requested.", "personal_information": {"user_id": 1`: true,
-		"\xef\xbb\xbf{\n \"name\": \"Pedro\",\n \"type\": \"personal_chat\",\n \"id\": 1":     true,
+		`{"about": "Here is the data you requested.", "personal_information": {"user_id": 1`:             true,
+		"\xef\xbb\xbf{\n \"name\": \"Pedro\",\n \"type\": \"personal_chat\",\n \"id\": 1":                true,
 		`{"id": 7, "messages": [{"id": 1, "type": "message", "date": "2019-07-20T21:14:03", "from": "A"`: true,
-		`{"id": 7, "messages": [{"id": 1, "type": "service", "date_un`:                                  false,
+		`{"id": 7, "messages": [{"id": 1, "type": "service", "date_un`:                                   false,
 		`{"name": "c", "type": "GuildTextChat", "messages": []}`:                                         false,
-		`{"type": "private_group"`:                                                                       true,
-		`{"type": "private_gr`:                                                                           false,
-		`{"text": "a\x0Bb", "type": "public_channel"}`:                                                   true,
-		`[{"type": "personal_chat"}]`:                                                                    false,
-		`{`: false,
+		`{"type": "private_group"`:                     true,
+		`{"type": "private_gr`:                         false,
+		`{"text": "a\x0Bb", "type": "public_channel"}`: true,
+		`[{"type": "personal_chat"}]`:                  false,
+		`{`:                                            false,
 	}
 	for in, want := range extra {
 		cases["inline "+strings.ReplaceAll(in, "\n", " ")] = struct {
