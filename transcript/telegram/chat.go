@@ -183,6 +183,7 @@ func (p *parser) finishChat(c *chat, record string) error {
 	for _, k := range turns {
 		turnSession[k.id] = sessionOf(k.id)
 	}
+	p.res.Turns = slices.Grow(p.res.Turns, len(turns))
 	last := map[string]string{}
 	for _, k := range turns {
 		s := turnSession[k.id]

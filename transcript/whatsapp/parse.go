@@ -84,9 +84,10 @@ type parser struct {
 	// What the export says about the chat.
 	evidence       bool            // a system line only a group has
 	title          string          // the last group name a system line gave
-	senders        map[string]bool // people who sent a message
+	senders        map[string]bool // people who sent a message; also interns their names
 	systemSenders  []string        // iOS: names system lines came from, in order
 	systemSenderOK map[string]bool
+	names          map[string]string
 }
 
 // Parse reads a WhatsApp "Export chat" text file (_chat.txt from iOS, or
@@ -261,11 +262,25 @@ func (p *parser) closeEntry() {
 		return
 	}
 	p.senders[sender] = true
+	sender = p.intern(sender)
 	if strings.IndexByte(content, 0) >= 0 {
 		p.res.Skip(ReasonNULCharacter)
 		return
 	}
 	e.sender, e.content = sender, content
+}
+
+// intern returns the copy of name already held, so that a chat of a million
+// messages holds each sender's name once.
+func (p *parser) intern(name string) string {
+	if v, ok := p.names[name]; ok {
+		return v
+	}
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	p.names[name] = name
+	return name
 }
 
 // system counts a system line and notes what it says about the chat.
@@ -315,6 +330,13 @@ func (p *parser) turns() error {
 		group = *p.opts.Group
 	}
 
+	kept := 0
+	for _, e := range p.entries {
+		if e.content != "" {
+			kept++
+		}
+	}
+	p.res.Turns = make([]transcript.Turn, 0, kept)
 	type minute struct{ y, m, d, h, mi, s int }
 	seen := map[minute]int{}
 	parent := ""
