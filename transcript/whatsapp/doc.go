@@ -34,11 +34,14 @@
 //     (besides the turns) until the order is known, then a second pass over
 //     that list gives ids and times.
 //   - Session: Options.Session, else "wa-" and 16 hex digits of SHA-256 of
-//     the first two lines that start messages (the encryption notice and the
-//     chat's first message or group creation), which a later, longer export
-//     of the same chat repeats. An export cut to its last 40,000 messages
-//     starts elsewhere, so the importer should pass a session name when it
-//     knows the chat.
+//     the date and time, as written, of the first two entries (the
+//     encryption notice and the chat's first message or group creation),
+//     which a later, longer export of the same chat repeats. Names are left
+//     out because renaming a contact or an iOS group changes them. Two chats
+//     that began in the same minute would share a session, and the store
+//     would refuse the second file's clashing ids rather than mix them; an
+//     export cut to its last 40,000 messages starts elsewhere. The importer
+//     should pass a session name when it knows the chat.
 //   - A turn's id is the wall-clock minute (or second, when the export has
 //     seconds) as written, and the entry's ordinal within it, counting every
 //     line that starts a message: "20231231T2115-2". A later export of the

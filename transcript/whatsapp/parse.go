@@ -73,7 +73,7 @@ type parser struct {
 
 	shape   shape
 	entries []entry
-	seed    []string // the first lines of the first two entries, for the session id
+	seed    []string // the date and time of the first two entries, for the session id
 
 	// The entry being read.
 	open        bool
@@ -203,7 +203,9 @@ func (p *parser) line(line []byte, lineNo int) error {
 		p.buf = append(p.buf[:0], rest...)
 		p.pendingTerm = term
 		if len(p.seed) < 2 {
-			p.seed = append(p.seed, removeMarks(string(text)))
+			// The date and time only: names change when a contact or an
+			// iOS group is renamed, and the session must not.
+			p.seed = append(p.seed, removeMarks(string(text[:len(text)-len(rest)])))
 		}
 		return nil
 	}

@@ -175,3 +175,31 @@ func TestLongLine(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestSessionSurvivesRenames: the derived session id must not change when
+// the next export spells a contact or an iOS group differently.
+func TestSessionSurvivesRenames(t *testing.T) {
+	for path, rename := range map[string][2]string{
+		"testdata/android-en-us.txt": {"Dana Whitfield", "Dana W."},
+		"testdata/ios-de.txt":        {"Kletterhalle Mittwoch", "Kletterhalle Mi + Fr"},
+	} {
+		data := fixtures(t)[path]
+		renamed := bytes.ReplaceAll(data, []byte(rename[0]), []byte(rename[1]))
+		a, b := parseBytes(t, data, Options{}), parseBytes(t, renamed, Options{})
+		if a.Turns[0].Session != b.Turns[0].Session {
+			t.Errorf("%s: session %s became %s after renaming %q", path, a.Turns[0].Session, b.Turns[0].Session, rename[0])
+		}
+		if bytes.Equal(data, renamed) {
+			t.Errorf("%s: nothing renamed", path)
+		}
+	}
+	// Chats that began at different times get different sessions.
+	seen := map[string]string{}
+	for path, data := range fixtures(t) {
+		s := parseBytes(t, data, Options{}).Turns[0].Session
+		if other, dup := seen[s]; dup {
+			t.Errorf("%s and %s share session %s", path, other, s)
+		}
+		seen[s] = path
+	}
+}
