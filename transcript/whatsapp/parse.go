@@ -232,7 +232,13 @@ func (p *parser) closeEntry() {
 
 	first, _ := splitFirstLine(text)
 	sender, body := "", text
-	if i := strings.Index(first, ": "); i >= 0 {
+	// iOS marks a system or media body with U+200E right after ": ", which
+	// finds the end of a name that has ": " in it (a group "Trip: 2024").
+	i := strings.Index(first, ": "+lrm)
+	if i < 0 {
+		i = strings.Index(first, ": ")
+	}
+	if i >= 0 {
 		name := text[:i]
 		if p.shape.bracket || !containsAny(name, systemInName) {
 			sender, body = cleanName(name), text[i+2:]

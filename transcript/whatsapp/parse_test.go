@@ -203,3 +203,18 @@ func TestSessionSurvivesRenames(t *testing.T) {
 		seen[s] = path
 	}
 }
+
+// TestNameWithColon: iOS writes a group's system lines under the group's
+// name, which may contain ": "; the U+200E after the name tells where it ends.
+func TestNameWithColon(t *testing.T) {
+	in := "\u200e[01.02.24, 10:00:00] Trip: 2024: \u200eAna hat Ben hinzugefügt.\n" +
+		"[01.02.24, 10:01:00] Ana: Hallo: alle zusammen\n" +
+		"\u200e[01.02.24, 10:02:00] Trip: 2024: \u200eBild weggelassen\n"
+	res, err := Parse(strings.NewReader(in), "chat.txt", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Turns) != 2 || res.Turns[0].Content != "Hallo: alle zusammen" || res.Turns[1].SpeakerDisplay != "Trip: 2024" || res.Skipped[ReasonJoin] != 1 {
+		t.Errorf("got:\n%s", transcripttest.Render(res))
+	}
+}
