@@ -14,13 +14,96 @@ import (
 )
 
 // chat is one chat object as read, processed once it is complete (a
-// re-encoded file may put "messages" before "id" and "type").
+// re-encoded file may put "messages" before "id" and "type"). Its messages
+// are kept as compact records, not as decoded JSON.
 type chat struct {
 	index       int // in the account export's lists; -1 for a one-chat export
 	name, typ   string
 	id          string
 	sawMessages bool
-	messages    []*message
+	recs        []rec
+}
+
+// rec is what finishChat needs of one message.
+type rec struct {
+	index   int    // in the chat's messages array, for error messages
+	id      string // canonical
+	typ     string // "message", "service", "unsupported", or another type
+	action  string // a service message's action
+	title   string // a topic_created message's title
+	reply   string // reply_to_message_id, canonical, or ""
+	other   bool   // reply_to_peer_id: the reply is to another chat
+	content string // a message's turn text; "" when it is not a turn
+	skip    string // why a message is not a turn
+	time    time.Time
+	fromID  string // "" when the export names no sender
+	from    string
+}
+
+// where names a message for error messages.
+func (c *chat) where(record string, index int, id string) string {
+	at := fmt.Sprintf("messages[%d]", index)
+	if id != "" {
+		at += " (id " + id + ")"
+	}
+	if record != "" {
+		at = record + " (id " + c.id + ") " + at
+	}
+	return at
+}
+
+// compact reads what finishChat needs of a decoded message, checking its
+// ids, text and time now, so the decoded JSON can be dropped.
+func (p *parser) compact(c *chat, m *message, record string) (rec, error) {
+	r := rec{index: m.index, typ: m.Type}
+	raw, _ := number(m.ID)
+	at := func() string { return c.where(record, m.index, raw) }
+	var err error
+	if r.id, err = messageID(m.ID, "id"); err != nil {
+		return r, p.fail(at(), "%v", err)
+	}
+	if r.id == "" {
+		return r, p.fail(at(), "message has no id")
+	}
+	if r.reply, err = messageID(m.ReplyTo, "reply_to_message_id"); err != nil {
+		return r, p.fail(at(), "%v", err)
+	}
+	r.other = present(m.ReplyToPeer) && string(bytes.TrimSpace(m.ReplyToPeer)) != "null"
+	switch m.Type {
+	case "service":
+		r.action = m.Action
+		if m.Action == "topic_created" {
+			if r.title, err = optString(m.Title); err != nil {
+				return r, p.fail(at(), "title: %v", err)
+			}
+		}
+		return r, nil
+	case "message":
+	default:
+		return r, nil
+	}
+	content, ok, err := m.content()
+	switch {
+	case err != nil:
+		return r, p.fail(at(), "%v", err)
+	case !ok:
+		r.skip = ReasonEmpty
+		return r, nil
+	case strings.IndexByte(content, 0) >= 0:
+		r.skip = ReasonNULCharacter
+		return r, nil
+	}
+	if r.time, err = p.messageTime(m); err != nil {
+		return r, p.fail(at(), "%v", err)
+	}
+	if r.fromID, err = fromID(m.FromID); err != nil {
+		return r, p.fail(at(), "from_id: %v", err)
+	}
+	if m.From != nil {
+		r.from = *m.From
+	}
+	r.content = content
+	return r, nil
 }
 
 // peerPrefix is the kind of peer a dialog type is, as Telegram spells peer
@@ -49,32 +132,11 @@ func isGroup(typ string) bool {
 	return false
 }
 
-// kept is a message that becomes a turn, before its session is linked.
-type kept struct {
-	m       *message
-	id      string
-	content string
-	time    time.Time
-}
-
 // finishChat turns the chat's messages into turns: each forum topic is its
 // own session, each session chained in time order.
 func (p *parser) finishChat(c *chat, record string) error {
-	if record == "" && c.index >= 0 {
-		record = fmt.Sprintf("chat %d", c.index)
-	}
-	where := func(m *message) string {
-		at := fmt.Sprintf("messages[%d]", m.index)
-		if id, err := number(m.ID); err == nil && id != "" {
-			at += " (id " + id + ")"
-		}
-		if record != "" {
-			at = record + " (id " + c.id + ") " + at
-		}
-		return at
-	}
 	if c.id == "" {
-		if len(c.messages) == 0 {
+		if len(c.recs) == 0 {
 			return nil
 		}
 		return p.fail(strings.TrimSpace(record+" (name "+strconv.Quote(c.name)+")"), "chat has no id")
@@ -82,91 +144,57 @@ func (p *parser) finishChat(c *chat, record string) error {
 	session := peerPrefix(c.typ) + c.id
 	group := isGroup(c.typ)
 
-	// Ids: canonical, and the later of two messages with one id wins.
-	byID := make(map[string]*message, len(c.messages))
-	ids := make(map[*message]string, len(c.messages))
-	var msgs []*message
-	for _, m := range c.messages {
-		id, err := messageID(m.ID, "id")
-		if err != nil {
-			return p.fail(where(m), "%v", err)
-		}
-		if id == "" {
-			return p.fail(where(m), "message has no id")
-		}
-		if old, dup := byID[id]; dup {
+	// The later of two messages with one id wins.
+	last := make(map[string]int, len(c.recs))
+	for i, r := range c.recs {
+		if _, dup := last[r.id]; dup {
 			p.res.Skip(ReasonDuplicateID)
-			delete(ids, old)
 		}
-		byID[id] = m
-		ids[m] = id
-		msgs = append(msgs, m)
+		last[r.id] = i
 	}
-	msgs = slices.DeleteFunc(msgs, func(m *message) bool { _, ok := ids[m]; return !ok })
+	recs := c.recs[:0]
+	for i, r := range c.recs {
+		if last[r.id] == i {
+			recs = append(recs, r)
+		}
+	}
+	c.recs = nil
 
 	// Forum topics: a topic_created service message is the topic's root; a
 	// message in the topic replies to the root or to a message already in
 	// it. The export keeps no other trace of topics. Ids rise in a chat, so
 	// walking them in order resolves every reply target first.
-	slices.SortFunc(msgs, func(a, b *message) int { return cmpInt(ids[a], ids[b]) })
+	slices.SortFunc(recs, func(a, b rec) int { return cmpInt(a.id, b.id) })
 	topicOf := map[string]string{} // message id -> root id; absent: the chat itself (General)
 	topicTitle := map[string]string{}
-	for _, m := range msgs {
-		id := ids[m]
-		if m.Type == "service" && m.Action == "topic_created" {
-			topicOf[id] = id
-			t, err := optString(m.Title)
-			if err != nil {
-				return p.fail(where(m), "title: %v", err)
-			}
-			topicTitle[id] = t
-			continue
-		}
-		target, err := replyTarget(m)
-		if err != nil {
-			return p.fail(where(m), "%v", err)
-		}
-		if root, ok := topicOf[target]; ok && target != "" {
-			topicOf[id] = root
+	for _, r := range recs {
+		if r.typ == "service" && r.action == "topic_created" {
+			topicOf[r.id] = r.id
+			topicTitle[r.id] = r.title
+		} else if root, ok := topicOf[r.reply]; ok && r.reply != "" {
+			topicOf[r.id] = root
 		}
 	}
 
 	// What each message becomes.
-	var turns []kept
-	for _, m := range msgs {
-		id := ids[m]
-		switch m.Type {
-		case "message":
-		case "service":
-			p.res.Skip(serviceReason(m.Action))
-			continue
-		case "unsupported":
-			p.res.Skip(ReasonUnsupported)
-			continue
-		default:
-			p.res.Skip(ReasonUnknownType)
-			continue
-		}
-		content, ok, err := m.content()
+	turns := recs[:0]
+	for _, r := range recs {
 		switch {
-		case err != nil:
-			return p.fail(where(m), "%v", err)
-		case !ok:
-			p.res.Skip(ReasonEmpty)
-			continue
-		case strings.IndexByte(content, 0) >= 0:
-			p.res.Skip(ReasonNULCharacter)
-			continue
+		case r.typ == "service":
+			p.res.Skip(serviceReason(r.action))
+		case r.typ == "unsupported":
+			p.res.Skip(ReasonUnsupported)
+		case r.typ != "message":
+			p.res.Skip(ReasonUnknownType)
+		case r.skip != "":
+			p.res.Skip(r.skip)
+		default:
+			turns = append(turns, r)
 		}
-		t, err := p.messageTime(m)
-		if err != nil {
-			return p.fail(where(m), "%v", err)
-		}
-		turns = append(turns, kept{m: m, id: id, content: content, time: t})
 	}
 	// Time order; ids break ties (and order history imported into Telegram
 	// from another app, which keeps its old dates under new ids).
-	slices.SortStableFunc(turns, func(a, b kept) int {
+	slices.SortStableFunc(turns, func(a, b rec) int {
 		if c := a.time.Compare(b.time); c != 0 {
 			return c
 		}
@@ -180,55 +208,43 @@ func (p *parser) finishChat(c *chat, record string) error {
 		return session
 	}
 	turnSession := make(map[string]string, len(turns))
-	for _, k := range turns {
-		turnSession[k.id] = sessionOf(k.id)
+	for _, r := range turns {
+		turnSession[r.id] = sessionOf(r.id)
 	}
 	p.res.Turns = slices.Grow(p.res.Turns, len(turns))
-	last := map[string]string{}
-	for _, k := range turns {
-		s := turnSession[k.id]
+	prev := map[string]string{}
+	for _, r := range turns {
+		s := turnSession[r.id]
 		title := c.name
-		if root, ok := topicOf[k.id]; ok && topicTitle[root] != "" {
+		if root, ok := topicOf[r.id]; ok && topicTitle[root] != "" {
 			title = strings.TrimSpace(c.name + " / " + topicTitle[root])
 		}
-		speakerID, err := fromID(k.m.FromID)
-		if err != nil {
-			return p.fail(where(k.m), "from_id: %v", err)
-		}
+		speakerID := r.fromID
 		if speakerID == "" {
 			// Telegram Desktop writes the chat itself as the sender of a
 			// post without one (old exports of channels): so do we.
 			speakerID = session
 		}
-		display := ""
-		if k.m.From != nil {
-			display = *k.m.From
-		}
 		reply := ""
-		if target, _ := replyTarget(k.m); target != "" && topicOf[target] != target {
+		if r.reply != "" && topicOf[r.reply] != r.reply {
 			switch {
-			case present(k.m.ReplyToPeer):
+			case r.other:
 				p.res.Skip(ReasonReplyOtherChat)
-			case turnSession[target] != s:
+			case turnSession[r.reply] != s:
 				p.res.Skip(ReasonReplyUnresolved)
 			default:
-				reply = target
+				reply = r.reply
 			}
 		}
 		p.res.Turns = append(p.res.Turns, transcript.Turn{
-			Provider: Provider, Session: s, ID: k.id, Parent: last[s],
-			Role: transcript.RoleUser, Content: k.content,
-			SpeakerID: speakerID, SpeakerDisplay: display, Time: k.time,
+			Provider: Provider, Session: s, ID: r.id, Parent: prev[s],
+			Role: transcript.RoleUser, Content: r.content,
+			SpeakerID: speakerID, SpeakerDisplay: r.from, Time: r.time,
 			Group: group, ReplyTo: reply, Title: title,
 		})
-		last[s] = k.id
+		prev[s] = r.id
 	}
 	return nil
-}
-
-// replyTarget is the canonical id of the message m replies to, or "".
-func replyTarget(m *message) (string, error) {
-	return messageID(m.ReplyTo, "reply_to_message_id")
 }
 
 // messageID reads an id field written as a JSON number (or, leniently, a

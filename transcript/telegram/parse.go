@@ -261,7 +261,11 @@ func (p *parser) chatField(c *chat, key, record string) error {
 				return p.fail(fmt.Sprintf("%s[%d]", at, i), "%s", jsonProblem(err))
 			}
 			m.index = i
-			c.messages = append(c.messages, &m)
+			r, err := p.compact(c, &m, record)
+			if err != nil {
+				return err
+			}
+			c.recs = append(c.recs, r)
 		}
 		return p.end(at)
 	default:
