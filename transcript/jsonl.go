@@ -42,7 +42,7 @@ func WriteJSONL(w io.Writer, turns []Turn) error {
 		if err := enc.Encode(line{
 			Session: t.Session, Provider: t.Provider, ID: t.ID, Parent: t.Parent,
 			Role: t.Role, Content: t.Content, SpeakerID: t.SpeakerID, SpeakerDisplay: t.SpeakerDisplay,
-			Time: t.Time.UTC().Format(time.RFC3339Nano), Tier: t.Tier, Synthetic: t.Synthetic,
+			Time: t.Time.UTC().Format(time.RFC3339Nano), Tier: t.Tier, Group: t.Group, Synthetic: t.Synthetic,
 		}); err != nil {
 			return err
 		}

@@ -84,6 +84,7 @@ func TestWriteJSONL(t *testing.T) {
 	turns := []Turn{
 		{Provider: "claude-code", Session: "s", ID: "u1", Role: RoleUser, Content: "<b>日本語</b> 🧾\r\nline\u2028sep\u2029", Time: at, Tier: TierOwner},
 		{Provider: "claude-code", Session: "s", ID: "a1", Parent: "u1", Role: RoleAssistant, Content: "ok", SpeakerID: "x", SpeakerDisplay: "X", Time: at, Tier: TierOwner, Synthetic: true},
+		{Provider: "telegram", Session: "channel7", ID: "3", Role: RoleUser, Content: "hi all", SpeakerID: "user9", SpeakerDisplay: "Ana", Time: at, Group: true},
 	}
 	var buf bytes.Buffer
 	if err := WriteJSONL(&buf, turns); err != nil {
@@ -106,6 +107,7 @@ func TestWriteJSONL(t *testing.T) {
 	want := []spec{
 		{Session: "s", Provider: "claude-code", ID: "u1", Role: "user", Content: turns[0].Content, Time: "2025-08-14T07:12:07.259Z", Tier: "owner"},
 		{Session: "s", Provider: "claude-code", ID: "a1", Parent: "u1", Role: "assistant", Content: "ok", SpeakerID: "x", SpeakerDisplay: "X", Time: "2025-08-14T07:12:07.259Z", Tier: "owner", Synthetic: true},
+		{Session: "channel7", Provider: "telegram", ID: "3", Role: "user", Content: "hi all", SpeakerID: "user9", SpeakerDisplay: "Ana", Time: "2025-08-14T07:12:07.259Z", Group: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("decoded\n%+v\nwant\n%+v", got, want)
