@@ -15,8 +15,9 @@ import (
 // "next September"), taken as the occurrence at most eight months ahead of
 // t or else the last one before it.
 func FindAll(text string, t time.Time) []Mention {
-	ms := find(text, t, searchDates, false)
+	ms := habitual(text, find(text, t, searchDates, false))
 	more := find(text, t, writerDates, false)
+	more = habitual(text, more)
 	if len(more) == 0 {
 		return ms
 	}
@@ -38,6 +39,22 @@ func FindAll(text string, t time.Time) []Mention {
 		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
+	}
+	return out
+}
+
+// habitualRe follows a weekday that means every one of them: "on Saturday
+// mornings", "on Tuesday evenings".
+var habitualRe = regexp.MustCompile(`(?i)^s?\s+(?:mornings|afternoons|evenings|nights)\b`)
+
+// habitual drops the weekday mentions that are a habit, not a day.
+func habitual(text string, ms []Mention) []Mention {
+	out := ms[:0:0]
+	for _, m := range ms {
+		if habitualRe.MatchString(text[m.End:]) {
+			continue
+		}
+		out = append(out, m)
 	}
 	return out
 }

@@ -279,11 +279,18 @@ func annotate(text string, ms []Mention) string {
 		if !m.Relative {
 			continue
 		}
-		b.WriteString(text[last:m.End])
+		end := m.End
+		// "tomorrow's plan" is annotated after the possessive.
+		for _, poss := range []string{"'s", "’s"} {
+			if strings.HasPrefix(text[end:], poss) {
+				end += len(poss)
+			}
+		}
+		b.WriteString(text[last:end])
 		b.WriteString(" (")
 		b.WriteString(m.Label())
 		b.WriteString(")")
-		last = m.End
+		last = end
 	}
 	if last == 0 {
 		return text

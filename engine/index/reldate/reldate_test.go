@@ -46,6 +46,10 @@ func TestAnnotateAll_WriterSet(t *testing.T) {
 		{"three weeks ago it broke", "three weeks ago (2025-09-24) it broke"},
 		// Dates written out keep their words; only the year is resolved.
 		{"on the 2nd of June", "on the 2nd of June"},
+		{"tomorrow's out", "tomorrow's (2025-10-16) out"},
+		// A weekday with "mornings" is every one of them.
+		{"football on Saturday mornings now", "football on Saturday mornings now"},
+		{"classes on Tuesday evenings", "classes on Tuesday evenings"},
 	} {
 		if got := AnnotateAll(tc.text, at); got != tc.want {
 			t.Errorf("AnnotateAll(%q) = %q, want %q", tc.text, got, tc.want)
@@ -141,8 +145,8 @@ func TestFind_HintsSkipNothing(t *testing.T) {
 	}
 }
 
-// TestFindAll_KeepsFind: the writer's set adds to search's and never
-// changes what search finds.
+// TestFindAll_KeepsFind: the writer's set adds to search's and changes
+// nothing search finds, but for habits ("on Saturday mornings").
 func TestFindAll_KeepsFind(t *testing.T) {
 	at := time.Date(2025, 10, 15, 10, 0, 0, 0, time.UTC)
 	for _, s := range []string{"yesterday and next month", "on Friday we fell, next Friday we climb", "last weekend, this weekend"} {
