@@ -272,6 +272,9 @@ func AnnotateAll(text string, t time.Time) string {
 	return annotate(text, FindAll(text, t))
 }
 
+// AnnotateMentions is AnnotateAll given the mentions FindAll found in text.
+func AnnotateMentions(text string, ms []Mention) string { return annotate(text, ms) }
+
 func annotate(text string, ms []Mention) string {
 	var b strings.Builder
 	last := 0

@@ -6,7 +6,7 @@ func dedupe(facts []Fact) []Fact {
 	var out []Fact
 	stems := make([]map[string]bool, 0, len(facts))
 	for _, f := range facts {
-		fs := contentStems(f.Text, f.Subject)
+		fs := contentStems(f.Text, nil, f.Subject)
 		merged := false
 		for i := range out {
 			if out[i].Subject == f.Subject && out[i].Kind != KindOutcome && f.Kind != KindOutcome && restates(stems[i], fs) {
@@ -24,16 +24,16 @@ func dedupe(facts []Fact) []Fact {
 }
 
 // contentStems are the stems of text's content words, names aside.
-func contentStems(text string, names ...string) map[string]bool {
+func contentStems(text string, cache map[string]string, names ...string) map[string]bool {
 	a := analyzer()
 	skip := map[string]bool{"said": true}
 	for _, n := range names {
-		for _, w := range a.words(n) {
+		for _, w := range a.words(n, cache) {
 			skip[w.stem] = true
 		}
 	}
 	out := map[string]bool{}
-	for _, w := range a.words(text) {
+	for _, w := range a.words(text, cache) {
 		if !skip[w.stem] {
 			out[w.stem] = true
 		}

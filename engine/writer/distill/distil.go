@@ -14,6 +14,21 @@ import (
 // Unsupported against the turns it cites.
 func Distil(s Session) []Fact {
 	d := newDistiller(s)
+	d.names = sessionNames(s)
+	return d.distil()
+}
+
+// DistilAll is Distil and Summary in one pass over the session: what the
+// writer calls.
+func DistilAll(s Session) (facts []Fact, summary Fact) {
+	d := newDistiller(s)
+	d.names = sessionNames(s)
+	facts = d.distil()
+	return facts, d.summary(facts)
+}
+
+func (d *distiller) distil() []Fact {
+	s := d.s
 	var facts []Fact
 	for i := range s.Turns {
 		facts = append(facts, d.turn(i)...)
@@ -21,24 +36,30 @@ func Distil(s Session) []Fact {
 	if out, ok := d.outcome(); ok {
 		facts = append(facts, out)
 	}
-	return dedupe(facts)
+	facts = dedupe(facts)
+	for i := range facts {
+		facts[i].Path, _ = TopicFor(facts[i], s)
+	}
+	return facts
 }
 
 // distiller is one session being distilled.
 type distiller struct {
 	s       Session
-	owner   string // what the owner is called
-	project string // the project a coding session is about, "" elsewhere
-	names   map[string]bool
+	owner   string          // what the owner is called
+	project string          // the project a coding session is about, "" elsewhere
+	names   map[string]bool // sessionNames, filled by the entry points that read sentences
+	// stems and evidence cache porter stems and each turn's evidence index.
+	stems    map[string]string
+	evidence map[string]*evidenceIndex
 }
 
 func newDistiller(s Session) *distiller {
-	d := &distiller{s: s, owner: s.OwnerName}
+	d := &distiller{s: s, owner: s.OwnerName, stems: map[string]string{}, evidence: map[string]*evidenceIndex{}}
 	if d.owner == "" {
 		d.owner = DefaultOwnerName
 	}
 	d.project = ProjectName(s.Project)
-	d.names = sessionNames(s)
 	return d
 }
 
@@ -101,23 +122,48 @@ func (d *distiller) candidates(i int) []candidate {
 		var f Fact
 		var ok bool
 		if d.coding() {
-			f, ok = d.projectFact(t, sn, i > 0 && d.s.Turns[i-1].Role == RoleAssistant &&
-				strings.HasSuffix(strings.TrimSpace(d.s.Turns[i-1].Content), "?"))
+			f, ok = d.projectFact(i, sn)
 		} else {
 			f, ok = d.personFact(i, sn)
 		}
 		if !ok || f.Text == "" {
 			continue
 		}
-		f.Cites = []string{t.Ref}
-		out = append(out, candidate{fact: f, unsupported: d.unsupported(f, t)})
+		if len(f.Cites) == 0 {
+			f.Cites = []string{t.Ref}
+		}
+		out = append(out, candidate{fact: f, unsupported: d.unsupported(f)})
 	}
 	return out
 }
 
-// unsupported checks a fact against its turn: never invent.
-func (d *distiller) unsupported(f Fact, t Turn) []string {
-	return Unsupported(f.Text, []Evidence{{Text: t.Content, Time: t.Time}}, f.Subject, d.subjectOf(t), d.owner)
+// unsupported checks a fact against the turns it cites: never invent.
+func (d *distiller) unsupported(f Fact) []string {
+	names := []string{f.Subject, d.owner, "the assistant"}
+	var ix *evidenceIndex
+	for _, ref := range f.Cites {
+		for _, t := range d.s.Turns {
+			if t.Ref != ref {
+				continue
+			}
+			names = append(names, d.subjectOf(t))
+			one := d.evidence[ref]
+			if one == nil {
+				one = indexEvidence([]Evidence{{Text: t.Content, Time: t.Time}}, d.stems)
+				d.evidence[ref] = one
+			}
+			if ix == nil {
+				ix = one
+			} else {
+				ix = ix.union(one)
+			}
+			break
+		}
+	}
+	if ix == nil {
+		ix = indexEvidence(nil, d.stems)
+	}
+	return ix.unsupported(f.Text, names, d.stems)
 }
 
 // dateMentions are the dates of a sentence said at t.
@@ -126,9 +172,13 @@ func dateMentions(text string, at time.Time) []reldate.Mention { return reldate.
 // annotate resolves the sentence's dates against the turn's time: the
 // text gets "(2025-04)" after "next month", and the fact its first date.
 func annotate(text string, at time.Time) (string, string) {
-	ms := reldate.FindAll(text, at)
+	return annotateWith(text, reldate.FindAll(text, at))
+}
+
+// annotateWith is annotate given the sentence's mentions.
+func annotateWith(text string, ms []reldate.Mention) (string, string) {
 	if len(ms) == 0 {
 		return text, ""
 	}
-	return reldate.AnnotateAll(text, at), ms[0].Date()
+	return reldate.AnnotateMentions(text, ms), ms[0].Date()
 }

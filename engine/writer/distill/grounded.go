@@ -33,33 +33,66 @@ type Evidence struct {
 // counts when an evidence turn was said on it or resolves a relative or
 // yearless date to it ("next month" said on 2025-03-08 is 2025-04).
 func Unsupported(text string, evidence []Evidence, names ...string) []string {
+	return indexEvidence(evidence, nil).unsupported(text, names, nil)
+}
+
+// evidenceIndex is what a set of turns holds, for Unsupported: the stems
+// of their words and the dates they name or resolve to.
+type evidenceIndex struct {
+	stems map[string]bool
+	dates map[string]bool
+}
+
+// indexEvidence reads evidence once; stems, when not nil, caches porter
+// stems across calls.
+func indexEvidence(evidence []Evidence, stems map[string]string) *evidenceIndex {
 	a := analyzer()
-	have := map[string]bool{}
-	dates := map[string]bool{}
+	ix := &evidenceIndex{stems: map[string]bool{}, dates: map[string]bool{}}
 	for _, ev := range evidence {
-		for _, w := range a.words(ev.Text) {
-			have[w.stem] = true
+		for _, w := range a.words(ev.Text, stems) {
+			ix.stems[w.stem] = true
 		}
 		if !ev.Time.IsZero() {
 			day := ev.Time.UTC()
-			dates[day.Format(time.DateOnly)] = true
-			dates[day.Format("2006-01")] = true
-			dates[day.Format("2006")] = true
+			ix.dates[day.Format(time.DateOnly)] = true
+			ix.dates[day.Format("2006-01")] = true
+			ix.dates[day.Format("2006")] = true
 		}
 		for _, m := range reldate.FindAll(ev.Text, ev.Time) {
-			dates[m.Date()] = true
-			dates[m.Label()] = true
+			ix.dates[m.Date()] = true
+			ix.dates[m.Label()] = true
 			for _, d := range m.Days {
-				dates[d.Format(time.DateOnly)] = true
+				ix.dates[d.Format(time.DateOnly)] = true
 			}
 		}
 		for _, d := range isoLike.FindAllString(ev.Text, -1) {
-			dates[d] = true
+			ix.dates[d] = true
 		}
 	}
+	return ix
+}
+
+// union is an index of both indexes' evidence.
+func (ix *evidenceIndex) union(o *evidenceIndex) *evidenceIndex {
+	u := &evidenceIndex{stems: map[string]bool{}, dates: map[string]bool{}}
+	for _, x := range []*evidenceIndex{ix, o} {
+		for k := range x.stems {
+			u.stems[k] = true
+		}
+		for k := range x.dates {
+			u.dates[k] = true
+		}
+	}
+	return u
+}
+
+// unsupported is Unsupported against the index.
+func (ix *evidenceIndex) unsupported(text string, names []string, stems map[string]string) []string {
+	a := analyzer()
+	allowed := map[string]bool{}
 	for _, n := range names {
-		for _, w := range a.words(n) {
-			have[w.stem] = true
+		for _, w := range a.words(n, stems) {
+			allowed[w.stem] = true
 		}
 	}
 	var missing []string
@@ -71,16 +104,17 @@ func Unsupported(text string, evidence []Evidence, names ...string) []string {
 		}
 	}
 	// Resolved dates first, so their digits are not read as numbers.
-	text = isoLike.ReplaceAllStringFunc(text, func(d string) string {
-		key := strings.Trim(strings.TrimPrefix(d, "week of "), "()")
-		if dates[key] || dates[d] {
+	if strings.Contains(text, "-") || strings.Contains(text, "(") {
+		text = isoLike.ReplaceAllStringFunc(text, func(d string) string {
+			key := strings.Trim(strings.TrimPrefix(d, "week of "), "()")
+			if !ix.dates[key] && !ix.dates[d] {
+				miss(d)
+			}
 			return " "
-		}
-		miss(d)
-		return " "
-	})
-	for _, w := range a.words(text) {
-		if have[w.stem] || a.conjugated(w.term, have) {
+		})
+	}
+	for _, w := range a.words(text, stems) {
+		if ix.stems[w.stem] || allowed[w.stem] || a.conjugated(w.term, ix.stems, stems) {
 			continue
 		}
 		miss(w.term)
@@ -131,7 +165,7 @@ func analyzer() *textAnalyzer {
 
 // words returns the content words of s: stop words and punctuation
 // dropped, possessives stripped, lower case, with their porter stems.
-func (a *textAnalyzer) words(s string) []word {
+func (a *textAnalyzer) words(s string, stems map[string]string) []word {
 	// Curly apostrophes become straight ones, so "I’m" is the stop word "i'm".
 	s = strings.ReplaceAll(s, "’", "'")
 	ts := a.lower.Filter(a.possessive.Filter(a.tokenizer.Tokenize([]byte(s))))
@@ -141,10 +175,22 @@ func (a *textAnalyzer) words(s string) []word {
 		if a.stop[term] || a.stop[strings.TrimSuffix(term, "'s")] {
 			continue
 		}
-		stem := a.stem(term)
-		out = append(out, word{term: term, stem: stem})
+		out = append(out, word{term: term, stem: a.cachedStem(term, stems)})
 	}
 	return out
+}
+
+// cachedStem is stem, remembered in cache when it is not nil.
+func (a *textAnalyzer) cachedStem(term string, cache map[string]string) string {
+	if cache == nil {
+		return a.stem(term)
+	}
+	if s, ok := cache[term]; ok {
+		return s
+	}
+	s := a.stem(term)
+	cache[term] = s
+	return s
 }
 
 func (a *textAnalyzer) stem(term string) string {
@@ -157,12 +203,12 @@ var irregular = map[string]string{"goes": "go", "does": "do", "has": "have", "is
 
 // conjugated reports whether term is a third-person form of a word whose
 // stem is in have ("goes" for "go", "flies" for "fly").
-func (a *textAnalyzer) conjugated(term string, have map[string]bool) bool {
-	if base, ok := irregular[term]; ok && have[a.stem(base)] {
+func (a *textAnalyzer) conjugated(term string, have map[string]bool, cache map[string]string) bool {
+	if base, ok := irregular[term]; ok && have[a.cachedStem(base, cache)] {
 		return true
 	}
 	for _, cut := range []struct{ suffix, repl string }{{"ies", "y"}, {"es", ""}, {"s", ""}} {
-		if base, ok := strings.CutSuffix(term, cut.suffix); ok && base != "" && have[a.stem(base+cut.repl)] {
+		if base, ok := strings.CutSuffix(term, cut.suffix); ok && base != "" && have[a.cachedStem(base+cut.repl, cache)] {
 			return true
 		}
 	}

@@ -256,8 +256,7 @@ func TestLabelledSet(t *testing.T) {
 				if c.gold.Split != split {
 					continue
 				}
-				facts := Distil(c.session)
-				sum := Summary(c.session)
+				facts, sum := DistilAll(c.session)
 				measure(c, facts, sum, &all)
 				if byKind[c.gold.Kind] == nil {
 					byKind[c.gold.Kind] = &figures{}
@@ -313,6 +312,7 @@ func TestLabelledSet_DumpDev(t *testing.T) {
 			byTurn[f.Cites[0]] = append(byTurn[f.Cites[0]], f)
 		}
 		d := newDistiller(c.session)
+		d.names = sessionNames(c.session)
 		rejected := map[string][]candidate{}
 		for i, tt := range c.session.Turns {
 			for _, cand := range d.candidates(i) {

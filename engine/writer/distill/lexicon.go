@@ -93,6 +93,24 @@ var cjkThemeWords = map[string][]string{
 // a place or a photo.
 var chatRe = regexp.MustCompile(`(?i)\b(?:works for (?:me|us|everyone|all of us)|(?:is|are|was|looks|sounds|seems) (?:so |really |very )?(?:nice|good|great|fine|cute|lovely|perfect|amazing|fun|brilliant|gorgeous))\b`)
 
+// preferenceHints are literals one of which every preferenceRe match
+// holds (lower case): most sentences skip the expression.
+var preferenceHints = []string{"prefer", "love", "hate", "like", "enjoy", "dislike", "stand", "can't do", "eat",
+	"rather", "favo", "vegetarian", "vegan", "pescatarian", "teetotal", "want to work", "never suggest", "please"}
+
+// possessionHints are the same for possessionRe.
+var possessionHints = []string{"have", "own", "got"}
+
+// mayHold reports whether lower holds one of the hints.
+func mayHold(lower string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // questionRe opens a question written without its question mark ("are
 // we actually doing the Lakes this year or…").
 var questionRe = regexp.MustCompile(`(?i)^(?:are|is|do|does|did|can|could|will|would|should|have|has|was|were|shall) (?:i|we|you|they|he|she|it|there|the|your|my|our|anyone|someone|everyone)\b`)
@@ -131,27 +149,88 @@ var firstPerson = map[string]bool{
 	"ours": true, "ourselves": true, "let's": true,
 }
 
-// hasAny reports whether lower (a lower-cased sentence wrapped in spaces)
-// holds any of the words or phrases.
-func hasAny(lower string, words []string) bool {
-	for _, w := range words {
-		if containsWord(lower, w) {
-			return true
-		}
-	}
-	return false
+// lexicon is a word list compiled for lookups: single words in a set,
+// phrases (with a space) and suffixes ("'ll") searched in the sentence.
+type lexicon struct {
+	words    map[string]bool
+	phrases  []string
+	suffixes []string
 }
 
-// countAny counts the words or phrases lower holds.
-func countAny(lower string, words []string) int {
+func newLexicon(entries []string) lexicon {
+	l := lexicon{words: map[string]bool{}}
+	for _, e := range entries {
+		switch {
+		case strings.HasPrefix(e, "'"):
+			l.suffixes = append(l.suffixes, e)
+		case strings.Contains(e, " "):
+			l.phrases = append(l.phrases, e)
+		default:
+			l.words[e] = true
+		}
+	}
+	return l
+}
+
+// count counts the entries a sentence holds, given its lower-case text
+// (wrapped in spaces) and its words.
+func (l lexicon) count(lower string, words []string) int {
 	n := 0
+	seen := map[string]bool{}
 	for _, w := range words {
-		if containsWord(lower, w) {
+		if base, ok := strings.CutSuffix(w, "'s"); ok && !l.words[w] {
+			w = base // "the wedding's in Beirut", "my mum's recipe"
+		}
+		if l.words[w] && !seen[w] {
+			seen[w] = true
+			n++
+		}
+		for _, suf := range l.suffixes {
+			if strings.HasSuffix(w, suf) {
+				n++
+			}
+		}
+	}
+	for _, p := range l.phrases {
+		if containsWord(lower, p) {
 			n++
 		}
 	}
 	return n
 }
+
+func (l lexicon) has(lower string, words []string) bool { return l.count(lower, words) > 0 }
+
+// lowerWords are the words of a lower-case sentence: split at spaces,
+// trimmed of punctuation, apostrophes and inner symbols kept ("a&e",
+// "on-call", "i'll").
+func lowerWords(lower string) []string {
+	fs := strings.Fields(lower)
+	out := fs[:0]
+	for _, w := range fs {
+		w = strings.Trim(w, ",.!?;:()[]{}\"'*`…“”")
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// The lexicons, compiled once.
+var (
+	themeLexicons = func() map[string]lexicon {
+		m := map[string]lexicon{}
+		for theme, ws := range themeWords {
+			m[theme] = newLexicon(ws)
+		}
+		return m
+	}()
+	strongLexicon      = newLexicon(strongWords)
+	instructionLexicon = newLexicon(instructionWords)
+	decisionLexicon    = newLexicon(decisionWords)
+	planLexicon        = newLexicon(planWords)
+	lifeLexicon        = newLexicon(lifeVerbs)
+)
 
 // containsWord reports whether lower holds w with word boundaries on both
 // sides (a boundary is anything but a letter or digit).

@@ -49,8 +49,9 @@ func analyse(text string, names map[string]bool) features {
 			f.second = true
 		}
 	}
-	for theme, ws := range themeWords {
-		if n := countAny(lower, ws); n > 0 {
+	words := lowerWords(lower)
+	for theme, lex := range themeLexicons {
+		if n := lex.count(lower, words); n > 0 {
 			f.themeHits[theme] = n
 		}
 	}
@@ -69,14 +70,14 @@ func analyse(text string, names map[string]bool) features {
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true
 	}
-	f.strong = hasAny(lower, strongWords)
-	f.preference = preferenceRe.MatchString(text)
+	f.strong = strongLexicon.has(lower, words)
+	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text)
 	trimmed := strings.TrimSpace(lower)
-	f.instruction = hasPrefixAny(trimmed, instructionStarts) || hasAny(lower, instructionWords)
-	f.decision = hasAny(lower, decisionWords)
-	f.plan = hasAny(lower, planWords)
-	f.lifeVerb = hasAny(lower, lifeVerbs)
-	f.possession = possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
+	f.instruction = hasPrefixAny(trimmed, instructionStarts) || instructionLexicon.has(lower, words)
+	f.decision = decisionLexicon.has(lower, words)
+	f.plan = planLexicon.has(lower, words)
+	f.lifeVerb = lifeLexicon.has(lower, words)
+	f.possession = mayHold(lower, possessionHints) && possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
 	for _, w := range strings.Fields(text) {
 		w = strings.Trim(w, ",.!?;:()\"'")
 		r, _ := utf8.DecodeRuneInString(w)
@@ -319,7 +320,7 @@ func (d *distiller) personFact(i int, sn sentence) (Fact, bool) {
 	annotated := text
 	if kind != KindPreference && kind != KindInstruction && theme != ThemeHabits {
 		// A habit's "on Saturday morning" is every Saturday, not the last one.
-		annotated, fact.Date = annotate(text, t.Time)
+		annotated, fact.Date = annotateWith(text, ms)
 	}
 	fact.Text = rewrite(annotated, subject, rewriteOptions{keepYou: ownerToAssistant, names: d.names})
 	fact.Key = SlotOf(fact.Text, false)

@@ -30,7 +30,13 @@ var codingDecisionRe = regexp.MustCompile(`(?i)\b(?:let's|go with|going with|for
 
 // projectFact makes a fact about the project from one sentence the owner
 // said in a coding session.
-func (d *distiller) projectFact(t Turn, sn sentence, afterQuestion bool) (Fact, bool) {
+func (d *distiller) projectFact(i int, sn sentence) (Fact, bool) {
+	t := d.s.Turns[i]
+	var question Turn
+	afterQuestion := i > 0 && d.s.Turns[i-1].Role == RoleAssistant && strings.HasSuffix(strings.TrimSpace(d.s.Turns[i-1].Content), "?")
+	if afterQuestion {
+		question = d.s.Turns[i-1]
+	}
 	if t.Role != RoleUser {
 		return Fact{}, false
 	}
@@ -71,6 +77,11 @@ func (d *distiller) projectFact(t Turn, sn sentence, afterQuestion bool) (Fact, 
 		fact.Theme = ThemeCommands
 	}
 	fact.Text = rewrite(annotated, d.owner, rewriteOptions{we: d.project, keepYou: true, names: d.names})
+	if afterQuestion && f.words < 5 {
+		// "only posted ones." means nothing alone: the question goes with it.
+		fact.Text = quote("the assistant", cleanSentence(question.Content)) + " " + quote(d.owner, cleanSentence(text))
+		fact.Cites = []string{question.Ref, t.Ref}
+	}
 	fact.Key = SlotOf(fact.Text, true)
 	return fact, true
 }
@@ -154,7 +165,7 @@ func (d *distiller) outcome() (Fact, bool) {
 	}
 	f := Fact{Subject: d.project, Kind: KindOutcome, Theme: ThemeOutcomes, Text: strings.Join(parts, " "),
 		Cites: []string{t.Ref}, Date: t.Time.UTC().Format(time.DateOnly)}
-	if len(d.unsupported(f, t)) > 0 {
+	if len(d.unsupported(f)) > 0 {
 		return Fact{}, false
 	}
 	return f, true

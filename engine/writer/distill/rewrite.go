@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,8 +21,35 @@ type rewriteOptions struct {
 	names map[string]bool
 }
 
-// tokenRe cuts a text into words (apostrophes inside) and the rest.
-var tokenRe = regexp.MustCompile(`[\p{L}\p{N}'’_\-./~]+|[^\p{L}\p{N}'’_\-./~]+`)
+// tokens cuts a text into runs of word and non-word characters, which
+// join back into the text. A word is letters, digits, apostrophes and
+// underscores, and the joiners - . / ~ @ between two of them ("go.mod",
+// "tidepool-theme", "cmd/ledgerline"); "me." is the word "me" and ".".
+func tokens(s string) []string {
+	var out []string
+	start, inWord := 0, false
+	for i, r := range s {
+		w := isWordRune(r)
+		if !w && strings.ContainsRune("-./~@", r) && inWord {
+			// A joiner stays in the word when a word rune follows it.
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			w = isWordRune(next)
+		}
+		if i > start && w != inWord {
+			out = append(out, s[start:i])
+			start = i
+		}
+		inWord = w
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '_'
+}
 
 // adverbs may stand between "I" and its verb.
 var adverbs = map[string]bool{"just": true, "also": true, "really": true, "never": true, "always": true,
@@ -164,7 +190,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	if hasHan(text) {
 		return thirdPersonCJK(text, subject)
 	}
-	toks := tokenRe.FindAllString(text, -1)
+	toks := tokens(text)
 	var b strings.Builder
 	named := false // the subject is already in the sentence: "my" becomes "their", "I" becomes "they"
 	firstWord := true
@@ -359,7 +385,7 @@ func matchCase(tok, w string) string {
 
 // hasWe reports whether text says "we", "our" or "us".
 func hasWe(text string) bool {
-	for _, tok := range tokenRe.FindAllString(strings.ToLower(text), -1) {
+	for _, tok := range tokens(strings.ToLower(text)) {
 		switch strings.ReplaceAll(tok, "’", "'") {
 		case "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours":
 			return true
@@ -397,7 +423,7 @@ func hasEnglishFirstPerson(s string) bool { return len(FirstPersonWords(s)) > 0 
 func FirstPersonWords(text string) []string {
 	var out []string
 	inQuote := false
-	for _, tok := range tokenRe.FindAllString(text, -1) {
+	for _, tok := range tokens(text) {
 		r, _ := utf8.DecodeRuneInString(tok)
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			for _, c := range tok {

@@ -22,6 +22,18 @@ const (
 // with nothing to say gives a Fact with no Text and no Cites.
 func Summary(s Session) Fact {
 	d := newDistiller(s)
+	d.names = sessionNames(s)
+	var facts []Fact
+	if !d.coding() {
+		facts = d.distil()
+	}
+	return d.summary(facts)
+}
+
+// summary is Summary given the session's facts (unused for a coding
+// session).
+func (d *distiller) summary(facts []Fact) Fact {
+	s := d.s
 	sum := Fact{Subject: d.threadSubject(), Kind: KindSummary, Theme: ThemeSessions}
 	if len(s.Turns) == 0 {
 		return sum
@@ -41,7 +53,6 @@ func Summary(s Session) Fact {
 		}
 	case d.hasAssistant():
 		about = d.request(false)
-		facts := Distil(s)
 		for i := len(facts) - 1; i >= 0; i-- {
 			if k := facts[i].Kind; k == KindDecision || k == KindPlan {
 				ended = facts[i]
@@ -51,7 +62,6 @@ func Summary(s Session) Fact {
 	default:
 		// A chat between people has no one request: its first fact says what
 		// it opened with, its last one where it got to, when both are short.
-		facts := Distil(s)
 		if len(facts) > 0 {
 			about = facts[0]
 		}
@@ -72,6 +82,8 @@ func Summary(s Session) Fact {
 	sum.Text = clipWords(text, summaryWords)
 	sum.Cites = appendNew(append([]string(nil), about.Cites...), ended.Cites...)
 	sum.Cites = inTurnOrder(s, sum.Cites)
+	sum.Key = summaryKey
+	sum.Path, _ = TopicFor(sum, s)
 	return sum
 }
 
@@ -188,6 +200,7 @@ func ThreadName(s Session) string {
 		return slug
 	}
 	d := newDistiller(s)
+	d.names = map[string]bool{}
 	day := ""
 	var first string
 	for _, t := range s.Turns {

@@ -97,6 +97,9 @@ type Fact struct {
 	// Cites are the refs of the turns the fact rests on, at least one, in
 	// conversation order.
 	Cites []string
+	// Path is the topic file the fact belongs in (TopicFor), which Merge
+	// compares; Theme is its heading there.
+	Path string
 	// Date is the fact's resolved date, YYYY-MM-DD, YYYY-MM or YYYY, or "".
 	Date string
 	// Core marks a standing preference or instruction of the owner: a
