@@ -39,6 +39,7 @@ func (d *distiller) distil() []Fact {
 	facts = dedupe(facts)
 	for i := range facts {
 		facts[i].Path, _ = TopicFor(facts[i], s)
+		facts[i].Key = BlockSlot(facts[i].Text, facts[i].Path, facts[i].Theme)
 	}
 	return facts
 }
@@ -55,6 +56,14 @@ type distiller struct {
 }
 
 func newDistiller(s Session) *distiller {
+	// Text is read as UTF-8: invalid bytes become U+FFFD once, here, so
+	// every length below is the text's own.
+	turns := make([]Turn, len(s.Turns))
+	for i, t := range s.Turns {
+		t.Content = strings.ToValidUTF8(t.Content, "\uFFFD")
+		turns[i] = t
+	}
+	s.Turns = turns
 	d := &distiller{s: s, owner: s.OwnerName, stems: map[string]string{}, evidence: map[string]*evidenceIndex{}}
 	if d.owner == "" {
 		d.owner = DefaultOwnerName

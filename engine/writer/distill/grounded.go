@@ -166,8 +166,9 @@ func analyzer() *textAnalyzer {
 // words returns the content words of s: stop words and punctuation
 // dropped, possessives stripped, lower case, with their porter stems.
 func (a *textAnalyzer) words(s string, stems map[string]string) []word {
-	// Curly apostrophes become straight ones, so "I’m" is the stop word "i'm".
-	s = strings.ReplaceAll(s, "’", "'")
+	// Curly apostrophes become straight ones, so "I’m" is the stop word
+	// "i'm"; invalid UTF-8 is read as U+FFFD, as Distil reads it.
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "’", "'")
 	ts := a.lower.Filter(a.possessive.Filter(a.tokenizer.Tokenize([]byte(s))))
 	out := make([]word, 0, len(ts))
 	for _, t := range ts {

@@ -1,15 +1,15 @@
 package distill
 
-import "strings"
-
 // Block is a block already in memory, as Merge needs it.
 type Block struct {
 	ID    string   // its block id
 	Path  string   // its topic file, "topics/people/melanie-park.md"
 	Text  string   // its text, without the id and footnote markers
 	Cites []string // the source-ids its footnotes cite
-	// Key is its slot; "" recovers it from Text and Path (SlotOf), which
-	// gives the same answer for a block the distiller wrote.
+	// Heading is the heading it is under ("Work", "Outcomes"), "" for none.
+	Heading string
+	// Key is its slot; "" recovers it (Slot), which gives the same answer
+	// for a block the distiller wrote.
 	Key string
 }
 
@@ -61,11 +61,7 @@ func Merge(existing []Block, facts []Fact) []Action {
 	var targets []*target
 	for i := range existing {
 		b := &existing[i]
-		key := b.Key
-		if key == "" {
-			key = slotOfPath(b.Text, b.Path)
-		}
-		targets = append(targets, &target{block: b, action: -1, key: key})
+		targets = append(targets, &target{block: b, action: -1, key: b.Slot()})
 	}
 	var actions []Action
 	text := func(tg *target) string {
@@ -81,6 +77,12 @@ func Merge(existing []Block, facts []Fact) []Action {
 		return actions[tg.action].Path
 	}
 	cache := map[string]string{}
+	cites := func(tg *target) []string {
+		if tg.action >= 0 {
+			return actions[tg.action].Cites
+		}
+		return tg.block.Cites
+	}
 	for _, f := range facts {
 		fs := contentStems(f.Text, cache, f.Subject)
 		var restated, sameSlot *target
@@ -88,10 +90,18 @@ func Merge(existing []Block, facts []Fact) []Action {
 			if path(tg) != f.Path {
 				continue
 			}
-			if restated == nil && restates(contentStems(text(tg), cache, f.Subject), fs) {
-				restated = tg
+			if restates(contentStems(text(tg), cache, f.Subject), fs) {
+				// The block the fact already made, if any, before another
+				// that says much the same: merging twice changes nothing.
+				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {
+					restated = tg
+				}
 			}
-			if sameSlot == nil && f.Key != "" && tg.key == f.Key {
+			// Two facts of one statement ("always run make lint", "CI runs
+			// golangci-lint") are two facets, not a changed value; a
+			// session's new summary replaces its old one all the same.
+			facet := f.Kind != KindSummary && sharesAny(cites(tg), f.Cites)
+			if sameSlot == nil && f.Key != "" && tg.key == f.Key && !facet {
 				sameSlot = tg
 			}
 		}
@@ -143,18 +153,31 @@ func replace(actions *[]Action, b *Block, at *int, f Fact) {
 	*at = len(*actions) - 1
 }
 
-// slotOfPath is SlotOf for a block in a topic file: a project's slots in
-// topics/projects/, a thread's one summary in topics/threads/.
-func slotOfPath(text, path string) string {
-	switch {
-	case strings.HasPrefix(path, "topics/threads/"):
-		return summaryKey
-	case strings.HasPrefix(path, "topics/projects/"):
-		return SlotOf(text, true)
+// containsAll reports whether xs holds every ref.
+func containsAll(xs, refs []string) bool {
+	for _, r := range refs {
+		found := false
+		for _, x := range xs {
+			if x == r {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
 	}
-	return SlotOf(text, false)
+	return true
 }
 
-// summaryKey is the slot of a thread's Summary: a session written again
-// replaces its summary.
-const summaryKey = "summary"
+// sharesAny reports whether xs and ys have a ref in common.
+func sharesAny(xs, ys []string) bool {
+	for _, y := range ys {
+		for _, x := range xs {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -167,7 +167,7 @@ func isChat(sn sentence, f features) bool {
 	if ackWords[bare] || bare == "" {
 		return true
 	}
-	if f.words < 3 && !f.cjk && f.themeCount() == 0 {
+	if f.words < 3 && !f.cjk && f.themeCount() == 0 && !f.preference && !f.strong {
 		return true
 	}
 	return hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(sn.text)
@@ -323,7 +323,6 @@ func (d *distiller) personFact(i int, sn sentence) (Fact, bool) {
 		annotated, fact.Date = annotateWith(text, ms)
 	}
 	fact.Text = rewrite(annotated, subject, rewriteOptions{keepYou: ownerToAssistant, names: d.names})
-	fact.Key = SlotOf(fact.Text, false)
 	fact.Core = t.Owner && (kind == KindPreference || kind == KindInstruction)
 	return fact, true
 }

@@ -82,7 +82,6 @@ func (d *distiller) projectFact(i int, sn sentence) (Fact, bool) {
 		fact.Text = quote("the assistant", cleanSentence(question.Content)) + " " + quote(d.owner, cleanSentence(text))
 		fact.Cites = []string{question.Ref, t.Ref}
 	}
-	fact.Key = SlotOf(fact.Text, true)
 	return fact, true
 }
 

@@ -142,16 +142,17 @@ func quote(subject, text string) string {
 
 // cleanSentence drops markdown emphasis, chat tails and repeated marks.
 func cleanSentence(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.NewReplacer("**", "", "__", "", "\t", " ").Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
 	for {
-		lower := strings.ToLower(s)
+		trimmed := strings.TrimRight(s, ".!?… ")
 		cut := false
 		for _, tail := range []string{" lol", " haha", " tbh", " btw", " thank god", " honestly", " though", " xx", " x"} {
-			trimmed := strings.TrimRight(lower, ".!?… ")
-			if strings.HasSuffix(trimmed, tail) {
-				s = strings.TrimSpace(s[:len(trimmed)-len(tail)])
+			if len(trimmed) >= len(tail) && strings.EqualFold(trimmed[len(trimmed)-len(tail):], tail) {
+				s = strings.TrimSpace(trimmed[:len(trimmed)-len(tail)])
 				cut = true
+				break
 			}
 		}
 		if !cut {
@@ -339,7 +340,13 @@ func conjugateNext(toks []string, i int, b *strings.Builder) int {
 			b.WriteString(tok)
 			continue
 		}
-		b.WriteString(third(tok))
+		if firstPerson[strings.ToLower(strings.ReplaceAll(tok, "’", "'"))] {
+			return j - 1 // "I I'm": the next word is another pronoun, for the caller
+		}
+		if v := third(tok); !firstPerson[strings.ToLower(v)] {
+			tok = v // not "u" + "s" = "us"
+		}
+		b.WriteString(tok)
 		return j
 	}
 	return len(toks) - 1
@@ -361,6 +368,9 @@ func pluralNext(toks []string, i int, b *strings.Builder) int {
 		if adverbs[strings.ToLower(tok)] {
 			b.WriteString(tok)
 			continue
+		}
+		if firstPerson[strings.ToLower(strings.ReplaceAll(tok, "’", "'"))] {
+			return j - 1
 		}
 		switch strings.ToLower(tok) {
 		case "am":

@@ -75,14 +75,17 @@ func (d *distiller) summary(facts []Fact) Fact {
 	if about.Text == "" {
 		return sum
 	}
-	text := about.Text
+	sum.Text, sum.Cites = about.Text, about.Cites
 	if ended.Text != "" && ended.Text != about.Text {
-		text += " " + ended.Text
+		sum.Text += " " + ended.Text
+		sum.Cites = inTurnOrder(s, appendNew(append([]string(nil), about.Cites...), ended.Cites...))
 	}
-	sum.Text = clipWords(text, summaryWords)
-	sum.Cites = appendNew(append([]string(nil), about.Cites...), ended.Cites...)
-	sum.Cites = inTurnOrder(s, sum.Cites)
-	sum.Key = summaryKey
+	sum.Text = clipWords(sum.Text, summaryWords)
+	if len(d.unsupported(sum)) > 0 {
+		// Never invent, here too: what fails the check is not written.
+		return Fact{Subject: sum.Subject, Kind: KindSummary, Theme: ThemeSessions}
+	}
+	sum.Key = summaryKeyOf(sum.Cites[0])
 	sum.Path, _ = TopicFor(sum, s)
 	return sum
 }
@@ -217,13 +220,10 @@ func ThreadName(s Session) string {
 		}
 	}
 	name := d.threadSubject()
-	if d.coding() || len(s.Turns) > 0 && s.Turns[0].Speaker == "" {
-		name = d.threadSubject()
+	if topic.Slug(name) == "" {
+		name = s.Provider // "🎉" names nothing
 	}
 	slug := topic.Slug(strings.Join([]string{name, day, first}, " "))
-	if slug == "" {
-		slug = topic.Slug(s.Provider + " " + day)
-	}
 	if slug == "" {
 		slug = "thread"
 	}
