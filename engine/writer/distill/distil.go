@@ -127,14 +127,16 @@ func (d *distiller) candidates(i int) []candidate {
 		return nil // a pasted log or file with a line of comment
 	}
 	var out []candidate
+	prev := ""
 	for _, sn := range seg.sentences {
 		var f Fact
 		var ok bool
 		if d.coding() {
 			f, ok = d.projectFact(i, sn)
 		} else {
-			f, ok = d.personFact(i, sn)
+			f, ok = d.personFact(i, sn, prev)
 		}
+		prev = sn.text
 		if !ok || f.Text == "" {
 			continue
 		}

@@ -23,7 +23,8 @@ var themeWords = map[string][]string{
 	ThemeFamily: {"husband", "wife", "partner", "boyfriend", "girlfriend", "kids", "kid", "children", "child", "son",
 		"daughter", "baby", "twins", "mum", "mom", "mother", "dad", "father", "sister", "brother", "parents", "grandma",
 		"grandad", "grandmother", "grandfather", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "family",
-		"wedding", "engaged", "married", "marry", "birthday", "anniversary", "born", "years old", "maid of honour",
+		"wedding", "engaged", "married", "marry", "birthday", "anniversary", "born", "years old", "turned", "turning",
+		"proposed", "maid of honour",
 		"best man", "bridesmaid"},
 	ThemePlaces: {"live", "lives", "lived", "living", "moved", "moving", "move", "flat", "house", "apartment", "home",
 		"neighbourhood", "city", "street", "road", "town", "relocate", "transfer", "moved in"},
@@ -32,7 +33,7 @@ var themeWords = map[string][]string{
 		"physio", "knee", "wrist", "hip", "back pain", "medication", "hay fever", "coeliac", "gluten", "lactose",
 		"sick", "ill", "cancer", "therapy", "a&e", "stomach", "drink", "sober", "migraine", "blood pressure"},
 	ThemePossessions: {"bought", "buy", "buying", "sold", "sell", "own", "owns", "car", "bike", "cat", "dog", "puppy",
-		"kitten", "adopted", "adopt", "laptop", "phone", "van", "boat"},
+		"kitten", "adopted", "adopt", "van", "boat"},
 	ThemeHabits: {"every", "usually", "times a week", "running", "runs", "run", "gym", "yoga", "classes", "class",
 		"learning", "learn", "bake", "bakes", "baking", "cook", "cooks", "read", "reads", "plays", "play", "band",
 		"guitar", "piano", "streak", "hobby", "commute", "cycle", "cycling", "hike", "hiking", "climbing", "garden",
@@ -70,7 +71,7 @@ var subjectPronouns = map[string]bool{"i": true, "i'm": true, "i've": true, "i'd
 
 // strongWords are nearly always a fact about someone's life.
 var strongWords = []string{"allergic", "allergy", "pregnant", "diagnosed", "surgery", "operation", "injury",
-	"diabetes", "asthma", "coeliac", "engaged", "married", "divorced", "promoted", "promotion", "retired",
+	"diabetes", "asthma", "coeliac", "engaged", "proposed", "married", "divorced", "promoted", "promotion", "retired",
 	"graduated", "adopted", "vegetarian", "vegan", "born", "passed away", "died", "redundant", "hired", "fired",
 	"moved to", "moving to", "bought a", "new job", "handed my notice", "broke my", "broken", "head of"}
 
@@ -92,6 +93,10 @@ var cjkThemeWords = map[string][]string{
 // chatRe is small talk whatever its words: agreeing to a time, praising
 // a place or a photo.
 var chatRe = regexp.MustCompile(`(?i)\b(?:works for (?:me|us|everyone|all of us)|(?:is|are|was|looks|sounds|seems) (?:so |really |very )?(?:nice|good|great|fine|cute|lovely|perfect|amazing|fun|brilliant|gorgeous))\b`)
+
+// vaguePreferenceRe is a liking for nothing named: "I love it", "I'd
+// love that".
+var vaguePreferenceRe = regexp.MustCompile(`\b(?:love|loves|hate|hates|like|likes|enjoy|enjoys|prefer|prefers)d? (?:it|that|this|you|them|him|her)\b[^a-z]*$`)
 
 // preferenceHints are literals one of which every preferenceRe match
 // holds (lower case): most sentences skip the expression.
@@ -139,7 +144,7 @@ var chatOpeners = []string{"thank", "thanks", "happy new year", "happy birthday"
 
 // discourse opens a sentence without adding to it ("Oh and", "Honestly",
 // "Big news:"); the rewrite drops it.
-var discourse = regexp.MustCompile(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|fun fact|(?:big|good|bad|less good|some|small|random|other big|another|one more|one|bit of) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?)[,:.!]+\s+)+`)
+var discourse = regexp.MustCompile(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|fun fact|(?:big|good|bad|less good|some|small|random|other big|another|one more|one|bit of) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?)[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
 
 // firstPerson are the pronouns a third-person text must not use as its
 // subject outside quotes (lower case, straight apostrophes).

@@ -2,6 +2,7 @@ package distill
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -71,7 +72,7 @@ func analyse(text string, names map[string]bool) features {
 		f.subject = true
 	}
 	f.strong = strongLexicon.has(lower, words)
-	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text)
+	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text) && !vaguePreferenceRe.MatchString(lower)
 	trimmed := strings.TrimSpace(lower)
 	f.instruction = hasPrefixAny(trimmed, instructionStarts) || instructionLexicon.has(lower, words)
 	f.decision = decisionLexicon.has(lower, words)
@@ -188,9 +189,11 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		f := analyse(p, names)
-		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.subject && !f.instruction && !f.preference
+		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
 		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
+		connective := opener == "so" || opener == "but"
 		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
+			weak && connective ||
 			weak && (pronounOpeners[opener] || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
 			hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) && f.themeCount() == 0 {
 			dropped = true
@@ -201,15 +204,42 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 	if !dropped || len(kept) == 0 {
 		return text
 	}
-	return strings.Join(kept, ", ")
+	return joinClauses(kept)
+}
+
+// joinClauses joins kept clauses: with ", " unless the next one opens
+// with its own connective.
+func joinClauses(parts []string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if o := strings.ToLower(firstWord(p)); o == "so" || o == "but" {
+				b.WriteString(" ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // splitClauses cuts text at the commas and semicolons outside brackets
-// and quotes.
+// and quotes, and before " so " and " but " (the clause keeps its
+// connective, so a dropped "so the timing actually works" leaves no
+// dangling word).
 func splitClauses(text string) []string {
 	var parts []string
 	depth, quoted, start := 0, false, 0
 	for i, r := range text {
+		if r == ' ' && depth == 0 && !quoted && i > start {
+			rest := text[i:]
+			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") || len(rest) > 5 && strings.EqualFold(rest[:5], " but ")) {
+				parts = append(parts, text[start:i])
+				start = i
+				continue
+			}
+		}
 		switch r {
 		case '(', '[':
 			depth++
@@ -239,7 +269,7 @@ func (d *distiller) answering(i int) bool {
 
 // personFact makes a fact from one sentence a person (or the speakerless
 // owner) said in a chat.
-func (d *distiller) personFact(i int, sn sentence) (Fact, bool) {
+func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
 	t := d.s.Turns[i]
 	text := discourse.ReplaceAllString(strings.TrimSpace(sn.text), "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
@@ -247,6 +277,7 @@ func (d *distiller) personFact(i int, sn sentence) (Fact, bool) {
 	if text == "" {
 		return Fact{}, false
 	}
+	text, context := d.resolvePronoun(i, text, prev)
 	f := analyse(text, d.names)
 	ms := dateMentions(text, t.Time)
 	// A question is small talk unless it floats a dated plan ("Let's say I
@@ -305,7 +336,7 @@ func (d *distiller) personFact(i int, sn sentence) (Fact, bool) {
 	if f.second && !ownerToAssistant {
 		score -= 2
 	}
-	if f.words < 4 && themes == 0 {
+	if f.words < 4 && !f.strong && !f.preference {
 		score--
 	}
 	if d.answering(i) && startsWithDroppedI(text) {
@@ -318,11 +349,14 @@ func (d *distiller) personFact(i int, sn sentence) (Fact, bool) {
 	kind, theme := classify(f, ownerToAssistant, len(ms) > 0)
 	fact := Fact{Subject: subject, Kind: kind, Theme: theme}
 	annotated := text
-	if kind != KindPreference && kind != KindInstruction && theme != ThemeHabits {
-		// A habit's "on Saturday morning" is every Saturday, not the last one.
+	if kind != KindPreference && kind != KindInstruction {
+		// A preference's "on Saturday morning" is every Saturday, not the last one.
 		annotated, fact.Date = annotateWith(text, ms)
 	}
 	fact.Text = rewrite(annotated, subject, rewriteOptions{keepYou: ownerToAssistant, names: d.names})
+	if context != "" {
+		fact.Cites = []string{context, t.Ref}
+	}
 	fact.Core = t.Owner && (kind == KindPreference || kind == KindInstruction)
 	return fact, true
 }
@@ -353,4 +387,58 @@ func classify(f features, ownerToAssistant, dated bool) (Kind, string) {
 		return KindEvent, theme
 	}
 	return KindFact, theme
+}
+
+// relations are the people (and pets) "your …" asks about.
+var relationRe = regexp.MustCompile(`(?i)\byour (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby)\b`)
+
+// calendarWords are capitalised words that name no one.
+var calendarWords = map[string]bool{"Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true,
+	"Saturday": true, "Sunday": true, "January": true, "February": true, "March": true, "April": true, "May": true,
+	"June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true}
+
+// resolvePronoun gives a sentence that opens with "he" or "she" its
+// subject back: the one person the sentence before it (same turn) names
+// ("…as long as Bruno can come. He's a border collie"), or the relation
+// the other speaker just asked about ("How's your mum doing?" — "She had
+// her knee replacement"), whose turn the fact then cites too (context).
+func (d *distiller) resolvePronoun(i int, text, prev string) (resolved, context string) {
+	first := firstWord(text)
+	lw := strings.ToLower(strings.ReplaceAll(first, "’", "'"))
+	var verb string
+	switch lw {
+	case "he", "she":
+	case "he's", "she's":
+		verb = " is"
+		if next := strings.ToLower(firstWord(strings.TrimPrefix(text, first))); next == "got" || next == "been" {
+			verb = " has"
+		}
+	default:
+		return text, ""
+	}
+	rest := text[len(first):]
+	t := d.s.Turns[i]
+	own := map[string]bool{}
+	for _, w := range strings.Fields(t.Speaker) {
+		own[w] = true
+	}
+	var named []string
+	for _, w := range strings.Fields(prev) {
+		w = nameKey(strings.Trim(w, ",.!?;:()\"'"))
+		if d.names[w] && !own[w] && !calendarWords[w] && !slices.Contains(named, w) {
+			named = append(named, w)
+		}
+	}
+	if len(named) == 1 {
+		return named[0] + verb + rest, ""
+	}
+	if prev == "" && i > 0 {
+		q := d.s.Turns[i-1]
+		if q.Speaker != t.Speaker && strings.HasSuffix(strings.TrimSpace(q.Content), "?") {
+			if m := relationRe.FindStringSubmatch(q.Content); m != nil {
+				return possessive(d.subjectOf(t)) + " " + strings.ToLower(m[1]) + verb + rest, q.Ref
+			}
+		}
+	}
+	return text, ""
 }
