@@ -125,7 +125,7 @@ func (d *distiller) outcomeTurn() int {
 var verdictRe = regexp.MustCompile(`(?i)commit|pass|fail|skip|todo`)
 
 // outcomeWords bounds an outcome's text.
-const outcomeWords = 60
+const outcomeWords = 45
 
 // outcome is how a coding session ended, from the assistant's final
 // summary: its first informative sentences and the one that says whether
@@ -139,20 +139,38 @@ func (d *distiller) outcome() (Fact, bool) {
 		return Fact{}, false
 	}
 	t := d.s.Turns[i]
-	var picked []string
-	words := 0
 	sents := d.informative(split(t.Content).sentences)
-	for j, sn := range sents {
-		last := j == len(sents)-1
-		if len(picked) >= 2 && !(last && verdictRe.MatchString(sn)) {
-			continue
+	// The first sentence says what was done, the last one that says whether
+	// it passes and was committed says how it ended; others fill the room
+	// left, in order.
+	keep := make([]bool, len(sents))
+	words := 0
+	take := func(j int) {
+		if j < 0 || keep[j] {
+			return
 		}
-		n := len(strings.Fields(sn))
-		if words+n > outcomeWords && len(picked) > 0 {
-			continue
+		if n := len(strings.Fields(sents[j])); words == 0 || words+n <= outcomeWords {
+			keep[j] = true
+			words += n
 		}
-		words += n
-		picked = append(picked, sn)
+	}
+	if len(sents) > 0 {
+		take(0)
+	}
+	for j := len(sents) - 1; j > 0; j-- {
+		if verdictRe.MatchString(sents[j]) {
+			take(j)
+			break
+		}
+	}
+	for j := range sents {
+		take(j)
+	}
+	var picked []string
+	for j, k := range keep {
+		if k {
+			picked = append(picked, sents[j])
+		}
 	}
 	if len(picked) == 0 {
 		return Fact{}, false

@@ -70,7 +70,6 @@ const (
 	ThemePreferences  = "Preferences"
 	ThemeInstructions = "Instructions"
 	ThemePlans        = "Plans"
-	ThemeEvents       = "Events"
 	ThemeDecisions    = "Decisions"
 	ThemeConventions  = "Conventions"
 	ThemeCommands     = "Commands"
