@@ -128,11 +128,11 @@ func (d *distiller) candidates(i int) []candidate {
 	}
 	var out []candidate
 	prev := ""
-	for _, sn := range seg.sentences {
+	for k, sn := range seg.sentences {
 		var f Fact
 		var ok bool
 		if d.coding() {
-			f, ok = d.projectFact(i, sn)
+			f, ok = d.projectFact(i, sn, k)
 		} else {
 			f, ok = d.personFact(i, sn, prev)
 		}

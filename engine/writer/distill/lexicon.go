@@ -58,7 +58,8 @@ var instructionWords = []string{"from now on", "for future reference", "always",
 
 // decisionWords mark a decision.
 var decisionWords = []string{"let's go with", "let's do", "go with", "going with", "decided", "we'll go with",
-	"chose", "settled on", "let's say", "booked", "decided:"}
+	"chose", "settled on", "let's say", "booked", "decided:", "voted for", "we picked", "we chose", "agreed on",
+	"it is then"}
 
 // planWords mark a plan.
 var planWords = []string{"will", "'ll", "going to", "planning", "plan to", "booked", "signed up", "entered",
@@ -82,7 +83,7 @@ var lifeVerbs = []string{"started", "start", "began", "joined", "adopted", "boug
 
 // cjkThemeWords are the theme words of Chinese chat, matched as substrings.
 var cjkThemeWords = map[string][]string{
-	ThemeWork:        {"工作", "公司", "上班", "辞职", "升职", "医院", "护士", "医生", "老师", "总部", "办公室"},
+	ThemeWork:        {"工作", "公司", "上班", "辞职", "升职", "医院", "护士", "医生", "老师", "总部", "办公室", "开会", "博士", "论文", "毕业", "大学"},
 	ThemeFamily:      {"孩子", "儿子", "女儿", "老公", "老婆", "妈妈", "爸爸", "结婚", "生日", "宝宝", "家人"},
 	ThemePlaces:      {"搬", "住在", "回国", "旅行"},
 	ThemeHealth:      {"过敏", "手术", "生病", "住院", "受伤", "怀孕", "医生"},
@@ -97,6 +98,10 @@ var chatRe = regexp.MustCompile(`(?i)\b(?:works for (?:me|us|everyone|all of us)
 // vaguePreferenceRe is a liking for nothing named: "I love it", "I'd
 // love that".
 var vaguePreferenceRe = regexp.MustCompile(`\b(?:love|loves|hate|hates|like|likes|enjoy|enjoys|prefer|prefers)d? (?:it|that|this|you|them|him|her)\b[^a-z]*$`)
+
+// jobRe is someone's occupation: "I'm a radiographer", "he's a town
+// planner", "works as a …er".
+var jobRe = regexp.MustCompile(`\b(?:i'm|i am|he's|she's|he is|she is|they're|is|works as|worked as|training as|training to be|job as) (?:a|an) (?:[a-z]+ )?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eon)|nurse|midwife|chef|cook|vet|doctor|lawyer|teacher|student)\b`)
 
 // preferenceHints are literals one of which every preferenceRe match
 // holds (lower case): most sentences skip the expression.
@@ -235,6 +240,11 @@ var (
 	decisionLexicon    = newLexicon(decisionWords)
 	planLexicon        = newLexicon(planWords)
 	lifeLexicon        = newLexicon(lifeVerbs)
+	// ownedLexicon is what "my …" makes a fact about the speaker: what
+	// they own, their home, job and health ("someone drove into my car").
+	// Family is left out: "visiting my aunt" is about the visit.
+	ownedLexicon = newLexicon(append(append([]string{"job", "boss", "flat", "house", "home", "office", "team",
+		"company", "practice", "surgery", "diagnosis"}, themeWords[ThemePossessions]...), themeWords[ThemeHealth]...))
 )
 
 // containsWord reports whether lower holds w with word boundaries on both

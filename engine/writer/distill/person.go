@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"scriptorium/engine/index/reldate"
 )
 
 // keepScore is the score a sentence needs to be a fact.
@@ -56,6 +58,9 @@ func analyse(text string, names map[string]bool) features {
 			f.themeHits[theme] = n
 		}
 	}
+	if jobRe.MatchString(lower) {
+		f.themeHits[ThemeWork]++
+	}
 	if hasHan(text) {
 		f.cjk = true
 		f.first = f.first || strings.Contains(text, "我")
@@ -70,6 +75,11 @@ func analyse(text string, names map[string]bool) features {
 	}
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true
+	}
+	for i := 0; i+1 < len(words); i++ {
+		if words[i] == "my" && ownedLexicon.words[strings.TrimSuffix(words[i+1], "'s")] {
+			f.subject = true // "someone drove into my car": about the speaker's car
+		}
 	}
 	f.strong = strongLexicon.has(lower, words)
 	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text) && !vaguePreferenceRe.MatchString(lower)
@@ -191,7 +201,7 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		f := analyse(p, names)
 		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
 		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
-		connective := opener == "so" || opener == "but"
+		connective := opener == "so" || opener == "but" || opener == "because"
 		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
 			weak && connective ||
 			weak && (pronounOpeners[opener] || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
@@ -213,7 +223,7 @@ func joinClauses(parts []string) string {
 	var b strings.Builder
 	for i, p := range parts {
 		if i > 0 {
-			if o := strings.ToLower(firstWord(p)); o == "so" || o == "but" {
+			if o := strings.ToLower(firstWord(p)); o == "so" || o == "but" || o == "because" {
 				b.WriteString(" ")
 			} else {
 				b.WriteString(", ")
@@ -234,7 +244,8 @@ func splitClauses(text string) []string {
 	for i, r := range text {
 		if r == ' ' && depth == 0 && !quoted && i > start {
 			rest := text[i:]
-			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") || len(rest) > 5 && strings.EqualFold(rest[:5], " but ")) {
+			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") || len(rest) > 5 && strings.EqualFold(rest[:5], " but ") ||
+				len(rest) > 9 && strings.EqualFold(rest[:9], " because ")) {
 				parts = append(parts, text[start:i])
 				start = i
 				continue
@@ -315,14 +326,23 @@ func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
 		score += 2
 	}
 	day := t.Time.UTC().Truncate(24 * time.Hour)
+	todayOnly := len(ms) > 0
 	for _, m := range ms {
-		if !m.Days[0].Equal(day) {
+		if m.Unit != reldate.Day || !m.Days[0].Equal(day) {
+			todayOnly = false
+		}
+	}
+	for _, m := range ms {
+		if m.Unit != reldate.Day || !m.Days[0].Equal(day) {
 			score++ // a date other than today's: "tonight" is small talk, "last Tuesday" is an event
 			if f.plan && m.Days[0].After(day.AddDate(0, 0, 1)) {
 				score++
 			}
 			break
 		}
+	}
+	if todayOnly {
+		score-- // "I'm knackered today": how the day is, not a life
 	}
 	if f.names > 0 && (f.subject || themes > 0) {
 		score++
@@ -418,18 +438,7 @@ func (d *distiller) resolvePronoun(i int, text, prev string) (resolved, context 
 	}
 	rest := text[len(first):]
 	t := d.s.Turns[i]
-	own := map[string]bool{}
-	for _, w := range strings.Fields(t.Speaker) {
-		own[w] = true
-	}
-	var named []string
-	for _, w := range strings.Fields(prev) {
-		w = nameKey(strings.Trim(w, ",.!?;:()\"'"))
-		if d.names[w] && !own[w] && !calendarWords[w] && !slices.Contains(named, w) {
-			named = append(named, w)
-		}
-	}
-	if len(named) == 1 {
+	if named := d.namedIn(prev, t.Speaker); len(named) == 1 {
 		return named[0] + verb + rest, ""
 	}
 	if prev == "" && i > 0 {
@@ -438,7 +447,30 @@ func (d *distiller) resolvePronoun(i int, text, prev string) (resolved, context 
 			if m := relationRe.FindStringSubmatch(q.Content); m != nil {
 				return possessive(d.subjectOf(t)) + " " + strings.ToLower(m[1]) + verb + rest, q.Ref
 			}
+			// "Does Owain still work for the council?" — "He's a town planner there".
+			if asked := d.namedIn(q.Content, q.Speaker, t.Speaker); len(asked) == 1 {
+				return asked[0] + verb + rest, q.Ref
+			}
 		}
 	}
 	return text, ""
+}
+
+// namedIn are the people a text names (session names, not calendar
+// words, not the given speakers), each once, in order.
+func (d *distiller) namedIn(text string, speakers ...string) []string {
+	own := map[string]bool{}
+	for _, sp := range speakers {
+		for _, w := range strings.Fields(sp) {
+			own[w] = true
+		}
+	}
+	var named []string
+	for _, w := range strings.Fields(text) {
+		w = nameKey(strings.Trim(w, ",.!?;:()\"'"))
+		if d.names[w] && !own[w] && !calendarWords[w] && !slices.Contains(named, w) {
+			named = append(named, w)
+		}
+	}
+	return named
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // conventionRe marks what an owner states about a project: rules,
@@ -22,6 +24,9 @@ var taskVerbs = map[string]bool{"fix": true, "add": true, "find": true, "look": 
 	"i'm": true, "i'll": true, "lets": true, "ok": true, "okay": true, "great": true, "thanks": true,
 	"nice": true, "good": true, "perfect": true, "yes": true, "no": true}
 
+// copulaPathRe says where something is: "X is src/…", "X are in cmd/…".
+var copulaPathRe = regexp.MustCompile("(?i)\\b(?:is|are|lives?|sits?|goes|go)(?: in| at| under)? `?(?:\\.{0,2}/|~/)?[\\w.-]+(?:/[\\w.-]*)+|(?i)\\b(?:is|are)(?: in| at)? `?[\\w-]+\\.(?:go|py|rs|ts|tsx|js|toml|yaml|yml|json|md|sql)\\b")
+
 // commandRe marks a fact about how to run something.
 var commandRe = regexp.MustCompile(`(?i)\b(?:run|runs|running|tests?|server|port|localhost|make \w+|uv run|pnpm \w+|npm \w+|go test|pytest|cargo \w+)\b`)
 
@@ -30,7 +35,7 @@ var codingDecisionRe = regexp.MustCompile(`(?i)\b(?:let's|go with|going with|for
 
 // projectFact makes a fact about the project from one sentence the owner
 // said in a coding session.
-func (d *distiller) projectFact(i int, sn sentence) (Fact, bool) {
+func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bool) {
 	t := d.s.Turns[i]
 	var question Turn
 	afterQuestion := i > 0 && d.s.Turns[i-1].Role == RoleAssistant && strings.HasSuffix(strings.TrimSpace(d.s.Turns[i-1].Content), "?")
@@ -57,7 +62,10 @@ func (d *distiller) projectFact(i int, sn sentence) (Fact, bool) {
 	}
 	decision := afterQuestion || codingDecisionRe.MatchString(text)
 	if afterQuestion {
-		score += 2
+		score += 3 // the owner's answer to the assistant's question is a decision
+	}
+	if code > 0 && copulaPathRe.MatchString(text) {
+		score += 2 // "The importer is src/import/csv.rs"
 	}
 	opening := strings.ToLower(strings.Trim(firstWord(text), ",.!:;"))
 	if taskVerbs[opening] && conventions == 0 && !afterQuestion {
@@ -77,12 +85,19 @@ func (d *distiller) projectFact(i int, sn sentence) (Fact, bool) {
 		fact.Theme = ThemeCommands
 	}
 	fact.Text = rewrite(annotated, d.owner, rewriteOptions{we: d.project, keepYou: true, names: d.names})
-	if afterQuestion && f.words < 5 {
+	if afterQuestion && (f.words < 5 || startsLower(text)) && sentenceIndex == 0 {
 		// "only posted ones." means nothing alone: the question goes with it.
 		fact.Text = quote("the assistant", cleanSentence(question.Content)) + " " + quote(d.owner, cleanSentence(text))
 		fact.Cites = []string{question.Ref, t.Ref}
 	}
 	return fact, true
+}
+
+// startsLower reports whether s opens with a lower-case letter: a
+// fragment that answers something ("an empty report, with a zero total").
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
 }
 
 func firstWord(s string) string {
@@ -194,7 +209,7 @@ func (d *distiller) informative(sns []sentence) []string {
 	var out []string
 	for _, sn := range sns {
 		f := analyse(sn.text, d.names)
-		if sn.question || f.words < 4 || isChat(sn, f) {
+		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 {
 			continue
 		}
 		out = append(out, sn.text)

@@ -227,6 +227,20 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			}
 			b.WriteString(subject)
 			named = true
+			if strings.HasSuffix(strings.TrimSpace(b.String()[:b.Len()-len(subject)]), " and") {
+				// "Kate and I are expecting": a plural subject keeps its verb.
+				switch lw {
+				case "i'm":
+					b.WriteString(" are")
+				case "i've":
+					b.WriteString(" have")
+				case "i'd":
+					b.WriteString(" would")
+				case "i'll":
+					b.WriteString(" will")
+				}
+				continue
+			}
 			switch lw {
 			case "i'm":
 				b.WriteString(" is")
