@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"scriptorium/engine/index/reldate"
 )
 
 // Dates make time searchable. A document's date terms are its own day and
@@ -36,191 +38,21 @@ func dayTerms(t time.Time) []string {
 	}
 }
 
-// relativeDate is one relative expression and the days it points at,
-// given the time it was said.
-type relativeDate struct {
-	re      *regexp.Regexp
-	days    func(m []string, t time.Time) []time.Time
-	weekday bool // ambiguous between the last and the next one
-	// hints are literals one of which every match contains (ASCII ones
-	// in lower case), so most texts skip the expression (see mayMatch).
-	hints []string
-}
-
-// planning marks a text that talks about the future (a question, "will",
-// "next", "starts"): its bare weekdays are left unresolved.
-var planning = regexp.MustCompile(`(?i)\?|\b(?:will|going to|next|tomorrow|starts?|let's|shall)\b|'ll\b`)
-
-var numberWords = map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2}
-
-var weekdays = map[string]time.Weekday{
-	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
-	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
-}
-
-// previous returns the last day before t that falls on wd.
-func previous(t time.Time, wd time.Weekday) time.Time {
-	back := (int(t.Weekday()) - int(wd) + 7) % 7
-	if back == 0 {
-		back = 7
-	}
-	return t.AddDate(0, 0, -back)
-}
-
-func offset(days int) func([]string, time.Time) []time.Time {
-	return func(_ []string, t time.Time) []time.Time { return []time.Time{t.AddDate(0, 0, days)} }
-}
-
-// relativeDates are matched case-insensitively, longest phrases first.
-var relativeDates = []relativeDate{
-	{re: regexp.MustCompile(`(?i)\b(two|three|four|five|six|a couple of|\d) days ago\b`), days: func(m []string, t time.Time) []time.Time {
-		n, ok := numberWords[strings.ToLower(m[1])]
-		if !ok {
-			n, _ = strconv.Atoi(m[1])
-		}
-		return []time.Time{t.AddDate(0, 0, -n)}
-	}, hints: []string{"days ago"}},
-	{re: regexp.MustCompile(`(?i)\blast weekend\b`), days: func(_ []string, t time.Time) []time.Time {
-		sat := previous(t, time.Saturday)
-		if t.Weekday() == time.Sunday || t.Weekday() == time.Saturday {
-			sat = previous(sat, time.Saturday)
-		}
-		return []time.Time{sat, sat.AddDate(0, 0, 1)}
-	}, hints: []string{"last weekend"}},
-	{re: regexp.MustCompile(`(?i)\b(?:(?:on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(monday|tuesday|wednesday|thursday|friday|saturday|sunday)'s)\b`), days: func(m []string, t time.Time) []time.Time {
-		return []time.Time{previous(t, weekdays[strings.ToLower(m[1]+m[2])])}
-	}, weekday: true, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
-	{re: regexp.MustCompile(`(?i)\b(?:yesterday|last night)\b`), days: offset(-1), hints: []string{"yesterday", "last night"}},
-	{re: regexp.MustCompile(`(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b`), days: offset(0), hints: []string{"today", "tonight", "this "}},
-	{re: regexp.MustCompile(`(?i)\btomorrow\b`), days: offset(1), hints: []string{"tomorrow"}},
-	{re: regexp.MustCompile(`前天`), days: offset(-2), hints: []string{"前天"}},
-	{re: regexp.MustCompile(`昨天|昨晚`), days: offset(-1), hints: []string{"昨天", "昨晚"}},
-	{re: regexp.MustCompile(`今天|今晚|今早`), days: offset(0), hints: []string{"今天", "今晚", "今早"}},
-	{re: regexp.MustCompile(`后天`), days: offset(2), hints: []string{"后天"}},
-	{re: regexp.MustCompile(`明天`), days: offset(1), hints: []string{"明天"}},
-}
-
-// mayMatch reports whether rd can match a text whose ASCII letters are
-// lowered in lower. Case-insensitive expressions also match the two
-// non-ASCII runes that fold to ASCII letters (K, the Kelvin sign, to k; ſ
-// to s): a text with either is tried with every expression (tryAll).
-func (rd *relativeDate) mayMatch(lower string, tryAll bool) bool {
-	if tryAll {
-		return true
-	}
-	for _, h := range rd.hints {
-		if strings.Contains(lower, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// lowerASCII lowers the ASCII letters of s and leaves every other byte.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; 'A' <= c && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
-
 // DateMention is a relative date found in a text: where it is (byte
 // offsets) and the days it points at.
-type DateMention struct {
-	Start, End int
-	Days       []time.Time
-}
+type DateMention = reldate.Mention
 
 // RelativeDates finds the relative dates of text said at t, in order, not
-// overlapping. A weekday without "next" is taken as the last one before t:
-// people report what happened more often than they plan in a memory.
+// overlapping (reldate.Find: the resolver is shared with the writer).
 func RelativeDates(text string, t time.Time) []DateMention {
-	return relativeDatesIn(text, t, false)
-}
-
-// relativeDatesIn is RelativeDates; tryAll runs every expression, hints or
-// not (tests compare the two).
-func relativeDatesIn(text string, t time.Time, tryAll bool) []DateMention {
-	if t.IsZero() {
-		return nil
-	}
-	t = t.UTC().Truncate(24 * time.Hour)
-	lower := lowerASCII(text)
-	tryAll = tryAll || strings.ContainsRune(text, '\u212a') || strings.ContainsRune(text, '\u017f')
-	var taken []bool
-	var out []DateMention
-	for i := range relativeDates {
-		rd := &relativeDates[i]
-		if !rd.mayMatch(lower, tryAll) {
-			continue
-		}
-		if taken == nil {
-			taken = make([]bool, len(text))
-		}
-		for _, loc := range rd.re.FindAllStringSubmatchIndex(text, -1) {
-			if taken[loc[0]] || taken[loc[1]-1] {
-				continue
-			}
-			if strings.HasPrefix(strings.ToLower(text[max(0, loc[0]-5):loc[0]]), "next ") {
-				continue
-			}
-			if rd.weekday && planning.MatchString(text) {
-				// "team lunch on Friday?" is the coming Friday: a weekday is
-				// only resolved in a text that reports rather than plans.
-				continue
-			}
-			var groups []string
-			for i := 0; i+1 < len(loc); i += 2 {
-				if loc[i] < 0 {
-					groups = append(groups, "")
-					continue
-				}
-				groups = append(groups, text[loc[i]:loc[i+1]])
-			}
-			for i := loc[0]; i < loc[1]; i++ {
-				taken[i] = true
-			}
-			out = append(out, DateMention{Start: loc[0], End: loc[1], Days: rd.days(groups, t)})
-		}
-	}
-	// Sort by position (few mentions: insertion sort).
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return reldate.Find(text, t)
 }
 
 // AnnotateDates writes the day after each relative date of text said at
 // t: "yesterday" becomes "yesterday (2026-03-04)". The offline writer uses
 // it so a distilled block keeps what the words meant on the day.
 func AnnotateDates(text string, t time.Time) string {
-	ms := RelativeDates(text, t)
-	if len(ms) == 0 {
-		return text
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range ms {
-		b.WriteString(text[last:m.End])
-		days := make([]string, len(m.Days))
-		for i, d := range m.Days {
-			days[i] = d.Format(time.DateOnly)
-		}
-		fmt.Fprintf(&b, " (%s)", strings.Join(days, ", "))
-		last = m.End
-	}
-	b.WriteString(text[last:])
-	return b.String()
+	return reldate.Annotate(text, t)
 }
 
 var isoDate = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
@@ -360,7 +192,7 @@ func relativeWindow(q string) (event string, days func(t time.Time) []time.Time,
 					sat = sat.AddDate(0, 0, 1)
 				}
 			} else {
-				sat = previous(t, time.Saturday)
+				sat = reldate.Previous(t, time.Saturday)
 			}
 			return []time.Time{sat, sat.AddDate(0, 0, 1)}
 		case "evening", "night":

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -70,45 +69,5 @@ func TestRelativeWindow(t *testing.T) {
 	}
 	if _, _, ok := relativeWindow("What did Bob say about the sofa?"); ok {
 		t.Error("a question without an event window has one")
-	}
-}
-
-// TestRelativeDates_HintsSkipNothing: skipping the expressions whose
-// literals a text lacks finds exactly what running them all finds, in any
-// case, with the runes that fold to ASCII letters, and over a generated
-// corpus with relative dates mixed in.
-func TestRelativeDates_HintsSkipNothing(t *testing.T) {
-	at := time.Date(2025, 10, 15, 10, 0, 0, 0, time.UTC)
-	texts := []string{
-		"YESTERDAY it rained", "Two Days Ago", "LAST WEEKEND we hiked", "On FRIDAY the lab",
-		"thi\u017f morning", "la\u017ft night", "la\u017ft wee\u212aend", "ye\u017fterday",
-		"this Morning and Tomorrow", "昨晚和今早", "前天，后天，明天", "on 2025-03-04 and 2024-1-2",
-		"sunday's game", "tonight; today", "3 days ago", "nothing to see",
-	}
-	latin, han := genVocab()
-	r := genRand(3)
-	zl := rand.NewZipf(r, 1.1, 4, uint64(len(latin)-1))
-	zh := rand.NewZipf(r, 1.1, 4, uint64(len(han)-1))
-	extras := []string{"yesterday", "last night", "on Monday", "Tuesday's", "today", "this evening",
-		"tomorrow", "a couple of days ago", "last weekend", "昨天", "今天", "明天", "前天", "后天"}
-	for range 2000 {
-		s := genText(r, zl, zh, latin, han, 5+r.IntN(30))
-		if r.IntN(3) == 0 {
-			s += " " + extras[r.IntN(len(extras))]
-		}
-		texts = append(texts, s)
-	}
-	found := 0
-	for _, s := range texts {
-		got, want := relativeDatesIn(s, at, false), relativeDatesIn(s, at, true)
-		if !slices.EqualFunc(got, want, func(a, b DateMention) bool {
-			return a.Start == b.Start && a.End == b.End && slices.EqualFunc(a.Days, b.Days, time.Time.Equal)
-		}) {
-			t.Fatalf("%q: with hints %+v, all expressions %+v", s, got, want)
-		}
-		found += len(want)
-	}
-	if found < 500 {
-		t.Fatalf("only %d mentions found: the test proves little", found)
 	}
 }

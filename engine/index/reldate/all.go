@@ -1,0 +1,199 @@
+package reldate
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FindAll finds what Find finds and also the coarser and forward-looking
+// dates a writer keeps with a fact: "next month", "last week", "this
+// year", "next Friday", "this weekend", "in two weeks", "three weeks ago",
+// a weekday in a text that plans ("the coming one"), and dates written
+// without their year ("on the 2nd of June", "18 April", "in September",
+// "next September"), taken as the occurrence at most eight months ahead of
+// t or else the last one before it.
+func FindAll(text string, t time.Time) []Mention {
+	ms := habitual(text, find(text, t, searchDates, false))
+	more := find(text, t, writerDates, false)
+	more = habitual(text, more)
+	if len(more) == 0 {
+		return ms
+	}
+	// Keep the search mentions and add the writer's where they overlap none.
+	out := append([]Mention(nil), ms...)
+	for _, m := range more {
+		clash := false
+		for _, s := range ms {
+			if m.Start < s.End && s.Start < m.End {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			out = append(out, m)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// habitualRe follows a weekday that means every one of them: "on Saturday
+// mornings", "on Tuesday evenings".
+var habitualRe = regexp.MustCompile(`(?i)^s?\s+(?:mornings|afternoons|evenings|nights)\b`)
+
+// habitual drops the weekday mentions that are a habit, not a day.
+func habitual(text string, ms []Mention) []Mention {
+	out := ms[:0:0]
+	for _, m := range ms {
+		if habitualRe.MatchString(text[m.End:]) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+const (
+	weekdayRe = `(monday|tuesday|wednesday|thursday|friday|saturday|sunday)`
+	monthRe   = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+	countRe   = `(a|one|two|three|four|five|six|a couple of|\d{1,2})`
+)
+
+var monthNames = map[string]time.Month{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+	"september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+
+// monday returns the Monday of t's week (weeks start on Monday).
+func monday(t time.Time) time.Time {
+	back := (int(t.Weekday()) + 6) % 7
+	return t.AddDate(0, 0, -back)
+}
+
+func firstOfMonth(t time.Time, add int) time.Time {
+	return time.Date(t.Year(), t.Month()+time.Month(add), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// ahead is how far into the future a date without its year may be: beyond
+// it, the date is the last one before t ("I moved up in March", said in
+// June, is last March).
+const aheadMonths = 8
+
+// nearestYear picks the year of a month and day said at t without a year.
+func nearestYear(t time.Time, mo time.Month, day int, next bool) (time.Time, bool) {
+	d := time.Date(t.Year(), mo, day, 0, 0, 0, 0, time.UTC)
+	if d.Month() != mo { // 31 June and the like
+		return time.Time{}, false
+	}
+	if next {
+		// "next September": the one after the coming or current one.
+		if !d.After(t) || d.Year() == t.Year() && mo == t.Month() {
+			d = d.AddDate(1, 0, 0)
+		}
+		return d, true
+	}
+	if d.Before(firstOfMonth(t, 0)) {
+		d = d.AddDate(1, 0, 0)
+	}
+	if d.After(firstOfMonth(t, aheadMonths+1).AddDate(0, 0, -1)) {
+		d = d.AddDate(-1, 0, 0)
+	}
+	return d, true
+}
+
+func ordinal(s string) int {
+	n, _ := strconv.Atoi(strings.TrimRight(strings.ToLower(s), "stndrh"))
+	return n
+}
+
+// writerDates are the expressions FindAll adds to searchDates.
+var writerDates = []relativeDate{
+	{re: regexp.MustCompile(`(?i)\b(next|last|this) week\b`), unit: Week, days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{monday(t).AddDate(0, 0, 7*map[string]int{"next": 1, "last": -1, "this": 0}[strings.ToLower(m[1])])}
+	}, hints: []string{"week"}},
+	{re: regexp.MustCompile(`(?i)\b(next|this) weekend\b`), days: func(_ []string, t time.Time) []time.Time {
+		sat := following(t.AddDate(0, 0, -1), time.Saturday)
+		return []time.Time{sat, sat.AddDate(0, 0, 1)}
+	}, hints: []string{"weekend"}},
+	{re: regexp.MustCompile(`(?i)\b(next|last|this) month\b`), unit: Month, days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{firstOfMonth(t, map[string]int{"next": 1, "last": -1, "this": 0}[strings.ToLower(m[1])])}
+	}, hints: []string{"month"}},
+	{re: regexp.MustCompile(`(?i)\b(next|last|this) year\b`), unit: Year, days: func(m []string, t time.Time) []time.Time {
+		y := t.Year() + map[string]int{"next": 1, "last": -1, "this": 0}[strings.ToLower(m[1])]
+		return []time.Time{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)}
+	}, hints: []string{"year"}},
+	{re: regexp.MustCompile(`(?i)\b(?:next|this|on|coming) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{following(t, weekdays[strings.ToLower(m[1])])}
+	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
+	{re: regexp.MustCompile(`(?i)\bin ` + countRe + ` (day|week|month)s?\b`), days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{shift(t, count(m[1]), m[2])}
+	}, hints: []string{"in "}},
+	{re: regexp.MustCompile(`(?i)\b` + countRe + ` (week|month)s? ago\b`), days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{shift(t, -count(m[1]), m[2])}
+	}, hints: []string{" ago"}},
+	// Dates written without a year: "the 2nd of June", "18 April", "June 14th".
+	{re: regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?) (?:of )?` + monthRe + `\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
+		return dayOf(t, monthNames[strings.ToLower(m[2])], ordinal(m[1]), m[3])
+	}, hints: monthHints},
+	{re: regexp.MustCompile(`(?i)\b` + monthRe + ` (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
+		return dayOf(t, monthNames[strings.ToLower(m[1])], ordinal(m[2]), m[3])
+	}, hints: monthHints},
+	// A month alone, after a word that makes it a date ("May" alone is a verb).
+	{re: regexp.MustCompile(`(?i)\b(?:in|from|since|until|till|by|during|early|late|mid|next|last|this) ` + monthRe + `\b(?: (\d{4}))?`), unit: Month, absolute: true, days: func(m []string, t time.Time) []time.Time {
+		mo := monthNames[strings.ToLower(m[1])]
+		if m[2] != "" {
+			y, _ := strconv.Atoi(m[2])
+			return []time.Time{time.Date(y, mo, 1, 0, 0, 0, 0, time.UTC)}
+		}
+		lead := strings.ToLower(strings.Fields(m[0])[0])
+		if lead == "last" {
+			d := time.Date(t.Year(), mo, 1, 0, 0, 0, 0, time.UTC)
+			if !d.Before(firstOfMonth(t, 0)) {
+				d = d.AddDate(-1, 0, 0)
+			}
+			return []time.Time{d}
+		}
+		d, _ := nearestYear(t, mo, 1, lead == "next")
+		return []time.Time{d}
+	}, hints: monthHints},
+}
+
+var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+func shift(t time.Time, n int, unit string) time.Time {
+	switch strings.ToLower(unit) {
+	case "week":
+		return t.AddDate(0, 0, 7*n)
+	case "month":
+		return t.AddDate(0, n, 0)
+	}
+	return t.AddDate(0, 0, n)
+}
+
+// dayOf resolves a day of a month, with its year when written (year) or
+// the nearest one otherwise; none when the day does not exist.
+func dayOf(t time.Time, mo time.Month, day int, year string) []time.Time {
+	if day < 1 || day > 31 {
+		return nil
+	}
+	if year != "" {
+		y, _ := strconv.Atoi(year)
+		d := time.Date(y, mo, day, 0, 0, 0, 0, time.UTC)
+		if d.Month() != mo {
+			return nil
+		}
+		return []time.Time{d}
+	}
+	d, ok := nearestYear(t, mo, day, false)
+	if !ok {
+		return nil
+	}
+	return []time.Time{d}
+}

@@ -1,0 +1,23 @@
+// Package distill is the offline distiller: it turns a conversation into
+// the few facts worth remembering, deterministically and without a model.
+//
+// Distil keeps durable facts about people (work, family, places, health,
+// possessions, habits), preferences and standing instructions, plans and
+// events with their dates resolved, decisions, a coding session's outcome
+// and the conventions and commands its owner states; it drops greetings,
+// thanks, acknowledgements, questions with no fact, an assistant narrating
+// its next step, tool output and filler. Each fact is one standalone
+// third-person sentence about its subject, or the speaker's words in
+// quotes where a rewrite is not safe, and cites the turns it rests on.
+// Never inventing is checked, not hoped for: Unsupported reports every
+// content word of a text that its evidence does not hold, and Distil drops
+// a fact that fails it.
+//
+// Summary is one short block per session (what it was about, how it
+// ended), TopicFor names the topic file and heading of a fact, and Merge
+// decides, against blocks already in memory, whether a fact is new (Add),
+// a restatement (Cite) or a changed value of the same slot (Replace).
+//
+// The package is pure: no engine, no filesystem, no network, no clock. The
+// same session gives the same facts, byte for byte.
+package distill

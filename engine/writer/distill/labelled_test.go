@@ -1,0 +1,360 @@
+package distill
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// The labelled set (testdata/distill, see its README): the floors hold on
+// both halves; `go test -run TestLabelledSet -v` prints the figures.
+
+const setDir = "../../../testdata/distill"
+
+type goldSet struct {
+	Conversations []goldConversation `json:"conversations"`
+}
+
+type goldConversation struct {
+	File     string `json:"file"`
+	Split    string `json:"split"`
+	Kind     string `json:"kind"`
+	Provider string `json:"provider"`
+	Session  string `json:"session"`
+	Title    string `json:"title"`
+	Project  string `json:"project"`
+	Group    bool   `json:"group"`
+	Turns    []struct {
+		Ref   string `json:"ref"`
+		Class string `json:"class"`
+	} `json:"turns"`
+	Facts []struct {
+		ID       string   `json:"id"`
+		Subject  string   `json:"subject"`
+		Text     string   `json:"text"`
+		Evidence []string `json:"evidence"`
+	} `json:"facts"`
+	Questions []struct {
+		Text     string   `json:"text"`
+		Evidence []string `json:"evidence"`
+	} `json:"questions"`
+}
+
+type importLine struct {
+	Session        string `json:"session"`
+	Provider       string `json:"provider"`
+	ID             string `json:"id"`
+	Role           string `json:"role"`
+	Content        string `json:"content"`
+	SpeakerID      string `json:"speaker_id"`
+	SpeakerDisplay string `json:"speaker_display"`
+	Time           string `json:"time"`
+	Tier           string `json:"tier"`
+	Group          bool   `json:"group"`
+	Project        string `json:"project"`
+	Title          string `json:"title"`
+}
+
+// labelledCase is one conversation: the session to distil and its gold.
+type labelledCase struct {
+	gold    goldConversation
+	session Session
+	class   map[string]string // ref -> turn class
+	content map[string]Turn   // ref -> turn
+}
+
+func loadSet(t testing.TB) []labelledCase {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(setDir, "gold.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldSet
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatalf("gold.json: %v", err)
+	}
+	f, err := os.Open(filepath.Join(setDir, "turns.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sessions := map[string]*Session{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var l importLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("turns.jsonl:%d: %v", n, err)
+		}
+		at, err := time.Parse(time.RFC3339, l.Time)
+		if err != nil {
+			t.Fatalf("turns.jsonl:%d: %v", n, err)
+		}
+		key := l.Provider + "/" + l.Session
+		s := sessions[key]
+		if s == nil {
+			s = &Session{Provider: l.Provider, ID: l.Session, Title: l.Title, Project: l.Project, Group: l.Group}
+			sessions[key] = s
+		}
+		s.Turns = append(s.Turns, Turn{Ref: key + "/" + l.ID, Time: at, Role: l.Role, Speaker: l.SpeakerDisplay,
+			SpeakerID: l.SpeakerID, Owner: l.Tier == "owner" && l.Role == "user", Content: l.Content})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var out []labelledCase
+	for _, gc := range g.Conversations {
+		s := sessions[gc.Provider+"/"+gc.Session]
+		if s == nil {
+			t.Fatalf("%s: no turns in turns.jsonl", gc.File)
+		}
+		c := labelledCase{gold: gc, session: *s, class: map[string]string{}, content: map[string]Turn{}}
+		for _, tt := range gc.Turns {
+			c.class[tt.Ref] = tt.Class
+		}
+		for _, tt := range s.Turns {
+			if c.class[tt.Ref] == "" {
+				t.Fatalf("%s: turn %s has no class in gold.json", gc.File, tt.Ref)
+			}
+			c.content[tt.Ref] = tt
+		}
+		if len(c.class) != len(s.Turns) {
+			t.Fatalf("%s: %d classes for %d turns", gc.File, len(c.class), len(s.Turns))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// figures are the set's measures over some conversations.
+type figures struct {
+	goldFacts, covered         int
+	facts, precise, chatOnly   int
+	invented, firstPerson      int
+	factRunes, turnRunes       int
+	summaries, summaryProblems int
+	problems                   []string
+}
+
+func (f figures) coverage() float64  { return ratio(f.covered, f.goldFacts) }
+func (f figures) precision() float64 { return ratio(f.precise, f.facts) }
+func (f figures) size() float64      { return ratio(f.factRunes, f.turnRunes) }
+func (f figures) chat() float64      { return ratio(f.chatOnly, f.facts) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// measure distils one conversation and scores it against its gold.
+func measure(c labelledCase, facts []Fact, sum Fact, fig *figures) {
+	evidence := map[string]bool{}
+	for _, gf := range c.gold.Facts {
+		for _, e := range gf.Evidence {
+			evidence[e] = true
+		}
+	}
+	cited := map[string]bool{}
+	blocks := append(append([]Fact(nil), facts...), sum)
+	for i, f := range blocks {
+		isSummary := i == len(blocks)-1
+		if isSummary {
+			fig.summaries++
+			if len(f.Cites) == 0 || strings.Count(f.Text, ". ")+1 > 2 || len(strings.Fields(f.Text)) > 60 {
+				fig.summaryProblems++
+				fig.problems = append(fig.problems, fmt.Sprintf("%s: summary too long or uncited: %q", c.gold.File, f.Text))
+			}
+		}
+		fig.facts++
+		fig.factRunes += utf8.RuneCountInString(f.Text)
+		precise, onlyChat := false, len(f.Cites) > 0
+		var ev []Evidence
+		for _, r := range f.Cites {
+			cited[r] = true
+			if evidence[r] {
+				precise = true
+			}
+			switch c.class[r] {
+			case "chat", "narration", "tool":
+			default:
+				onlyChat = false
+			}
+			ev = append(ev, Evidence{Text: c.content[r].Content, Time: c.content[r].Time})
+		}
+		if precise {
+			fig.precise++
+		}
+		if onlyChat {
+			fig.chatOnly++
+		}
+		if miss := Unsupported(f.Text, ev, speakerNames(c.session, f)...); len(miss) > 0 {
+			fig.invented++
+			fig.problems = append(fig.problems, fmt.Sprintf("%s: invents %q in %q", c.gold.File, miss, f.Text))
+		}
+		if fp := FirstPersonWords(f.Text); len(fp) > 0 {
+			fig.firstPerson++
+			fig.problems = append(fig.problems, fmt.Sprintf("%s: first person %q in %q", c.gold.File, fp, f.Text))
+		}
+	}
+	for _, gf := range c.gold.Facts {
+		fig.goldFacts++
+		for _, e := range gf.Evidence {
+			if cited[e] {
+				fig.covered++
+				break
+			}
+		}
+	}
+	for _, t := range c.session.Turns {
+		fig.turnRunes += utf8.RuneCountInString(t.Content)
+	}
+}
+
+// speakerNames are the names a fact may use without the turns holding
+// them: its subject, the session's speakers, the owner and the assistant.
+func speakerNames(s Session, f Fact) []string {
+	names := []string{f.Subject, DefaultOwnerName, "the assistant", ProjectName(s.Project)}
+	if s.OwnerName != "" {
+		names = append(names, s.OwnerName)
+	}
+	seen := map[string]bool{}
+	for _, t := range s.Turns {
+		if t.Speaker != "" && !seen[t.Speaker] {
+			seen[t.Speaker] = true
+			names = append(names, t.Speaker)
+		}
+	}
+	return names
+}
+
+// floors are the least a part of the set must measure: the issue's
+// targets on the dev part (coverage ≥ 0.85, precision ≥ 0.75, size ≤ 0.4,
+// chat and narration blocks ≤ 2%), a little under what the held-out part
+// measured (BENCHMARKS.md: it misses the coverage and chat targets). Never
+// inventing and the third person hold on every fact of both parts.
+type floors struct{ coverage, precision, size, chat float64 }
+
+var floorsBySplit = map[string]floors{
+	"dev":     {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
+	"heldout": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.07},
+}
+
+func TestLabelledSet(t *testing.T) {
+	cases := loadSet(t)
+	for _, split := range []string{"dev", "heldout"} {
+		t.Run(split, func(t *testing.T) {
+			var all figures
+			byKind := map[string]*figures{}
+			for _, c := range cases {
+				if c.gold.Split != split {
+					continue
+				}
+				facts, sum := DistilAll(c.session)
+				measure(c, facts, sum, &all)
+				if byKind[c.gold.Kind] == nil {
+					byKind[c.gold.Kind] = &figures{}
+				}
+				measure(c, facts, sum, byKind[c.gold.Kind])
+			}
+			kinds := make([]string, 0, len(byKind))
+			for k := range byKind {
+				kinds = append(kinds, k)
+			}
+			sort.Strings(kinds)
+			t.Logf("%-10s %8s %9s %6s %6s %6s", "kind", "coverage", "precision", "size", "chat", "blocks")
+			for _, k := range append(kinds, "all") {
+				f := &all
+				if k != "all" {
+					f = byKind[k]
+				}
+				t.Logf("%-10s %8.3f %9.3f %6.3f %6.3f %6d", k, f.coverage(), f.precision(), f.size(), f.chat(), f.facts)
+			}
+			t.Logf("never invent: %d of %d blocks invent; third person: %d of %d use the first person",
+				all.invented, all.facts, all.firstPerson, all.facts)
+			for _, p := range all.problems {
+				t.Error(p)
+			}
+			fl := floorsBySplit[split]
+			if all.coverage() < fl.coverage {
+				t.Errorf("coverage %.3f < %.2f", all.coverage(), fl.coverage)
+			}
+			if all.precision() < fl.precision {
+				t.Errorf("precision %.3f < %.2f", all.precision(), fl.precision)
+			}
+			if all.size() > fl.size {
+				t.Errorf("size %.3f > %.2f", all.size(), fl.size)
+			}
+			if all.chat() > fl.chat {
+				t.Errorf("chat/narration blocks %.3f > %.2f", all.chat(), fl.chat)
+			}
+		})
+	}
+}
+
+// TestLabelledSet_DumpDev prints what the distiller keeps from the dev
+// half, turn by turn, for tuning (DISTILL_DUMP=1). It never prints the
+// held-out half: that half is for measuring only.
+func TestLabelledSet_DumpDev(t *testing.T) {
+	if os.Getenv("DISTILL_DUMP") == "" {
+		t.Skip("set DISTILL_DUMP=1 to print the dev half's facts")
+	}
+	for _, c := range loadSet(t) {
+		if c.gold.Split != "dev" {
+			continue
+		}
+		facts := Distil(c.session)
+		byTurn := map[string][]Fact{}
+		for _, f := range facts {
+			byTurn[f.Cites[0]] = append(byTurn[f.Cites[0]], f)
+		}
+		d := newDistiller(c.session)
+		d.names = sessionNames(c.session)
+		rejected := map[string][]candidate{}
+		for i, tt := range c.session.Turns {
+			for _, cand := range d.candidates(i) {
+				if len(cand.unsupported) > 0 {
+					rejected[tt.Ref] = append(rejected[tt.Ref], cand)
+				}
+			}
+		}
+		goldOf := map[string][]string{}
+		for _, gf := range c.gold.Facts {
+			for _, e := range gf.Evidence {
+				goldOf[e] = append(goldOf[e], gf.ID)
+			}
+		}
+		fmt.Printf("\n=== %s (%s)\n", c.gold.File, c.gold.Kind)
+		for _, tt := range c.session.Turns {
+			got := byTurn[tt.Ref]
+			mark := " "
+			switch {
+			case len(got) > 0 && len(goldOf[tt.Ref]) == 0:
+				mark = "+" // kept, not gold
+			case len(got) == 0 && len(goldOf[tt.Ref]) > 0:
+				mark = "-" // gold, not kept
+			}
+			who := tt.Speaker
+			if who == "" {
+				who = tt.Role
+			}
+			fmt.Printf("%s %s %-9s %s: %.90q\n", mark, tt.Ref[strings.LastIndex(tt.Ref, "/")+1:], c.class[tt.Ref], who, tt.Content)
+			for _, f := range got {
+				fmt.Printf("      -> [%s/%s key=%s date=%s core=%v] %s\n", f.Kind, f.Theme, f.Key, f.Date, f.Core, f.Text)
+			}
+			for _, r := range rejected[tt.Ref] {
+				fmt.Printf("      xx invents %q: %s\n", r.unsupported, r.fact.Text)
+			}
+		}
+		s := Summary(c.session)
+		fmt.Printf("  SUMMARY %v: %s\n", s.Cites, s.Text)
+	}
+}

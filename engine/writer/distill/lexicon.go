@@ -1,0 +1,279 @@
+package distill
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The lexicons below are the distiller's vocabulary of durable facts. A
+// word counts when a sentence holds it as a whole word (lower case); a
+// phrase with a space counts when the sentence holds it between word
+// boundaries. They were written for English chat and tuned on the dev half
+// of testdata/distill only.
+
+// themeWords are the words that file a fact under a person's theme.
+var themeWords = map[string][]string{
+	ThemeWork: {"job", "jobs", "work", "worked", "working", "hospital", "pharmacist", "engineer",
+		"engineering", "teacher", "teaches", "teaching", "nurse", "doctor", "driver", "office", "promoted",
+		"promotion", "hired", "hiring", "startup", "company", "notice", "shift", "shifts", "department", "head of",
+		"career", "salary", "boss", "colleague", "colleagues", "clinic", "postdoc", "phd", "thesis", "retire",
+		"retired", "interview", "applying", "freelance", "contract", "conference", "backend", "designer",
+		"developer", "manager", "lead", "team", "school", "role", "employer", "client", "clients", "business", "on nights", "night shift",
+		"night shifts", "fire station", "firefighter", "police", "on-call", "on call", "rota"},
+	ThemeFamily: {"husband", "wife", "partner", "boyfriend", "girlfriend", "kids", "kid", "children", "child", "son",
+		"daughter", "baby", "twins", "mum", "mom", "mother", "dad", "father", "sister", "brother", "parents", "grandma",
+		"grandad", "grandmother", "grandfather", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "family",
+		"wedding", "engaged", "married", "marry", "birthday", "anniversary", "born", "years old", "turned", "turning",
+		"proposed", "maid of honour",
+		"best man", "bridesmaid"},
+	ThemePlaces: {"live", "lives", "lived", "living", "moved", "moving", "move", "flat", "house", "apartment", "home",
+		"neighbourhood", "city", "street", "road", "town", "relocate", "transfer", "moved in"},
+	ThemeHealth: {"allergic", "allergy", "allergies", "surgery", "operation", "replacement", "injury", "injured",
+		"broke", "broken", "fracture", "diagnosed", "diabetes", "asthma", "pregnant", "recovering", "recovery",
+		"physio", "knee", "wrist", "hip", "back pain", "medication", "hay fever", "coeliac", "gluten", "lactose",
+		"sick", "ill", "cancer", "therapy", "a&e", "stomach", "drink", "sober", "migraine", "blood pressure"},
+	ThemePossessions: {"bought", "buy", "buying", "sold", "sell", "own", "owns", "car", "bike", "cat", "dog", "puppy",
+		"kitten", "adopted", "adopt", "van", "boat"},
+	ThemeHabits: {"every", "usually", "times a week", "running", "runs", "run", "gym", "yoga", "classes", "class",
+		"learning", "learn", "bake", "bakes", "baking", "cook", "cooks", "read", "reads", "plays", "play", "band",
+		"guitar", "piano", "streak", "hobby", "commute", "cycle", "cycling", "hike", "hiking", "climbing", "garden",
+		"volunteer", "allotment", "gave up", "gave it up", "quit", "football", "marathon", "swim", "swimming", "personal best",
+		"coffee", "alcohol", "smoking", "sugar"},
+}
+
+// themeOrder breaks ties between themes with as many hits.
+var themeOrder = []string{ThemeHealth, ThemeWork, ThemeFamily, ThemePlaces, ThemePossessions, ThemeHabits}
+
+// preferenceRe marks a preference: someone likes, dislikes or prefers
+// something ("I prefer…", "Karim hates…", "my favourite…", "I'm vegan").
+var preferenceRe = regexp.MustCompile(`\b(?:(?:(?i:i|we|he|she|they)|[A-Z][a-z]+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
+
+// instructionStarts open a standing instruction.
+var instructionStarts = []string{"always", "never", "don't", "do not", "please", "keep", "use", "avoid", "make sure",
+	"from now on", "for future reference", "no ", "explain", "only", "give", "remember"}
+
+// instructionWords mark a standing instruction anywhere in a sentence.
+var instructionWords = []string{"from now on", "for future reference", "always", "never", "in future", "going forward",
+	"unless i ask", "please use", "please keep", "please don't"}
+
+// decisionWords mark a decision.
+var decisionWords = []string{"let's go with", "let's do", "go with", "going with", "decided", "we'll go with",
+	"chose", "settled on", "let's say", "booked", "decided:", "voted for", "we picked", "we chose", "agreed on",
+	"it is then"}
+
+// planWords mark a plan.
+var planWords = []string{"will", "'ll", "going to", "planning", "plan to", "booked", "signed up", "entered",
+	"registered", "next", "tomorrow", "starting", "starts", "due", "deadline", "flying", "fly", "moving"}
+
+// subjectPronouns are the first-person words that make the speaker a
+// sentence's subject.
+var subjectPronouns = map[string]bool{"i": true, "i'm": true, "i've": true, "i'd": true, "i'll": true, "we": true,
+	"we're": true, "we've": true, "we'll": true, "we'd": true, "let's": true}
+
+// strongWords are nearly always a fact about someone's life.
+var strongWords = []string{"allergic", "allergy", "pregnant", "diagnosed", "surgery", "operation", "injury",
+	"diabetes", "asthma", "coeliac", "engaged", "proposed", "married", "divorced", "promoted", "promotion", "retired",
+	"graduated", "adopted", "vegetarian", "vegan", "born", "passed away", "died", "redundant", "hired", "fired",
+	"moved to", "moving to", "bought a", "new job", "handed my notice", "broke my", "broken", "head of"}
+
+// lifeVerbs say something changed in a life.
+var lifeVerbs = []string{"started", "start", "began", "joined", "adopted", "bought", "sold", "moved", "got",
+	"quit", "retired", "graduated", "passed", "finished", "signed up", "entered", "booked", "learned", "learning",
+	"training", "married", "engaged", "diagnosed", "broke", "left", "handed", "found out", "gave up", "won"}
+
+// cjkThemeWords are the theme words of Chinese chat, matched as substrings.
+var cjkThemeWords = map[string][]string{
+	ThemeWork:        {"工作", "公司", "上班", "辞职", "升职", "医院", "护士", "医生", "老师", "总部", "办公室", "开会", "博士", "论文", "毕业", "大学"},
+	ThemeFamily:      {"孩子", "儿子", "女儿", "老公", "老婆", "妈妈", "爸爸", "结婚", "生日", "宝宝", "家人"},
+	ThemePlaces:      {"搬", "住在", "回国", "旅行"},
+	ThemeHealth:      {"过敏", "手术", "生病", "住院", "受伤", "怀孕", "医生"},
+	ThemePossessions: {"买了", "卖了", "车", "猫", "狗"},
+	ThemeHabits:      {"每天", "每周", "跑步", "马拉松", "学习", "练习", "游泳"},
+}
+
+// chatRe is small talk whatever its words: agreeing to a time, praising
+// a place or a photo.
+var chatRe = regexp.MustCompile(`(?i)\b(?:works for (?:me|us|everyone|all of us)|(?:is|are|was|looks|sounds|seems) (?:so |really |very )?(?:nice|good|great|fine|cute|lovely|perfect|amazing|fun|brilliant|gorgeous))\b`)
+
+// vaguePreferenceRe is a liking for nothing named: "I love it", "I'd
+// love that".
+var vaguePreferenceRe = regexp.MustCompile(`\b(?:love|loves|hate|hates|like|likes|enjoy|enjoys|prefer|prefers)d? (?:it|that|this|you|them|him|her)\b[^a-z]*$`)
+
+// jobRe is someone's occupation: "I'm a radiographer", "he's a town
+// planner", "works as a …er".
+var jobRe = regexp.MustCompile(`\b(?:i'm|i am|he's|she's|he is|she is|they're|is|works as|worked as|training as|training to be|job as) (?:a|an) (?:[a-z]+ )?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eon)|nurse|midwife|chef|cook|vet|doctor|lawyer|teacher|student)\b`)
+
+// preferenceHints are literals one of which every preferenceRe match
+// holds (lower case): most sentences skip the expression.
+var preferenceHints = []string{"prefer", "love", "hate", "like", "enjoy", "dislike", "stand", "can't do", "eat",
+	"rather", "favo", "vegetarian", "vegan", "pescatarian", "teetotal", "want to work", "never suggest", "please"}
+
+// possessionHints are the same for possessionRe.
+var possessionHints = []string{"have", "own", "got"}
+
+// mayHold reports whether lower holds one of the hints.
+func mayHold(lower string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionRe opens a question written without its question mark ("are
+// we actually doing the Lakes this year or…").
+var questionRe = regexp.MustCompile(`(?i)^(?:are|is|do|does|did|can|could|will|would|should|have|has|was|were|shall) (?:i|we|you|they|he|she|it|there|the|your|my|our|anyone|someone|everyone)\b`)
+
+// ackWords are sentences that say nothing but politeness, agreement or a
+// reaction, whole (after punctuation is dropped).
+var ackWords = map[string]bool{
+	"thanks": true, "thank you": true, "thx": true, "ty": true, "ok": true, "okay": true, "k": true, "perfect": true,
+	"great": true, "nice": true, "cool": true, "lol": true, "haha": true, "yes": true, "no": true, "yep": true,
+	"yeah": true, "sure": true, "noted": true, "deal": true, "agreed": true, "same": true, "done": true, "fixed": true,
+	"good": true, "better": true, "excellent": true, "awesome": true, "amazing": true, "wow": true, "oh": true,
+	"hmm": true, "lgtm": true, "go ahead": true, "will do": true, "sounds good": true, "got it": true,
+	"understood": true, "of course": true, "congrats": true, "congratulations": true,
+}
+
+// chatOpeners open a sentence that is a reaction, a greeting or small
+// talk, whatever follows.
+var chatOpeners = []string{"thank", "thanks", "happy new year", "happy birthday", "congrat", "good luck",
+	"good morning", "morning", "hello", "hi ", "hey", "sorry", "oh no", "oh my", "omg", "wow", "lol", "haha",
+	"that's", "that is", "that sounds", "sounds", "you'll", "you're", "you've", "you'd", "you ", "your ",
+	"hope", "i hope", "i know", "i see", "i think", "i guess", "i mean", "i wish", "i need to see", "i'm so",
+	"i'm sure", "i can't believe", "i love that", "i'd love that", "i approve", "i agree", "i miss", "miss you",
+	"love you", "bless", "poor ", "send ", "tell ", "welcome", "enjoy", "safe travels", "get well", "glad",
+	"classic", "obviously", "ugh", "ooh", "damn", "fair enough", "no way", "well done", "i'll let you know",
+	"we'll see", "let me know", "can't wait", "cheers", "i'll report back", "reminder"}
+
+// discourse opens a sentence without adding to it ("Oh and", "Honestly",
+// "Big news:"); the rewrite drops it.
+var discourse = regexp.MustCompile(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|fun fact|(?:big|good|bad|less good|some|small|random|other big|another|one more|one|bit of) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?)[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
+
+// firstPerson are the pronouns a third-person text must not use as its
+// subject outside quotes (lower case, straight apostrophes).
+var firstPerson = map[string]bool{
+	"i": true, "i'm": true, "i've": true, "i'd": true, "i'll": true, "me": true, "my": true, "mine": true,
+	"myself": true, "we": true, "we're": true, "we've": true, "we'd": true, "we'll": true, "us": true, "our": true,
+	"ours": true, "ourselves": true, "let's": true,
+}
+
+// lexicon is a word list compiled for lookups: single words in a set,
+// phrases (with a space) and suffixes ("'ll") searched in the sentence.
+type lexicon struct {
+	words    map[string]bool
+	phrases  []string
+	suffixes []string
+}
+
+func newLexicon(entries []string) lexicon {
+	l := lexicon{words: map[string]bool{}}
+	for _, e := range entries {
+		switch {
+		case strings.HasPrefix(e, "'"):
+			l.suffixes = append(l.suffixes, e)
+		case strings.Contains(e, " "):
+			l.phrases = append(l.phrases, e)
+		default:
+			l.words[e] = true
+		}
+	}
+	return l
+}
+
+// count counts the entries a sentence holds, given its lower-case text
+// (wrapped in spaces) and its words.
+func (l lexicon) count(lower string, words []string) int {
+	n := 0
+	seen := map[string]bool{}
+	for _, w := range words {
+		if base, ok := strings.CutSuffix(w, "'s"); ok && !l.words[w] {
+			w = base // "the wedding's in Beirut", "my mum's recipe"
+		}
+		if l.words[w] && !seen[w] {
+			seen[w] = true
+			n++
+		}
+		for _, suf := range l.suffixes {
+			if strings.HasSuffix(w, suf) {
+				n++
+			}
+		}
+	}
+	for _, p := range l.phrases {
+		if containsWord(lower, p) {
+			n++
+		}
+	}
+	return n
+}
+
+func (l lexicon) has(lower string, words []string) bool { return l.count(lower, words) > 0 }
+
+// lowerWords are the words of a lower-case sentence: split at spaces,
+// trimmed of punctuation, apostrophes and inner symbols kept ("a&e",
+// "on-call", "i'll").
+func lowerWords(lower string) []string {
+	fs := strings.Fields(lower)
+	out := fs[:0]
+	for _, w := range fs {
+		w = strings.Trim(w, ",.!?;:()[]{}\"'*`…“”")
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// The lexicons, compiled once.
+var (
+	themeLexicons = func() map[string]lexicon {
+		m := map[string]lexicon{}
+		for theme, ws := range themeWords {
+			m[theme] = newLexicon(ws)
+		}
+		return m
+	}()
+	strongLexicon      = newLexicon(strongWords)
+	instructionLexicon = newLexicon(instructionWords)
+	decisionLexicon    = newLexicon(decisionWords)
+	planLexicon        = newLexicon(planWords)
+	lifeLexicon        = newLexicon(lifeVerbs)
+	// ownedLexicon is what "my …" makes a fact about the speaker: what
+	// they own, their home, job and health ("someone drove into my car").
+	// Family is left out: "visiting my aunt" is about the visit.
+	ownedLexicon = newLexicon(append(append([]string{"job", "boss", "flat", "house", "home", "office", "team",
+		"company", "practice", "surgery", "diagnosis"}, themeWords[ThemePossessions]...), themeWords[ThemeHealth]...))
+)
+
+// containsWord reports whether lower holds w with word boundaries on both
+// sides (a boundary is anything but a letter or digit).
+func containsWord(lower, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(lower[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !isWordByte(lower[start-1]) || !isWordByte(w[0])) &&
+			(end == len(lower) || !isWordByte(lower[end]) || !isWordByte(w[len(w)-1])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// hasPrefixAny reports whether lower starts with one of the prefixes.
+func hasPrefixAny(lower string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
+}

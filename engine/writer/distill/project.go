@@ -1,0 +1,218 @@
+package distill
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// conventionRe marks what an owner states about a project: rules,
+// layout, tools, versions, defaults.
+var conventionRe = regexp.MustCompile(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
+
+// codeRe marks a command, a path or a file name.
+var codeRe = regexp.MustCompile("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|sh|cfg|ini|lock)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|uv|pip|pytest|cargo|git|docker|ruff|eslint|golangci-lint|playwright)\\b|--[a-z][\\w-]*")
+
+// taskVerbs open a one-off request ("fix it", "add a flag"): the session
+// summary says what was asked, the project memory does not keep it.
+var taskVerbs = map[string]bool{"fix": true, "add": true, "find": true, "look": true, "check": true, "commit": true,
+	"move": true, "set": true, "implement": true, "refactor": true, "write": true, "create": true, "can": true,
+	"could": true, "help": true, "investigate": true, "debug": true, "update": true, "change": true, "remove": true,
+	"delete": true, "rename": true, "try": true, "show": true, "tell": true, "go": true, "i": true, "i'd": true,
+	"i'm": true, "i'll": true, "lets": true, "ok": true, "okay": true, "great": true, "thanks": true,
+	"nice": true, "good": true, "perfect": true, "yes": true, "no": true}
+
+// copulaPathRe says where something is: "X is src/…", "X are in cmd/…".
+var copulaPathRe = regexp.MustCompile("(?i)\\b(?:is|are|lives?|sits?|goes|go)(?: in| at| under)? `?(?:\\.{0,2}/|~/)?[\\w.-]+(?:/[\\w.-]*)+|(?i)\\b(?:is|are)(?: in| at)? `?[\\w-]+\\.(?:go|py|rs|ts|tsx|js|toml|yaml|yml|json|md|sql)\\b")
+
+// commandRe marks a fact about how to run something.
+var commandRe = regexp.MustCompile(`(?i)\b(?:run|runs|running|tests?|server|port|localhost|make \w+|uv run|pnpm \w+|npm \w+|go test|pytest|cargo \w+)\b`)
+
+// codingDecisionRe marks an owner's choice during a session.
+var codingDecisionRe = regexp.MustCompile(`(?i)\b(?:let's|go with|going with|for now|leave|skip|instead|only|decided|yes|no new)\b`)
+
+// projectFact makes a fact about the project from one sentence the owner
+// said in a coding session.
+func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bool) {
+	t := d.s.Turns[i]
+	var question Turn
+	afterQuestion := i > 0 && d.s.Turns[i-1].Role == RoleAssistant && strings.HasSuffix(strings.TrimSpace(d.s.Turns[i-1].Content), "?")
+	if afterQuestion {
+		question = d.s.Turns[i-1]
+	}
+	if t.Role != RoleUser {
+		return Fact{}, false
+	}
+	text := discourse.ReplaceAllString(strings.TrimSpace(sn.text), "")
+	if text == "" || sn.question {
+		return Fact{}, false
+	}
+	annotated, date := annotate(text, t.Time)
+	f := analyse(text, d.names)
+	if isChat(sentence{text: text}, f) && !afterQuestion {
+		return Fact{}, false
+	}
+	conventions := len(conventionRe.FindAllString(text, 4))
+	code := len(codeRe.FindAllString(text, 4))
+	score := min(conventions, 2)*2 + min(code, 2)
+	if f.instruction {
+		score += 2
+	}
+	decision := afterQuestion || codingDecisionRe.MatchString(text)
+	if afterQuestion {
+		score += 3 // the owner's answer to the assistant's question is a decision
+	}
+	if code > 0 && copulaPathRe.MatchString(text) {
+		score += 2 // "The importer is src/import/csv.rs"
+	}
+	opening := strings.ToLower(strings.Trim(firstWord(text), ",.!:;"))
+	if taskVerbs[opening] && conventions == 0 && !afterQuestion {
+		return Fact{}, false
+	}
+	if f.words < 4 && !afterQuestion {
+		score--
+	}
+	if score < 3 {
+		return Fact{}, false
+	}
+	fact := Fact{Subject: d.project, Kind: KindProject, Theme: ThemeConventions, Date: date}
+	switch {
+	case decision && conventions == 0 || afterQuestion:
+		fact.Kind, fact.Theme = KindDecision, ThemeDecisions
+	case commandRe.MatchString(text) && code > 0:
+		fact.Theme = ThemeCommands
+	}
+	fact.Text = rewrite(annotated, d.owner, rewriteOptions{we: d.project, keepYou: true, names: d.names})
+	if afterQuestion && (f.words < 5 || startsLower(text)) && sentenceIndex == 0 {
+		// "only posted ones." means nothing alone: the question goes with it.
+		fact.Text = quote("the assistant", cleanSentence(question.Content)) + " " + quote(d.owner, cleanSentence(text))
+		fact.Cites = []string{question.Ref, t.Ref}
+	}
+	return fact, true
+}
+
+// startsLower reports whether s opens with a lower-case letter: a
+// fragment that answers something ("an empty report, with a zero total").
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// narrationRe opens an assistant turn that says what it will do next.
+var narrationRe = regexp.MustCompile(`(?i)^(?:let me|now let me|now i'll|i'll|i will|i'm going to|next,? i|first,? i|running|committing|now running|let's)\b`)
+
+// outcomeRe marks a turn that reports how the work ended.
+var outcomeRe = regexp.MustCompile(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|set up|implemented|resolved|complete|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed)\b`)
+
+// outcomeTurn finds the turn that ends a coding session: the last
+// assistant turn of some length that reports work done.
+func (d *distiller) outcomeTurn() int {
+	for i := len(d.s.Turns) - 1; i >= 0; i-- {
+		t := d.s.Turns[i]
+		if t.Role != RoleAssistant {
+			continue
+		}
+		seg := split(t.Content)
+		words := 0
+		for _, sn := range seg.sentences {
+			words += len(strings.Fields(sn.text))
+		}
+		text := strings.TrimSpace(t.Content)
+		if words < 15 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// verdictRe marks the sentence of a summary that says whether the work
+// passes and was committed.
+var verdictRe = regexp.MustCompile(`(?i)commit|pass|fail|skip|todo`)
+
+// outcomeWords bounds an outcome's text.
+const outcomeWords = 45
+
+// outcome is how a coding session ended, from the assistant's final
+// summary: its first informative sentences and the one that says whether
+// the work was committed or passes.
+func (d *distiller) outcome() (Fact, bool) {
+	if !d.coding() {
+		return Fact{}, false
+	}
+	i := d.outcomeTurn()
+	if i < 0 {
+		return Fact{}, false
+	}
+	t := d.s.Turns[i]
+	sents := d.informative(split(t.Content).sentences)
+	// The first sentence says what was done, the last one that says whether
+	// it passes and was committed says how it ended; others fill the room
+	// left, in order.
+	keep := make([]bool, len(sents))
+	words := 0
+	take := func(j int) {
+		if j < 0 || keep[j] {
+			return
+		}
+		if n := len(strings.Fields(sents[j])); words == 0 || words+n <= outcomeWords {
+			keep[j] = true
+			words += n
+		}
+	}
+	if len(sents) > 0 {
+		take(0)
+	}
+	for j := len(sents) - 1; j > 0; j-- {
+		if verdictRe.MatchString(sents[j]) {
+			take(j)
+			break
+		}
+	}
+	for j := range sents {
+		take(j)
+	}
+	var picked []string
+	for j, k := range keep {
+		if k {
+			picked = append(picked, sents[j])
+		}
+	}
+	if len(picked) == 0 {
+		return Fact{}, false
+	}
+	var parts []string
+	for _, sn := range picked {
+		annotated, _ := annotate(sn, t.Time)
+		parts = append(parts, rewrite(annotated, "the assistant", rewriteOptions{we: d.project, you: d.owner, prose: true}))
+	}
+	f := Fact{Subject: d.project, Kind: KindOutcome, Theme: ThemeOutcomes, Text: strings.Join(parts, " "),
+		Cites: []string{t.Ref}, Date: t.Time.UTC().Format(time.DateOnly)}
+	if len(d.unsupported(f)) > 0 {
+		return Fact{}, false
+	}
+	return f, true
+}
+
+// informative drops the sentences of a summary that say nothing alone
+// ("Done.", "Fixed!").
+func (d *distiller) informative(sns []sentence) []string {
+	var out []string
+	for _, sn := range sns {
+		f := analyse(sn.text, d.names)
+		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 {
+			continue
+		}
+		out = append(out, sn.text)
+	}
+	return out
+}

@@ -1,0 +1,231 @@
+package distill
+
+import (
+	"strings"
+	"time"
+
+	"scriptorium/workspace/topic"
+)
+
+// summaryWords bounds a Summary's text; chatSummaryWords a chat between
+// people's, which repeats its facts.
+const (
+	summaryWords     = 60
+	chatSummaryWords = 30
+)
+
+// Summary is the session's one thread block: what it was about and how it
+// ended, in at most two sentences, citing the turns it rests on. A coding
+// session's is the owner's request and the outcome; a chat with an
+// assistant's is the owner's first request and the last decision or plan;
+// a chat between people's is its first fact and its last one. A session
+// with nothing to say gives a Fact with no Text and no Cites.
+func Summary(s Session) Fact {
+	d := newDistiller(s)
+	d.names = sessionNames(s)
+	var facts []Fact
+	if !d.coding() {
+		facts = d.distil()
+	}
+	return d.summary(facts)
+}
+
+// summary is Summary given the session's facts (unused for a coding
+// session).
+func (d *distiller) summary(facts []Fact) Fact {
+	s := d.s
+	sum := Fact{Subject: d.threadSubject(), Kind: KindSummary, Theme: ThemeSessions}
+	if len(s.Turns) == 0 {
+		return sum
+	}
+	sum.Date = s.Turns[len(s.Turns)-1].Time.UTC().Format(time.DateOnly)
+	var about, ended Fact
+	switch {
+	case d.coding():
+		about = d.request(true)
+		if i := d.outcomeTurn(); i >= 0 {
+			t := s.Turns[i]
+			if sents := d.informative(split(t.Content).sentences); len(sents) > 0 {
+				annotated, _ := annotate(sents[0], t.Time)
+				ended = Fact{Text: rewrite(annotated, "the assistant", rewriteOptions{we: d.project, you: d.owner, prose: true}),
+					Cites: []string{t.Ref}}
+			}
+		}
+	case d.hasAssistant():
+		about = d.request(false)
+		for i := len(facts) - 1; i >= 0; i-- {
+			if k := facts[i].Kind; k == KindDecision || k == KindPlan {
+				ended = facts[i]
+				break
+			}
+		}
+	default:
+		// A chat between people has no one request: its first fact says what
+		// it opened with, its last one where it got to, when both are short.
+		if len(facts) > 0 {
+			about = facts[0]
+		}
+		if len(facts) > 1 && len(strings.Fields(about.Text+" "+facts[len(facts)-1].Text)) <= chatSummaryWords {
+			ended = facts[len(facts)-1]
+		}
+	}
+	if about.Text == "" {
+		about, ended = ended, Fact{}
+	}
+	if about.Text == "" {
+		return sum
+	}
+	sum.Text, sum.Cites = about.Text, about.Cites
+	if ended.Text != "" && ended.Text != about.Text {
+		sum.Text += " " + ended.Text
+		sum.Cites = inTurnOrder(s, appendNew(append([]string(nil), about.Cites...), ended.Cites...))
+	}
+	sum.Text = clipWords(sum.Text, summaryWords)
+	if len(d.unsupported(sum)) > 0 {
+		// Never invent, here too: what fails the check is not written.
+		return Fact{Subject: sum.Subject, Kind: KindSummary, Theme: ThemeSessions}
+	}
+	sum.Key = summaryKeyOf(sum.Cites[0])
+	sum.Path, _ = TopicFor(sum, s)
+	return sum
+}
+
+// clipWords cuts text to n words, ending with "…" when it cut.
+func clipWords(text string, n int) string {
+	ws := strings.Fields(text)
+	if len(ws) <= n {
+		return text
+	}
+	return strings.TrimRight(strings.Join(ws[:n], " "), ",;:") + "…"
+}
+
+// inTurnOrder sorts refs by where their turns are in the session.
+func inTurnOrder(s Session, refs []string) []string {
+	pos := map[string]int{}
+	for i, t := range s.Turns {
+		pos[t.Ref] = i
+	}
+	out := append([]string(nil), refs...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && pos[out[j]] < pos[out[j-1]]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func (d *distiller) hasAssistant() bool {
+	for _, t := range d.s.Turns {
+		if t.Role == RoleAssistant {
+			return true
+		}
+	}
+	return false
+}
+
+// request is the owner's first informative sentence: in a coding session
+// rewritten (an instruction reads as written), elsewhere quoted.
+func (d *distiller) request(coding bool) Fact {
+	for _, t := range d.s.Turns {
+		if t.Role != RoleUser || !t.Owner {
+			continue
+		}
+		for _, sn := range split(t.Content).sentences {
+			f := analyse(sn.text, d.names)
+			if f.words < 4 || isChat(sentence{text: sn.text}, f) && !sn.question {
+				continue
+			}
+			annotated, _ := annotate(strings.TrimSpace(sn.text), t.Time)
+			text := quote(d.subjectOf(t), cleanSentence(annotated))
+			if coding && !sn.question {
+				text = rewrite(annotated, d.owner, rewriteOptions{we: d.project, keepYou: true, names: d.names})
+			}
+			return Fact{Text: text, Cites: []string{t.Ref}}
+		}
+	}
+	return Fact{}
+}
+
+// threadSubject is what a session's thread is called: its title, its
+// project, or who spoke in it.
+func (d *distiller) threadSubject() string {
+	if strings.TrimSpace(d.s.Title) != "" {
+		return strings.TrimSpace(d.s.Title)
+	}
+	if d.coding() {
+		return d.project
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range d.s.Turns {
+		if t.Speaker != "" && !seen[t.Speaker] {
+			seen[t.Speaker] = true
+			names = append(names, t.Speaker)
+		}
+	}
+	if len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return capitalise(d.owner)
+}
+
+// TopicFor is the topic file and heading a fact belongs under:
+// topics/people/<person>.md for a person (the owner's file for a
+// speakerless owner), topics/projects/<project>.md for a coding session's
+// facts, and topics/threads/<name>.md for a Summary, named by ThreadName.
+func TopicFor(f Fact, s Session) (path, heading string) {
+	d := newDistiller(s)
+	switch {
+	case f.Kind == KindSummary:
+		return "topics/threads/" + ThreadName(s) + ".md", ThemeSessions
+	case d.coding() && f.Subject == d.project:
+		return "topics/projects/" + slugOr(d.project, "project") + ".md", f.Theme
+	case f.Subject == d.owner && s.OwnerName == "":
+		return "topics/people/owner.md", f.Theme
+	}
+	return "topics/people/" + slugOr(f.Subject, "someone") + ".md", f.Theme
+}
+
+func slugOr(s, fallback string) string {
+	if slug := topic.Slug(s); slug != "" {
+		return slug
+	}
+	return fallback
+}
+
+// ThreadName names a session's thread file by what it holds: its title
+// ("Weeknight vegetarian meal plan" is weeknight-vegetarian-meal-plan);
+// without one, the project or speakers, the day it started and its first
+// words ("ledgerline-2025-03-03-testreconcilebatch-in-internal"). Never a
+// bare session id.
+func ThreadName(s Session) string {
+	if slug := topic.Slug(s.Title); slug != "" {
+		return slug
+	}
+	d := newDistiller(s)
+	d.names = map[string]bool{}
+	day := ""
+	var first string
+	for _, t := range s.Turns {
+		if day == "" && !t.Time.IsZero() {
+			day = t.Time.UTC().Format(time.DateOnly)
+		}
+		if first == "" && t.Role == RoleUser {
+			for _, sn := range split(t.Content).sentences {
+				if f := analyse(sn.text, d.names); f.words >= 3 && !isChat(sn, f) {
+					first = strings.Join(strings.Fields(sn.text)[:min(4, f.words)], " ")
+					break
+				}
+			}
+		}
+	}
+	name := d.threadSubject()
+	if topic.Slug(name) == "" {
+		name = s.Provider // "🎉" names nothing
+	}
+	slug := topic.Slug(strings.Join([]string{name, day, first}, " "))
+	if slug == "" {
+		slug = "thread"
+	}
+	return slug
+}
