@@ -39,7 +39,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions",
-		m + "engine/model", m + "transcript"}
+		m + "engine/model", m + "transcript", m + "errcode"}
 	rules := []struct {
 		pkgs      []string // import-path prefixes the rule is about
 		forbidden []string // import-path prefixes they must not depend on
@@ -52,6 +52,8 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		{hosts, frontEnds, "a host knows no front end", false},
 		{leaves, append([]string{m + "engine"}, append(services, hosts...)...), "formats and stores know no engine", false},
 		{[]string{m + "transcript"}, []string{"os", "io/fs", "path/filepath"}, "transcript parsers never touch the filesystem", true},
+		{[]string{m + "errcode"}, []string{m}, "the error codes are a leaf every layer shares: they import nothing of the program", false},
+		{[]string{m + "hosts/errdoc"}, []string{m + "engine", m + "engine/"}, "the error document is built from the codes alone, not the engine", false},
 		{append(append([]string{m + "engine", m + "engine/"}, hosts...), append(frontEnds, leaves...)...), []string{m + "scale"},
 			"the scale generators are a tool: nothing of the program imports them", false},
 		{[]string{m + "scale"}, append(append([]string{m + "engine", m + "engine/index", m + "engine/model", m + "engine/enginetest"}, services...),
