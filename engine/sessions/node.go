@@ -141,6 +141,14 @@ const nodeByKeyQuery = `SELECT ` + nodeColumns + ` FROM sessions s JOIN nodes n 
 
 type rowScanner interface{ Scan(dest ...any) error }
 
+// seqScanner scans a row of nodeColumns followed by the node's seq.
+type seqScanner struct {
+	rowScanner
+	seq *int64
+}
+
+func (s seqScanner) Scan(dest ...any) error { return s.rowScanner.Scan(append(dest, s.seq)...) }
+
 func scanNode(r rowScanner) (Node, error) {
 	var n Node
 	var ts, meta string
