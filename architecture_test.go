@@ -35,7 +35,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		imports[p.ImportPath] = p.Imports
 	}
 	const m = "scriptorium/"
-	services := []string{m + "engine/writer", m + "engine/sleep", m + "engine/daemon", m + "engine/backend", m + "engine/proposals"}
+	services := []string{m + "engine/writer", m + "engine/sleep", m + "engine/daemon", m + "engine/backend", m + "engine/proposals", m + "engine/importer"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions",
@@ -54,6 +54,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		{[]string{m + "transcript"}, []string{"os", "io/fs", "path/filepath"}, "transcript parsers never touch the filesystem", true},
 		{[]string{m + "errcode"}, []string{m}, "the error codes are a leaf every layer shares: they import nothing of the program", false},
 		{[]string{m + "hosts/errdoc"}, []string{m + "engine", m + "engine/"}, "the error document is built from the codes alone, not the engine", false},
+		{[]string{m + "engine/importer"}, []string{m + "engine"}, "the import service needs the conversation store and the parsers, not the core", false},
 		{append(append([]string{m + "engine", m + "engine/"}, hosts...), append(frontEnds, leaves...)...), []string{m + "scale"},
 			"the scale generators are a tool: nothing of the program imports them", false},
 		{[]string{m + "scale"}, append(append([]string{m + "engine", m + "engine/index", m + "engine/model", m + "engine/enginetest"}, services...),

@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/importer"
 	"scriptorium/engine/proposals"
-	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
-	"scriptorium/workspace"
+	"scriptorium/transcript"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -62,7 +62,7 @@ func Write(ctx context.Context, dir string) error {
 	now := func() time.Time { clock = clock.Add(time.Minute); return clock }
 
 	facts := strings.Split(strings.TrimSpace(demoOwnerFacts), "\n")
-	if err := demoImport(dir, facts); err != nil {
+	if err := demoImport(ctx, dir, facts); err != nil {
 		return err
 	}
 	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Interactive: true, Now: now, Distiller: writer.Distiller{}})
@@ -164,8 +164,9 @@ budget = 2000          # o200k_base tokens rendered into core.md
 provider = "offline"   # built-in deterministic model; "openai" or "anthropic" for a real one
 `
 
-// demoImport stores the owner's web chat and the group chat in sessions.db.
-func demoImport(dir string, facts []string) error {
+// demoImport stores the owner's web chat and the group chat in sessions.db,
+// through the import service as any import.
+func demoImport(ctx context.Context, dir string, facts []string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -185,12 +186,9 @@ func demoImport(dir string, facts []string) error {
 		parent = ack
 	}
 	buf.WriteString(demoGroupChat)
-	store, err := sessions.Open(workspace.SessionsDB(dir), nil)
+	_, err := importer.Import(ctx, dir, importer.Inputs{Paths: []string{"-"}},
+		importer.Options{Format: transcript.FormatJSONL, Stdin: &buf})
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "open sessions.db")
-	}
-	defer store.Close()
-	if _, err := store.Import(&buf); err != nil {
 		return fmt.Errorf("demo import: %w", err)
 	}
 	return nil

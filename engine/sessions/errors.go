@@ -24,7 +24,8 @@ var ErrInvalidArgument = errors.New("invalid argument")
 type LineError struct {
 	Line    int    `json:"line"`    // 1-based line number in the file (a Node's position in AddNodes)
 	Message string `json:"message"` // what is wrong with it
-	File    int    `json:"file"`    // the file's index in its ImportBatch, in the order added (0 for Store.Import)
+	File    int    `json:"-"`       // the file's index in its ImportBatch, in the order added (0 for Store.Import)
+	Turn    Key    `json:"-"`       // the turn's key, as far as the line gave one
 }
 
 // Error formats the line error as "line N: message".

@@ -51,7 +51,7 @@ type record struct {
 
 // problem is a LineError at the record's line.
 func (r record) problem(format string, args ...any) LineError {
-	return LineError{Line: r.line, File: r.file, Message: fmt.Sprintf(format, args...)}
+	return LineError{Line: r.line, File: r.file, Turn: r.key(), Message: fmt.Sprintf(format, args...)}
 }
 
 func (r record) key() Key { return r.node.Key() }

@@ -93,7 +93,7 @@ func (b *ImportBatch) AddNodes(nodes []Node) error {
 		n.Time = t
 		rec, problems := checkNode(n, timeProblem, known)
 		for _, msg := range problems {
-			bad = append(bad, LineError{Line: i + 1, File: file, Message: msg})
+			bad = append(bad, LineError{Line: i + 1, File: file, Turn: Key{n.Provider, n.Session, n.ID}, Message: msg})
 		}
 		if len(problems) == 0 {
 			rec.line, rec.file = i+1, file

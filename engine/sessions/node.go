@@ -27,6 +27,15 @@ const DefaultProvider = "openprogram"
 // MarkerKey is the metadata key of the written marker.
 const MarkerKey = "memory_written_scriptorium"
 
+// Metadata keys an import stores with a turn, when its transcript says them
+// (engine/importer): what a chat export records beyond the node's fields,
+// for the writer and the reviewer. Each value is a JSON string.
+const (
+	MetaReplyTo = "reply_to" // the id of the message of the session this turn answers
+	MetaProject = "project"  // the working directory of a coding session
+	MetaTitle   = "title"    // the chat's or conversation's name
+)
+
 // timeLayout is how times are stored: RFC 3339 UTC at second precision, a
 // fixed-width form that sorts correctly as text (SPEC §3.1).
 const timeLayout = "2006-01-02T15:04:05Z"
