@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,6 +58,8 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		{[]string{m + "errcode"}, []string{m}, "the error codes are a leaf every layer shares: they import nothing of the program", false},
 		{[]string{m + "hosts/errdoc"}, []string{m + "engine", m + "engine/"}, "the error document is built from the codes alone, not the engine", false},
 		{[]string{m + "engine/importer"}, []string{m + "engine"}, "the import service needs the conversation store and the parsers, not the core", false},
+		{append(append([]string{m + "engine", m + "engine/", m + "tui", m + "views", m + "keymap"}, hosts...), leaves...), []string{m + "app"},
+			"the composition root is for the programs (the CLI, cmd/…, screenshots/gen) and the demo: hosts are handed openers", false},
 		{append(append([]string{m + "engine", m + "engine/"}, hosts...), append(frontEnds, leaves...)...), []string{m + "scale"},
 			"the scale generators are a tool: nothing of the program imports them", false},
 		{[]string{m + "scale"}, append(append([]string{m + "engine", m + "engine/index", m + "engine/model", m + "engine/enginetest"}, services...),
@@ -114,5 +119,41 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("only %d package/rule pairs checked: go list found %d packages", checked, len(deps))
+	}
+}
+
+// TestArchitecture_OneCompositionRoot: the engine is opened in package app
+// alone (and by the test helpers of engine/enginetest), so every front end
+// gets an engine wired for its role.
+func TestArchitecture_OneCompositionRoot(t *testing.T) {
+	var found []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(p))
+		if dir == "app" || dir == "engine/enginetest" {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(data, []byte("engine.Open(")) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range found {
+		t.Errorf("%s calls engine.Open: open the engine through package app (app.Open and its role)", p)
 	}
 }

@@ -58,7 +58,6 @@ type invocation struct {
 	stdin      io.Reader
 	stdout     io.Writer
 	stderr     io.Writer
-	longLived  bool // the verb runs until stopped (daemon): engine.Options.LongLived
 }
 
 func (inv *invocation) flag(name string) string { return inv.values[name] }

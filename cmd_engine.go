@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/term"
 
+	"scriptorium/app"
 	"scriptorium/engine"
-	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -135,9 +135,10 @@ func (inv *invocation) requireWorkspace(dir string) error {
 	return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
 }
 
-// open opens the engine for this invocation. Interactive verbs wait for
-// the write lock and say so on stderr.
-func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Tier) (*engine.Engine, error) {
+// open opens the engine for this invocation, as a one-shot verb (package
+// app, the composition root). Interactive verbs wait for the write lock and
+// say so on stderr.
+func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Tier) (*app.Engine, error) {
 	dir, err := inv.stateDir()
 	if err != nil {
 		return nil, err
@@ -145,8 +146,13 @@ func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Ti
 	if err := inv.requireWorkspace(dir); err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Options{
-		StateDir: dir, Tier: tier, Interactive: interactive, Holder: "scriptorium " + inv.verb.name,
+	return app.Open(ctx, dir, app.Verb, inv.openOptions(dir, interactive, tier))
+}
+
+// openOptions are the engine options of this invocation: its tier, whether
+// it waits for the lock, and the lock-wait notice.
+func (inv *invocation) openOptions(dir string, interactive bool, tier trust.Tier) app.Options {
+	return app.Options{Tier: tier, Interactive: interactive, Holder: "scriptorium " + inv.verb.name,
 		OnLockWait: func() {
 			who := "another writer"
 			if h, ok := workspace.ReadLockHolder(workspace.MemoryDir(dir)); ok {
@@ -154,10 +160,8 @@ func (inv *invocation) open(ctx context.Context, interactive bool, tier trust.Ti
 			}
 			fmt.Fprintf(inv.stderr, "scriptorium: waiting for the write lock held by %s… (ctrl+c cancels)\n", who)
 		},
-		CrashAt:   os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
-		Distiller: writer.Distiller{},
-		LongLived: inv.longLived,
-	})
+		CrashAt: os.Getenv("SCRIPTORIUM_TEST_CRASH_AT"),
+	}
 }
 
 // signalContext is cancelled on SIGINT/SIGTERM so a waiting verb stops cleanly.
@@ -174,7 +178,7 @@ func (inv *invocation) withEngine(interactive bool, fn func(ctx context.Context,
 		return err
 	}
 	defer e.Close()
-	return fn(ctx, e)
+	return fn(ctx, e.Engine)
 }
 
 func runVerify(inv *invocation) error {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"scriptorium/app"
 	"scriptorium/hosts/hook"
 )
 
@@ -49,7 +50,8 @@ func runClaudeCodeHook(inv *invocation) error {
 		fmt.Fprintf(inv.stderr, "scriptorium hook: %v\n", err)
 		return nil
 	}
-	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr})
+	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr,
+		Open: app.Opener(dir, app.Hook, app.Options{})})
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -59,7 +60,7 @@ type initResult struct {
 
 // initWorkspace opens (creating) the workspace of dir.
 func initWorkspace(ctx context.Context, dir string) (initResult, error) {
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
+	e, err := app.Open(ctx, dir, app.Verb, app.Options{Tier: trust.Owner, Interactive: true})
 	if err != nil {
 		return initResult{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/importer"
 	"scriptorium/engine/proposals"
@@ -65,11 +66,12 @@ func Write(ctx context.Context, dir string) error {
 	if err := demoImport(ctx, dir, facts); err != nil {
 		return err
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Interactive: true, Now: now, Distiller: writer.Distiller{}})
+	opened, err := app.Open(ctx, dir, app.Verb, app.Options{Interactive: true, Now: now})
 	if err != nil {
 		return err
 	}
-	defer e.Close()
+	defer opened.Close()
+	e := opened.Engine
 	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		return fmt.Errorf("demo write: %w", err)
 	}
