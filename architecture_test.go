@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -155,5 +158,99 @@ func TestArchitecture_OneCompositionRoot(t *testing.T) {
 	}
 	for _, p := range found {
 		t.Errorf("%s calls engine.Open: open the engine through package app (app.Open and its role)", p)
+	}
+}
+
+// cliLayer is where a file of the root package (the CLI) sits: the runner
+// (main.go, runner.go, help.go) parses the command line against the table
+// (commands*.go), which lists the verbs (cmd_*.go), which use the helpers
+// (every other file: cli.go, open.go, print.go, …). A file may use its own
+// layer's files only among the helpers: one verb file never uses another.
+func cliLayer(file string) int {
+	switch {
+	case file == "main.go" || file == "runner.go" || file == "help.go":
+		return 3
+	case strings.HasPrefix(file, "commands"):
+		return 2
+	case strings.HasPrefix(file, "cmd_"):
+		return 1
+	}
+	return 0
+}
+
+// TestArchitecture_CLIFileLayers: no file-level dependency of the root
+// package runs back up (a helper using a verb, a verb using the table or
+// the runner) or sideways between verb files. References are found
+// syntactically: package-level names a file does not declare itself, and
+// calls of the package's unexported methods (exported ones only satisfy
+// interfaces).
+func TestArchitecture_CLIFileLayers(t *testing.T) {
+	fset := token.NewFileSet()
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{}
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = f
+	}
+	declared := map[string]string{} // name -> file
+	methods := map[string]string{}  // unexported method name -> file
+	for path, f := range files {
+		name := filepath.Base(path)
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					declared[d.Name.Name] = name
+				} else if !d.Name.IsExported() {
+					methods[d.Name.Name] = name
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						declared[s.Name.Name] = name
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							declared[n.Name] = name
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(files) < 10 || declared["verbs"] == "" {
+		t.Fatalf("parsed %d files of the root package; no command table", len(files))
+	}
+	for path, f := range files {
+		from := filepath.Base(path)
+		uses := map[string]string{} // file -> one name it uses there
+		for _, id := range f.Unresolved {
+			if to, ok := declared[id.Name]; ok && to != from {
+				uses[to] = id.Name
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if to, ok := methods[sel.Sel.Name]; ok && to != from {
+					uses[to] = sel.Sel.Name
+				}
+			}
+			return true
+		})
+		for to, name := range uses {
+			lf, lt := cliLayer(from), cliLayer(to)
+			if lt > lf || (lt == lf && lf == 1) {
+				t.Errorf("%s uses %s of %s: the CLI's files depend downwards only (runner → table → verbs → helpers; no verb file on another)", from, name, to)
+			}
+		}
 	}
 }

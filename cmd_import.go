@@ -26,9 +26,9 @@ claude-code), every conversations.json (chatgpt), or every file that is a transc
 does not recognise is read as jsonl, so its bad lines are reported.
 
 All files are stored in one transaction, file by file: a malformed file (reported
-with its line or record) stores nothing at all. Importing again stores
-only what is new: a Claude Code transcript that has grown adds just its new lines, and
-repeated lines are counted as skipped duplicate.
+with its line or record) stores nothing at all. Importing again stores only what is
+new: a Claude Code transcript that has grown adds just its new lines, and repeated
+lines are counted as skipped duplicate.
 
 jsonl fields (unknown fields are ignored):
   session          required: the conversation id (up to 200 bytes, no control characters)
