@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"scriptorium/app"
 	"scriptorium/hosts/hook"
 )
 
@@ -49,7 +50,8 @@ func runClaudeCodeHook(inv *invocation) error {
 		fmt.Fprintf(inv.stderr, "scriptorium hook: %v\n", err)
 		return nil
 	}
-	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr})
+	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr,
+		Open: app.Opener(dir, app.Hook, app.Options{})})
 	return nil
 }
 
@@ -106,41 +108,4 @@ func runHookInstall(inv *invocation) error {
 		}
 		fmt.Fprintln(w)
 	})
-}
-
-// isClaudeCodeHook reports whether args run `hook claude-code`, judged
-// before and apart from the flag parser: such a run must exit 0 even when
-// its command line is broken (a hand-edited settings file).
-func isClaudeCodeHook(args []string) bool {
-	known := allFlags()
-	var pos []string
-	for i := 0; i < len(args) && len(pos) < 2; i++ {
-		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			pos = append(pos, a)
-			continue
-		}
-		name := strings.TrimLeft(a, "-")
-		if spec, ok := known[name]; ok && spec.value && !strings.Contains(name, "=") {
-			i++ // the flag's value
-		}
-	}
-	return len(pos) >= 2 && pos[0] == "hook" && pos[1] == "claude-code"
-}
-
-// runHookSafely is run for `hook claude-code`: a usage error is logged on
-// stderr and still exits 0, with nothing on stdout.
-func runHookSafely(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	inv, err := parseArgs(args)
-	if err != nil {
-		fmt.Fprintf(stderr, "scriptorium hook: %v\n", err)
-		return 0
-	}
-	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, stderr
-	_ = runClaudeCodeHook(inv)
-	return 0
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"scriptorium/engine"
-	"scriptorium/trust"
 	"scriptorium/workspace"
 )
 
@@ -47,26 +45,4 @@ func runInit(inv *invocation) error {
 		}
 		fmt.Fprintf(w, "workspace %s already exists at %s (revision %d)\n", res.WorkspaceID, workspace.MemoryDir(dir), res.Revision)
 	})
-}
-
-// initResult is what `init` reports.
-type initResult struct {
-	State       string `json:"state"`
-	WorkspaceID string `json:"workspace_id"`
-	Revision    int64  `json:"revision"`
-	Created     bool   `json:"created"`
-}
-
-// initWorkspace opens (creating) the workspace of dir.
-func initWorkspace(ctx context.Context, dir string) (initResult, error) {
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true})
-	if err != nil {
-		return initResult{}, err
-	}
-	defer e.Close()
-	rev, err := e.Revision()
-	if err != nil {
-		return initResult{}, err
-	}
-	return initResult{State: dir, WorkspaceID: e.WorkspaceID(), Revision: rev}, nil
 }

@@ -151,21 +151,3 @@ func runDecline(inv *invocation) error {
 		})
 	})
 }
-
-func proposalPaths(p proposals.Proposal) []string {
-	out := make([]string, len(p.Changed))
-	for i, c := range p.Changed {
-		out[i] = c.Path
-	}
-	return out
-}
-
-// printDiffs prints each file's unified diff.
-func printDiffs(w io.Writer, diffs []engine.FileDiff) {
-	for _, c := range diffs {
-		fmt.Fprintf(w, "\n%s", c.Diff)
-		if !strings.HasSuffix(c.Diff, "\n") {
-			fmt.Fprintln(w)
-		}
-	}
-}

@@ -55,14 +55,6 @@ func emitRejected(ctx context.Context, inv *invocation, e *engine.Engine) error 
 	})
 }
 
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
-
 func runPromote(inv *invocation) error {
 	if err := inv.wantArgs(1, -1); err != nil {
 		return err

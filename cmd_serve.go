@@ -8,12 +8,10 @@ import (
 	"net/http"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
-	"scriptorium/engine/writer"
 	"scriptorium/hosts/httpapi"
-	"scriptorium/hosts/local"
 	mcphost "scriptorium/hosts/mcp"
-	"scriptorium/trust"
 )
 
 // runServe serves the engine over a local HTTP API under /api/memory/.
@@ -30,32 +28,29 @@ func runServe(inv *invocation) error {
 	if err != nil {
 		return err
 	}
+	// A reading verb: a mistyped --state must not leave a workspace behind.
+	if err := inv.requireWorkspace(dir); err != nil {
+		return err
+	}
 	ctx, cancel := signalContext()
 	defer cancel()
 	// The API's engines stay open for the process, one per tier (the
 	// owner's, and the paired one of ?as=paired), opened on first use;
-	// each reads again only what another process changed.
-	api := httpapi.NewEngines(dir, func(ctx context.Context, tier trust.Tier) (*engine.Engine, error) {
-		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Interactive: true, Distiller: writer.Distiller{}, LongLived: true})
-	})
-	defer api.Close()
-	// Refuse before listening when memory is off, so nothing is touched.
-	// The MCP endpoint's engines are opened once, as for `mcp`.
-	eng, opts, closeMCP, err := inv.openMCP(ctx)
+	// each reads again only what another process changed. MCP's engines
+	// are opened now, as for `mcp`, which refuses memory switched off
+	// before anything listens; one-shot CLI searches of this workspace
+	// ask this process (hosts/local). Close waits for the requests in
+	// flight (below).
+	server, err := app.OpenServer(ctx, dir, mcphost.Options{Version: serverVersion, OwnerTools: inv.bool("owner-tools")})
 	if err != nil {
 		return err
 	}
-	defer closeMCP()
-	// One-shot CLI searches of this workspace ask this process (hosts/local).
-	defer local.Serve(ctx, opts.Reader).Close()
+	defer server.Close()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/api/memory/", httpapi.NewShared(api))
-	mux.Handle("/mcp", mcphost.HTTPHandler(eng, opts))
-	srv := httpapi.NewServer(mux)
+	srv := httpapi.NewServer(server.Handler())
 	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/ and MCP at /mcp on http://%s\n", ln.Addr())
 	stopped := make(chan struct{})
 	go func() {

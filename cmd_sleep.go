@@ -10,11 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/daemon"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
-	"scriptorium/hosts/local"
+	"scriptorium/trust"
 )
 
 // runSleep runs one reorganiser pass now and prints its report (SPEC §9,
@@ -72,18 +73,27 @@ func runDaemon(inv *invocation) error {
 	if inv.json {
 		return usagef("daemon runs until stopped and prints a log, not a JSON document")
 	}
-	inv.longLived = true
-	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		defer local.Serve(ctx, e).Close() // one-shot CLI searches ask this process
-		logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
-			os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			return engine.Wrap(engine.CodeIO, err, "open the daemon log")
-		}
-		defer logf.Close()
-		log.SetOutput(logf) // library log lines (bleve) belong in the file too
-		return daemon.Run(ctx, e, daemon.Options{Log: io.MultiWriter(inv.stderr, logf), Watch: daemonWatcher(e)})
-	})
+	dir, err := inv.stateDir()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	// The daemon's engine lives until stopped and answers one-shot CLI
+	// searches on the workspace's socket (app.Daemon).
+	e, err := app.Open(ctx, dir, app.Daemon, inv.openOptions(dir, false, trust.Owner))
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return engine.Wrap(engine.CodeIO, err, "open the daemon log")
+	}
+	defer logf.Close()
+	log.SetOutput(logf) // library log lines (bleve) belong in the file too
+	return daemon.Run(ctx, e.Engine, daemon.Options{Log: io.MultiWriter(inv.stderr, logf), Watch: daemonWatcher(e.Engine)})
 }
 
 // daemonWatcher is the idle-session watcher the daemon runs every minute:

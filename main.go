@@ -17,10 +17,10 @@ func main() {
 
 // run is main without the process: tests call it with their own streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if isClaudeCodeHook(args) {
+	if v, positional := neverFailing(args); v != nil {
 		// A hook must never fail the user's session, not even on a
 		// command line edited by hand: it always exits 0.
-		return runHookSafely(args, stdin, stdout, stderr)
+		return runNeverFailing(v, positional, args, stdin, stdout, stderr)
 	}
 	inv, err := parseArgs(args)
 	if err != nil {

@@ -35,7 +35,9 @@ func tuiBuildHint(dir string) string {
 // already said on stderr what went wrong.
 type exitStatus int
 
-func (s exitStatus) Error() string { return fmt.Sprintf("the TUI exited with status %d", int(s)) }
+func (s exitStatus) Error() string   { return fmt.Sprintf("the TUI exited with status %d", int(s)) }
+func (s exitStatus) ExitStatus() int { return int(s) }
+func (s exitStatus) Reported() bool  { return true }
 
 // execTUI runs the TUI on the state dir dir. When the CLI's streams are
 // the process's own, the process becomes the TUI (exec): the terminal,

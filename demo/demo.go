@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/importer"
 	"scriptorium/engine/proposals"
-	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
-	"scriptorium/workspace"
+	"scriptorium/transcript"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -62,14 +63,15 @@ func Write(ctx context.Context, dir string) error {
 	now := func() time.Time { clock = clock.Add(time.Minute); return clock }
 
 	facts := strings.Split(strings.TrimSpace(demoOwnerFacts), "\n")
-	if err := demoImport(dir, facts); err != nil {
+	if err := demoImport(ctx, dir, facts); err != nil {
 		return err
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Interactive: true, Now: now, Distiller: writer.Distiller{}})
+	opened, err := app.Open(ctx, dir, app.Verb, app.Options{Interactive: true, Now: now})
 	if err != nil {
 		return err
 	}
-	defer e.Close()
+	defer opened.Close()
+	e := opened.Engine
 	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		return fmt.Errorf("demo write: %w", err)
 	}
@@ -164,8 +166,9 @@ budget = 2000          # o200k_base tokens rendered into core.md
 provider = "offline"   # built-in deterministic model; "openai" or "anthropic" for a real one
 `
 
-// demoImport stores the owner's web chat and the group chat in sessions.db.
-func demoImport(dir string, facts []string) error {
+// demoImport stores the owner's web chat and the group chat in sessions.db,
+// through the import service as any import.
+func demoImport(ctx context.Context, dir string, facts []string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -185,12 +188,9 @@ func demoImport(dir string, facts []string) error {
 		parent = ack
 	}
 	buf.WriteString(demoGroupChat)
-	store, err := sessions.Open(workspace.SessionsDB(dir), nil)
+	_, err := importer.Import(ctx, dir, importer.Inputs{Paths: []string{"-"}},
+		importer.Options{Format: transcript.FormatJSONL, Stdin: &buf})
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "open sessions.db")
-	}
-	defer store.Close()
-	if _, err := store.Import(&buf); err != nil {
 		return fmt.Errorf("demo import: %w", err)
 	}
 	return nil

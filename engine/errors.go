@@ -1,108 +1,52 @@
 package engine
 
-import (
-	"errors"
-	"fmt"
-)
+import "scriptorium/errcode"
 
-// Code is one of the closed set of error codes of SPEC §12. Hosts, the CLI
-// and the TUI switch on it; nothing outside this list is ever emitted.
-type Code string
+// The error codes and the error type live in the leaf package errcode, which
+// the hosts and the CLI share; these names keep the engine's API whole.
+
+// Code is one of the closed set of error codes of SPEC §12 (errcode.Code).
+type Code = errcode.Code
 
 // The closed set of error codes.
 const (
-	CodeInvalidArgument    Code = "INVALID_ARGUMENT"
-	CodeNotFound           Code = "NOT_FOUND"
-	CodeConflict           Code = "CONFLICT"
-	CodeLockBusy           Code = "LOCK_BUSY"
-	CodeRejected           Code = "REJECTED"
-	CodeForbidden          Code = "FORBIDDEN"
-	CodeMemoryDisabled     Code = "MEMORY_DISABLED"
-	CodeModelUnavailable   Code = "MODEL_UNAVAILABLE"
-	CodeModelAuth          Code = "MODEL_AUTH"
-	CodeModelConfig        Code = "MODEL_CONFIG"
-	CodeModelOutputInvalid Code = "MODEL_OUTPUT_INVALID"
-	CodeNotConfigured      Code = "NOT_CONFIGURED"
-	CodeIO                 Code = "IO"
+	CodeInvalidArgument    = errcode.InvalidArgument
+	CodeNotFound           = errcode.NotFound
+	CodeConflict           = errcode.Conflict
+	CodeLockBusy           = errcode.LockBusy
+	CodeRejected           = errcode.Rejected
+	CodeForbidden          = errcode.Forbidden
+	CodeMemoryDisabled     = errcode.MemoryDisabled
+	CodeModelUnavailable   = errcode.ModelUnavailable
+	CodeModelAuth          = errcode.ModelAuth
+	CodeModelConfig        = errcode.ModelConfig
+	CodeModelOutputInvalid = errcode.ModelOutputInvalid
+	CodeNotConfigured      = errcode.NotConfigured
+	CodeIO                 = errcode.IO
 )
 
 // Codes lists every code, for documentation and tests.
-var Codes = []Code{CodeInvalidArgument, CodeNotFound, CodeConflict, CodeLockBusy, CodeRejected,
-	CodeForbidden, CodeMemoryDisabled, CodeModelUnavailable, CodeModelAuth, CodeModelConfig,
-	CodeModelOutputInvalid, CodeNotConfigured, CodeIO}
+var Codes = errcode.Codes
 
-// Retryable reports whether an operation that failed with this code may
-// succeed when tried again unchanged.
-func (c Code) Retryable() bool {
-	switch c {
-	case CodeConflict, CodeLockBusy, CodeModelUnavailable:
-		return true
-	}
-	return false
-}
+// Violation is one broken rule found by verify or by transaction validation
+// (errcode.Violation).
+type Violation = errcode.Violation
 
-// Violation is one broken rule found by verify or by transaction validation.
-type Violation struct {
-	Code    string `json:"code"`
-	Path    string `json:"path"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
-
-// String formats a violation as path:line: message (code).
-func (v Violation) String() string {
-	if v.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s (%s)", v.Path, v.Line, v.Message, v.Code)
-	}
-	return fmt.Sprintf("%s: %s (%s)", v.Path, v.Message, v.Code)
-}
-
-// Error is the engine's one error type: every failure that reaches a host,
-// the CLI or the TUI is an *Error with a code from the closed set.
-type Error struct {
-	Code       Code
-	Message    string
-	Violations []Violation // REJECTED: every violation found, not just the first
-	Err        error       // underlying cause, if any
-}
-
-// Error returns the message followed by one line per violation.
-func (e *Error) Error() string {
-	if len(e.Violations) == 0 {
-		return e.Message
-	}
-	msg := e.Message
-	for _, v := range e.Violations {
-		msg += "\n  " + v.String()
-	}
-	return msg
-}
-
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Retryable reports whether the failure may go away on its own.
-func (e *Error) Retryable() bool { return e.Code.Retryable() }
+// Error is the engine's one error type (errcode.Error): every failure that
+// reaches a host, the CLI or the TUI is an *Error with a code from the
+// closed set.
+type Error = errcode.Error
 
 // Errorf builds an *Error with a formatted message.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return errcode.Errorf(code, format, args...)
 }
 
 // Wrap builds an *Error around a cause; the message names what failed.
 func Wrap(code Code, err error, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...) + ": " + err.Error(), Err: err}
+	return errcode.Wrap(code, err, format, args...)
 }
 
 // AsError converts any error into an *Error, classifying unknown errors as IO
 // (the only failures left once arguments, trust and validation are checked).
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return &Error{Code: CodeIO, Message: err.Error(), Err: err}
-}
+func AsError(err error) *Error { return errcode.As(err) }

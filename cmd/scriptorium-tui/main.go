@@ -25,10 +25,9 @@ import (
 	"syscall"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
-	"scriptorium/engine/writer"
 	"scriptorium/hosts/errdoc"
-	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
 	"scriptorium/workspace"
@@ -80,7 +79,7 @@ func open(dir string) error {
 	if err := requireWorkspace(dir); err != nil {
 		return err
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}, LongLived: true})
+	e, err := app.Open(ctx, dir, app.TUI, app.Options{})
 	if err != nil {
 		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
 			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
@@ -99,7 +98,7 @@ func open(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := tui.Run(enginebackend.New(e, changes), tui.Options{}); err != nil {
+	if err := tui.Run(enginebackend.New(e.Engine, changes), tui.Options{}); err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
 	return nil

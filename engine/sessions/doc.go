@@ -61,6 +61,14 @@
 //     which is reported with its number (so `import /dev/zero` ends at once),
 //     and after 1000 bad lines.
 //
+// An import of many files (a folder of transcripts, an export) is one
+// ImportBatch: each file is read, checked and stored in turn inside one
+// transaction, so memory holds one file at a time, and the batch commits
+// every file or none. A parsed transcript is handed over as Nodes
+// (ImportBatch.AddNodes), checked as lines are; its Metadata (a JSON
+// object: what a chat export says beyond the fields above, such as the
+// message a turn replies to or the chat's title) is stored with the node.
+//
 // Re-importing is idempotent: a line whose key is stored (or appeared
 // earlier in the file) with the same fields adds nothing and is counted in
 // ImportResult.Duplicate; the same key with different fields is a bad line.

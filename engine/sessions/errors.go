@@ -22,15 +22,18 @@ var ErrInvalidArgument = errors.New("invalid argument")
 
 // LineError is one rejected line of an import file.
 type LineError struct {
-	Line    int    `json:"line"`    // 1-based line number in the file
+	Line    int    `json:"line"`    // 1-based line number in the file (a Node's position in AddNodes)
 	Message string `json:"message"` // what is wrong with it
+	File    int    `json:"-"`       // the file's index in its ImportBatch, in the order added (0 for Store.Import)
+	Turn    Key    `json:"-"`       // the turn's key, as far as the line gave one
 }
 
 // Error formats the line error as "line N: message".
 func (e LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Message) }
 
-// ImportError is returned by Import when any line of the file is bad. It
-// lists every problem found, in line order; nothing of the file was stored.
+// ImportError is returned by Import (and ImportBatch.Commit) when any line
+// is bad. It lists every problem found, in file and line order; nothing was
+// stored.
 type ImportError struct {
 	Lines []LineError
 }

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
 
@@ -72,4 +73,43 @@ func rowCount(t *testing.T, s *Store) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// FuzzImportBatchSplit checks that a file split in two at a line boundary
+// and imported as one ImportBatch of two files is accepted or rejected as
+// the whole file is by Import, and stores as much: a batch is one import,
+// whatever the files.
+func FuzzImportBatchSplit(f *testing.F) {
+	f.Add([]byte(jsonl(chain("", "a", "b", "c")...)), uint16(1))
+	f.Add([]byte(jsonl(turn{ID: "c", Parent: "b", Role: "user"}, turn{ID: "b", Parent: "a", Role: "user"}, turn{ID: "a", Role: "user"})), uint16(1))
+	f.Add([]byte(jsonl(turn{ID: "a", Parent: "b", Role: "user"}, turn{ID: "b", Parent: "a", Role: "user"})), uint16(1))
+	f.Add([]byte(jsonl(turn{ID: "a", Role: "user"}, turn{ID: "a", Role: "user"}, turn{ID: "a", Role: "user", Content: "x"})), uint16(2))
+	f.Add([]byte(jsonl(turn{Provider: "Slack", ID: "a", Role: "user"}, turn{Provider: "slack", ID: "b", Role: "user"})), uint16(1))
+	whole, split := mustOpen(f), mustOpen(f)
+	f.Fuzz(func(t *testing.T, data []byte, at uint16) {
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		k := int(at) % (len(lines) + 1)
+		first, second := bytes.Join(lines[:k], nil), bytes.Join(lines[k:], nil)
+		if bytes.HasPrefix(second, []byte("\xef\xbb\xbf")) {
+			return // a byte order mark is skipped on a file's first line only
+		}
+		want, werr := whole.Import(bytes.NewReader(data))
+		b := split.BeginImport(context.Background())
+		defer b.Rollback()
+		for _, part := range [][]byte{first, second} {
+			if err := b.AddJSONL(bytes.NewReader(part)); err != nil {
+				t.Fatalf("AddJSONL: %v", err)
+			}
+		}
+		got, gerr := b.Commit()
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("whole file: %v; split at line %d: %v", werr, k, gerr)
+		}
+		if werr == nil && (got.Imported != want.Imported || got.Duplicate != want.Duplicate || got.Sessions != want.Sessions) {
+			t.Fatalf("whole file stored %+v, split at line %d %+v", want, k, got)
+		}
+		if rowCount(t, whole) != rowCount(t, split) {
+			t.Fatalf("the stores differ: %d and %d nodes", rowCount(t, whole), rowCount(t, split))
+		}
+	})
 }

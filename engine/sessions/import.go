@@ -40,10 +40,18 @@ type importLine struct {
 	Synthetic      bool    `json:"synthetic"`
 }
 
-// record is one valid line, ready to store.
+// record is one valid line (or handed-over Node), ready to store: its
+// line (1-based; a Node's position in its slice) and the index of its file
+// in the batch.
 type record struct {
 	line int
+	file int
 	node Node
+}
+
+// problem is a LineError at the record's line.
+func (r record) problem(format string, args ...any) LineError {
+	return LineError{Line: r.line, File: r.file, Turn: r.key(), Message: fmt.Sprintf(format, args...)}
 }
 
 func (r record) key() Key { return r.node.Key() }
@@ -83,51 +91,23 @@ type ImportResult struct {
 // Defaults: provider "openprogram", tier "owner". Times are required and
 // are stored in UTC at second precision. Errors other than *ImportError
 // (a read error, a database error) do not repeat the word "import": the
-// caller names the operation.
+// caller names the operation. Import is an ImportBatch of one file.
 func (s *Store) Import(r io.Reader) (ImportResult, error) {
-	p, err := parseImport(r, maxLineBytes)
-	if err != nil {
+	b := s.BeginImport(context.Background())
+	defer b.Rollback()
+	if err := b.AddJSONL(r); err != nil {
 		return ImportResult{}, err
 	}
-	recs, dups, bad := dedupeFile(p.recs, p.bad)
-	if p.stopped {
-		// The file was not read to its end: checking the rest against the
-		// store would only report parents and ids of unread lines.
-		return ImportResult{}, importError(bad)
-	}
-
-	ctx := context.Background()
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: see dsn
-	if err != nil {
-		return ImportResult{}, fmt.Errorf("begin transaction: %w", err)
-	}
-	defer tx.Rollback()
-
-	plan, err := checkAgainstStore(ctx, tx, recs, p.known)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	bad = append(bad, plan.bad...)
-	bad = append(bad, findCycles(plan.fresh)...)
-	if len(bad) > 0 {
-		return ImportResult{}, importError(bad)
-	}
-	if err := insertNodes(ctx, tx, topoOrder(plan.fresh), plan.sessions); err != nil {
-		return ImportResult{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return ImportResult{}, fmt.Errorf("commit: %w", err)
-	}
-	touched := map[SessionKey]bool{}
-	for _, r := range plan.fresh {
-		touched[r.node.SessionKey()] = true
-	}
-	return ImportResult{Imported: len(plan.fresh), Sessions: len(touched), Duplicate: dups + plan.duplicates,
-		Forgotten: plan.forgotten}, nil
+	return b.Commit()
 }
 
 func importError(bad []LineError) *ImportError {
-	sort.SliceStable(bad, func(i, j int) bool { return bad[i].Line < bad[j].Line })
+	sort.SliceStable(bad, func(i, j int) bool {
+		if bad[i].File != bad[j].File {
+			return bad[i].File < bad[j].File
+		}
+		return bad[i].Line < bad[j].Line
+	})
 	return &ImportError{Lines: bad}
 }
 
@@ -155,7 +135,7 @@ func parseImport(r io.Reader, limit int) (parsed, error) {
 			return parsed{}, fmt.Errorf("read line %d: %w", lineNo, err)
 		}
 		if tooLong {
-			p.bad = append(p.bad, LineError{lineNo, fmt.Sprintf(
+			p.bad = append(p.bad, LineError{Line: lineNo, Message: fmt.Sprintf(
 				"line is longer than %s, the limit for one turn; stopped reading here (is this a JSONL turns file?)", byteSize(limit))})
 			p.stopped = true
 			return p, nil
@@ -166,14 +146,14 @@ func parseImport(r io.Reader, limit int) (parsed, error) {
 		if len(bytes.Trim(line, " \t\r")) > 0 {
 			rec, problems := parseLine(line, p.known)
 			for _, msg := range problems {
-				p.bad = append(p.bad, LineError{lineNo, msg})
+				p.bad = append(p.bad, LineError{Line: lineNo, Message: msg})
 			}
 			if len(problems) == 0 {
 				rec.line = lineNo
 				p.recs = append(p.recs, rec)
 			}
 			if len(p.bad) >= maxBadLines && !eof {
-				p.bad = append(p.bad, LineError{lineNo, fmt.Sprintf(
+				p.bad = append(p.bad, LineError{Line: lineNo, Message: fmt.Sprintf(
 					"more than %d bad lines; stopped reading after this one (is this a JSONL turns file?)", maxBadLines)})
 				p.stopped = true
 				return p, nil
@@ -231,12 +211,27 @@ func parseLine(line []byte, known map[Key]bool) (record, []string) {
 	if err := json.Unmarshal(line, &in); err != nil {
 		return record{}, []string{jsonProblem(err)}
 	}
-	provider := in.Provider
-	if provider == "" {
-		provider = DefaultProvider
+	n := Node{ID: in.ID, Session: in.Session, Provider: in.Provider, Role: in.Role, Content: in.Content,
+		SpeakerID: in.SpeakerID, SpeakerDisplay: in.SpeakerDisplay, Tier: in.Tier, Group: in.Group, Synthetic: in.Synthetic}
+	if in.Parent != nil {
+		n.Parent = *in.Parent
 	}
-	if in.ID != "" {
-		known[Key{provider, in.Session, in.ID}] = true
+	t, timeProblem := parseTime(in.Time)
+	n.Time = t
+	return checkNode(n, timeProblem, known)
+}
+
+// checkNode validates one turn, read from a line or handed over as a Node,
+// and returns it ready to store: defaults applied, the display name
+// normalised, the time at second precision. The problems come in a fixed
+// order, the time's (timeProblem, found by the caller) last. The key of a
+// turn that has one is added to known, valid or not.
+func checkNode(n Node, timeProblem string, known map[Key]bool) (record, []string) {
+	if n.Provider == "" {
+		n.Provider = DefaultProvider
+	}
+	if n.ID != "" {
+		known[n.Key()] = true
 	}
 	var problems []string
 	add := func(p string) {
@@ -244,42 +239,37 @@ func parseLine(line []byte, known map[Key]bool) (record, []string) {
 			problems = append(problems, p)
 		}
 	}
-	add(checkSession(in.Session))
-	add(checkProvider(provider))
-	add(checkID("id", in.ID))
-	parent := ""
-	if in.Parent != nil && *in.Parent != "" {
-		parent = *in.Parent
-		add(checkID("parent", parent))
-		if parent == in.ID {
+	add(checkSession(n.Session))
+	add(checkProvider(n.Provider))
+	add(checkID("id", n.ID))
+	if n.Parent != "" {
+		add(checkID("parent", n.Parent))
+		if n.Parent == n.ID {
 			add("node is its own parent")
 		}
 	}
-	add(checkRole(in.Role))
-	add(checkNoNUL("content", in.Content))
-	add(checkSpeakerID(in.SpeakerID))
-	tier := in.Tier
-	switch tier {
+	add(checkRole(n.Role))
+	add(checkNoNUL("content", n.Content))
+	add(checkSpeakerID(n.SpeakerID))
+	switch n.Tier {
 	case "":
-		tier = TierOwner
+		n.Tier = TierOwner
 	case TierOwner, TierPaired, TierUnpaired:
 	default:
-		add(fmt.Sprintf("unknown tier %q (want owner, paired or unpaired)", in.Tier))
+		add(fmt.Sprintf("unknown tier %q (want owner, paired or unpaired)", n.Tier))
 	}
-	t, p := parseTime(in.Time)
+	meta, p := checkMetadata(n.Metadata)
 	add(p)
+	add(timeProblem)
 	if len(problems) > 0 {
 		return record{}, problems
 	}
-	return record{node: Node{
-		ID: in.ID, Session: in.Session, Provider: provider, Parent: parent,
-		Role: in.Role, Content: in.Content, SpeakerID: in.SpeakerID,
-		// The archive shows a display name as a label half: one line, no
-		// brackets or colons, at most 64 characters. Storing it that way
-		// means every reader sees the name the archive will show.
-		SpeakerDisplay: archive.NormalizeLabelPart(in.SpeakerDisplay),
-		Time:           t, Tier: tier, Group: in.Group, Synthetic: in.Synthetic, Metadata: json.RawMessage("{}"),
-	}}, nil
+	// The archive shows a display name as a label half: one line, no
+	// brackets or colons, at most 64 characters. Storing it that way means
+	// every reader sees the name the archive will show.
+	n.SpeakerDisplay = archive.NormalizeLabelPart(n.SpeakerDisplay)
+	n.Metadata, n.Thread, n.Written = meta, "", ""
+	return record{node: n}, nil
 }
 
 func jsonProblem(err error) string {
@@ -304,8 +294,8 @@ func dedupeFile(recs []record, bad []LineError) ([]record, int, []LineError) {
 			continue
 		}
 		if f := differingField(prev.node, r.node); f != "" {
-			bad = append(bad, LineError{r.line, fmt.Sprintf("duplicate id %q in session %s: %s differs from line %d",
-				r.node.ID, sessionName(r.node.SessionKey()), f, prev.line)})
+			bad = append(bad, r.problem("duplicate id %q in session %s: %s differs from line %d",
+				r.node.ID, sessionName(r.node.SessionKey()), f, prev.line))
 		} else {
 			dups++
 		}

@@ -1,6 +1,8 @@
 package sessions
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -26,6 +28,41 @@ func parseTime(s string) (time.Time, string) {
 		return time.Time{}, fmt.Sprintf("bad time %q: year out of range", s)
 	}
 	return t, ""
+}
+
+// checkTime is parseTime for a time handed over as a time.Time (a Node of
+// AddNodes): the zero time is a missing one.
+func checkTime(t time.Time) (time.Time, string) {
+	if t.IsZero() {
+		return time.Time{}, "missing time"
+	}
+	t = t.UTC().Truncate(time.Second)
+	if t.Year() < 1 || t.Year() > 9999 {
+		return time.Time{}, fmt.Sprintf("bad time %s: year out of range", t.Format(time.RFC3339))
+	}
+	return t, ""
+}
+
+// checkMetadata accepts a handed-over node's metadata: a JSON object, or
+// nothing ("{}"). The store's own keys, the written marker and the
+// forgotten mark, are refused: an import never decides what was written or
+// forgotten.
+func checkMetadata(raw json.RawMessage) (json.RawMessage, string) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return json.RawMessage("{}"), ""
+	}
+	var obj map[string]json.RawMessage
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return nil, "metadata is not a JSON object"
+	}
+	for _, k := range []string{MarkerKey, ForgottenKey} {
+		if _, ok := obj[k]; ok {
+			return nil, fmt.Sprintf("metadata sets %q, which only the store writes", k)
+		}
+	}
+	var b bytes.Buffer
+	_ = json.Compact(&b, raw) // valid: it decoded
+	return b.Bytes(), ""
 }
 
 // checkID accepts ids that can sit inside a source-id and its HTML comment

@@ -22,18 +22,37 @@ type sessionPlan struct {
 
 // importPlan is what checkAgainstStore decided.
 type importPlan struct {
-	fresh      []record // lines to store
-	duplicates int      // lines that repeat a stored node exactly
-	forgotten  int      // lines for stored nodes the owner forgot
+	fresh []record // turns to store now
+	// held are turns whose parent is neither stored nor in the file, and
+	// their descendants in the file: a later file of the batch may bring
+	// the parent (ImportBatch.Commit decides).
+	held       []record
+	duplicates int // turns that repeat a stored node exactly
+	forgotten  int // turns for stored nodes the owner forgot
 	sessions   map[SessionKey]*sessionPlan
 	bad        []LineError
 }
 
-// checkAgainstStore compares the file with what is stored, names the
+// storedNode is a node found in the store and its seq.
+type storedNode struct {
+	Node
+	seq int64
+}
+
+// checkAgainstStore compares one file's turns (or, with final set, the
+// turns held back until the batch's end) with what is stored, names the
 // threads of new sessions and checks that the writer can archive every new
 // node. It runs inside the import transaction so that no other writer can
-// change the answer before the insert.
-func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known map[Key]bool) (*importPlan, error) {
+// change the answer before the insert. known reports the keys of bad lines,
+// whose children are not reported again. Nodes with a seq above lastSeq
+// were stored by this batch, from an earlier file.
+//
+// A turn whose parent is missing is held (a later file may bring it) or,
+// with final set, reported. Turns that cannot be stored even in a doomed
+// transaction (on a parent chain that loops or leads to a bad line, in a
+// session that could not be named) are left out of fresh: their problem is
+// reported, and nothing of the batch will be committed.
+func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known func(Key) bool, lastSeq int64, final bool) (*importPlan, error) {
 	plan := &importPlan{sessions: map[SessionKey]*sessionPlan{}}
 	// The ids to look up, per session, in file order of the sessions.
 	var order []SessionKey
@@ -48,7 +67,7 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known map
 			wanted[sk] = append(wanted[sk], r.node.Parent)
 		}
 	}
-	stored := map[Key]Node{}
+	stored := map[Key]storedNode{}
 	for _, sk := range order {
 		sp, err := storedSession(ctx, tx, sk)
 		if err != nil {
@@ -67,6 +86,10 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known map
 	for _, r := range recs {
 		inFile[r.key()] = true
 	}
+	// blocked marks the turns that cannot be stored now, and why; their
+	// descendants in the file follow them (classify).
+	blocked := map[Key]block{}
+	var fresh []record
 	for _, r := range recs {
 		n := r.node
 		if old, ok := stored[r.key()]; ok {
@@ -74,50 +97,132 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known map
 				plan.forgotten++
 				continue
 			}
-			if f := differingField(old, n); f != "" {
-				plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("id %q is already stored in session %s with a different %s",
-					n.ID, sessionName(n.SessionKey()), f)})
-			} else {
+			switch f := differingField(old.Node, n); {
+			case f == "":
 				plan.duplicates++
+			case old.seq > lastSeq:
+				plan.bad = append(plan.bad, r.problem("duplicate id %q in session %s: %s differs from the same id in another file of this import",
+					n.ID, sessionName(n.SessionKey()), f))
+			default:
+				plan.bad = append(plan.bad, r.problem("id %q is already stored in session %s with a different %s",
+					n.ID, sessionName(n.SessionKey()), f))
 			}
 			continue
 		}
-		plan.fresh = append(plan.fresh, r)
+		fresh = append(fresh, r)
 		if n.Parent == "" {
 			continue
 		}
 		pk := r.parentKey()
-		if _, ok := stored[pk]; !ok && !inFile[pk] && !known[pk] { // a bad line's key was already reported
-			plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("parent %q not found in session %s, in the file or the store",
-				n.Parent, sessionName(n.SessionKey()))})
+		if _, ok := stored[pk]; ok || inFile[pk] {
+			continue
+		}
+		switch {
+		case known(pk): // a bad line's key, already reported
+			blocked[r.key()] = blockDrop
+		case final:
+			plan.bad = append(plan.bad, r.problem("parent %q not found in session %s, in the file or the store",
+				n.Parent, sessionName(n.SessionKey())))
+			blocked[r.key()] = blockDrop
+		default:
+			blocked[r.key()] = blockHold
 		}
 	}
+	for _, c := range findCycles(fresh) {
+		plan.bad = append(plan.bad, c.problem)
+		blocked[c.key] = blockDrop
+	}
+	fresh = classify(fresh, blocked, plan)
 
-	providerBad, err := checkNewProviders(ctx, tx, plan.fresh)
+	providerBad, err := checkNewProviders(ctx, tx, fresh)
 	if err != nil {
 		return nil, err
 	}
 	plan.bad = append(plan.bad, providerBad...)
-	threadBad, err := nameNewSessions(ctx, tx, plan)
+	threadBad, err := nameNewSessions(ctx, tx, fresh, plan)
 	if err != nil {
 		return nil, err
 	}
 	plan.bad = append(plan.bad, threadBad...)
-	for _, r := range plan.fresh {
+	for _, r := range fresh {
 		sp := plan.sessions[r.node.SessionKey()]
 		if sp == nil {
 			continue // its session could not be named; already reported
 		}
+		plan.fresh = append(plan.fresh, r)
 		n := r.node
 		n.Thread = sp.thread
 		rec := archive.Record{SourceID: n.SourceID(), Role: n.Role, SpeakerID: n.SpeakerID,
 			SpeakerDisplay: n.SpeakerDisplay, Time: n.Time, Content: n.Content}
 		if err := rec.Validate(); err != nil {
 			// A safety net: the checks above are meant to refuse all of this.
-			plan.bad = append(plan.bad, LineError{r.line, fmt.Sprintf("the writer could not archive this turn: %v", err)})
+			plan.bad = append(plan.bad, r.problem("the writer could not archive this turn: %v", err))
 		}
 	}
 	return plan, nil
+}
+
+// block is why a turn cannot be stored now.
+type block int8
+
+const (
+	blockNone block = iota
+	blockHold       // its parent may come in a later file
+	blockDrop       // it can never be stored: its problem is reported
+)
+
+// classify returns the turns of fresh that can be stored now, adding the
+// held ones to plan.held. A turn follows its parent in the file: the child
+// of a held turn is held, the child of a dropped one dropped.
+func classify(fresh []record, blocked map[Key]block, plan *importPlan) []record {
+	if len(blocked) == 0 {
+		return fresh
+	}
+	byKey := make(map[Key]int, len(fresh))
+	for i, r := range fresh {
+		byKey[r.key()] = i
+	}
+	const unknown block = -1
+	state := make([]block, len(fresh))
+	for i := range state {
+		state[i] = unknown
+	}
+	for i := range fresh {
+		// Walk up to a turn whose state is known (or a root, or a parent
+		// outside the file, which is stored), then settle the whole path.
+		var path []int
+		verdict := blockNone
+		for j := i; ; {
+			if state[j] != unknown {
+				verdict = state[j]
+				break
+			}
+			if b, ok := blocked[fresh[j].key()]; ok {
+				verdict = b
+				path = append(path, j)
+				break
+			}
+			path = append(path, j)
+			p, ok := byKey[fresh[j].parentKey()]
+			if fresh[j].node.Parent == "" || !ok || len(path) > len(fresh) {
+				break
+			}
+			j = p
+		}
+		for _, j := range path {
+			state[j] = verdict
+		}
+	}
+	out := fresh[:0:0]
+	for i, r := range fresh {
+		switch state[i] {
+		case blockNone:
+			out = append(out, r)
+		case blockHold:
+			plan.held = append(plan.held, r)
+		}
+	}
+	return out
 }
 
 // storedSession returns the stored session sk, or nil.
@@ -164,14 +269,14 @@ func checkNewProviders(ctx context.Context, tx *sql.Tx, fresh []record) ([]LineE
 			continue
 		}
 		if !portableName(p) {
-			bad = append(bad, LineError{r.line, fmt.Sprintf("provider %q cannot be a directory name on every system: "+
-				"use letters, digits and %s, not starting or ending with '.'", p, portableNameChars)})
+			bad = append(bad, r.problem("provider %q cannot be a directory name on every system: "+
+				"use letters, digits and %s, not starting or ending with '.'", p, portableNameChars))
 			continue
 		}
 		k := archive.FoldKey(p)
 		if other, ok := folded[k]; ok && other != p {
-			bad = append(bad, LineError{r.line, fmt.Sprintf("provider %q differs from provider %q only by case or Unicode form; "+
-				"they would share one directory: spell it %q", p, other, other)})
+			bad = append(bad, r.problem("provider %q differs from provider %q only by case or Unicode form; "+
+				"they would share one directory: spell it %q", p, other, other))
 			continue
 		}
 		folded[k] = p
@@ -179,13 +284,13 @@ func checkNewProviders(ctx context.Context, tx *sql.Tx, fresh []record) ([]LineE
 	return bad, nil
 }
 
-// nameNewSessions gives every new session of plan its thread name: the
-// first of threadCandidates that no other session of the provider, stored
-// or new, holds (compared by archive.FoldKey).
-func nameNewSessions(ctx context.Context, tx *sql.Tx, plan *importPlan) ([]LineError, error) {
+// nameNewSessions gives every new session of fresh its thread name in
+// plan: the first of threadCandidates that no other session of the
+// provider, stored or new, holds (compared by archive.FoldKey).
+func nameNewSessions(ctx context.Context, tx *sql.Tx, fresh []record, plan *importPlan) ([]LineError, error) {
 	taken := map[string]bool{} // provider + "\x00" + FoldKey(thread), for this file
 	var bad []LineError
-	for _, r := range plan.fresh {
+	for _, r := range fresh {
 		sk := r.node.SessionKey()
 		if _, ok := plan.sessions[sk]; ok {
 			continue
@@ -207,7 +312,7 @@ func nameNewSessions(ctx context.Context, tx *sql.Tx, plan *importPlan) ([]LineE
 			}
 		}
 		if thread == "" {
-			bad = append(bad, LineError{r.line, fmt.Sprintf("session %s: every archive thread name it could have is taken by another session", sessionName(sk))})
+			bad = append(bad, r.problem("session %s: every archive thread name it could have is taken by another session", sessionName(sk)))
 			plan.sessions[sk] = nil
 			continue
 		}
@@ -225,12 +330,12 @@ const lookupChunk = 500
 // nodesInSessionQuery selects the nodes of one session (?1) whose ids fill
 // the placeholders.
 func nodesInSessionQuery(placeholders string) string {
-	return `SELECT ` + nodeColumns + ` FROM nodes n JOIN sessions s ON s.seq = n.session
+	return `SELECT ` + nodeColumns + `, n.seq FROM nodes n JOIN sessions s ON s.seq = n.session
  WHERE n.session = ?1 AND n.id IN (` + placeholders + `)`
 }
 
 // storedNodes adds the stored nodes of session seq among ids to out.
-func storedNodes(ctx context.Context, tx *sql.Tx, seq int64, ids []string, out map[Key]Node) error {
+func storedNodes(ctx context.Context, tx *sql.Tx, seq int64, ids []string, out map[Key]storedNode) error {
 	for len(ids) > 0 {
 		n := min(len(ids), lookupChunk)
 		args := make([]any, 0, n+1)
@@ -248,11 +353,13 @@ func storedNodes(ctx context.Context, tx *sql.Tx, seq int64, ids []string, out m
 			}
 			defer rows.Close()
 			for rows.Next() {
-				node, err := scanNode(rows)
+				var sn storedNode
+				node, err := scanNode(seqScanner{rows, &sn.seq})
 				if err != nil {
 					return fmt.Errorf("look up nodes: %w", err)
 				}
-				out[node.Key()] = node
+				sn.Node = node
+				out[node.Key()] = sn
 			}
 			return rows.Err()
 		}(); err != nil {
@@ -262,9 +369,15 @@ func storedNodes(ctx context.Context, tx *sql.Tx, seq int64, ids []string, out m
 	return nil
 }
 
+// cycleMember is a node on a parent chain that loops, and its report.
+type cycleMember struct {
+	key     Key
+	problem LineError
+}
+
 // findCycles reports new nodes whose parent chain loops. Stored nodes can
 // never be part of a loop: they are immutable and were acyclic when stored.
-func findCycles(fresh []record) []LineError {
+func findCycles(fresh []record) []cycleMember {
 	byKey := make(map[Key]record, len(fresh))
 	for _, r := range fresh {
 		byKey[r.key()] = r
@@ -275,7 +388,7 @@ func findCycles(fresh []record) []LineError {
 		done
 	)
 	state := make(map[Key]int, len(fresh))
-	var bad []LineError
+	var bad []cycleMember
 	for _, r := range fresh {
 		var path []Key
 		k := r.key()
@@ -291,7 +404,7 @@ func findCycles(fresh []record) []LineError {
 					i++
 				}
 				for _, c := range path[i:] {
-					bad = append(bad, LineError{byKey[c].line, fmt.Sprintf("node %q is its own ancestor (the parent chain loops)", c.ID)})
+					bad = append(bad, cycleMember{c, byKey[c].problem("node %q is its own ancestor (the parent chain loops)", c.ID)})
 				}
 				break
 			}
@@ -343,8 +456,8 @@ const (
 	widenSessionQuery = `UPDATE sessions SET first_time = min(first_time, ?2), last_time = max(last_time, ?3) WHERE seq = ?1`
 	// The nodes_has_children trigger marks the parent; the parent's seq is
 	// looked up in the node's own session so walks can follow integer keys.
-	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic)
-		VALUES (?1, ?2, nullif(?3, ''), (SELECT seq FROM nodes WHERE session = ?1 AND id = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`
+	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata)
+		VALUES (?1, ?2, nullif(?3, ''), (SELECT seq FROM nodes WHERE session = ?1 AND id = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`
 )
 
 // insertNodes stores new records, which must come parents first, creating
@@ -386,7 +499,7 @@ func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[Se
 	for _, r := range recs {
 		n := r.node
 		if _, err := insert.ExecContext(ctx, sessions[n.SessionKey()].seq, n.ID, n.Parent, n.Role, n.Content,
-			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic); err != nil {
+			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata)); err != nil {
 			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
 		}
 	}

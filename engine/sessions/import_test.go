@@ -298,7 +298,8 @@ func TestImport_ReadError(t *testing.T) {
 }
 
 func TestImportError_Message(t *testing.T) {
-	e := &ImportError{Lines: []LineError{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}, {5, "e"}, {6, "f"}, {7, "g"}}}
+	e := &ImportError{Lines: []LineError{{Line: 1, Message: "a"}, {Line: 2, Message: "b"}, {Line: 3, Message: "c"}, {Line: 4, Message: "d"},
+		{Line: 5, Message: "e"}, {Line: 6, Message: "f"}, {Line: 7, Message: "g"}}}
 	want := "7 bad line(s), nothing stored; line 1: a; line 2: b; line 3: c; line 4: d; line 5: e; and 2 more"
 	if e.Error() != want {
 		t.Errorf("Error() = %q\nwant      %q", e.Error(), want)
@@ -428,7 +429,7 @@ func TestImport_ErrorsDoNotRepeatPrefix(t *testing.T) {
 	if err == nil || strings.HasPrefix(err.Error(), "import") || err.Error() != "read line 1: disk on fire" {
 		t.Errorf("read error = %q, want \"read line 1: disk on fire\"", err)
 	}
-	ie := &ImportError{Lines: []LineError{{3, "x"}}}
+	ie := &ImportError{Lines: []LineError{{Line: 3, Message: "x"}}}
 	if strings.Contains(ie.Error(), "import") {
 		t.Errorf("ImportError = %q repeats the caller's word", ie.Error())
 	}

@@ -27,6 +27,15 @@ const DefaultProvider = "openprogram"
 // MarkerKey is the metadata key of the written marker.
 const MarkerKey = "memory_written_scriptorium"
 
+// Metadata keys an import stores with a turn, when its transcript says them
+// (engine/importer): what a chat export records beyond the node's fields,
+// for the writer and the reviewer. Each value is a JSON string.
+const (
+	MetaReplyTo = "reply_to" // the id of the message of the session this turn answers
+	MetaProject = "project"  // the working directory of a coding session
+	MetaTitle   = "title"    // the chat's or conversation's name
+)
+
 // timeLayout is how times are stored: RFC 3339 UTC at second precision, a
 // fixed-width form that sorts correctly as text (SPEC §3.1).
 const timeLayout = "2006-01-02T15:04:05Z"
@@ -140,6 +149,14 @@ const nodeByKeyQuery = `SELECT ` + nodeColumns + ` FROM sessions s JOIN nodes n 
  WHERE s.provider = ? AND s.id = ? AND n.id = ?`
 
 type rowScanner interface{ Scan(dest ...any) error }
+
+// seqScanner scans a row of nodeColumns followed by the node's seq.
+type seqScanner struct {
+	rowScanner
+	seq *int64
+}
+
+func (s seqScanner) Scan(dest ...any) error { return s.rowScanner.Scan(append(dest, s.seq)...) }
 
 func scanNode(r rowScanner) (Node, error) {
 	var n Node

@@ -5,7 +5,7 @@ import (
 	"io"
 	"net/http"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 )
 
 // Exit statuses of the CLI (SPEC §12).
@@ -17,10 +17,10 @@ const (
 
 // Body is the inside of an error document.
 type Body struct {
-	Code       engine.Code        `json:"code"`
-	Message    string             `json:"message"`
-	Retryable  bool               `json:"retryable"`
-	Violations []engine.Violation `json:"violations,omitempty"`
+	Code       errcode.Code        `json:"code"`
+	Message    string              `json:"message"`
+	Retryable  bool                `json:"retryable"`
+	Violations []errcode.Violation `json:"violations,omitempty"`
 }
 
 // Document is {"error": Body}.
@@ -31,7 +31,7 @@ type Document struct {
 // Of builds the error document of err; an error outside the closed set
 // reads as IO.
 func Of(err error) Document {
-	e := engine.AsError(err)
+	e := errcode.As(err)
 	return Document{Error: Body{Code: e.Code, Message: e.Message, Retryable: e.Retryable(), Violations: e.Violations}}
 }
 
@@ -45,23 +45,23 @@ func Write(w io.Writer, doc any) error {
 }
 
 // HTTPStatus maps the closed set of error codes onto HTTP statuses.
-func HTTPStatus(c engine.Code) int {
+func HTTPStatus(c errcode.Code) int {
 	switch c {
-	case engine.CodeInvalidArgument:
+	case errcode.InvalidArgument:
 		return http.StatusBadRequest
-	case engine.CodeNotFound:
+	case errcode.NotFound:
 		return http.StatusNotFound
-	case engine.CodeConflict:
+	case errcode.Conflict:
 		return http.StatusConflict
-	case engine.CodeLockBusy:
+	case errcode.LockBusy:
 		return http.StatusLocked
-	case engine.CodeRejected:
+	case errcode.Rejected:
 		return http.StatusUnprocessableEntity
-	case engine.CodeForbidden:
+	case errcode.Forbidden:
 		return http.StatusForbidden
-	case engine.CodeMemoryDisabled, engine.CodeNotConfigured:
+	case errcode.MemoryDisabled, errcode.NotConfigured:
 		return http.StatusServiceUnavailable
-	case engine.CodeModelUnavailable, engine.CodeModelAuth, engine.CodeModelConfig, engine.CodeModelOutputInvalid:
+	case errcode.ModelUnavailable, errcode.ModelAuth, errcode.ModelConfig, errcode.ModelOutputInvalid:
 		return http.StatusBadGateway
 	}
 	return http.StatusInternalServerError

@@ -73,6 +73,11 @@ type Options struct {
 	// Log receives one line per failure (the CLI passes stderr, which
 	// Claude Code shows only in its debug output); nil discards.
 	Log io.Writer
+	// Open opens the workspace's engine as a background caller (the
+	// composition root's app.Opener with the Hook role: at most 1 s of
+	// waiting for a held lock, then LOCK_BUSY). Required for the events
+	// that need the engine.
+	Open func(context.Context) (*engine.Engine, error)
 }
 
 // promptOutput is the UserPromptSubmit answer Claude Code reads from stdout.
@@ -229,7 +234,7 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 	if in.TranscriptPath == "" {
 		return engine.Errorf(engine.CodeInvalidArgument, "%s without a transcript_path", in.HookEventName)
 	}
-	has, err := importTranscript(in.TranscriptPath, in.SessionID, opts.StateDir)
+	has, err := importTranscript(ctx, in.TranscriptPath, in.SessionID, opts.StateDir)
 	if err != nil || !has || in.SessionID == "" {
 		return err
 	}
@@ -259,11 +264,12 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 	return err
 }
 
-// openEngine opens the workspace as a background caller: at most 1 s of
-// waiting for a held lock, then LOCK_BUSY.
+// openEngine opens the workspace through Options.Open.
 func openEngine(ctx context.Context, opts Options) (*engine.Engine, error) {
-	return engine.Open(ctx, engine.Options{StateDir: opts.StateDir, Interactive: false,
-		Now: opts.Now, Distiller: writer.Distiller{}})
+	if opts.Open == nil {
+		return nil, engine.Errorf(engine.CodeIO, "the hook was given no way to open the engine (hook.Options.Open)")
+	}
+	return opts.Open(ctx)
 }
 
 // readInput decodes the hook's stdin.

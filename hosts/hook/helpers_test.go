@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/sessions"
 	"scriptorium/hosts/hook"
@@ -85,8 +86,9 @@ func input(t *testing.T, event, transcript string, extra map[string]any) string 
 func runHook(t *testing.T, state, stdin string) (string, string, error) {
 	t.Helper()
 	var out, log bytes.Buffer
-	err := hook.ClaudeCode(strings.NewReader(stdin), &out, hook.Options{StateDir: state, Log: &log,
-		Now: func() time.Time { return time.Date(2026, 7, 2, 11, 0, 0, 0, time.UTC) }})
+	now := func() time.Time { return time.Date(2026, 7, 2, 11, 0, 0, 0, time.UTC) }
+	err := hook.ClaudeCode(strings.NewReader(stdin), &out, hook.Options{StateDir: state, Log: &log, Now: now,
+		Open: app.Opener(state, app.Hook, app.Options{Now: now})})
 	return out.String(), log.String(), err
 }
 

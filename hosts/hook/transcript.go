@@ -1,17 +1,17 @@
 package hook
 
 import (
-	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"time"
 
-	"scriptorium/engine"
-	"scriptorium/engine/sessions"
+	"scriptorium/engine/importer"
+	"scriptorium/errcode"
 	"scriptorium/transcript"
 	"scriptorium/transcript/claudecode"
-	"scriptorium/workspace"
 )
 
 // provider is the provider of every turn the hook imports.
@@ -23,48 +23,45 @@ const provider = claudecode.Provider
 const storeBusyWait = time.Second
 
 // importTranscript stores what the Claude Code transcript at path holds
-// that sessions.db does not have yet. The whole file is parsed each time:
-// a turn's parent may sit anywhere above it, and re-importing the lines
-// already stored adds nothing, so a grown transcript adds only its new
-// lines. It reports whether the file holds any turn of session. A missing
-// file is not a failure: Claude Code names the transcript before it
-// writes the first line.
-func importTranscript(path, session, stateDir string) (bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+// that sessions.db does not have yet, through the import service. The
+// whole file is parsed each time: a turn's parent may sit anywhere above
+// it, and re-importing the lines already stored adds nothing, so a grown
+// transcript adds only its new lines. It reports whether the file holds
+// any turn of session. A missing file is not a failure: Claude Code names
+// the transcript before it writes the first line.
+func importTranscript(ctx context.Context, path, session, stateDir string) (bool, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
+	res, err := importer.Import(ctx, stateDir, importer.Inputs{Paths: []string{path}},
+		importer.Options{Format: transcript.FormatClaudeCode, BusyTimeout: storeBusyWait})
 	if err != nil {
-		return false, engine.Wrap(engine.CodeIO, err, "read transcript")
+		return false, importFailure(path, err)
 	}
-	defer f.Close()
-	res, err := claudecode.Parse(f, path)
-	if err != nil {
-		return false, engine.Wrap(engine.CodeInvalidArgument, err, "parse transcript")
-	}
-	if len(res.Turns) == 0 {
-		return false, nil
-	}
-	var stream bytes.Buffer
-	if err := transcript.WriteJSONL(&stream, res.Turns); err != nil {
-		return false, engine.Wrap(engine.CodeInvalidArgument, err, "encode transcript %s", path)
-	}
-	store, err := sessions.Open(workspace.SessionsDB(stateDir), &sessions.Options{BusyTimeout: storeBusyWait})
-	if err != nil {
-		return false, engine.Wrap(engine.CodeIO, err, "open sessions.db")
-	}
-	defer store.Close()
-	if _, err := store.Import(&stream); err != nil {
-		var ie *sessions.ImportError
-		if errors.As(err, &ie) {
-			return false, engine.Wrap(engine.CodeInvalidArgument, err, "import transcript %s", path)
-		}
-		return false, engine.Wrap(engine.CodeIO, err, "import transcript %s", path) // e.g. sessions.db busy past the wait
-	}
-	for _, t := range res.Turns {
-		if t.Session == session {
-			return true, nil
+	for _, f := range res.Files {
+		for _, k := range f.Sessions {
+			if k.Provider == provider && k.Session == session {
+				return true, nil
+			}
 		}
 	}
 	return false, nil
+}
+
+// importFailure is a failed import in the one line the status file keeps:
+// the transcript, and its first problem's line and message.
+func importFailure(path string, err error) error {
+	e := errcode.As(err)
+	if len(e.Violations) == 0 {
+		return errcode.Wrap(e.Code, err, "import transcript %s", path)
+	}
+	v := e.Violations[0]
+	msg := v.Message
+	if v.Line > 0 {
+		msg = fmt.Sprintf("line %d: %s", v.Line, msg)
+	}
+	if n := len(e.Violations) - 1; n > 0 {
+		msg += fmt.Sprintf("; and %d more", n)
+	}
+	return &errcode.Error{Code: e.Code, Message: fmt.Sprintf("import transcript %s: %s; nothing was imported", path, msg), Err: err}
 }

@@ -9,23 +9,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/hosts/errdoc"
 )
 
-// errorBody is the inside of the SPEC §12 error document.
-type errorBody struct {
-	Code       engine.Code        `json:"code"`
-	Message    string             `json:"message"`
-	Retryable  bool               `json:"retryable"`
-	Violations []engine.Violation `json:"violations,omitempty"`
-}
-
-// errorDocument is the one mapping from an error to the SPEC §12 document
-// {"error":{"code","message","retryable"}} (plus every violation of a
-// REJECTED transaction), so an agent reads what `--json` prints.
+// errorDocument is the SPEC §12 document of err, as `--json` prints it
+// (hosts/errdoc, the one mapping every front end shares), so an agent reads
+// what the CLI prints.
 func errorDocument(err error) []byte {
-	e := engine.AsError(err)
-	doc, _ := json.Marshal(map[string]errorBody{"error": {Code: e.Code, Message: e.Message,
-		Retryable: e.Retryable(), Violations: e.Violations}})
+	doc, _ := json.Marshal(errdoc.Of(err))
 	return doc
 }
 

@@ -29,9 +29,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"scriptorium/app"
 	"scriptorium/demo"
-	"scriptorium/engine"
-	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -82,7 +81,7 @@ func run(ctx context.Context, cfg config, stderr io.Writer) (err error) {
 	if err := demo.Write(ctx, dir); err != nil {
 		return fmt.Errorf("write demo: %w", err)
 	}
-	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}})
+	e, err := app.Open(ctx, dir, app.Verb, app.Options{Tier: trust.Owner, Interactive: true})
 	if err != nil {
 		return fmt.Errorf("open demo: %w", err)
 	}
@@ -96,7 +95,7 @@ func run(ctx context.Context, cfg config, stderr io.Writer) (err error) {
 	// background draws it, whatever terminal runs the generator.
 	lipgloss.SetColorProfile(termenv.TrueColor)
 	lipgloss.SetHasDarkBackground(true)
-	model := tui.New(enginebackend.New(e, nil), tui.Options{MarkdownStyle: "dark"})
+	model := tui.New(enginebackend.New(e.Engine, nil), tui.Options{MarkdownStyle: "dark"})
 
 	painter, err := NewPainter(cfg.scale)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"scriptorium/engine/importer"
 )
 
 // progressMinBytes is the input size from which import shows a progress
@@ -23,9 +25,10 @@ const progressEvery = 100 * time.Millisecond
 const progressWidth = 40
 
 // importProgress draws a one-line progress bar on stderr while import
-// reads its files. It draws only on a terminal and only for large input,
-// so scripts, pipes and --json output never see it; a nil *importProgress
-// (the common case) does nothing.
+// reads and stores its files (it is the import service's
+// importer.Progress). It draws only on a terminal and only for large
+// input, so scripts, pipes and --json output never see it; a nil
+// *importProgress (the common case) does nothing.
 type importProgress struct {
 	w     io.Writer
 	total int64
@@ -57,15 +60,11 @@ func newImportProgress(inv *invocation, paths []string) *importProgress {
 	return &importProgress{w: f, total: total}
 }
 
-// reader counts what is read through r towards the bar.
-func (p *importProgress) reader(r io.Reader) io.Reader {
+// Read counts n more bytes read towards the bar.
+func (p *importProgress) Read(n int) {
 	if p == nil {
-		return r
+		return
 	}
-	return &countingReader{r: r, p: p}
-}
-
-func (p *importProgress) add(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.read += int64(n)
@@ -76,6 +75,9 @@ func (p *importProgress) add(n int) {
 	}
 }
 
+// File is a file read and stored: the bar counts bytes, not files.
+func (p *importProgress) File(importer.File) {}
+
 // progressBar draws frac (0..1) as a bar of block characters. A plain
 // redrawn line needs no terminal program, so it cannot disturb the
 // terminal the way a full-screen component could.
@@ -84,13 +86,13 @@ func progressBar(frac float64) string {
 	return "[" + strings.Repeat("█", n) + strings.Repeat("░", progressWidth-n) + "]"
 }
 
-// storing replaces the bar with the one step that has no progress to
-// show: the single transaction that stores every turn.
-func (p *importProgress) storing(lines int) {
+// Committing replaces the bar with the one step that has no progress to
+// show: the commit of the transaction that stored every file.
+func (p *importProgress) Committing() {
 	if p == nil {
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[Kstoring %d turn line(s)…", lines)
+	fmt.Fprint(p.w, "\r\x1b[Kcommitting the import…")
 }
 
 // done clears the line, so the result prints on a clean one.
@@ -99,15 +101,4 @@ func (p *importProgress) done() {
 		return
 	}
 	fmt.Fprint(p.w, "\r\x1b[K")
-}
-
-type countingReader struct {
-	r io.Reader
-	p *importProgress
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.p.add(n)
-	return n, err
 }

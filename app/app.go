@@ -1,0 +1,154 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/writer"
+	"scriptorium/hosts/local"
+	"scriptorium/trust"
+)
+
+// Role is what a process does with the engine; it decides how the engine
+// is opened.
+type Role int
+
+// The roles.
+const (
+	// Verb is a one-shot CLI verb: it reads only what its answer needs,
+	// and waits for the write lock only when Options.Interactive says so
+	// (otherwise LOCK_BUSY after 1 s).
+	Verb Role = iota
+	// TUI is the terminal application: the owner, waiting for the write
+	// lock, with a long-lived snapshot.
+	TUI
+	// Serve is an engine of serve's HTTP API, one per tier
+	// (Options.Tier): it waits for the write lock and lives as long as
+	// the server (see OpenServer).
+	Serve
+	// MCP is the engine an MCP host writes through (Options.Tier): an
+	// agent's update waits at most 1 s for the lock (LOCK_BUSY is
+	// retryable) instead of hanging its tool call (see OpenMCP).
+	MCP
+	// Daemon is the scheduler: a background caller that lives until
+	// stopped and answers the one-shot CLI's searches on the local socket.
+	Daemon
+	// Hook is an agent hook: a background caller within the hook's
+	// deadline.
+	Hook
+	// mcpReader is an MCP host's reader (OpenMCP): the owner's, for the
+	// read tools only, so it has nothing to distil.
+	mcpReader
+)
+
+// String names the role, for messages.
+func (r Role) String() string {
+	switch r {
+	case Verb:
+		return "verb"
+	case TUI:
+		return "tui"
+	case Serve:
+		return "serve"
+	case MCP:
+		return "mcp"
+	case Daemon:
+		return "daemon"
+	case Hook:
+		return "hook"
+	case mcpReader:
+		return "mcp reader"
+	}
+	return fmt.Sprintf("Role(%d)", int(r))
+}
+
+// Options are what a caller may choose within its role. The zero value is
+// the owner, background, with the real clock.
+type Options struct {
+	// Tier is the caller's authority for Verb, Serve and MCP; the other
+	// roles are the owner's. Zero is the owner.
+	Tier trust.Tier
+	// Interactive makes a Verb wait for the write lock (update, promote,
+	// sleep…); the other roles decide for themselves.
+	Interactive bool
+	// OnLockWait is called when the wait for the write lock begins, so
+	// the caller can say so.
+	OnLockWait func()
+	// Holder names the process in the lock-holder record while it holds
+	// the write lock ("scriptorium update"); "" is the program's name.
+	Holder string
+	// Now is the clock (tests, the demo's fixed time); nil is time.Now.
+	Now func() time.Time
+	// CrashAt is a test-only crash point inside install
+	// (engine.Options.CrashAt); empty in production.
+	CrashAt string
+}
+
+// Engine is an engine opened for a role, with what runs beside it for that
+// role (the Daemon's local socket). Close stops both.
+type Engine struct {
+	*engine.Engine
+	socket *local.Server
+}
+
+// Close stops what runs beside the engine, then closes the engine.
+func (e *Engine) Close() error {
+	e.socket.Close() // nil-safe
+	return e.Engine.Close()
+}
+
+// Open opens the engine of the state dir stateDir for role. The Daemon
+// starts answering searches on the workspace's local socket, with ctx,
+// until Close.
+func Open(ctx context.Context, stateDir string, role Role, opts Options) (*Engine, error) {
+	e, err := engine.Open(ctx, engineOptions(stateDir, role, opts))
+	if err != nil {
+		return nil, err
+	}
+	out := &Engine{Engine: e}
+	if role == Daemon {
+		out.socket = local.Serve(ctx, e)
+	}
+	return out, nil
+}
+
+// Opener is Open bound to a state dir, a role and options, for a host that
+// opens its engines on demand (the hook). It is for roles that run nothing
+// beside the engine: not the Daemon.
+func Opener(stateDir string, role Role, opts Options) func(context.Context) (*engine.Engine, error) {
+	return func(ctx context.Context) (*engine.Engine, error) {
+		if role == Daemon {
+			return nil, engine.Errorf(engine.CodeInvalidArgument, "app.Opener: the daemon's engine runs its socket beside it; use Open")
+		}
+		e, err := Open(ctx, stateDir, role, opts)
+		if err != nil {
+			return nil, err
+		}
+		return e.Engine, nil
+	}
+}
+
+// engineOptions is the one table of how each role opens the engine.
+func engineOptions(stateDir string, role Role, opts Options) engine.Options {
+	o := engine.Options{StateDir: stateDir, Tier: opts.Tier, Now: opts.Now, Holder: opts.Holder,
+		OnLockWait: opts.OnLockWait, CrashAt: opts.CrashAt, Distiller: writer.Distiller{}}
+	switch role {
+	case Verb:
+		o.Interactive = opts.Interactive
+	case TUI:
+		o.Tier, o.Interactive, o.LongLived = trust.Owner, true, true
+	case Serve:
+		o.Interactive, o.LongLived = true, true
+	case MCP:
+		o.LongLived = true
+	case Daemon:
+		o.Tier, o.LongLived = trust.Owner, true
+	case Hook:
+		o.Tier = trust.Owner
+	case mcpReader:
+		o.Tier, o.LongLived, o.Distiller = trust.Owner, true, nil
+	}
+	return o
+}
