@@ -10,9 +10,11 @@ import (
 	"scriptorium/workspace/topic"
 )
 
-// DeleteResult is what Delete removed.
+// DeleteResult is what Delete removed, or on a dry run would remove.
 type DeleteResult struct {
+	// Revision is the delete's revision; on a dry run the current one.
 	Revision int64    `json:"revision"`
+	DryRun   bool     `json:"dry_run"`
 	Changed  []string `json:"changed"`
 	ID       string   `json:"id"`
 	Path     string   `json:"path"`
@@ -28,9 +30,10 @@ type DeleteResult struct {
 
 // Delete removes a block in one owner transaction of kind "delete". It is
 // refused (REJECTED, one violation per link) while other blocks link to
-// it.
-func Delete(ctx context.Context, e *engine.Engine, ref string) (DeleteResult, error) {
-	res := DeleteResult{Changed: []string{}, Footnotes: []string{}}
+// it. A dry run installs nothing and says what the delete would change
+// (the install's workspace-wide validation runs only for real).
+func Delete(ctx context.Context, e *engine.Engine, ref string, dryRun bool) (DeleteResult, error) {
+	res := DeleteResult{DryRun: dryRun, Changed: []string{}, Footnotes: []string{}}
 	if err := owner(e, "delete"); err != nil {
 		return res, err
 	}
@@ -57,12 +60,9 @@ func Delete(ctx context.Context, e *engine.Engine, ref string) (DeleteResult, er
 		if headingsOnly(rest) && !keepFile(v, loc.path, "") {
 			ed, res.FileDeleted = engine.Edit{Op: "delete", Path: loc.path}, true
 		}
-		out, err := tx.Install(ctx, engine.Change{Kind: "delete", Actor: trust.Owner, Base: &v.Revision, Edits: []engine.Edit{ed}})
-		if err != nil {
-			return err
-		}
+		out, err := install(ctx, tx, v, engine.Change{Kind: "delete", Actor: trust.Owner, Base: &v.Revision, Edits: []engine.Edit{ed}}, dryRun)
 		res.Revision, res.Changed = out.Revision, out.Changed
-		return nil
+		return err
 	})
 	return res, err
 }
@@ -118,3 +118,16 @@ func cut(loc located) ([]byte, []string) {
 }
 
 func ptr(s string) *string { return &s }
+
+// install installs a change, or on a dry run only plans it: the result
+// then names the current revision and the files that would change.
+func install(ctx context.Context, tx *engine.Tx, v *engine.View, ch engine.Change, dryRun bool) (engine.UpdateResult, error) {
+	if !dryRun {
+		return tx.Install(ctx, ch)
+	}
+	plan, err := tx.Engine().Plan(v, ch)
+	if err != nil {
+		return engine.UpdateResult{Revision: v.Revision, Changed: []string{}}, err
+	}
+	return engine.UpdateResult{Revision: v.Revision, Changed: append([]string{}, plan.Changed...)}, nil
+}

@@ -12,7 +12,7 @@ import (
 func TestDelete_LinkedBlockIsRefusedNamingTheLinks(t *testing.T) {
 	e, state := open(t)
 	before := enginetest.Tree(t, state)
-	_, err := curate.Delete(ctx, e, "^f888f60e")
+	_, err := curate.Delete(ctx, e, "^f888f60e", false)
 	wantCode(t, err, engine.CodeRejected)
 	vs := enginetest.Violations(err)
 	if len(vs) != 1 || vs[0].Path != "topics/people/craig.md" || vs[0].Line != 5 || vs[0].Code != "linked_block" ||
@@ -21,7 +21,7 @@ func TestDelete_LinkedBlockIsRefusedNamingTheLinks(t *testing.T) {
 	}
 	unchanged(t, state, before)
 	// A same-file link counts too.
-	_, err = curate.Delete(ctx, e, "^c0ffee01")
+	_, err = curate.Delete(ctx, e, "^c0ffee01", false)
 	wantCode(t, err, engine.CodeRejected)
 	if vs := enginetest.Violations(err); len(vs) != 1 || !strings.Contains(vs[0].Message, "block ^c0ffee03 links to ^c0ffee01 (#^c0ffee01)") {
 		t.Errorf("violations = %+v", vs)
@@ -32,7 +32,7 @@ func TestDelete_LinkedBlockIsRefusedNamingTheLinks(t *testing.T) {
 func TestDelete_TakesItsOwnFootnotes(t *testing.T) {
 	e, state := open(t)
 	before := enginetest.Tree(t, state)
-	res, err := curate.Delete(ctx, e, "^c0ffee02")
+	res, err := curate.Delete(ctx, e, "^c0ffee02", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestDelete_SharedFootnoteStays(t *testing.T) {
 	e, state := open(t)
 	core := enginetest.Read(t, state, "topics/core.md")
 	update(t, e, enginetest.Replace("topics/core.md", strings.Replace(core, "^0badcafe\n", "^0badcafe\n\nDue soon.[^e-1175dea39c] ^aaaa0001\n", 1)))
-	res, err := curate.Delete(ctx, e, "^aaaa0001")
+	res, err := curate.Delete(ctx, e, "^aaaa0001", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestDelete_LastBlock(t *testing.T) {
 		enginetest.Create("topics/index.md", "# Index\n\nSee [the linked file](linked.md). ^aaaa0003\n"))
 	before := enginetest.Tree(t, state)
 	// A file left with headings only goes, and revert brings it back.
-	res, err := curate.Delete(ctx, e, "^aaaa0001")
+	res, err := curate.Delete(ctx, e, "^aaaa0001", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestDelete_LastBlock(t *testing.T) {
 	}
 	revertRestores(t, e, state, res.Revision, before)
 	// A file another file links to stays, with its heading.
-	res, err = curate.Delete(ctx, e, "^aaaa0002")
+	res, err = curate.Delete(ctx, e, "^aaaa0002", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestDelete_LastBlock(t *testing.T) {
 func TestDelete_CoreFileStays(t *testing.T) {
 	state := enginetest.Empty(t, map[string]string{"topics/core.md": "# Core\n\nOnly fact. ^aaaa0001\n"})
 	e := enginetest.Open(t, state)
-	res, err := curate.Delete(ctx, e, "^aaaa0001")
+	res, err := curate.Delete(ctx, e, "^aaaa0001", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +115,33 @@ func TestDelete_LockBusy(t *testing.T) {
 	holder := enginetest.Open(t, state)
 	bg := enginetest.Open(t, state, func(o *engine.Options) { o.Interactive = false })
 	err := holder.Locked(ctx, false, func(*engine.Tx) error {
-		_, err := curate.Delete(ctx, bg, "^c0ffee02")
+		_, err := curate.Delete(ctx, bg, "^c0ffee02", false)
 		return err
 	})
 	wantCode(t, err, engine.CodeLockBusy)
+}
+
+func TestDryRuns_ChangeNothing(t *testing.T) {
+	e, state := open(t)
+	before, rev := enginetest.Tree(t, state), enginetest.Revision(t, e)
+	d, err := curate.Delete(ctx, e, "^c0ffee02", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.DryRun || d.Revision != rev || len(d.Changed) != 1 || d.Footnotes[0] != "e-6f7a8b9ca3" {
+		t.Errorf("delete dry run = %+v", d)
+	}
+	m, err := curate.Move(ctx, e, curate.MoveRequest{ID: "^f888f60e", To: "people/new", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.DryRun || m.Revision != rev || !m.Created || len(m.Links) != 1 || len(m.Changed) != 3 {
+		t.Errorf("move dry run = %+v", m)
+	}
+	_, err = curate.Delete(ctx, e, "^f888f60e", true)
+	wantCode(t, err, engine.CodeRejected) // a dry run says a linked block is refused
+	unchanged(t, state, before)
+	if n := len(enginetest.History(t, e)); n != 0 {
+		t.Errorf("dry runs recorded %d history rows", n)
+	}
 }

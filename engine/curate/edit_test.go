@@ -140,7 +140,7 @@ func TestEdit_PairedIsForbidden(t *testing.T) {
 			_, err := curate.Edit(ctx, e, curate.EditRequest{ID: "^c0ffee02", Text: "x"})
 			return err
 		}(),
-		func() error { _, err := curate.Delete(ctx, e, "^c0ffee02"); return err }(),
+		func() error { _, err := curate.Delete(ctx, e, "^c0ffee02", false); return err }(),
 		func() error {
 			_, err := curate.Move(ctx, e, curate.MoveRequest{ID: "^c0ffee02", To: "people/x"})
 			return err

@@ -23,11 +23,15 @@ type MoveRequest struct {
 	// end of its section, and a "## Under" section is added at the end of
 	// the file when there is none. Empty: the end of the file.
 	Under string
+	// DryRun installs nothing: the result says what the move would do.
+	DryRun bool
 }
 
-// MoveResult is what Move changed.
+// MoveResult is what Move changed, or on a dry run would change.
 type MoveResult struct {
+	// Revision is the move's revision; on a dry run the current one.
 	Revision int64    `json:"revision"`
+	DryRun   bool     `json:"dry_run"`
 	Changed  []string `json:"changed"`
 	ID       string   `json:"id"`
 	From     string   `json:"from"`
@@ -65,9 +69,10 @@ func TopicPath(p string) string {
 // Move moves a block to another topic file in one owner transaction of
 // kind "move": the id stays, footnote definitions go along with their
 // source paths recomputed, the block's relative links are rewritten for
-// its new place and every link to it follows.
+// its new place and every link to it follows. A dry run installs nothing
+// (the install's workspace-wide validation runs only for real).
 func Move(ctx context.Context, e *engine.Engine, req MoveRequest) (MoveResult, error) {
-	res := MoveResult{Changed: []string{}, Links: []Link{}, Footnotes: []string{}}
+	res := MoveResult{DryRun: req.DryRun, Changed: []string{}, Links: []Link{}, Footnotes: []string{}}
 	if err := owner(e, "move"); err != nil {
 		return res, err
 	}
@@ -128,12 +133,9 @@ func Move(ctx context.Context, e *engine.Engine, req MoveRequest) (MoveResult, e
 			t.appendElement([]string{topic.FormatDefinition(n)})
 		}
 		edits := m.edits()
-		out, err := tx.Install(ctx, engine.Change{Kind: "move", Actor: trust.Owner, Base: &v.Revision, Edits: edits})
-		if err != nil {
-			return err
-		}
+		out, err := install(ctx, tx, v, engine.Change{Kind: "move", Actor: trust.Owner, Base: &v.Revision, Edits: edits}, req.DryRun)
 		res.Revision, res.Changed = out.Revision, out.Changed
-		return nil
+		return err
 	})
 	return res, err
 }
