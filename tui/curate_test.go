@@ -268,3 +268,39 @@ func TestCurateKeys_NeedABlock(t *testing.T) {
 		t.Error("D on the tree acted")
 	}
 }
+
+func TestCurate_LastBlockOfAFile(t *testing.T) {
+	h, _ := editorHarness(t)
+	f := h.f
+	f.mu.Lock()
+	f.topics["topics/people/craig.md"].Blocks = f.topics["topics/people/craig.md"].Blocks[1:] // ^0b1c2d3e alone
+	f.mu.Unlock()
+	h.press("r") // reload
+	// Moving the file's last block follows it to its new file; the gone
+	// file is not asked for again.
+	h.press("M")
+	h.typeText("projects/release")
+	h.press("enter")
+	if d := h.m.dialog; d == nil || !strings.Contains(d.Prompt, "topics/people/craig.md has no other block and is removed") {
+		t.Fatalf("dialog = %+v", d)
+	}
+	h.press("y")
+	st, isErr := h.m.Status()
+	if isErr || !strings.Contains(st, "removed topics/people/craig.md, left with no block") {
+		t.Errorf("status = %q (error %v)", st, isErr)
+	}
+	if b, ok := h.m.topics.Block(); h.m.topics.Path() != "topics/projects/release.md" || !ok || b.Ref != "0b1c2d3e" {
+		t.Errorf("topics pane on %s, block %+v", h.m.topics.Path(), b)
+	}
+	// Deleting it there leaves release.md's other blocks; deleting the
+	// last block of a file goes back to the tree without an error.
+	h.press("D", "y")
+	h.press("up", "D", "y")
+	h.press("D", "y")
+	if st, isErr := h.m.Status(); isErr || !strings.Contains(st, "the file had no other block and was removed") {
+		t.Errorf("status = %q (error %v)", st, isErr)
+	}
+	if h.m.topics.Path() == "topics/projects/release.md" {
+		t.Error("the topics pane still shows the removed file")
+	}
+}

@@ -90,17 +90,22 @@ func (f *fakeBackend) EditBlock(_ context.Context, req curate.EditRequest) (cura
 		Reattached: []string{}}, nil
 }
 
-// take removes a block from its file; f.mu is held.
-func (f *fakeBackend) take(path string, i int) engine.BlockView {
+// take removes a block from its file, and the file when no block is left
+// (core.md stays), reporting that; f.mu is held.
+func (f *fakeBackend) take(path string, i int) (engine.BlockView, bool) {
 	t := f.topics[path]
 	b := t.Blocks[i]
 	if path == corePath {
 		f.core = slices.DeleteFunc(f.core, func(c engine.CoreBlock) bool { return c.ID == b.Ref })
 		f.syncCoreTopic()
-		return b
+		return b, false
 	}
 	t.Blocks = slices.Delete(t.Blocks, i, i+1)
-	return b
+	if len(t.Blocks) == 0 {
+		delete(f.topics, path)
+		return b, true
+	}
+	return b, false
 }
 
 func (f *fakeBackend) DeleteBlock(_ context.Context, ref string, dryRun bool) (curate.DeleteResult, error) {
@@ -126,6 +131,7 @@ func (f *fakeBackend) DeleteBlock(_ context.Context, ref string, dryRun bool) (c
 	for _, fn := range b.Footnotes {
 		res.Footnotes = append(res.Footnotes, fn.Label)
 	}
+	res.FileDeleted = path != corePath && len(f.topics[path].Blocks) == 1
 	if dryRun {
 		return res, nil
 	}
@@ -158,6 +164,7 @@ func (f *fakeBackend) MoveBlock(_ context.Context, req curate.MoveRequest) (cura
 	if res.Links == nil {
 		res.Links = []curate.Link{}
 	}
+	res.FileDeleted = path != corePath && len(f.topics[path].Blocks) == 1
 	if req.DryRun {
 		return res, nil
 	}

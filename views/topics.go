@@ -137,9 +137,15 @@ func (p *Topics) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, p.openBlock(msg.Path, msg.ID)
 	case BlockMoved:
 		// The block the owner moved from this file is followed to its new
-		// one once the refresh after the move brings it.
+		// one: the refresh after the move loads that file, not this one,
+		// which may be gone.
 		if msg.Err == nil && samePath(msg.Result.From, p.path) && p.focus > focusTree {
 			p.want.path, p.want.id = msg.Result.To, msg.Result.ID
+			p.path, p.topicLoaded = msg.Result.To, false
+		}
+	case BlockDeleted:
+		if msg.Err == nil && msg.Result.FileDeleted && samePath(msg.Result.Path, p.path) {
+			p.path, p.topicLoaded, p.focus = "", false, focusTree // the refresh selects a file that is there
 		}
 	case mdRendered:
 		p.md.store(msg)

@@ -23,7 +23,13 @@ func EditorFile(b Block, text string, notes []string) []byte {
 	if len(notes) > 0 {
 		h = append(h, "# NOT SAVED: fix the text below and save again, or empty it to give up.")
 		for _, n := range notes {
-			h = append(h, "#   "+strings.Join(strings.Fields(n), " "))
+			for i, l := range wrapWords(strings.Fields(n), 72) {
+				if i == 0 {
+					h = append(h, "#   "+l)
+				} else {
+					h = append(h, "#     "+l)
+				}
+			}
 		}
 		h = append(h, "#")
 	}
@@ -44,6 +50,28 @@ func EditorFile(b Block, text string, notes []string) []byte {
 		h = append(h, "#", fmt.Sprintf("# Linked from %d place(s); the links stay valid.", len(b.LinkedFrom)))
 	}
 	return []byte(strings.Join(h, "\n") + "\n\n" + text + "\n")
+}
+
+// wrapWords joins words into lines of at most width bytes (a longer word
+// stands alone).
+func wrapWords(words []string, width int) []string {
+	var out []string
+	line := ""
+	for _, w := range words {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) > width:
+			out = append(out, line)
+			line = w
+		default:
+			line += " " + w
+		}
+	}
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
 }
 
 // ParseEditorFile returns the text of an edited file: the comment header

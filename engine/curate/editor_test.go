@@ -45,6 +45,19 @@ func TestEditorFile_Header(t *testing.T) {
 	}
 }
 
+func TestEditorFile_LongNotesWrap(t *testing.T) {
+	long := "line 1: the blank line after it splits the text into two paragraphs; a block is one paragraph or list: remove the blank line"
+	data := string(curate.EditorFile(block, "Text.", []string{long}))
+	for _, l := range strings.Split(data, "\n") {
+		if len(l) > 80 {
+			t.Errorf("header line of %d bytes: %q", len(l), l)
+		}
+	}
+	if !strings.Contains(data, "\n#     ") || curate.ParseEditorFile([]byte(data)) != "Text." {
+		t.Errorf("editor file:\n%s", data)
+	}
+}
+
 func TestParseEditorFile_OnlyTheHeader(t *testing.T) {
 	for in, want := range map[string]string{
 		"# help\n#\n\nText\n# not a comment here\n": "Text\n# not a comment here",
