@@ -36,5 +36,8 @@ var verbDocs = map[string]verbDoc{
 	"serve":     {"(serves HTTP: /api/memory/… and /mcp)", "scriptorium serve --addr 127.0.0.1:8765"},
 	"daemon":    {"(runs until SIGINT/SIGTERM; logs to stderr and .scriptorium/daemon.log)", "scriptorium daemon"},
 	"hook":      {`UserPromptSubmit: {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}`, "scriptorium hook install claude-code --print"},
+	"edit":      {`{"revision","changed","id","path","before","after","reattached"}` + " (changed is empty when the text was the same)", "scriptorium edit ^c0ffee02 --text 'Carol reported the build green.[^e-6f7a8b9ca3]'"},
+	"delete":    {`{"revision","dry_run","changed","id","path","text","footnotes","file_deleted"}`, "scriptorium delete ^c0ffee02 --yes"},
+	"move":      {`{"revision","dry_run","changed","id","from","to","under"?,"created","file_deleted","links":[{"path","line","block","target"}],"footnotes"}`, "scriptorium move ^c0ffee02 people/carol --under Work --yes"},
 	"forget":    {`{"sources","changes":[{"path","kind","diff"}],"turns","revision"?}`, "scriptorium forget --speaker u999 --dry-run"},
 }

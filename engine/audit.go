@@ -243,12 +243,65 @@ func installDetail(en AuditEntry, reverts int64) string {
 		return "migration: " + files + " changed"
 	case "sleep":
 		return "sleep pass: " + files + " changed"
+	case "edit", "delete", "move":
+		if d := blockDetail(en); d != "" {
+			return d
+		}
 	case "forget":
 		// A forget keeps no diffs: they would hold what it removed.
 		return fmt.Sprintf("forgot %s for good (records now tombstones): %s changed",
 			plural(len(en.Sources), "source"), files)
 	}
 	return en.Kind + ": " + files + " changed"
+}
+
+// diffBlockID matches a diff line of a block's last line: its id.
+var diffBlockID = regexp.MustCompile(`(?:^|\s)\^([0-9a-f]{8})\s*$`)
+
+// blockDetail names the block an edit, delete or move was about, from its
+// diffs: the id whose line changed within a file (edit), left its file
+// (delete), or left one file for another (move; the blocks whose links
+// followed it changed in place).
+func blockDetail(en AuditEntry) string {
+	type seen struct{ removed, added []string }
+	ids := map[string]*seen{}
+	var order []string
+	for _, d := range en.Diffs {
+		hunks := false
+		for _, line := range strings.Split(d.Diff, "\n") {
+			hunks = hunks || strings.HasPrefix(line, "@@")
+			if !hunks || line == "" || (line[0] != '-' && line[0] != '+') {
+				continue
+			}
+			m := diffBlockID.FindStringSubmatch(line[1:])
+			if m == nil {
+				continue
+			}
+			s := ids[m[1]]
+			if s == nil {
+				s = &seen{}
+				ids[m[1]] = s
+				order = append(order, m[1])
+			}
+			if line[0] == '-' {
+				s.removed = append(s.removed, d.Path)
+			} else {
+				s.added = append(s.added, d.Path)
+			}
+		}
+	}
+	for _, id := range order {
+		s := ids[id]
+		switch {
+		case en.Kind == "edit" && len(s.removed) > 0 && slices.Contains(s.added, s.removed[0]):
+			return fmt.Sprintf("edited ^%s in %s", id, s.removed[0])
+		case en.Kind == "delete" && len(s.removed) > 0 && len(s.added) == 0:
+			return fmt.Sprintf("deleted ^%s from %s", id, s.removed[0])
+		case en.Kind == "move" && len(s.removed) > 0 && len(s.added) > 0 && s.added[0] != s.removed[0]:
+			return fmt.Sprintf("moved ^%s from %s to %s (%s changed)", id, s.removed[0], s.added[0], plural(len(en.Changed), "file"))
+		}
+	}
+	return ""
 }
 
 func plural(n int, word string) string {

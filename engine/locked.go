@@ -12,9 +12,12 @@ import (
 // lock, and Install. Nothing in the core knows what a writer or a model is.
 
 // kindOps maps a history kind to the operation its caller must be allowed.
+// edit, delete and move are the owner correcting one block by hand
+// (engine/curate): updates, recorded as their own kinds for the audit.
 var kindOps = map[string]trust.Op{
 	"write": trust.OpWrite, "backfill": trust.OpBackfill, "sleep": trust.OpSleep,
 	"promote": trust.OpPromote, "update": trust.OpUpdate, "revert": trust.OpRevert,
+	"edit": trust.OpUpdate, "delete": trust.OpUpdate, "move": trust.OpUpdate,
 }
 
 // Install validates a change against the whole would-be workspace and

@@ -73,7 +73,7 @@ func ParseTransaction(data []byte) (Transaction, error) {
 // contents, all installed atomically together.
 type Change struct {
 	// Kind is the history kind: write, update, sleep, promote, backfill,
-	// migration.
+	// revert, migration, and edit, delete, move (one block, by the owner).
 	Kind string
 	// Actor is the tier the edits are checked against (trust.CheckEdit).
 	Actor trust.Tier

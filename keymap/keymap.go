@@ -19,6 +19,7 @@ type KeyMap struct {
 	Audit   Audit
 	Reason  Reason
 	Forget  Forget
+	Picker  Picker
 	Confirm Confirm
 }
 
@@ -71,6 +72,25 @@ type Topics struct {
 	Right                                   key.Binding
 	Left                                    key.Binding
 	Back                                    key.Binding
+	// Curate holds the owner's corrections of the selected block.
+	Curate Curate
+}
+
+// Curate holds the owner's corrections of a block, on the topics and core
+// panes: Edit opens its text in $VISUAL/$EDITOR, Delete asks to confirm,
+// Move opens the topic picker.
+type Curate struct {
+	Edit, Delete, Move key.Binding
+}
+
+// Picker holds the keys of the topic picker of a move; every other key is
+// typed into its path input.
+type Picker struct {
+	ForceQuit key.Binding
+	Choose    key.Binding
+	Complete  key.Binding
+	Up, Down  key.Binding
+	Cancel    key.Binding
 }
 
 // Archive holds the keys of the source drill-down.
@@ -104,6 +124,8 @@ type Core struct {
 	// Source drills down to the selected citation of an open block;
 	// PrevSource and NextSource choose it.
 	Source, PrevSource, NextSource key.Binding
+	// Curate holds the owner's corrections of the selected block.
+	Curate Curate
 }
 
 // Passes holds the keys of the sleep-passes pane.
@@ -189,6 +211,14 @@ func Default() KeyMap {
 	top := func() key.Binding { return bind("g/home", "first", "g", "home") }
 	bottom := func() key.Binding { return bind("G/end", "last", "G", "end") }
 
+	curate := func() Curate {
+		return Curate{
+			Edit:   bind("E", "edit", "E"),
+			Delete: bind("D", "delete", "D"),
+			Move:   bind("M", "move", "M"),
+		}
+	}
+
 	names := [7]string{"pending", "topics", "core", "passes", "search", "status", "audit"}
 	var panes [7]key.Binding
 	for i, n := range names {
@@ -226,10 +256,11 @@ func Default() KeyMap {
 		},
 		Topics: Topics{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
-			Open:  bind("enter", "open / drill down", "enter"),
-			Right: bind("→/l", "next column", "right", "l"),
-			Left:  bind("←/h", "previous column", "left", "h"),
-			Back:  bind("esc", "back", "esc", "backspace"),
+			Open:   bind("enter", "open / drill down", "enter"),
+			Right:  bind("→/l", "next column", "right", "l"),
+			Left:   bind("←/h", "previous column", "left", "h"),
+			Back:   bind("esc", "back", "esc", "backspace"),
+			Curate: curate(),
 		},
 		Archive: Archive{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
@@ -253,6 +284,7 @@ func Default() KeyMap {
 			Source:     bind("s", "open source", "s"),
 			PrevSource: bind("←/h", "previous source", "left", "h"),
 			NextSource: bind("→/l", "next source", "right", "l"),
+			Curate:     curate(),
 		},
 		Passes: Passes{
 			Up: up(), Down: down(), Top: top(), Bottom: bottom(),
@@ -296,6 +328,14 @@ func Default() KeyMap {
 		Reason: Reason{
 			ForceQuit: forceQuit(),
 			Submit:    bind("enter", "continue", "enter"),
+			Cancel:    bind("esc", "cancel", "esc"),
+		},
+		Picker: Picker{
+			ForceQuit: forceQuit(),
+			Choose:    bind("enter", "move here…", "enter"),
+			Complete:  bind("tab", "complete", "tab"),
+			Up:        bind("↑", "previous topic", "up", "ctrl+p"),
+			Down:      bind("↓", "next topic", "down", "ctrl+n"),
 			Cancel:    bind("esc", "cancel", "esc"),
 		},
 		Confirm: Confirm{
@@ -357,7 +397,7 @@ func (k KeyMap) Scopes() []Scope {
 		{Name: "Topics", Note: "Pane 2: topic tree, blocks of the selected file, footnotes of the selected block.",
 			WithGlobal: true,
 			Bindings: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom,
-				t.Open, t.Right, t.Left, t.Back}},
+				t.Open, t.Right, t.Left, t.Back, t.Curate.Edit, t.Curate.Delete, t.Curate.Move}},
 		{Name: "Source drill-down", Note: "The source archive opened from a footnote or a search result.",
 			WithGlobal: true,
 			Bindings:   []key.Binding{a.Up, a.Down, a.PageUp, a.PageDown, a.Top, a.Bottom, a.Back, a.Forget}},
@@ -368,7 +408,11 @@ func (k KeyMap) Scopes() []Scope {
 		{Name: "Core", Note: "Pane 3: blocks of topics/core.md and the token budget. Moving a block asks for confirmation.",
 			WithGlobal: true,
 			Bindings: []key.Binding{c.Up, c.Down, c.PageUp, c.PageDown, c.Top, c.Bottom,
-				c.Open, c.Close, c.MoveUp, c.MoveDown, c.Explain, c.MoveTop, c.Pin, c.Source, c.PrevSource, c.NextSource}},
+				c.Open, c.Close, c.MoveUp, c.MoveDown, c.Explain, c.MoveTop, c.Pin, c.Source, c.PrevSource, c.NextSource,
+				c.Curate.Edit, c.Curate.Delete, c.Curate.Move}},
+		{Name: "Move picker", Note: "After `M` on a block of the topics or core pane: type a topic path (new or existing; PATH#Heading puts it under that heading), " +
+			"then confirm; other keys are typed into it.",
+			Bindings: []key.Binding{k.Picker.ForceQuit, k.Picker.Choose, k.Picker.Complete, k.Picker.Up, k.Picker.Down, k.Picker.Cancel}},
 		{Name: "Passes", Note: "Pane 4: proposals waiting for the owner first, then sleep passes newest first, and the diff of the selected one. " +
 			"Accept, decline and revert ask for confirmation; a revert shows the diff it would install first.",
 			WithGlobal: true,
@@ -386,7 +430,7 @@ func (k KeyMap) Scopes() []Scope {
 				k.Audit.Open, k.Audit.Record, k.Audit.PrevSource, k.Audit.NextSource, k.Audit.Filter, k.Audit.Revert}},
 		{Name: "Audit diff", Note: "An audit entry's diff, opened with enter.", WithGlobal: true,
 			Bindings: []key.Binding{k.Audit.ScrollUp, k.Audit.ScrollDown, k.Audit.Record, k.Audit.Close}},
-		{Name: "Confirmation", Note: "A dialog before promote, reject, core reorder, sleep, accept, decline, revert and forget. Any other key cancels.",
+		{Name: "Confirmation", Note: "A dialog before promote, reject, core reorder, sleep, accept, decline, revert, forget, delete and move. Any other key cancels.",
 			Bindings: []key.Binding{k.Confirm.ForceQuit, k.Confirm.Yes}},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
 )
 
@@ -49,6 +50,18 @@ type Backend interface {
 	// every place that holds it.
 	Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error)
 	Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error)
+	// FindBlock reads a block with its citations and the links to it, for
+	// the editor file (ref: "path#^id").
+	FindBlock(ctx context.Context, ref string) (curate.Block, error)
+	// EditBlock replaces a block's text (owner); a refused text is REJECTED
+	// with its reasons.
+	EditBlock(ctx context.Context, req curate.EditRequest) (curate.EditResult, error)
+	// DeleteBlock removes a block (owner), or on a dry run says what would
+	// go; a block other blocks link to is REJECTED, naming the links.
+	DeleteBlock(ctx context.Context, ref string, dryRun bool) (curate.DeleteResult, error)
+	// MoveBlock moves a block to another topic file (owner); req.DryRun
+	// only says what would change.
+	MoveBlock(ctx context.Context, req curate.MoveRequest) (curate.MoveResult, error)
 	// LockHolder says who holds the workspace write lock ("pid 4242
 	// scriptorium update since …"); held is false when it is free.
 	LockHolder() (holder string, held bool)

@@ -30,6 +30,9 @@ const (
 	kindRejected
 	kindAudit
 	kindForgetPreview
+	kindEditOpen
+	kindDeletePreview
+	kindMovePreview
 	kindPromote
 	kindMove
 	kindSleep
@@ -39,6 +42,9 @@ const (
 	kindReorder
 	kindReject
 	kindForget
+	kindBlockEdit
+	kindBlockDelete
+	kindBlockMove
 )
 
 // mutation reports whether the kind changes the workspace. Mutations are
@@ -154,6 +160,9 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	if cmd, ok := m.forgetRequest(msg); ok {
+		return cmd, true
+	}
+	if cmd, ok := m.curateRequest(msg); ok {
 		return cmd, true
 	}
 	switch r := msg.(type) {
@@ -380,6 +389,8 @@ func (m *Model) onResult(r resultMsg) tea.Cmd {
 	}
 	if r.err != nil {
 		m.setError(r.label + " failed: " + errText(r.err))
+	} else if cmd, ok := m.curateResult(r.msg); ok {
+		return tea.Batch(rest, cmd)
 	}
 	cmds := []tea.Cmd{rest}
 	if r.msg != nil {
@@ -446,6 +457,12 @@ func successText(msg tea.Msg, label string) string {
 		return s
 	case views.Forgotten:
 		return forgetText(r)
+	case views.BlockEdited:
+		return editedText(r)
+	case views.BlockDeleted:
+		return deletedText(r)
+	case views.BlockMoved:
+		return movedText(r)
 	case views.Reverted:
 		if len(r.Result.Changed) == 0 {
 			return fmt.Sprintf("revision %d was already undone: nothing changed", r.Revision)

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"scriptorium/engine"
+	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
 )
 
@@ -37,8 +38,10 @@ type fakeBackend struct {
 	lockHolder string
 	block      map[string]chan struct{}
 	fail       map[string]error // method name → error to return
-	calls      map[string]int
-	changes    chan struct{}
+	// links are the links to a block (by id) a delete is refused for.
+	links   map[string][]curate.Link
+	calls   map[string]int
+	changes chan struct{}
 }
 
 func anchorOf(ref string) string {
@@ -142,6 +145,7 @@ func newFakeBackend() *fakeBackend {
 		{ID: "c0ffee05", Text: "CSV import comes before charts.", Tokens: 20},
 	}
 	f.topics[coreP] = &engine.TopicView{Path: coreP}
+	f.links = map[string][]curate.Link{"f888f60e": {{Path: proj, Line: 5, Block: "1f2e3d4c", Target: "../people/craig.md#^f888f60e"}}}
 	f.syncCoreTopic()
 	f.passes = []engine.PassReport{
 		{Pass: 2, Time: "2026-08-11T03:00:00Z", Model: "offline", Revision: 40, TokensIn: 0, TokensOut: 0,

@@ -45,6 +45,10 @@ var scenes = []struct {
 	{name: "forget_confirm", keys: []string{"F", "enter"}},
 	{name: "forget_thread_scrolled", keys: []string{"T", "pgdown"}},
 	{name: "drilldown_forget", keys: []string{"2", "down", "enter", "enter", "down", "enter", "F"}},
+	{name: "topics_delete_linked", keys: []string{"2", "down", "enter", "D"}},
+	{name: "topics_delete_confirm", keys: []string{"2", "down", "enter", "down", "D"}},
+	{name: "topics_move_picker", keys: []string{"2", "down", "enter", "M"}, text: "pro"},
+	{name: "core_move_confirm", keys: []string{"3", "down", "M"}, text: "people/dana#Friends", then: []string{"enter"}},
 }
 
 func playScene(h *harness, i int) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -51,6 +53,8 @@ type Model struct {
 	audit      *views.Audit
 	archive    *views.Archive
 	forget     *views.Forget
+	// picker is the topic picker of a block move, drawn over the pane.
+	picker *views.Picker
 
 	active  PaneID
 	drilled bool // the archive covers the active pane
@@ -74,6 +78,10 @@ type Model struct {
 
 	// after schedules a message; tests replace it so no timer runs.
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
+	// exec runs the editor with the terminal (tea.ExecProcess) and getenv
+	// finds it ($VISUAL, $EDITOR); tests replace both.
+	exec   func(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd
+	getenv func(string) string
 }
 
 // New builds the root model. It does no IO: the first data arrives through
@@ -121,6 +129,7 @@ func New(b Backend, opts Options) Model {
 		audit:      views.NewAudit(c),
 		archive:    views.NewArchive(c),
 		forget:     views.NewForget(c),
+		picker:     views.NewPicker(c),
 
 		active:   opts.Pane,
 		seq:      map[reqKey]int{},
@@ -130,6 +139,8 @@ func New(b Backend, opts Options) Model {
 		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 		},
+		exec:   execEditor,
+		getenv: os.Getenv,
 	}
 	if m.active < 0 || m.active >= numPanes {
 		m.active = PanePending
@@ -185,6 +196,8 @@ func (m Model) State() State {
 		return StateStarting
 	case m.dialog != nil:
 		return StateConfirming
+	case m.picker.IsOpen():
+		return StateEditing
 	case m.drilled || m.forgetting:
 		return StateDrilled
 	case m.panes[m.active].Capturing():
@@ -257,7 +270,8 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	}
 	_, c := m.archive.Update(msg)
 	_, fc := m.forget.Update(msg)
-	return tea.Batch(append(cmds, c, fc)...)
+	pc := m.picker.Update(msg)
+	return tea.Batch(append(cmds, c, fc, pc)...)
 }
 
 // refreshAll reloads the data of every pane (and an open drill-down).
@@ -292,6 +306,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return views.Send(d.Action)
 		}
 		return m.setNotice("cancelled, nothing changed")
+	}
+	if m.picker.IsOpen() {
+		return m.picker.Update(msg)
 	}
 	cur := m.current()
 	if cur.Capturing() {
@@ -407,6 +424,7 @@ func (m *Model) syncSize() tea.Cmd {
 	}
 	m.archive.SetSize(w, h)
 	m.forget.SetSize(w, h)
+	m.picker.SetWidth(w)
 	return m.broadcast(views.SizeChanged{})
 }
 
@@ -415,6 +433,9 @@ func (m *Model) syncSize() tea.Cmd {
 func (m Model) helpKeys() help.KeyMap {
 	if m.dialog != nil {
 		return m.dialog
+	}
+	if m.picker.IsOpen() {
+		return m.picker
 	}
 	cur := m.current()
 	if cur.Capturing() {
@@ -450,8 +471,11 @@ func (m Model) View() string {
 	b.WriteString(views.Truncate(m.tabBar(), m.width))
 	if h > 0 {
 		body := views.Fit(m.current().View(), w, h)
-		if m.dialog != nil {
+		switch {
+		case m.dialog != nil:
 			body = overlayBottom(body, m.dialog.View(w), h)
+		case m.picker.IsOpen():
+			body = overlayBottom(body, m.picker.View(w), h)
 		}
 		b.WriteString("\n")
 		b.WriteString(m.frame(body))

@@ -34,6 +34,9 @@ type Core struct {
 	md      *mdCache                // glamour renders of open blocks
 }
 
+// coreTopic is the topic file the core pane shows.
+const coreTopic = "topics/core.md"
+
 // NewCore returns the core pane.
 func NewCore(c *Common) *Core { return &Core{c: c, md: newMDCache()} }
 
@@ -67,16 +70,16 @@ func (p *Core) Opened() bool { return p.open }
 func (p *Core) ShortHelp() []key.Binding {
 	k := p.c.Keys.Core
 	if p.open {
-		return []key.Binding{k.Close, k.Source}
+		return append([]key.Binding{k.Close, k.Source}, curateHelp(k.Curate)...)
 	}
-	return []key.Binding{k.Open, k.Explain, k.MoveUp, k.MoveDown, k.MoveTop, k.Pin}
+	return append([]key.Binding{k.Open, k.Explain, k.MoveUp, k.MoveDown, k.MoveTop, k.Pin}, curateHelp(k.Curate)...)
 }
 
 // FullHelp implements help.KeyMap.
 func (p *Core) FullHelp() [][]key.Binding {
 	k := p.c.Keys.Core
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Close, k.Explain, k.Source}, {k.MoveUp, k.MoveDown, k.MoveTop, k.Pin}}
+		{k.Open, k.Close, k.Explain, k.Source}, {k.MoveUp, k.MoveDown, k.MoveTop, k.Pin}, curateHelp(k.Curate)}
 }
 
 // Update implements Component.
@@ -149,6 +152,11 @@ func (p *Core) describeChange() string {
 
 func (p *Core) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.Keys.Core
+	if b, ok := p.Current(); ok {
+		if cmd, curating := curateKey(k.Curate, msg, b.ID, coreTopic, b.Text); curating {
+			return cmd
+		}
+	}
 	if p.open {
 		switch {
 		case key.Matches(msg, k.Close):

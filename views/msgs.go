@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"scriptorium/engine"
+	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
 )
 
@@ -255,4 +256,62 @@ type (
 	}
 	// CloseForget leaves the forget preview; nothing changes.
 	CloseForget struct{}
+)
+
+// The owner's corrections of a block (E, D, M on the topics and core
+// panes). Edit runs the editor through the root; delete and move are
+// previewed (a dry run that also refuses a linked delete at once), then
+// confirmed, then installed.
+type (
+	// EditBlock opens block ID of Path in $VISUAL/$EDITOR; the root
+	// suspends the TUI, saves a valid text and reopens a refused one with
+	// the reasons noted above it.
+	EditBlock struct{ ID, Path string }
+	// BlockEdited answers EditBlock once the editor closed on a text that
+	// was saved, or left nothing to save (Why says so).
+	BlockEdited struct {
+		Request EditBlock
+		Result  curate.EditResult
+		Why     string
+		Err     error
+	}
+	// PreviewDelete computes what deleting block ID of Path removes.
+	PreviewDelete struct{ ID, Path string }
+	// DeletePreviewed answers PreviewDelete.
+	DeletePreviewed struct {
+		Request PreviewDelete
+		Result  curate.DeleteResult
+		Err     error
+	}
+	// DeleteBlock deletes block ID of Path.
+	DeleteBlock struct{ ID, Path string }
+	// BlockDeleted answers DeleteBlock.
+	BlockDeleted struct {
+		Request DeleteBlock
+		Result  curate.DeleteResult
+		Err     error
+	}
+	// PickTopic opens the topic picker to move block ID out of Path; Text
+	// is the block's text, for the picker's title.
+	PickTopic struct{ ID, Path, Text string }
+	// PreviewMove computes what moving a block would change.
+	PreviewMove struct {
+		ID, From, To, Under string
+	}
+	// MovePreviewed answers PreviewMove.
+	MovePreviewed struct {
+		Request PreviewMove
+		Result  curate.MoveResult
+		Err     error
+	}
+	// MoveBlock moves a block to another topic file.
+	MoveBlock struct {
+		ID, From, To, Under string
+	}
+	// BlockMoved answers MoveBlock.
+	BlockMoved struct {
+		Request MoveBlock
+		Result  curate.MoveResult
+		Err     error
+	}
 )

@@ -102,8 +102,11 @@ func (p *Topics) Block() (engine.BlockView, bool) {
 // ShortHelp implements help.KeyMap.
 func (p *Topics) ShortHelp() []key.Binding {
 	k := p.c.Keys.Topics
-	if p.focus == focusNotes {
-		return []key.Binding{k.Open, k.Back}
+	switch p.focus {
+	case focusNotes:
+		return append([]key.Binding{k.Open, k.Back}, curateHelp(k.Curate)...)
+	case focusBlocks:
+		return append([]key.Binding{k.Right, k.Left}, curateHelp(k.Curate)...)
 	}
 	return []key.Binding{k.Right, k.Left}
 }
@@ -111,7 +114,8 @@ func (p *Topics) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (p *Topics) FullHelp() [][]key.Binding {
 	k := p.c.Keys.Topics
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Right, k.Left, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Right, k.Left, k.Back},
+		curateHelp(k.Curate)}
 }
 
 // Update implements Component.
@@ -131,6 +135,18 @@ func (p *Topics) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, p.setTopic(msg.Topic, msg.Err)
 	case OpenBlock:
 		return p, p.openBlock(msg.Path, msg.ID)
+	case BlockMoved:
+		// The block the owner moved from this file is followed to its new
+		// one: the refresh after the move loads that file, not this one,
+		// which may be gone.
+		if msg.Err == nil && samePath(msg.Result.From, p.path) && p.focus > focusTree {
+			p.want.path, p.want.id = msg.Result.To, msg.Result.ID
+			p.path, p.topicLoaded = msg.Result.To, false
+		}
+	case BlockDeleted:
+		if msg.Err == nil && msg.Result.FileDeleted && samePath(msg.Result.Path, p.path) {
+			p.path, p.topicLoaded, p.focus = "", false, focusTree // the refresh selects a file that is there
+		}
 	case mdRendered:
 		p.md.store(msg)
 	case SizeChanged:
@@ -168,6 +184,19 @@ func (p *Topics) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if p.focus > focusTree {
 			p.focus--
 		}
+	default:
+		b, ok := p.Block()
+		if !ok {
+			return nil
+		}
+		if p.focus == focusTree {
+			if _, curating := curateKey(k.Curate, msg, "", "", ""); curating {
+				return Send(Notice{Text: "choose a block first (→ or enter), then E edits, D deletes, M moves it"})
+			}
+			return nil
+		}
+		cmd, _ := curateKey(k.Curate, msg, b.Ref, b.Path, b.Text)
+		return cmd
 	}
 	return nil
 }

@@ -134,6 +134,23 @@ var shots = []shot{
 		}
 		return v, err
 	}},
+	{"move", func(s *session, to time.Duration) (string, error) {
+		// The topic picker of M on a block of the topics pane, completing
+		// over the topic files; esc leaves it, nothing moves.
+		s.press("2")
+		if _, _, err := s.waitFor("the topics pane", to, contains("Blocks  "+topicFile)); err != nil {
+			return "", err
+		}
+		if err := s.keys(to, "left", "left", "right", "M"); err != nil {
+			return "", err
+		}
+		s.typeText("homelab")
+		v, _, err := s.waitFor("the topic picker", to, contains("Move ^", "to: homelab", "topics/projects/homelab/backups.md"))
+		if err == nil {
+			s.press("esc")
+		}
+		return v, err
+	}},
 }
 
 // keys presses keys one at a time, as a person does, letting the screen

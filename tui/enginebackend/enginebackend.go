@@ -1,11 +1,13 @@
-// Package enginebackend adapts an open *engine.Engine to tui.Backend, so the
-// CLI and the screenshot generator drive the TUI through the same code.
+// Package enginebackend adapts an open *engine.Engine (with the sleep and
+// curate services) to tui.Backend, so the CLI and the screenshot generator
+// drive the TUI through the same code.
 package enginebackend
 
 import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
@@ -102,6 +104,22 @@ func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun b
 
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
 	return b.e.Search(ctx, q)
+}
+
+func (b backend) FindBlock(ctx context.Context, ref string) (curate.Block, error) {
+	return curate.Find(ctx, b.e, ref)
+}
+
+func (b backend) EditBlock(ctx context.Context, req curate.EditRequest) (curate.EditResult, error) {
+	return curate.Edit(ctx, b.e, req)
+}
+
+func (b backend) DeleteBlock(ctx context.Context, ref string, dryRun bool) (curate.DeleteResult, error) {
+	return curate.Delete(ctx, b.e, ref, dryRun)
+}
+
+func (b backend) MoveBlock(ctx context.Context, req curate.MoveRequest) (curate.MoveResult, error) {
+	return curate.Move(ctx, b.e, req)
 }
 
 func (b backend) LockHolder() (string, bool) { return workspace.ReadLockHolder(b.e.Root()) }
