@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -29,7 +30,8 @@ func verbs() []*verb {
 		{name: "core", help: "render core.md now and report the budget", run: runCore},
 		{name: "get", args: "REF", help: "a block (^id, path#^id) or a source (source-id, path#source-hash)", run: runGet},
 		{name: "update", args: "FILE", help: "apply a transaction (JSON; - reads stdin)",
-			flags: []flagSpec{{"as", true, "owner (default) or paired"}}, run: runUpdate},
+			flags: []flagSpec{{"as", true, "owner (default) or paired"},
+				{"propose", false, "store the edits of topics/core.md as a proposal for the owner to review (how paired reaches the core)"}}, run: runUpdate},
 		{name: "search", args: "QUERY", help: "search trusted blocks and sources (BM25, fused with embeddings when [embeddings] is configured)", flags: []flagSpec{
 			{"speaker", true, "only sources by this speaker id, display name or label"},
 			{"path", true, "only results under this path prefix"},
@@ -278,6 +280,19 @@ func runUpdate(inv *invocation) error {
 		return err
 	}
 	defer e.Close()
+	if inv.bool("propose") {
+		sub, err := proposals.Submit(ctx, e, tx)
+		if err != nil {
+			return err
+		}
+		return inv.emit(sub, func(w io.Writer) {
+			if sub.Proposal == "" {
+				fmt.Fprintln(w, "nothing would change: nothing proposed")
+				return
+			}
+			fmt.Fprintf(w, "proposed %s for the owner's review: %s (see `proposals`, then `accept` or `decline`)\n", sub.Proposal, strings.Join(sub.Changed, ", "))
+		})
+	}
 	res, err := e.Update(ctx, tx)
 	if err != nil {
 		return err

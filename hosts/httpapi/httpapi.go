@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/trust"
 )
@@ -230,6 +231,14 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		tx, err := engine.ParseTransaction(body)
 		if err != nil {
 			return nil, err
+		}
+		switch q.Get("propose") {
+		case "true", "1":
+			// topics/core.md is the owner's: a paired caller proposes.
+			return proposals.Submit(ctx, e, tx)
+		case "", "false", "0":
+		default:
+			return nil, engine.Errorf(engine.CodeInvalidArgument, "propose must be true or false")
 		}
 		return e.Update(ctx, tx)
 	}
