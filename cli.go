@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/hosts/errdoc"
+	"scriptorium/termsafe"
 )
 
 // usageError is a malformed command line: exit status 2.
@@ -191,12 +192,16 @@ func (inv *invocation) wantArgs(min, max int) error {
 }
 
 // emit prints a success result: the JSON document, or the human text.
+// Human text goes through termsafe, so no verb can print a record's
+// escape sequences, CRs or bidi controls raw to the owner's terminal;
+// the JSON document keeps every byte.
 func (inv *invocation) emit(doc any, human func(w io.Writer)) error {
 	if inv.json {
 		return writeJSON(inv.stdout, doc)
 	}
-	human(inv.stdout)
-	return nil
+	w := termsafe.NewWriter(inv.stdout)
+	human(w)
+	return w.Flush()
 }
 
 func writeJSON(w io.Writer, doc any) error { return errdoc.Write(w, doc) }

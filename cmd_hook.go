@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scriptorium/hosts/hook"
+	"scriptorium/termsafe"
 )
 
 // hookDetails is `scriptorium hook --help`.
@@ -135,12 +136,15 @@ func isClaudeCodeHook(args []string) bool {
 // runHookSafely is run for `hook claude-code`: a usage error is logged on
 // stderr and still exits 0, with nothing on stdout.
 func runHookSafely(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The log is for a person; stdout is the JSON Claude Code reads.
+	safeErr := termsafe.NewWriter(stderr)
+	defer safeErr.Flush()
 	inv, err := parseArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "scriptorium hook: %v\n", err)
+		fmt.Fprintf(safeErr, "scriptorium hook: %v\n", err)
 		return 0
 	}
-	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, stderr
+	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, safeErr
 	_ = runClaudeCodeHook(inv)
 	return 0
 }

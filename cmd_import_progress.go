@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"scriptorium/termsafe"
 )
 
 // progressMinBytes is the input size from which import shows a progress
@@ -38,7 +40,7 @@ type importProgress struct {
 // newImportProgress returns the progress of reading paths, or nil when no
 // bar should be drawn.
 func newImportProgress(inv *invocation, paths []string) *importProgress {
-	f, ok := inv.stderr.(*os.File)
+	f, ok := termsafe.Unwrap(inv.stderr).(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}

@@ -169,7 +169,11 @@ type shape struct {
 }
 
 func editJSON(op, path, content string) string {
-	return fmt.Sprintf(`{"op":%q,"path":%q,"content":%q}`, op, path, content)
+	b, err := json.Marshal(map[string]string{"op": op, "path": path, "content": content})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 var shapes = []shape{
