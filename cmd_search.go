@@ -90,7 +90,7 @@ func (inv *invocation) printSearch(rep engine.SearchReport) error {
 			who := ""
 			if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
 				who = "  " + *r.SpeakerLabel
-				if !*r.SpeakerTrusted {
+				if r.SpeakerTrusted == nil || !*r.SpeakerTrusted {
 					who += " (untrusted hint)"
 				}
 			}

@@ -12,22 +12,35 @@
 // build, a slow or failing server, an error answer — makes the client
 // report "not answered", and the CLI does the search itself, so every
 // error message and exit status stays the CLI's own.
+//
+// The socket file alone proves little: a state dir moved while its server
+// runs carries the socket along (the server still reads the old path), and
+// a socket can be hard-linked into another workspace. So the request names
+// the client's workspace (its id and real path) and build, the server
+// answers only for the workspace it serves, as it is on disk now, and
+// names it in the answer, and the client takes an answer only when it
+// names the same workspace and build, is within MaxAnswerBytes, holds no
+// more results than the query's limit and every result is well formed.
 package local
 
 import (
-	"bufio"
 	"context"
 	"debug/elf"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/index"
+	"scriptorium/workspace"
 )
 
 // SocketName is the socket's name in the runtime directory.
@@ -36,20 +49,43 @@ const SocketName = "engine.sock"
 // maxPath is the longest socket path the kernel takes (sun_path).
 const maxPath = 104
 
+// MaxRequestBytes bounds what the server reads of one request: a query is
+// a few words and filters.
+const MaxRequestBytes = 64 << 10
+
+// MaxAnswerBytes bounds what the client reads of one answer; a larger one
+// is not taken (the CLI searches itself).
+const MaxAnswerBytes = 16 << 20
+
 // SocketPath is the socket of the workspace at memDir.
 func SocketPath(memDir string) string {
 	return filepath.Join(memDir, ".scriptorium", "runtime", SocketName)
 }
 
 type request struct {
-	Build string             `json:"build"`
-	Op    string             `json:"op"`
-	Query engine.SearchQuery `json:"query"`
+	Build       string             `json:"build"`
+	Op          string             `json:"op"`
+	WorkspaceID string             `json:"workspace_id"`
+	Root        string             `json:"root"` // the memory dir's real path
+	Query       engine.SearchQuery `json:"query"`
 }
 
 type response struct {
-	OK     bool                `json:"ok"`
-	Report engine.SearchReport `json:"report"`
+	OK          bool                `json:"ok"`
+	Build       string              `json:"build"`
+	WorkspaceID string              `json:"workspace_id"`
+	Root        string              `json:"root"`
+	Report      engine.SearchReport `json:"report"`
+}
+
+// realRoot is the absolute path of a memory dir with symlinks resolved,
+// so that two spellings of one directory compare equal.
+func realRoot(memDir string) (string, error) {
+	abs, err := filepath.Abs(memDir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 // Build names this build of the program: the Go build ID of the running
@@ -103,6 +139,7 @@ var thisBuild = Build
 type Server struct {
 	ln       net.Listener
 	path     string
+	root     string // the real path of the workspace served
 	answered atomic.Int64
 	ready    atomic.Bool // the engine has read the workspace and opened its index
 }
@@ -116,7 +153,8 @@ func (s *Server) Answered() int64 { return s.answered.Load() }
 func Serve(ctx context.Context, e *engine.Engine) *Server {
 	build := thisBuild()
 	path := SocketPath(e.Root())
-	if build == "" || len(path) >= maxPath {
+	root, err := realRoot(e.Root())
+	if build == "" || len(path) >= maxPath || err != nil {
 		return nil
 	}
 	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
@@ -132,7 +170,7 @@ func Serve(ctx context.Context, e *engine.Engine) *Server {
 		ln.Close()
 		return nil
 	}
-	s := &Server{ln: ln, path: path}
+	s := &Server{ln: ln, path: path, root: root}
 	// Read the workspace now, not on the first question: until then a
 	// question is refused at once (the CLI answers it), instead of making
 	// the CLI wait out its timeout behind the first read of a large
@@ -174,18 +212,34 @@ func (s *Server) answer(ctx context.Context, e *engine.Engine, build string, c n
 	if !sameUser(c) {
 		return
 	}
+	// A request is a few words and filters: a longer one is cut off here
+	// and fails to decode, so no client holds the server's memory.
 	var req request
-	if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
+	if err := json.NewDecoder(io.LimitReader(c, MaxRequestBytes)).Decode(&req); err != nil {
 		return
 	}
 	var resp response
-	if s.ready.Load() && req.Build == build && req.Op == "search" {
+	if s.ready.Load() && req.Build == build && req.Op == "search" && s.serves(e, req) {
 		if rep, err := e.SearchReport(ctx, req.Query); err == nil {
-			resp = response{OK: true, Report: rep}
+			if rep.Results == nil {
+				rep.Results = []engine.SearchResult{}
+			}
+			resp = response{OK: true, Build: build, WorkspaceID: e.WorkspaceID(), Root: s.root, Report: rep}
 			s.answered.Add(1)
 		}
 	}
 	_ = json.NewEncoder(c).Encode(resp)
+}
+
+// serves reports whether req asks about the workspace this server serves,
+// as it is on disk now: the engine reads s.root, which may since have been
+// moved away or hold another workspace.
+func (s *Server) serves(e *engine.Engine, req request) bool {
+	if req.Root != s.root || req.WorkspaceID != e.WorkspaceID() {
+		return false
+	}
+	id, err := workspace.ReadID(s.root)
+	return err == nil && id == e.WorkspaceID()
 }
 
 // Search asks the workspace's long-lived process, if there is one of this
@@ -196,23 +250,62 @@ func Search(memDir string, q engine.SearchQuery, timeout time.Duration) (engine.
 	if build == "" || len(path) >= maxPath || !ownSocket(path) {
 		return engine.SearchReport{}, false
 	}
+	root, err := realRoot(memDir)
+	if err != nil {
+		return engine.SearchReport{}, false
+	}
+	id, err := workspace.ReadID(memDir)
+	if err != nil {
+		return engine.SearchReport{}, false
+	}
 	c, err := net.DialTimeout("unix", path, timeout)
 	if err != nil {
 		return engine.SearchReport{}, false
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(timeout))
-	if err := json.NewEncoder(c).Encode(request{Build: build, Op: "search", Query: q}); err != nil {
+	if err := json.NewEncoder(c).Encode(request{Build: build, Op: "search", WorkspaceID: id, Root: root, Query: q}); err != nil {
 		return engine.SearchReport{}, false
 	}
 	var resp response
-	if err := json.NewDecoder(bufio.NewReader(c)).Decode(&resp); err != nil || !resp.OK {
+	if err := json.NewDecoder(io.LimitReader(c, MaxAnswerBytes)).Decode(&resp); err != nil {
 		return engine.SearchReport{}, false
 	}
-	if resp.Report.Results == nil {
-		resp.Report.Results = []engine.SearchResult{}
+	if !resp.OK || resp.Build != build || resp.WorkspaceID != id || resp.Root != root || !validReport(resp.Report, q) {
+		return engine.SearchReport{}, false
 	}
 	return resp.Report, true
+}
+
+// validReport reports whether rep is a search answer the CLI can print as
+// its own: a results list within the query's limit, each result of a known
+// kind with a workspace path, anchor and ref of that kind, and a source
+// naming its speaker fields (printing reads them).
+func validReport(rep engine.SearchReport, q engine.SearchQuery) bool {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = index.DefaultLimit
+	}
+	if rep.Results == nil || len(rep.Results) > limit {
+		return false
+	}
+	for _, r := range rep.Results {
+		clean := r.Path != "" && path.Clean(r.Path) == r.Path && !strings.HasPrefix(r.Path, "../") && r.Ref != ""
+		switch r.Kind {
+		case "topic":
+			if !clean || !strings.HasPrefix(r.Path, "topics/") || !strings.HasPrefix(r.Anchor, "^") {
+				return false
+			}
+		case "source":
+			if !clean || !strings.HasPrefix(r.Path, "sources/") || !strings.HasPrefix(r.Anchor, "source-") ||
+				r.SpeakerID == nil || r.SpeakerDisplay == nil || r.SpeakerLabel == nil || r.SpeakerTrusted == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // ownSocket reports whether path is a socket owned by this user.
