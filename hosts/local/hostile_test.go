@@ -203,7 +203,10 @@ func TestServe_BoundsTheRequest(t *testing.T) {
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	// A request that never ends: the server must stop reading and close.
 	go func() {
-		chunk := []byte(`{"build":"build A","op":"search","query":{"text":"` + strings.Repeat("b", 64<<10))
+		if _, err := c.Write([]byte(`{"build":"build A","op":"search","query":{"text":"`)); err != nil {
+			return
+		}
+		chunk := []byte(strings.Repeat("b", 64<<10))
 		for {
 			if _, err := c.Write(chunk); err != nil {
 				return
