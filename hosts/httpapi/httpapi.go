@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
 	"scriptorium/hosts/errdoc"
+	"scriptorium/hosts/loopback"
 	"scriptorium/trust"
 )
 
@@ -96,14 +96,15 @@ func (h *apiHandler) engine(ctx context.Context, tier trust.Tier) (*engine.Engin
 func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The API has no accounts: it trusts the local machine. Browsers are
 	// the way other origins reach a loopback port, so anything a browser
-	// adds to cross-site requests is refused: an Origin header, a Host that
-	// is not a loopback name (DNS rebinding), and a POST body that is not
-	// declared JSON (which a page cannot send without a preflight).
-	if r.Header.Get("Origin") != "" {
-		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "cross-origin requests are refused"))
+	// adds to cross-site requests is refused: an Origin that is not a page
+	// of this machine, a Host that is not a loopback name (DNS rebinding),
+	// and a POST body that is not declared JSON (which a page cannot send
+	// without a preflight, which gets no CORS grant here).
+	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
+		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
 		return
 	}
-	if !loopbackHost(r.Host) {
+	if !loopback.Host(r.Host) {
 		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
 		return
 	}
@@ -243,17 +244,4 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		return e.Update(ctx, tx)
 	}
 	return nil, engine.Errorf(engine.CodeNotFound, "no route /api/memory/%s", verb)
-}
-
-// loopbackHost reports whether a Host header names this machine.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
