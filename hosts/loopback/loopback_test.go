@@ -19,7 +19,7 @@ func TestOrigin(t *testing.T) {
 	for origin, want := range map[string]bool{
 		"http://localhost": true, "http://localhost:3000": true, "https://localhost:8443": true,
 		"http://127.0.0.1:8765": true, "https://127.0.0.1": true, "http://[::1]:8765": true, "http://[::1]": true,
-		"HTTP://LocalHost:5": true,
+		"HTTP://LocalHost:5":      true,
 		"http://evil.example.com": false, "http://localhost.evil.example": false, "http://127.0.0.1.evil.example": false,
 		"http://localhost@evil.example": false, "null": false, "": false, "file://localhost": false,
 		"ftp://localhost": false, "http://127.0.0.2": false, "http://[::ffff:127.0.0.1]": false, "localhost:3000": false,
