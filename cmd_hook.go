@@ -145,6 +145,7 @@ func runHookSafely(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return 0
 	}
 	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, safeErr
+	defer routeLibraryLog(inv)()
 	_ = runClaudeCodeHook(inv)
 	return 0
 }

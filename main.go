@@ -36,6 +36,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return report(&invocation{json: wantsJSON(args)}, stdout, safeErr, err)
 	}
 	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, safeErr
+	defer routeLibraryLog(inv)()
 	return report(inv, stdout, safeErr, inv.verb.run(inv))
 }
 
