@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"scriptorium/hosts/hook"
 	"scriptorium/termsafe"
@@ -136,6 +138,10 @@ func isClaudeCodeHook(args []string) bool {
 // runHookSafely is run for `hook claude-code`: a usage error is logged on
 // stderr and still exits 0, with nothing on stdout.
 func runHookSafely(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Claude Code may close our stdout before we answer (it gave up, or
+	// the session ended): a write to it must fail with EPIPE, which the
+	// hook records, not kill the process with SIGPIPE (exit 141).
+	signal.Ignore(syscall.SIGPIPE)
 	// The log is for a person; stdout is the JSON Claude Code reads.
 	safeErr := termsafe.NewWriter(stderr)
 	defer safeErr.Flush()
