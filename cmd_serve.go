@@ -47,7 +47,11 @@ func runServe(inv *invocation) error {
 	}
 	defer closeMCP()
 	// One-shot CLI searches of this workspace ask this process (hosts/local).
-	defer local.Serve(ctx, opts.Reader).Close()
+	sock := local.Serve(ctx, opts.Reader) // one-shot CLI searches ask this process
+	defer sock.Close()
+	if sock != nil && !sock.Serving() {
+		fmt.Fprintln(inv.stderr, "scriptorium: another serve or daemon of this workspace answers one-shot searches on its socket; this one takes over when that one exits")
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)

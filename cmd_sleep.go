@@ -74,7 +74,11 @@ func runDaemon(inv *invocation) error {
 	}
 	inv.longLived = true
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		defer local.Serve(ctx, e).Close() // one-shot CLI searches ask this process
+		sock := local.Serve(ctx, e) // one-shot CLI searches ask this process
+		defer sock.Close()
+		if sock != nil && !sock.Serving() {
+			fmt.Fprintln(inv.stderr, "scriptorium: another serve or daemon of this workspace answers one-shot searches on its socket; this one takes over when that one exits")
+		}
 		logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
 			os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {

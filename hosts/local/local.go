@@ -38,6 +38,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/workspace"
@@ -137,9 +139,14 @@ var thisBuild = Build
 
 // Server answers the searches of one workspace on its socket.
 type Server struct {
-	ln       net.Listener
-	path     string
-	root     string // the real path of the workspace served
+	path string
+	root string // the real path of the workspace served
+	// lock, beside the socket, says who owns it: only its holder removes a
+	// stale socket and listens, so two servers never unlink each other's.
+	lock     *flock.Flock
+	mu       sync.Mutex
+	ln       net.Listener // nil until the server owns the socket
+	done     chan struct{}
 	answered atomic.Int64
 	ready    atomic.Bool // the engine has read the workspace and opened its index
 }
@@ -147,9 +154,11 @@ type Server struct {
 // Answered is how many searches the server has answered (for tests).
 func (s *Server) Answered() int64 { return s.answered.Load() }
 
-// Serve starts answering searches for e on the workspace's socket. It
-// returns nil (and serves nothing) where the socket cannot be made: an
-// unknown build, a path too long for a socket, another live server.
+// Serve starts answering searches for e on the workspace's socket. Of the
+// servers of one workspace (serve, daemon) exactly one owns the socket: the
+// holder of its lock file. Another waits and takes the socket over when
+// the owner exits (Serving says which). Serve returns nil where the socket
+// cannot be made at all: an unknown build, a path too long for a socket.
 func Serve(ctx context.Context, e *engine.Engine) *Server {
 	build := thisBuild()
 	path := SocketPath(e.Root())
@@ -157,20 +166,68 @@ func Serve(ctx context.Context, e *engine.Engine) *Server {
 	if build == "" || len(path) >= maxPath || err != nil {
 		return nil
 	}
-	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
+	s := &Server{path: path, root: root, lock: flock.New(path + ".lock"), done: make(chan struct{})}
+	if !s.takeOver(ctx, e, build) {
+		go s.wait(ctx, e, build)
+	}
+	return s
+}
+
+// ownerPoll is how often a waiting server tries for the socket's lock.
+const ownerPoll = 200 * time.Millisecond
+
+// wait tries for the socket until it owns it, ctx ends or s is closed.
+func (s *Server) wait(ctx context.Context, e *engine.Engine, build string) {
+	t := time.NewTicker(ownerPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.done:
+			return
+		case <-t.C:
+			if s.takeOver(ctx, e, build) {
+				return
+			}
+		}
+	}
+}
+
+// takeOver makes s the socket's owner if its lock is free: only then is a
+// socket left in the way stale (its owner died or exited), so it is
+// removed and s listens.
+func (s *Server) takeOver(ctx context.Context, e *engine.Engine, build string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return false
+	default:
+	}
+	if ok, err := s.lock.TryLock(); err != nil || !ok {
+		return false
+	}
+	// A live socket without a lock holder is a server of a build before
+	// the lock: leave it alone, and try again later.
+	if c, err := net.DialTimeout("unix", s.path, 200*time.Millisecond); err == nil {
 		c.Close()
-		return nil // another process of this workspace already answers
+		_ = s.lock.Unlock()
+		return false
 	}
-	_ = os.Remove(path) // a stale socket of a process that died
-	ln, err := net.Listen("unix", path)
+	_ = os.Remove(s.path) // a stale socket of a server that is gone
+	ln, err := net.Listen("unix", s.path)
 	if err != nil {
-		return nil
+		_ = s.lock.Unlock()
+		return false
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := os.Chmod(s.path, 0o600); err != nil {
 		ln.Close()
-		return nil
+		_ = os.Remove(s.path)
+		_ = s.lock.Unlock()
+		return false
 	}
-	s := &Server{ln: ln, path: path, root: root}
+	s.ln = ln
 	// Read the workspace now, not on the first question: until then a
 	// question is refused at once (the CLI answers it), instead of making
 	// the CLI wait out its timeout behind the first read of a large
@@ -180,25 +237,48 @@ func Serve(ctx context.Context, e *engine.Engine) *Server {
 			s.ready.Store(true)
 		}
 	}()
-	go s.accept(ctx, e, build)
-	return s
+	go s.accept(ctx, e, build, ln)
+	return true
 }
 
-// Ready reports whether the server answers questions yet.
-func (s *Server) Ready() bool { return s != nil && s.ready.Load() }
+// Serving reports whether s owns the workspace's socket now.
+func (s *Server) Serving() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ln != nil
+}
 
-// Close stops the server and removes its socket.
+// Ready reports whether the server owns the socket and answers questions.
+func (s *Server) Ready() bool { return s.Serving() && s.ready.Load() }
+
+// Close stops the server. An owner removes its socket and then lets go of
+// the lock, so a waiting server finds the way clear.
 func (s *Server) Close() {
 	if s == nil {
 		return
 	}
-	s.ln.Close()
-	_ = os.Remove(s.path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	close(s.done)
+	if s.ln != nil {
+		s.ln.Close()
+		_ = os.Remove(s.path)
+		s.ln = nil
+		_ = s.lock.Unlock()
+	}
 }
 
-func (s *Server) accept(ctx context.Context, e *engine.Engine, build string) {
+func (s *Server) accept(ctx context.Context, e *engine.Engine, build string, ln net.Listener) {
 	for {
-		c, err := s.ln.Accept()
+		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
