@@ -60,6 +60,7 @@ type invocation struct {
 	stdout     io.Writer
 	stderr     io.Writer
 	longLived  bool // the verb runs until stopped (daemon): engine.Options.LongLived
+	tightened  bool // stateDir has made the state dir private (once per invocation)
 }
 
 func (inv *invocation) flag(name string) string { return inv.values[name] }

@@ -284,7 +284,7 @@ func jsonlChunk(data []byte) []byte {
 
 // storeTurns imports the stream into sessions.db in one transaction.
 func storeTurns(dir string, stream io.Reader) (sessions.ImportResult, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, workspace.PrivateDir); err != nil {
 		return sessions.ImportResult{}, engine.Wrap(engine.CodeIO, err, "create state dir")
 	}
 	store, err := sessions.Open(workspace.SessionsDB(dir), nil)

@@ -308,3 +308,14 @@ func TestTerminalSafety_Errors(t *testing.T) {
 		})
 	}
 }
+
+// A notice from the start (the state dir was made private) is on the
+// status line until something replaces it.
+func TestOptions_NoticeShownAtStart(t *testing.T) {
+	m := New(newFakeBackend(), Options{NoColor: true, Notice: "/s was open to other users: tightened 3 directories"})
+	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	if v := next.(Model).View(); !strings.Contains(v, "tightened 3 directories") {
+		t.Errorf("the notice is not on screen:\n%s", v)
+	}
+}

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -55,4 +57,18 @@ func (l *RuntimeLog) Close() error {
 	err := l.f.Close()
 	l.f = nil
 	return err
+}
+
+// CreatePrivate creates an empty file at path with mode PrivateFile if
+// none exists, so that a library that creates files with its own mode
+// (SQLite's 0644) finds one, and derives its companions' modes from it.
+func CreatePrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, PrivateFile)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

@@ -79,6 +79,15 @@ func open(dir string) error {
 	if err := requireWorkspace(dir); err != nil {
 		return err
 	}
+	// A memory is private: a state dir open to other users is tightened,
+	// and the status line says so.
+	notice, terr := workspace.TightenStateDir(dir)
+	if terr != nil {
+		notice = "could not make the state dir private: " + terr.Error()
+	}
+	if notice != "" {
+		log.Printf("notice: %s", notice)
+	}
 	e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: trust.Owner, Interactive: true, Distiller: writer.Distiller{}, LongLived: true})
 	if err != nil {
 		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
@@ -91,7 +100,7 @@ func open(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := tui.Run(enginebackend.New(e, changes), tui.Options{}); err != nil {
+	if err := tui.Run(enginebackend.New(e, changes), tui.Options{Notice: notice}); err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
 	return nil

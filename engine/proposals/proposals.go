@@ -107,7 +107,7 @@ func store(e *engine.Engine, p Proposal) error {
 	if len(p.Files) == 0 {
 		return nil
 	}
-	if err := os.MkdirAll(dir(e), 0o755); err != nil {
+	if err := os.MkdirAll(dir(e), workspace.PrivateDir); err != nil {
 		return engine.Wrap(engine.CodeIO, err, "create %s", dir(e))
 	}
 	data, err := json.MarshalIndent(p, "", "  ")
