@@ -95,6 +95,11 @@ func TestPermissions_TightensWithNotice(t *testing.T) {
 	if r := runCLI(t, tx, "update", "-", "--state", state); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
+	// A file of the agent runtime that shares the state dir is not ours.
+	agent := filepath.Join(state, "agent.json")
+	if err := os.WriteFile(agent, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type()&fs.ModeSymlink == 0 {
 			if d.IsDir() {
@@ -113,8 +118,17 @@ func TestPermissions_TightensWithNotice(t *testing.T) {
 		t.Errorf("no notice on stderr: %q", r.stderr)
 	}
 	oneJSON(t, r.stdout) // stdout stays one JSON document
-	if loose := looseModes(t, state); len(loose) > 0 {
-		t.Errorf("still loose:\n%s", strings.Join(loose, "\n"))
+	if loose := looseModes(t, state); len(loose) != 1 || !strings.HasSuffix(loose[0], "agent.json") {
+		t.Errorf("want only agent.json left as it was, got:\n%s", strings.Join(loose, "\n"))
+	}
+	// A directory without a workspace is never touched (a mistyped
+	// --state must not chmod a home directory).
+	other := t.TempDir()
+	os.Chmod(other, 0o755)
+	os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o644)
+	runCLI(t, "", "status", "--state", other)
+	if fi, _ := os.Stat(filepath.Join(other, "notes.txt")); fi.Mode().Perm() != 0o644 {
+		t.Errorf("a state dir without a workspace was tightened: %v", fi.Mode())
 	}
 	if r := runCLI(t, "", "status", "--state", state); strings.Contains(r.stderr, "tightened") {
 		t.Errorf("a second notice for nothing: %q", r.stderr)

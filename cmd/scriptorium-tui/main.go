@@ -81,9 +81,12 @@ func open(dir string) error {
 	}
 	// A memory is private: a state dir open to other users is tightened,
 	// and the status line says so.
-	notice, terr := workspace.TightenStateDir(dir)
-	if terr != nil {
-		notice = "could not make the state dir private: " + terr.Error()
+	var notice string
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || !cfg.Disabled() {
+		n, terr := workspace.TightenStateDir(dir)
+		if notice = n; terr != nil {
+			notice = "could not make the state dir private: " + terr.Error()
+		}
 	}
 	if notice != "" {
 		log.Printf("notice: %s", notice)
