@@ -46,7 +46,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions",
-		m + "engine/model", m + "transcript", m + "errcode"}
+		m + "engine/model", m + "transcript", m + "errcode", m + "termsafe"}
 	rules := []struct {
 		pkgs      []string // import-path prefixes the rule is about
 		forbidden []string // import-path prefixes they must not depend on

@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
+	"scriptorium/termsafe"
 )
 
 // The bottom of the CLI: what a verb is, the parsed command line it runs
@@ -79,6 +80,7 @@ type invocation struct {
 	stdin      io.Reader
 	stdout     io.Writer
 	stderr     io.Writer
+	tightened  bool // stateDir has made the state dir private (once per invocation)
 }
 
 func (inv *invocation) flag(name string) string { return inv.values[name] }
@@ -94,12 +96,16 @@ func (inv *invocation) wantArgs(min, max int) error {
 }
 
 // emit prints a success result: the JSON document, or the human text.
+// Human text goes through termsafe, so no verb can print a record's
+// escape sequences, CRs or bidi controls raw to the owner's terminal;
+// the JSON document keeps every byte.
 func (inv *invocation) emit(doc any, human func(w io.Writer)) error {
 	if inv.json {
 		return writeJSON(inv.stdout, doc)
 	}
-	human(inv.stdout)
-	return nil
+	w := termsafe.NewWriter(inv.stdout)
+	human(w)
+	return w.Flush()
 }
 
 func writeJSON(w io.Writer, doc any) error { return errdoc.Write(w, doc) }

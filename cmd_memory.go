@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/trust"
 )
@@ -110,6 +111,19 @@ func runUpdate(inv *invocation) error {
 		return err
 	}
 	defer e.Close()
+	if inv.bool("propose") {
+		sub, err := proposals.Submit(ctx, e.Engine, tx)
+		if err != nil {
+			return err
+		}
+		return inv.emit(sub, func(w io.Writer) {
+			if sub.Proposal == "" {
+				fmt.Fprintln(w, "nothing would change: nothing proposed")
+				return
+			}
+			fmt.Fprintf(w, "proposed %s for the owner's review: %s (see `proposals`, then `accept` or `decline`)\n", sub.Proposal, strings.Join(sub.Changed, ", "))
+		})
+	}
 	res, err := e.Update(ctx, tx)
 	if err != nil {
 		return err

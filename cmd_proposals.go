@@ -75,7 +75,11 @@ func runProposals(inv *invocation) error {
 				fmt.Fprintln(w, "no proposals waiting")
 			}
 			for _, p := range ps {
-				fmt.Fprintf(w, "%s  %s  %s  base revision %d  %s\n", p.ID, p.Kind, p.Time, p.BaseRevision, strings.Join(proposalPaths(p), ", "))
+				kind := p.Kind
+				if p.ProposedBy != "" {
+					kind += " (by " + p.ProposedBy + ")"
+				}
+				fmt.Fprintf(w, "%s  %s  %s  base revision %d  %s\n", p.ID, kind, p.Time, p.BaseRevision, strings.Join(proposalPaths(p), ", "))
 			}
 		})
 	})

@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/hosts/local"
+	"scriptorium/termsafe"
 	"scriptorium/workspace"
 )
 
@@ -39,7 +40,7 @@ func runSearch(inv *invocation) error {
 		return inv.printSearch(rep)
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		if f, ok := inv.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if f, ok := termsafe.Unwrap(inv.stderr).(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			e.SetEmbedProgress(func(done, total int) {
 				fmt.Fprintf(f, "\rembedding %d/%d documents…", done, total)
 				if done == total {
@@ -89,7 +90,7 @@ func (inv *invocation) printSearch(rep engine.SearchReport) error {
 			who := ""
 			if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
 				who = "  " + *r.SpeakerLabel
-				if !*r.SpeakerTrusted {
+				if r.SpeakerTrusted == nil || !*r.SpeakerTrusted {
 					who += " (untrusted hint)"
 				}
 			}

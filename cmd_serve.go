@@ -46,6 +46,9 @@ func runServe(inv *invocation) error {
 		return err
 	}
 	defer server.Close()
+	if server.SocketWaits() {
+		fmt.Fprintln(inv.stderr, "scriptorium: another serve or daemon of this workspace answers one-shot searches on its socket; this one takes over when that one exits")
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)

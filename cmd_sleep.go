@@ -86,8 +86,11 @@ func runDaemon(inv *invocation) error {
 		return err
 	}
 	defer e.Close()
+	if e.SocketWaits() {
+		fmt.Fprintln(inv.stderr, "scriptorium: another serve or daemon of this workspace answers one-shot searches on its socket; this one takes over when that one exits")
+	}
 	logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
-		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "open the daemon log")
 	}

@@ -18,7 +18,8 @@ func verbs() []*verb {
 		{name: "core", reads: true, help: "render core.md now and report the budget", run: runCore},
 		{name: "get", reads: true, args: "REF", help: "a block (^id, path#^id) or a source (source-id, path#source-hash)", run: runGet},
 		{name: "update", args: "FILE", help: "apply a transaction (JSON; - reads stdin)",
-			flags: []flagSpec{{"as", true, "owner (default) or paired"}}, run: runUpdate},
+			flags: []flagSpec{{"as", true, "owner (default) or paired"},
+				{"propose", false, "store the edits of topics/core.md as a proposal for the owner to review (how paired reaches the core)"}}, run: runUpdate},
 		{name: "search", reads: true, args: "QUERY", help: "search trusted blocks and sources (BM25, fused with embeddings when [embeddings] is configured)", flags: []flagSpec{
 			{"speaker", true, "only sources by this speaker id, display name or label"},
 			{"path", true, "only results under this path prefix"},

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"scriptorium/engine/importer"
+	"scriptorium/termsafe"
 )
 
 // progressMinBytes is the input size from which import shows a progress
@@ -41,7 +42,7 @@ type importProgress struct {
 // newImportProgress returns the progress of reading paths, or nil when no
 // bar should be drawn.
 func newImportProgress(inv *invocation, paths []string) *importProgress {
-	f, ok := inv.stderr.(*os.File)
+	f, ok := termsafe.Unwrap(inv.stderr).(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"scriptorium/termsafe"
 )
 
 func main() {
@@ -22,14 +24,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// command line edited by hand: it always exits 0.
 		return runNeverFailing(v, positional, args, stdin, stdout, stderr)
 	}
+	// Everything on stderr is for a person (errors, previews, warnings)
+	// and may quote record text: it is neutralised (termsafe). A progress
+	// bar's own controls go to termsafe.Unwrap(inv.stderr).
+	safeErr := termsafe.NewWriter(stderr)
+	defer safeErr.Flush()
 	inv, err := parseArgs(args)
 	if err != nil {
 		// The bad flag may come before --json on the line: look for it
 		// directly so a usage error still prints one JSON document.
-		return report(&invocation{json: wantsJSON(args)}, stdout, stderr, err)
+		return report(&invocation{json: wantsJSON(args)}, stdout, safeErr, err)
 	}
-	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, stderr
-	return report(inv, stdout, stderr, inv.verb.run(inv))
+	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, safeErr
+	defer routeLibraryLog(inv)()
+	return report(inv, stdout, safeErr, inv.verb.run(inv))
 }
 
 // wantsJSON reports whether --json (or --json=true) appears among the flags

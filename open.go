@@ -25,6 +25,23 @@ func (inv *invocation) stateDir() (string, error) {
 	if err != nil {
 		return "", usagef("%v", err)
 	}
+	// A memory is private: a state dir open to other users is tightened
+	// the first time a verb reaches for it, and the owner is told.
+	// Memory switched off means nothing on disk is touched (SPEC §11).
+	if !inv.tightened {
+		inv.tightened = true
+		if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+			return dir, nil
+		}
+		notice, err := workspace.TightenStateDir(dir)
+		if notice != "" {
+			fmt.Fprintf(inv.stderr, "scriptorium: notice: %s\n", notice)
+		}
+		if err != nil {
+			// The memory is still usable: say so, and go on.
+			fmt.Fprintf(inv.stderr, "scriptorium: notice: could not make the state dir private: %v\n", err)
+		}
+	}
 	return dir, nil
 }
 

@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
+	"scriptorium/termsafe"
 )
 
 // The runner: it parses a command line against the command table
@@ -206,13 +209,21 @@ func neverFailing(args []string) (*verb, []string) {
 // runNeverFailing runs a verb that must exit 0: a usage error is logged on
 // stderr, with nothing on stdout, and the verb runs even under --help.
 func runNeverFailing(v *verb, positional, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The agent may close our stdout before we answer (it gave up, or the
+	// session ended): a write to it must fail with EPIPE, which the hook
+	// records, not kill the process with SIGPIPE (exit 141).
+	signal.Ignore(syscall.SIGPIPE)
+	// The log is for a person; stdout is the JSON the agent reads.
+	safeErr := termsafe.NewWriter(stderr)
+	defer safeErr.Flush()
 	inv, err := parseArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "scriptorium %s: %v\n", v.name, err)
+		fmt.Fprintf(safeErr, "scriptorium %s: %v\n", v.name, err)
 		return errdoc.ExitOK
 	}
 	inv.verb, inv.positional = v, positional
-	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, stderr
+	inv.stdin, inv.stdout, inv.stderr = stdin, stdout, safeErr
+	defer routeLibraryLog(inv)()
 	_ = v.run(inv)
 	return errdoc.ExitOK
 }

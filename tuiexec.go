@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"scriptorium/engine"
+	"scriptorium/termsafe"
 )
 
 // The TUI is the binary scriptorium-tui (cmd/scriptorium-tui), not a part
@@ -50,12 +51,12 @@ func (inv *invocation) execTUI(dir string) error {
 		return err
 	}
 	args := []string{path, "--state", dir}
-	if inv.stdin == io.Reader(os.Stdin) && inv.stdout == io.Writer(os.Stdout) && inv.stderr == io.Writer(os.Stderr) {
+	if inv.stdin == io.Reader(os.Stdin) && inv.stdout == io.Writer(os.Stdout) && termsafe.Unwrap(inv.stderr) == io.Writer(os.Stderr) {
 		err := syscall.Exec(path, args, os.Environ())
 		return engine.Wrap(engine.CodeIO, err, "run the TUI %s", path) // Exec returns only on failure
 	}
 	cmd := exec.Command(path, args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inv.stdin, inv.stdout, inv.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inv.stdin, inv.stdout, termsafe.Unwrap(inv.stderr)
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() >= 0 {

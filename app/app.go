@@ -93,6 +93,11 @@ type Engine struct {
 	socket *local.Server
 }
 
+// SocketWaits reports that the engine's role serves the local socket but
+// another process of the workspace holds it: this one takes over when that
+// one exits (hosts/local), and a front end says so.
+func (e *Engine) SocketWaits() bool { return e.socket != nil && !e.socket.Serving() }
+
 // Close stops what runs beside the engine, then closes the engine.
 func (e *Engine) Close() error {
 	e.socket.Close() // nil-safe

@@ -84,6 +84,9 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
+// SocketWaits is Engine.SocketWaits for the server's socket.
+func (s *Server) SocketWaits() bool { return s.socket != nil && !s.socket.Serving() }
+
 // Close stops the socket and closes every engine; call it once the
 // requests in flight are done.
 func (s *Server) Close() {

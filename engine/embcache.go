@@ -49,7 +49,7 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 	}
 	out := make([][]float32, len(texts))
 	bucket := []byte("model:" + emb.Name())
-	db, err := bolt.Open(e.embedCachePath(), 0o644, &bolt.Options{Timeout: time.Second})
+	db, err := bolt.Open(e.embedCachePath(), 0o600, &bolt.Options{Timeout: time.Second})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		db = nil // another process holds the cache: embed without keeping the vectors
 	} else if err != nil {

@@ -129,11 +129,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, cfg: cfg, state: opts.StateDir}
 	e.cfgSig = configSig(workspace.ConfigPath(opts.StateDir))
 	memDir := workspace.MemoryDir(opts.StateDir)
-	if err := os.MkdirAll(memDir, 0o755); err != nil {
+	if err := os.MkdirAll(memDir, workspace.PrivateDir); err != nil {
 		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
 	}
 	metaDir := filepath.Join(memDir, ".scriptorium")
-	if err := os.MkdirAll(metaDir, 0o755); err != nil {
+	if err := os.MkdirAll(metaDir, workspace.PrivateDir); err != nil {
 		return nil, Wrap(CodeIO, err, "create %s", metaDir)
 	}
 	db, err := openStateDB(metaDir)

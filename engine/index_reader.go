@@ -51,8 +51,8 @@ func announceWrite(dir string) {
 	p := intentPath(dir)
 	now := time.Now()
 	if err := os.Chtimes(p, now, now); errors.Is(err, os.ErrNotExist) {
-		if os.MkdirAll(dir, 0o755) == nil {
-			_ = os.WriteFile(p, nil, 0o644)
+		if os.MkdirAll(dir, 0o700) == nil {
+			_ = os.WriteFile(p, nil, 0o600)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	}
 	fsys := e.ws.FS()
 	stage := filepath.Join(e.ws.RuntimeDir(), "tx-"+hex.EncodeToString(idb))
-	if err := fsys.Mkdir(stage, 0o755); err != nil {
+	if err := fsys.Mkdir(stage, workspace.PrivateDir); err != nil {
 		return Wrap(CodeIO, err, "stage transaction")
 	}
 	journalPath := filepath.Join(stage, journalName)
@@ -131,7 +131,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 }
 
 func writeSynced(fsys workspace.FS, p string, data []byte) error {
-	f, err := fsys.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := fsys.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, workspace.PrivateFile)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func mkdirAllSynced(fsys workspace.FS, root, dir string) error {
 			return err
 		}
 	}
-	if err := fsys.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := fsys.Mkdir(dir, workspace.PrivateDir); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	return fsys.SyncDir(parent)

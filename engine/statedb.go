@@ -11,6 +11,8 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
 
 	"scriptorium/trust"
+
+	"scriptorium/workspace"
 )
 
 // migrations are state.db's numbered schema changes; index i is version i+1.
@@ -69,6 +71,11 @@ func openStateDB(dir string) (*sql.DB, error) {
 	// file to WAL takes an exclusive lock) waits for a concurrent opener
 	// instead of failing with SQLITE_BUSY.
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
+	// SQLite makes a new database 0644, and its -wal and -shm files with
+	// the database's mode: created 0600 first, all three are private.
+	if err := workspace.CreatePrivate(path); err != nil {
+		return nil, fmt.Errorf("create state.db: %w", err)
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open state.db: %w", err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"scriptorium/workspace/topic"
 )
 
 // Tier is an authority tier (SPEC §5). The same words label event
@@ -57,17 +59,22 @@ const (
 	OpAudit Op = "audit"
 	// OpForget removes records, and everything derived from them, for good.
 	OpForget Op = "forget"
+	// OpSubmit stores a change of topics/core.md as a proposal for the
+	// owner to review instead of installing it: how a paired caller
+	// reaches the core (SPEC §5).
+	OpSubmit Op = "submit"
 )
 
 // ErrForbidden is returned when a tier may not perform an operation or edit.
 var ErrForbidden = errors.New("forbidden")
 
 // allowed is the one fixed gate table: which tiers may call which operation.
-// paired may read status and update (append-only, see CheckPairedEdit);
-// everything else is the owner's. unpaired callers never reach the engine.
+// paired may read status, update (add only, see CheckEdit) and submit a
+// proposal; everything else is the owner's. unpaired callers never reach
+// the engine.
 func allowed(op Op) []Tier {
 	switch op {
-	case OpStatus, OpUpdate:
+	case OpStatus, OpUpdate, OpSubmit:
 		return []Tier{Owner, Paired}
 	case OpVerify, OpGet, OpSearch, OpCore, OpPending, OpHistory, OpWrite, OpImport,
 		OpPromote, OpBackfill, OpSleep, OpRevert, OpPropose, OpReject, OpAudit, OpForget:
@@ -98,31 +105,75 @@ const (
 	EditMove    EditKind = "move"
 )
 
+// CorePath is the topic file rendered into core.md and so into every
+// prompt: the owner's alone (render.CoreTopicPath names the same file).
+const CorePath = "topics/core.md"
+
 // CheckEdit says whether tier may make an edit that turns old into new
-// (exists tells whether the file existed). paired may only create new topic
-// files or byte-append: the new content must start with the old, byte for
-// byte. The owner may do anything.
+// (exists tells whether the file existed). The owner may do anything.
+// paired may only create new topic files or add to existing ones (SPEC §5):
+// the new content starts with the old, byte for byte, and every element of
+// the old file (block, heading, footnote, its id and its text) is still
+// there as it was, so added text that joins the last paragraph is refused.
+// CorePath is the owner's alone: paired may propose a change to it, never
+// make one.
 func CheckEdit(tier Tier, kind EditKind, path string, exists bool, old, new []byte) error {
 	switch tier {
 	case Owner:
 		return nil
 	case Paired:
+		if path == CorePath {
+			return fmt.Errorf("%w: %s is the owner's alone (it goes into every prompt): a paired caller may not install a %s of it; "+
+				"send the same edits as a proposal for the owner to review instead (update --propose, memory_update with propose: true, "+
+				"or POST /api/memory/update?propose=true)", ErrForbidden, CorePath, kind)
+		}
 		switch kind {
 		case EditCreate:
 			if !exists {
 				return nil
 			}
 		case EditReplace, EditAppend:
-			if exists && bytes.HasPrefix(new, old) {
-				return nil
+			if !exists {
+				if kind == EditAppend {
+					return nil
+				}
+				break
 			}
-			if !exists && kind == EditAppend {
-				return nil
+			if !bytes.HasPrefix(new, old) {
+				break
 			}
+			if msg := changedElement(old, new); msg != "" {
+				return fmt.Errorf("%w: paired may only add to %s, never change what is there: %s", ErrForbidden, path, msg)
+			}
+			return nil
 		}
 		return fmt.Errorf("%w: paired may only create new topic files or append to them; %s of %s would change existing bytes", ErrForbidden, kind, path)
 	}
 	return fmt.Errorf("%w: tier %q may not edit topics", ErrForbidden, tier)
+}
+
+// changedElement returns how new, whose bytes start with old's, changes an
+// element of old, or "": old's elements must open new's, each with the
+// same kind and raw bytes. Bytes are not enough: text added without a
+// blank line continues the last paragraph and takes its place (the owner's
+// block ^id vanishes into the added one).
+func changedElement(old, new []byte) string {
+	before, _ := topic.Parse(old)
+	after, _ := topic.Parse(new)
+	for i, el := range before.Elements {
+		if i < len(after.Elements) {
+			got := after.Elements[i]
+			if got.Kind == el.Kind && got.Raw == el.Raw && got.Line == el.Line {
+				continue
+			}
+		}
+		what := fmt.Sprintf("the %s at line %d", el.Kind, el.Line)
+		if el.Kind == topic.KindBlock {
+			what = fmt.Sprintf("block ^%s (line %d)", el.BlockID, el.Line)
+		}
+		return what + " would no longer be as it was (added text must start after a blank line, outside any open code fence)"
+	}
+	return ""
 }
 
 // SourceState is what the trust resolver knows about one cited source.

@@ -30,6 +30,9 @@ type Options struct {
 	// MarkdownStyle is the glamour style for blocks; empty chooses "notty"
 	// without colour, else "dark" or "light" from the terminal background.
 	MarkdownStyle string
+	// Notice is shown in the status line from the start, until something
+	// else replaces it (the state dir was made private, for instance).
+	Notice string
 }
 
 // Model is the root Bubble Tea model: the six panes, the source
@@ -146,6 +149,7 @@ func New(b Backend, opts Options) Model {
 		m.active = PanePending
 	}
 	m.panes = [numPanes]views.Component{m.pending, m.topics, m.core, m.passes, m.search, m.statusPane, m.audit}
+	m.status.text = opts.Notice
 	return m
 }
 

@@ -130,7 +130,7 @@ func (m Model) statusView(w int) string {
 	case m.status.err:
 		left = st.StatusError.Render("✗ " + views.OneLine(m.status.text))
 	case label != "":
-		left = st.StatusBusy.Render(spinner.MiniDot.Frames[m.tasks.frame] + " " + label + "…")
+		left = st.StatusBusy.Render(spinner.MiniDot.Frames[m.tasks.frame] + " " + views.OneLine(label) + "…")
 		if more > 0 {
 			left += st.Faint.Render(fmt.Sprintf(" (+%d)", more))
 		}

@@ -149,7 +149,7 @@ func (a *Archive) View() string {
 	head := []string{st.Title.Render("Source archive  ") + st.Faint.Render(Visible(a.path))}
 	switch {
 	case a.err != nil:
-		head = append(head, Wrap(st.Error.Render("could not load: "+a.err.Error()), a.w)...)
+		head = append(head, Wrap(st.Error.Render("could not load: "+Visible(a.err.Error())), a.w)...)
 		return Fit(strings.Join(head, "\n"), a.w, a.h)
 	case !a.loaded:
 		head = append(head, st.Faint.Render("loading…"))
@@ -160,7 +160,7 @@ func (a *Archive) View() string {
 		kind = "legacy archive (frozen; speaker names are hints, never trusted)"
 	}
 	head = append(head, st.Faint.Render(fmt.Sprintf("%s · %s · drilled to %s", kind,
-		plural(len(a.view.Sources), "frame"), a.anchor)))
+		plural(len(a.view.Sources), "frame"), Visible(a.anchor))))
 	if a.view.Problem != "" {
 		head = append(head, st.Warn.Render("⚠ parsing stopped early: "+Visible(a.view.Problem)))
 	}
@@ -237,7 +237,7 @@ func (al *archiveLines) window(off, n, cur int, sel []string) []string {
 func (a *Archive) frame(s engine.SourceView, selected bool) []string {
 	st := a.c.Styles
 	w := max(a.w-2, 1)
-	title := s.Anchor + " · " + Visible(s.Ref)
+	title := Visible(s.Anchor) + " · " + Visible(s.Ref)
 	if s.Anchor == a.anchor {
 		title += "  ◀ cited"
 	}
@@ -247,7 +247,7 @@ func (a *Archive) frame(s engine.SourceView, selected bool) []string {
 	if s.SpeakerLabel == "" {
 		who = Visible(s.Label) + " · " + st.Faint.Render("no speaker identity")
 	}
-	tm := s.Time
+	tm := Visible(s.Time)
 	if tm == "" {
 		tm = "time unknown"
 	}

@@ -36,7 +36,7 @@ func (a *Audit) View() string {
 	title := st.Title.Render("Audit trail")
 	switch {
 	case a.err != nil:
-		title += st.Error.Render("  could not load: " + a.err.Error())
+		title += st.Error.Render("  could not load: " + Visible(a.err.Error()))
 	case !a.loaded:
 		title += st.Faint.Render("  loading…")
 	default:
@@ -101,7 +101,7 @@ func kindLabel(kind string) string {
 	if kind == "proposal_declined" {
 		return "declined"
 	}
-	return kind
+	return Visible(kind)
 }
 
 // revLabel is "r41", or "-" for what installed nothing.
@@ -157,7 +157,7 @@ func (a *Audit) detailView(w, h int, stacked bool) string {
 	if en.Revision > 0 {
 		rev = fmt.Sprintf("revision %d", en.Revision)
 	}
-	lines = append(lines, WrapParts([]string{st.Header.Render(kindLabel(en.Kind)), en.Time, "by " + Visible(actor), rev}, " · ", w)...)
+	lines = append(lines, WrapParts([]string{st.Header.Render(kindLabel(en.Kind)), Visible(en.Time), "by " + Visible(actor), rev}, " · ", w)...)
 	lines = append(lines, Wrap(Visible(en.Detail), w)...)
 	if len(en.Sources) > 0 {
 		head := "Sources"
@@ -202,7 +202,7 @@ func (a *Audit) openHint(en engine.AuditEntry) string {
 func (a *Audit) diffView(en engine.AuditEntry) string {
 	st := a.c.Styles
 	head := WrapParts([]string{st.Title.Render("Diff"), st.Header.Render(kindLabel(en.Kind)), revLabel(en.Revision),
-		en.Time, plural(len(en.Diffs), "file")}, " · ", a.w)
+		Visible(en.Time), plural(len(en.Diffs), "file")}, " · ", a.w)
 	head = append(head, Wrap(st.Faint.Render(Visible(en.Detail)), a.w)...)
 	if a.preview != nil {
 		head = append(head, Wrap(st.Warn.Render(fmt.Sprintf("revert of revision %d: this diff would be installed", en.Revision)), a.w)...)

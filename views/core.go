@@ -140,14 +140,14 @@ func (p *Core) describeChange() string {
 	var parts []string
 	for _, b := range p.view.Blocks {
 		if old, ok := p.before[b.ID]; ok && old != b.State {
-			parts = append(parts, fmt.Sprintf("^%s now %s", b.ID, b.State))
+			parts = append(parts, fmt.Sprintf("^%s now %s", Visible(b.ID), Visible(b.State)))
 		}
 	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("moved ^%s; no block changed state: %d / %d tokens", p.moved,
+		return fmt.Sprintf("moved ^%s; no block changed state: %d / %d tokens", Visible(p.moved),
 			p.view.Report.Tokens, p.view.Report.Budget)
 	}
-	return fmt.Sprintf("moved ^%s: %s", p.moved, strings.Join(parts, ", "))
+	return fmt.Sprintf("moved ^%s: %s", Visible(p.moved), strings.Join(parts, ", "))
 }
 
 func (p *Core) handleKey(msg tea.KeyMsg) tea.Cmd {
@@ -257,7 +257,7 @@ func (p *Core) View() string {
 	lines := []string{st.Title.Render("Core") + st.Faint.Render("  topics/core.md → core.md")}
 	switch {
 	case p.err != nil:
-		lines = append(lines, Wrap(st.Error.Render("could not load: "+p.err.Error()), p.w)...)
+		lines = append(lines, Wrap(st.Error.Render("could not load: "+Visible(p.err.Error())), p.w)...)
 		return Fit(strings.Join(lines, "\n"), p.w, p.h)
 	case !p.loaded:
 		lines = append(lines, st.Faint.Render("loading…"))
@@ -307,7 +307,7 @@ func (p *Core) View() string {
 		if b.Pinned {
 			pin = "[pinned] "
 		}
-		row := fmt.Sprintf("%3d  %s %6d  ^%s  %s%s", i+1, state, b.Tokens, b.ID, pin, OneLine(coreText(b)))
+		row := fmt.Sprintf("%3d  %s %6d  ^%s  %s%s", i+1, state, b.Tokens, Visible(b.ID), pin, OneLine(coreText(b)))
 		if i == p.cur {
 			lines = append(lines, cursorRow(st, "› "+row, p.w))
 		} else {

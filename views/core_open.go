@@ -54,7 +54,7 @@ func (p *Core) textView() string {
 		pin = " · pinned"
 	}
 	head := []string{
-		st.Title.Render(fmt.Sprintf("^%s", b.ID)) + st.Faint.Render(fmt.Sprintf(" · %s%s · %d tokens · block %d of %d",
+		st.Title.Render("^"+Visible(b.ID)) + st.Faint.Render(fmt.Sprintf(" · %s%s · %d tokens · block %d of %d",
 			b.State, pin, b.Tokens, p.cur+1, len(p.view.Blocks))),
 		st.Faint.Render(strings.Repeat("─", p.w)),
 	}
@@ -96,7 +96,7 @@ func (p *Core) explainLines(x engine.CoreExplanation, room int) []string {
 		state += ", pinned"
 	}
 	var out []string
-	out = append(out, st.Header.Render("Why ^"+x.ID+" is "+state))
+	out = append(out, st.Header.Render("Why ^"+Visible(x.ID)+" is "+state))
 	facts := []string{fmt.Sprintf("position %d of %d", x.Position, x.Blocks), fmt.Sprintf("%d tokens alone", x.Tokens)}
 	if x.RunningTotal > 0 {
 		facts = append(facts, fmt.Sprintf("core.md up to it: %d / %d tokens", x.RunningTotal, x.Budget))

@@ -40,8 +40,8 @@ func (d *Dialog) View(w int) string {
 	st := d.c.Styles.Dialog
 	inner := w - st.GetHorizontalFrameSize()
 	if inner < 10 {
-		return strings.Join(Wrap(d.c.Styles.Warn.Render(d.Prompt), max(w, 1)), "\n")
+		return strings.Join(Wrap(d.c.Styles.Warn.Render(Visible(d.Prompt)), max(w, 1)), "\n")
 	}
-	text := strings.Join(Wrap(d.Prompt, inner), "\n")
+	text := strings.Join(Wrap(Visible(d.Prompt), inner), "\n")
 	return st.Render(text)
 }

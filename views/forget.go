@@ -141,7 +141,7 @@ func (f *Forget) confirm() tea.Cmd {
 	case !f.loaded:
 		return Send(Notice{Text: "the preview is still loading: see what goes first"})
 	case f.err != nil:
-		return Send(Notice{Text: "nothing to forget: " + f.err.Error(), Err: true})
+		return Send(Notice{Text: "nothing to forget: " + Visible(f.err.Error()), Err: true})
 	}
 	return Send(Confirm{Prompt: ForgetPrompt(f.req.What, f.res), Action: RunForget{Selector: f.req.Selector, What: f.req.What}})
 }

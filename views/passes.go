@@ -229,7 +229,7 @@ func (p *Passes) View() string {
 	case p.running:
 		title += st.StatusBusy.Render("  sleep pass running…")
 	case p.err != nil:
-		title += st.Error.Render("  could not load: " + p.err.Error())
+		title += st.Error.Render("  could not load: " + Visible(p.err.Error()))
 	case !p.loaded:
 		title += st.Faint.Render("  loading…")
 	default:
@@ -313,7 +313,7 @@ func (p *Passes) diffView(w, h int, stacked bool) string {
 		return p.previewView(head, w, h)
 	}
 	r, _ := p.Current()
-	meta := []string{fmt.Sprintf("pass %d", r.Pass), r.Time, "model " + Visible(r.Model),
+	meta := []string{fmt.Sprintf("pass %d", r.Pass), Visible(r.Time), "model " + Visible(r.Model),
 		fmt.Sprintf("tokens %d in / %d out", r.TokensIn, r.TokensOut)}
 	if r.Revision > 0 {
 		meta = append(meta, fmt.Sprintf("revision %d", r.Revision))

@@ -33,7 +33,7 @@ func (p *Pending) View() string {
 	}
 	switch {
 	case p.err != nil:
-		title += st.Error.Render("  could not load: " + p.err.Error())
+		title += st.Error.Render("  could not load: " + Visible(p.err.Error()))
 	case !p.loaded:
 		title += st.Faint.Render("  loading…")
 	default:
@@ -99,7 +99,7 @@ func (p *Pending) listView(w, h int) string {
 	for i := p.offset; i < len(p.rows) && len(out) < h; i++ {
 		row := p.rows[i]
 		if row.src < 0 {
-			out = append(out, Truncate(st.Header.Render(fmt.Sprintf("%s (%d)", row.thread, row.count)), w))
+			out = append(out, Truncate(st.Header.Render(fmt.Sprintf("%s (%d)", Visible(row.thread), row.count)), w))
 			continue
 		}
 		s := p.all[row.src]
@@ -160,12 +160,12 @@ func (p *Pending) detailView(w, h int, stacked bool) string {
 		if r.Reason != "" {
 			why = Visible(r.Reason)
 		}
-		record = st.Pending.Render(fmt.Sprintf("✗ rejected %s by the %s, not trusted", ShortTime(r.RejectedAt), r.RejectedBy))
+		record = st.Pending.Render(fmt.Sprintf("✗ rejected %s by the %s, not trusted", ShortTime(r.RejectedAt), Visible(r.RejectedBy)))
 		record += "\n" + field("reason", Visible(why))
 	}
 	lines = append(lines,
 		field("source-id", Visible(s.Ref)),
-		field("time", s.Time),
+		field("time", Visible(s.Time)),
 		field("speaker", speakerStyled(st, s.SpeakerLabel, s.SpeakerID, true, false)),
 		field("record", record),
 		field("archive", Visible(s.Path+"#"+s.Anchor)),

@@ -139,7 +139,7 @@ func (p *Passes) proposalRow(pr proposals.Proposal) string {
 // selected, and that file's diff.
 func (p *Passes) proposalView(pr proposals.Proposal, head []string, w, h int) string {
 	st := p.c.Styles
-	meta := []string{"proposal " + Visible(pr.ID), Visible(pr.Kind), pr.Time, fmt.Sprintf("base revision %d", pr.BaseRevision)}
+	meta := []string{"proposal " + Visible(pr.ID), Visible(pr.Kind), Visible(pr.Time), fmt.Sprintf("base revision %d", pr.BaseRevision)}
 	if pr.Model != "" {
 		meta = append(meta, "model "+Visible(pr.Model))
 	}

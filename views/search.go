@@ -256,7 +256,7 @@ func (p *Search) View() string {
 	case p.running:
 		title += st.StatusBusy.Render("  searching…")
 	case p.err != nil:
-		title += st.Error.Render("  " + p.err.Error())
+		title += st.Error.Render("  " + Visible(p.err.Error()))
 	case p.ran:
 		title += st.Faint.Render(fmt.Sprintf("  %s · sorted by %s", plural(len(p.results), "result"), p.query.Sort))
 	default:
@@ -295,8 +295,8 @@ func (p *Search) View() string {
 // time; then the speaker (for sources) and the snippet.
 func (p *Search) resultLines(r engine.SearchResult) (string, string) {
 	st := p.c.Styles
-	l1 := fmt.Sprintf("%-6s %7.2f  %s  %s#%s", r.Kind, r.Score, st.Trusted.Render("trusted"),
-		Visible(r.Path), r.Anchor)
+	l1 := fmt.Sprintf("%-6s %7.2f  %s  %s#%s", Visible(r.Kind), r.Score, st.Trusted.Render("trusted"),
+		Visible(r.Path), Visible(r.Anchor))
 	if r.Time != "" {
 		l1 += st.Faint.Render("  " + ShortTime(r.Time))
 	}

@@ -85,7 +85,7 @@ func (p *Status) View() string {
 	lines := []string{st.Title.Render("Status")}
 	switch {
 	case p.err != nil:
-		lines = append(lines, Wrap(st.Error.Render("could not load: "+p.err.Error()), p.w)...)
+		lines = append(lines, Wrap(st.Error.Render("could not load: "+Visible(p.err.Error())), p.w)...)
 		return Fit(strings.Join(lines, "\n"), p.w, p.h)
 	case !p.loaded:
 		lines = append(lines, st.Faint.Render("loading…"))

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"scriptorium/termsafe"
 )
 
 // Fit cuts or pads s to exactly h lines, none wider than w cells. Every
@@ -149,42 +151,21 @@ func JoinColumns(left string, lw int, sep string, right string, rw, h int) strin
 }
 
 // Visible makes stored text safe and legible on a terminal without changing
-// what it says: control characters (which could otherwise drive the
-// terminal), CR, tabs, U+2028/U+2029, bidi overrides and invalid UTF-8 are
-// shown as visible symbols; LF stays a line break.
+// what it says: every control termsafe neutralises (ESC and the other C0
+// and C1 controls, CR, DEL, bidi controls, invalid UTF-8) is shown as a
+// visible stand-in, and for the layout's sake tabs and U+2028/U+2029 are
+// shown too; LF stays a line break. Any text the engine hands the TUI goes
+// through it before it is drawn.
 func Visible(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			b.WriteString("\uFFFD")
-		case r == '\n':
-			b.WriteByte('\n')
-		case r == '\t':
-			b.WriteString("␉")
-		case r == '\r':
-			b.WriteString("␍")
-		case r < 0x20:
-			b.WriteRune(0x2400 + r)
-		case r == 0x7f:
-			b.WriteString("␡")
-		case r >= 0x80 && r <= 0x9f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		case r == 0x2028:
-			b.WriteString("␤")
-		case r == 0x2029:
-			b.WriteString("¶")
-		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F:
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteRune(r)
-		}
+	s = termsafe.String(s)
+	if !strings.ContainsAny(s, "\t\u2028\u2029") {
+		return s
 	}
-	return b.String()
+	return layoutSafe.Replace(s)
 }
+
+// layoutSafe shows what termsafe keeps but a cell grid cannot draw.
+var layoutSafe = strings.NewReplacer("\t", "␉", "\u2028", "␤", "\u2029", "¶")
 
 // OneLine flattens text for a one-line summary.
 func OneLine(s string) string {
@@ -229,11 +210,11 @@ func WrapParts(parts []string, sep string, w int) []string {
 }
 
 // ShortTime shows an RFC 3339 time as "2006-01-02 15:04", or the input
-// unchanged when it does not parse.
+// (Visible) when it does not parse.
 func ShortTime(s string) string {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return s
+		return Visible(s)
 	}
 	return t.UTC().Format("2006-01-02 15:04")
 }

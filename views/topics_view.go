@@ -41,7 +41,7 @@ func (p *Topics) treeView(w, h int) string {
 	lines := []string{p.title("Topics", p.focus == focusTree)}
 	switch {
 	case p.err != nil:
-		lines = append(lines, Wrap(st.Error.Render("could not load: "+p.err.Error()), w)...)
+		lines = append(lines, Wrap(st.Error.Render("could not load: "+Visible(p.err.Error())), w)...)
 	case !p.loaded:
 		lines = append(lines, st.Faint.Render("loading…"))
 	case len(p.tree) == 0:
@@ -87,7 +87,7 @@ func (p *Topics) rightView(w, h int) string {
 	case p.path == "":
 		return Fit(head, w, h)
 	case p.topicErr != nil:
-		lines = append(lines, Wrap(st.Error.Render("could not load: "+p.topicErr.Error()), w)...)
+		lines = append(lines, Wrap(st.Error.Render("could not load: "+Visible(p.topicErr.Error())), w)...)
 		return Fit(strings.Join(lines, "\n"), w, h)
 	case !p.topicLoaded:
 		lines = append(lines, st.Faint.Render("loading…"))
@@ -104,7 +104,7 @@ func (p *Topics) rightView(w, h int) string {
 		if b.Trust != "trusted" {
 			badge = st.Pending.Render("pending")
 		}
-		text := fmt.Sprintf("^%s %s %s", b.Ref, badge, OneLine(blockText(b, false)))
+		text := fmt.Sprintf("^%s %s %s", Visible(b.Ref), badge, OneLine(blockText(b, false)))
 		if i == p.block {
 			line := p.marker(p.focus == focusBlocks) + text
 			if p.focus == focusBlocks {
@@ -130,7 +130,7 @@ func (p *Topics) detailView(w, h int) string {
 		trust = st.Pending.Render("pending: a cited source is pending or unresolved")
 	}
 	head := st.Faint.Render(strings.Repeat("─", max(w, 0)))
-	meta := fmt.Sprintf("^%s · %s", b.Ref, trust)
+	meta := fmt.Sprintf("^%s · %s", Visible(b.Ref), trust)
 	if b.Line > 0 {
 		meta += st.Faint.Render(fmt.Sprintf(" · line %d", b.Line))
 	}
@@ -144,14 +144,14 @@ func (p *Topics) detailView(w, h int) string {
 	}
 	for i, r := range rows {
 		if !r.selectable() {
-			notes = append(notes, st.Faint.Render(fmt.Sprintf("[%d] %s · %s", r.num, r.time, Visible(r.label))))
+			notes = append(notes, st.Faint.Render(fmt.Sprintf("[%d] %s · %s", r.num, Visible(r.time), Visible(r.label))))
 			continue
 		}
 		var text string
 		if r.link != nil {
 			text = "→ " + Visible(r.link.text) + st.Faint.Render("  "+Visible(r.link.target))
 		} else {
-			text = Visible(r.src.Ref) + st.Faint.Render("  "+Visible(r.src.Path)+"#"+r.src.Anchor)
+			text = Visible(r.src.Ref) + st.Faint.Render("  "+Visible(r.src.Path+"#"+r.src.Anchor))
 		}
 		if i == p.note && p.focus == focusNotes {
 			cursorAt = len(notes)

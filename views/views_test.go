@@ -63,9 +63,10 @@ func TestVisible_Cases(t *testing.T) {
 		{"crlf", "a\r\nb", "a␍\nb"},
 		{"tab", "a\tb", "a␉b"},
 		{"line separator", "a\u2028b\u2029c", "a␤b¶c"},
-		{"c1 control", "a\u0085b", `a\u0085b`},
+		{"c1 control", "a\u0085b", "a<U+0085>b"},
+		{"arabic letter mark", "a\u061cb", "a<U+061C>b"},
 		{"delete", "a\x7fb", "a␡b"},
-		{"invalid utf-8", "a\xffb", "a\uFFFDb"},
+		{"invalid utf-8", "a\xffb", "a<0xFF>b"},
 		{"bidi override", "a\u202eb", "a<U+202E>b"},
 		{"lf stays", "a\nb", "a\nb"},
 	}

@@ -16,11 +16,19 @@ import (
 // temp file of a live writer, is never touched.
 const tempPrefix = ".tmp-"
 
-// fileMode is the mode of every file the atomic writer installs.
-const fileMode fs.FileMode = 0o644
+// fileMode is the mode of every file the atomic writer installs: a memory
+// is private (issue 24 overrides SPEC §3.1's 0644).
+const fileMode fs.FileMode = PrivateFile
 
 // dirMode is the mode of every directory the package creates.
-const dirMode fs.FileMode = 0o755
+const dirMode fs.FileMode = PrivateDir
+
+// PrivateFile and PrivateDir are the modes of everything in a state dir:
+// a memory is its owner's alone.
+const (
+	PrivateFile fs.FileMode = 0o600
+	PrivateDir  fs.FileMode = 0o700
+)
 
 // File is the part of *os.File the atomic writer and the engine's
 // install use.
@@ -102,9 +110,9 @@ func SyncDir(dir string) error {
 // WriteFileAtomic replaces target with data so that after a crash target
 // holds either its old or its new bytes, never a mix. The data goes to a
 // private temp file in runtimeDir (which must be on the target's
-// filesystem), is fsynced, made 0644 and renamed over target; then the
+// filesystem), is fsynced, made 0600 and renamed over target; then the
 // target's directory is fsynced. Missing parent directories are created
-// (0755), each one's parent fsynced.
+// (0700), each one's parent fsynced.
 //
 // Any failure returns an error and removes the temp file; nothing is
 // retried. A failure before the rename leaves target untouched; if only the
@@ -161,7 +169,7 @@ func writeFileAtomic(ops fileOps, runtimeDir, target string, data []byte, durabl
 	return nil
 }
 
-// mkdirAllSynced creates dir and any missing ancestors with mode 0755,
+// mkdirAllSynced creates dir and any missing ancestors with mode 0700,
 // fsyncing the parent of every directory it creates so the new entries are
 // durable before anything is written into them.
 func mkdirAllSynced(ops fileOps, dir string) error {

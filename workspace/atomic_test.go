@@ -60,8 +60,8 @@ func TestWriteFileAtomic_ModeReplaceAndParents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Mode().Perm() != 0o644 {
-		t.Errorf("mode = %v, want 0644", fi.Mode().Perm())
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600 (a memory is private)", fi.Mode().Perm())
 	}
 	for _, d := range []string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "b")} {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {

@@ -274,6 +274,22 @@ func (w *Workspace) Root() string { return w.root }
 // ID returns the workspace id: 32 hex digits created once, on first open.
 func (w *Workspace) ID() string { return w.id }
 
+// ReadID reads the id of the workspace at root (its memory directory)
+// without opening it: for a check that another process serves this very
+// workspace. A missing or malformed id is an error.
+func ReadID(root string) (string, error) {
+	path := filepath.Join(root, MetaDir, idName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	id, ok := parseID(data)
+	if !ok {
+		return "", fmt.Errorf("%s: %w", path, ErrCorruptState)
+	}
+	return id, nil
+}
+
 // RuntimeDir returns .scriptorium/runtime/, the home of temp files and
 // journals; it is on the workspace's filesystem, so renames out of it are
 // atomic.

@@ -24,7 +24,7 @@ func TestOpen_CreatesTree(t *testing.T) {
 			t.Errorf("%s missing: %v", d, err)
 			continue
 		}
-		if fi.Mode().Perm() != 0o755&^umask(t) {
+		if fi.Mode().Perm() != 0o700&^umask(t) { // a memory is private (issue 24)
 			t.Errorf("%s mode = %v", d, fi.Mode().Perm())
 		}
 	}

@@ -21,7 +21,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -71,13 +70,25 @@ func stateDir(args []string, getenv func(string) string, stderr io.Writer) (stri
 	return workspace.ResolveStateDir(*state, *profile, getenv, home)
 }
 
-// open runs the TUI on the workspace of dir. Library log output (bleve
-// writes to the standard logger) goes to a log file, never onto the screen.
+// open runs the TUI on the workspace of dir.
 func open(dir string) error {
+	defer routeLogs(dir)()
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	if err := requireWorkspace(dir); err != nil {
 		return err
+	}
+	// A memory is private: a state dir open to other users is tightened,
+	// and the status line says so.
+	var notice string
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || !cfg.Disabled() {
+		n, terr := workspace.TightenStateDir(dir)
+		if notice = n; terr != nil {
+			notice = "could not make the state dir private: " + terr.Error()
+		}
+	}
+	if notice != "" {
+		log.Printf("notice: %s", notice)
 	}
 	e, err := app.Open(ctx, dir, app.TUI, app.Options{})
 	if err != nil {
@@ -87,21 +98,27 @@ func open(dir string) error {
 		return err
 	}
 	defer e.Close()
-	if logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "runtime", "tui.log"),
-		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
-		log.SetOutput(logf)
-		defer logf.Close()
-	} else {
-		log.SetOutput(io.Discard)
-	}
 	changes, err := e.Watch(ctx, 300*time.Millisecond)
 	if err != nil {
 		return err
 	}
-	if err := tui.Run(enginebackend.New(e.Engine, changes), tui.Options{}); err != nil {
+	if err := tui.Run(enginebackend.New(e.Engine, changes), tui.Options{Notice: notice}); err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
 	return nil
+}
+
+// routeLogs sends Go's default logger, which bleve writes to, to
+// .scriptorium/runtime/tui.log from before the engine opens until after it
+// closes: a library line must never land on the screen the TUI owns.
+func routeLogs(dir string) (restore func()) {
+	prev := log.Writer()
+	l := workspace.NewRuntimeLog(workspace.MemoryDir(dir), "tui.log")
+	log.SetOutput(l)
+	return func() {
+		log.SetOutput(prev)
+		_ = l.Close()
+	}
 }
 
 // requireWorkspace refuses a state dir without memory/: creating one is

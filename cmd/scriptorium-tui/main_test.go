@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,5 +40,28 @@ func TestRun_MissingWorkspace(t *testing.T) {
 	}
 	if _, err := os.Stat(state); !os.IsNotExist(err) {
 		t.Errorf("the state dir was created: %v", err)
+	}
+}
+
+// Issue 24, finding 11: library log lines go to runtime/tui.log, routed
+// before the engine opens, never to the terminal the TUI owns.
+func TestRouteLogs(t *testing.T) {
+	state := t.TempDir()
+	rt := filepath.Join(state, "memory", ".scriptorium", "runtime")
+	if err := os.MkdirAll(rt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var before strings.Builder
+	log.SetOutput(&before)
+	defer log.SetOutput(os.Stderr)
+	restore := routeLogs(state)
+	log.Printf("got err removing file: 000000000046.zap")
+	restore()
+	data, err := os.ReadFile(filepath.Join(rt, "tui.log"))
+	if err != nil || !strings.Contains(string(data), "000000000046.zap") || before.Len() != 0 {
+		t.Errorf("tui.log %q (%v), previous output %q", data, err, before.String())
+	}
+	if log.Writer() != io.Writer(&before) {
+		t.Error("the previous log output was not restored")
 	}
 }

@@ -48,7 +48,7 @@ func openTarget(dir string, busy time.Duration) (*target, error) {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		t.madeDir = true
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, workspace.PrivateDir); err != nil {
 		return nil, errcode.Wrap(errcode.IO, err, "create state dir")
 	}
 	sweepStaging(dir)

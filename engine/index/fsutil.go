@@ -33,7 +33,7 @@ func writeFileAtomic(dir, name string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", name, err)
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
+	if err := os.Chmod(tmp, 0o600); err != nil {
 		return fmt.Errorf("chmod %s: %w", name, err)
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {

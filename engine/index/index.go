@@ -164,7 +164,7 @@ func Open(dir string) (*Index, error) {
 // NeedsRebuild reports true; that is never an error. Errors are reserved for
 // a directory that cannot be created or written and for ErrLocked.
 func OpenWith(dir string, opts Options) (*Index, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	lk := flock.New(filepath.Join(dir, lockFile))
@@ -345,6 +345,12 @@ func newBleve(path string) (bleve.Index, error) {
 	}
 	idx, err := bleve.NewUsing(path, m, scorch.Name, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	// bleve makes its meta file 0666 (less the umask); the index is as
+	// private as the memory it is made of.
+	if err := os.Chmod(filepath.Join(path, "index_meta.json"), 0o600); err != nil {
+		_ = idx.Close()
 		return nil, fmt.Errorf("create index: %w", err)
 	}
 	return idx, nil

@@ -24,10 +24,12 @@ import (
 // Proposal is one pass or writer batch that waits for the owner.
 type Proposal struct {
 	ID           string            `json:"id"`
-	Kind         string            `json:"kind"` // "sleep" or "write"
+	Kind         string            `json:"kind"` // "sleep", "write" or "update" (Submit)
 	Time         string            `json:"time"`
 	BaseRevision int64             `json:"base_revision"`
 	Changed      []engine.FileDiff `json:"changed"`
+	// ProposedBy is the tier that submitted an "update" proposal (Submit).
+	ProposedBy string `json:"proposed_by,omitempty"`
 	// Model is the model that computed a sleep pass.
 	Model string `json:"model,omitempty"`
 	// Files holds every changed topic file's bytes before and after, the
@@ -48,11 +50,12 @@ type Summary struct {
 	Time         string            `json:"time"`
 	BaseRevision int64             `json:"base_revision"`
 	Changed      []engine.FileDiff `json:"changed"`
+	ProposedBy   string            `json:"proposed_by,omitempty"`
 }
 
 // Summary drops the file bytes.
 func (p Proposal) Summary() Summary {
-	return Summary{ID: p.ID, Kind: p.Kind, Time: p.Time, BaseRevision: p.BaseRevision, Changed: p.Changed}
+	return Summary{ID: p.ID, Kind: p.Kind, Time: p.Time, BaseRevision: p.BaseRevision, Changed: p.Changed, ProposedBy: p.ProposedBy}
 }
 
 // dir is where proposals live: beside the index and state.db, never under
@@ -96,10 +99,15 @@ func Save(e *engine.Engine, p Proposal) error {
 	if err := e.Authorize(trust.OpPropose); err != nil {
 		return err
 	}
+	return store(e, p)
+}
+
+// store is Save once the caller's right to store p is checked.
+func store(e *engine.Engine, p Proposal) error {
 	if len(p.Files) == 0 {
 		return nil
 	}
-	if err := os.MkdirAll(dir(e), 0o755); err != nil {
+	if err := os.MkdirAll(dir(e), workspace.PrivateDir); err != nil {
 		return engine.Wrap(engine.CodeIO, err, "create %s", dir(e))
 	}
 	data, err := json.MarshalIndent(p, "", "  ")

@@ -22,9 +22,13 @@ type InstallResult struct {
 // settings file at path: each of Events gets one group unless one of its
 // groups already runs exactly command, so installing twice adds nothing.
 // Everything else in the file keeps its keys, order and values. A changed
-// file is replaced atomically after its old bytes are copied to
-// path+".bak"; a symlinked settings file (a dotfiles checkout) is written
-// where the link points, so the link survives.
+// file is replaced atomically after its old bytes are copied to a backup
+// that no later install overwrites: path+".bak" the first time, then
+// ".bak.1", ".bak.2"… (the newest backup is reused when it already holds
+// the same bytes). A read-only settings file is refused, unchanged: its
+// owner made it so on purpose, and a rename would replace it all the same.
+// A symlinked settings file (a dotfiles checkout) is written where the
+// link points, so the link survives.
 func Install(path, command string) (InstallResult, error) {
 	res := InstallResult{Path: path, Added: []string{}}
 	target := path
@@ -46,14 +50,23 @@ func Install(path, command string) (InstallResult, error) {
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(target); err == nil {
 		mode = fi.Mode().Perm()
+		if mode&0o222 == 0 {
+			return res, engine.Errorf(engine.CodeIO, "%s is read-only (mode %04o): not changed; make it writable, or add the hook by hand (hook install claude-code --print)", path, mode)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return res, engine.Wrap(engine.CodeIO, err, "create %s", filepath.Dir(target))
 	}
 	if exists {
-		res.Backup = target + ".bak"
-		if err := writeAtomic(res.Backup, old, mode); err != nil {
+		bak, fresh, err := backupPath(target, old)
+		if err != nil {
 			return res, engine.Wrap(engine.CodeIO, err, "back up %s", path)
+		}
+		res.Backup = bak
+		if fresh {
+			if err := writeAtomic(bak, old, mode); err != nil {
+				return res, engine.Wrap(engine.CodeIO, err, "back up %s", path)
+			}
 		}
 	}
 	if err := writeAtomic(target, data, mode); err != nil {
@@ -61,6 +74,32 @@ func Install(path, command string) (InstallResult, error) {
 	}
 	res.Added = added
 	return res, nil
+}
+
+// backupPath is where the old bytes of target go: the first of
+// target.bak, target.bak.1, target.bak.2… that does not exist (fresh), or
+// the last existing one when it holds exactly old already.
+func backupPath(target string, old []byte) (path string, fresh bool, err error) {
+	last := ""
+	for i := 0; ; i++ {
+		p := target + ".bak"
+		if i > 0 {
+			p += fmt.Sprintf(".%d", i)
+		}
+		_, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			if last != "" {
+				if data, err := os.ReadFile(last); err == nil && string(data) == string(old) {
+					return last, false, nil
+				}
+			}
+			return p, true, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		last = p
+	}
 }
 
 // writeAtomic replaces target with data: a temp file in the same

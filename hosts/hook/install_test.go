@@ -244,3 +244,58 @@ func TestCommand(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24: every install overwrote settings.json.bak, so the second
+// install that changed anything lost the file as it was before the
+// first. The first backup is kept; later ones are numbered.
+func TestInstall_KeepsEveryBackup(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	original := []byte(`{"theme": "dark"}` + "\n")
+	if err := os.WriteFile(path, original, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := hook.Install(path, testCommand)
+	if err != nil || res.Backup != path+".bak" {
+		t.Fatalf("first install: %+v %v", res, err)
+	}
+	installed, _ := os.ReadFile(path)
+	res, err = hook.Install(path, "/opt/other/scriptorium hook claude-code")
+	if err != nil || res.Backup != path+".bak.1" {
+		t.Fatalf("second install: %+v %v, want backup %s.bak.1", res, err, path)
+	}
+	if bak, _ := os.ReadFile(path + ".bak"); !bytes.Equal(bak, original) {
+		t.Errorf(".bak is %q, want the file as it was before the first install", bak)
+	}
+	if bak, _ := os.ReadFile(path + ".bak.1"); !bytes.Equal(bak, installed) {
+		t.Errorf(".bak.1 is %q, want the file before the second install", bak)
+	}
+	// Nothing to add: no backup at all.
+	if res, err := hook.Install(path, testCommand); err != nil || res.Backup != "" {
+		t.Errorf("idempotent install: %+v %v", res, err)
+	}
+}
+
+// Issue 24: a read-only settings.json was replaced (a rename needs only
+// the directory to be writable). It is refused, with nothing changed.
+func TestInstall_RefusesReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	old := []byte(`{"theme": "dark"}` + "\n")
+	if err := os.WriteFile(path, old, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	_, err := hook.Install(path, testCommand)
+	if err == nil || !strings.Contains(err.Error(), "read-only") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("install over a read-only file: %v, want a refusal naming it", err)
+	}
+	if data, _ := os.ReadFile(path); !bytes.Equal(data, old) {
+		t.Errorf("the read-only file changed: %q", data)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o444 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left beside it: %v", entries)
+	}
+}

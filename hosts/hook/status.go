@@ -21,7 +21,7 @@ func recordStatus(opts Options, event string, err error) {
 	}
 	path := engine.HookStatusPath(opts.StateDir)
 	runtime := filepath.Dir(path)
-	if os.MkdirAll(runtime, 0o755) != nil {
+	if os.MkdirAll(runtime, workspace.PrivateDir) != nil {
 		return
 	}
 	var st engine.HookStatus

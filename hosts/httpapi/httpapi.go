@@ -5,14 +5,15 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 	"scriptorium/hosts/errdoc"
+	"scriptorium/hosts/loopback"
 	"scriptorium/trust"
 )
 
@@ -95,14 +96,15 @@ func (h *apiHandler) engine(ctx context.Context, tier trust.Tier) (*engine.Engin
 func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The API has no accounts: it trusts the local machine. Browsers are
 	// the way other origins reach a loopback port, so anything a browser
-	// adds to cross-site requests is refused: an Origin header, a Host that
-	// is not a loopback name (DNS rebinding), and a POST body that is not
-	// declared JSON (which a page cannot send without a preflight).
-	if r.Header.Get("Origin") != "" {
-		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "cross-origin requests are refused"))
+	// adds to cross-site requests is refused: an Origin that is not a page
+	// of this machine, a Host that is not a loopback name (DNS rebinding),
+	// and a POST body that is not declared JSON (which a page cannot send
+	// without a preflight, which gets no CORS grant here).
+	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
+		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
 		return
 	}
-	if !loopbackHost(r.Host) {
+	if !loopback.Host(r.Host) {
 		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
 		return
 	}
@@ -231,20 +233,15 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		switch q.Get("propose") {
+		case "true", "1":
+			// topics/core.md is the owner's: a paired caller proposes.
+			return proposals.Submit(ctx, e, tx)
+		case "", "false", "0":
+		default:
+			return nil, engine.Errorf(engine.CodeInvalidArgument, "propose must be true or false")
+		}
 		return e.Update(ctx, tx)
 	}
 	return nil, engine.Errorf(engine.CodeNotFound, "no route /api/memory/%s", verb)
-}
-
-// loopbackHost reports whether a Host header names this machine.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

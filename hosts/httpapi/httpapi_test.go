@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -84,6 +86,8 @@ func TestServe_RefusesBrowserCrossSiteRequests(t *testing.T) {
 		status int
 	}{
 		{"origin header", func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403},
+		{"origin null", func(r *http.Request) { r.Header.Set("Origin", "null") }, 403},
+		{"origin named like localhost", func(r *http.Request) { r.Header.Set("Origin", "http://localhost.evil.example") }, 403},
 		{"rebound host", func(r *http.Request) { r.Host = "evil.example:8765" }, 403},
 		{"form post", func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, 400},
 	}
@@ -100,9 +104,21 @@ func TestServe_RefusesBrowserCrossSiteRequests(t *testing.T) {
 			t.Errorf("%s: status %d, want %d", c.name, res.StatusCode, c.status)
 		}
 	}
-	for _, h := range []string{"127.0.0.1:1", "localhost", "[::1]:8765"} {
-		if !loopbackHost(h) {
-			t.Errorf("loopbackHost(%q) = false", h)
+	// Issue 24, finding 10: a page of this machine may call (the MCP
+	// conformance suite's DNS-rebinding rule, the same at /mcp).
+	for i, origin := range []string{"http://localhost:3000", "https://127.0.0.1", "http://[::1]:8765"} {
+		body := fmt.Sprintf(`{"base_revision":%d,"edits":[{"op":"create","path":"topics/o%d.md","content":"# O\n\nFrom a local page. ^0000001%d\n"}]}`, i, i, i)
+		req, _ := http.NewRequest("POST", srv.URL+"/api/memory/update", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("Origin %s: %d %s, want 200", origin, res.StatusCode, data)
 		}
 	}
 }

@@ -12,22 +12,37 @@
 // build, a slow or failing server, an error answer — makes the client
 // report "not answered", and the CLI does the search itself, so every
 // error message and exit status stays the CLI's own.
+//
+// The socket file alone proves little: a state dir moved while its server
+// runs carries the socket along (the server still reads the old path), and
+// a socket can be hard-linked into another workspace. So the request names
+// the client's workspace (its id and real path) and build, the server
+// answers only for the workspace it serves, as it is on disk now, and
+// names it in the answer, and the client takes an answer only when it
+// names the same workspace and build, is within MaxAnswerBytes, holds no
+// more results than the query's limit and every result is well formed.
 package local
 
 import (
-	"bufio"
 	"context"
 	"debug/elf"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"scriptorium/engine"
+	"scriptorium/engine/index"
+	"scriptorium/workspace"
 )
 
 // SocketName is the socket's name in the runtime directory.
@@ -36,20 +51,43 @@ const SocketName = "engine.sock"
 // maxPath is the longest socket path the kernel takes (sun_path).
 const maxPath = 104
 
+// MaxRequestBytes bounds what the server reads of one request: a query is
+// a few words and filters.
+const MaxRequestBytes = 64 << 10
+
+// MaxAnswerBytes bounds what the client reads of one answer; a larger one
+// is not taken (the CLI searches itself).
+const MaxAnswerBytes = 16 << 20
+
 // SocketPath is the socket of the workspace at memDir.
 func SocketPath(memDir string) string {
 	return filepath.Join(memDir, ".scriptorium", "runtime", SocketName)
 }
 
 type request struct {
-	Build string             `json:"build"`
-	Op    string             `json:"op"`
-	Query engine.SearchQuery `json:"query"`
+	Build       string             `json:"build"`
+	Op          string             `json:"op"`
+	WorkspaceID string             `json:"workspace_id"`
+	Root        string             `json:"root"` // the memory dir's real path
+	Query       engine.SearchQuery `json:"query"`
 }
 
 type response struct {
-	OK     bool                `json:"ok"`
-	Report engine.SearchReport `json:"report"`
+	OK          bool                `json:"ok"`
+	Build       string              `json:"build"`
+	WorkspaceID string              `json:"workspace_id"`
+	Root        string              `json:"root"`
+	Report      engine.SearchReport `json:"report"`
+}
+
+// realRoot is the absolute path of a memory dir with symlinks resolved,
+// so that two spellings of one directory compare equal.
+func realRoot(memDir string) (string, error) {
+	abs, err := filepath.Abs(memDir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 // Build names this build of the program: the Go build ID of the running
@@ -101,8 +139,14 @@ var thisBuild = Build
 
 // Server answers the searches of one workspace on its socket.
 type Server struct {
-	ln       net.Listener
-	path     string
+	path string
+	root string // the real path of the workspace served
+	// lock, beside the socket, says who owns it: only its holder removes a
+	// stale socket and listens, so two servers never unlink each other's.
+	lock     *flock.Flock
+	mu       sync.Mutex
+	ln       net.Listener // nil until the server owns the socket
+	done     chan struct{}
 	answered atomic.Int64
 	ready    atomic.Bool // the engine has read the workspace and opened its index
 }
@@ -110,29 +154,80 @@ type Server struct {
 // Answered is how many searches the server has answered (for tests).
 func (s *Server) Answered() int64 { return s.answered.Load() }
 
-// Serve starts answering searches for e on the workspace's socket. It
-// returns nil (and serves nothing) where the socket cannot be made: an
-// unknown build, a path too long for a socket, another live server.
+// Serve starts answering searches for e on the workspace's socket. Of the
+// servers of one workspace (serve, daemon) exactly one owns the socket: the
+// holder of its lock file. Another waits and takes the socket over when
+// the owner exits (Serving says which). Serve returns nil where the socket
+// cannot be made at all: an unknown build, a path too long for a socket.
 func Serve(ctx context.Context, e *engine.Engine) *Server {
 	build := thisBuild()
 	path := SocketPath(e.Root())
-	if build == "" || len(path) >= maxPath {
+	root, err := realRoot(e.Root())
+	if build == "" || len(path) >= maxPath || err != nil {
 		return nil
 	}
-	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
+	s := &Server{path: path, root: root, lock: flock.New(path + ".lock"), done: make(chan struct{})}
+	if !s.takeOver(ctx, e, build) {
+		go s.wait(ctx, e, build)
+	}
+	return s
+}
+
+// ownerPoll is how often a waiting server tries for the socket's lock.
+const ownerPoll = 200 * time.Millisecond
+
+// wait tries for the socket until it owns it, ctx ends or s is closed.
+func (s *Server) wait(ctx context.Context, e *engine.Engine, build string) {
+	t := time.NewTicker(ownerPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.done:
+			return
+		case <-t.C:
+			if s.takeOver(ctx, e, build) {
+				return
+			}
+		}
+	}
+}
+
+// takeOver makes s the socket's owner if its lock is free: only then is a
+// socket left in the way stale (its owner died or exited), so it is
+// removed and s listens.
+func (s *Server) takeOver(ctx context.Context, e *engine.Engine, build string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return false
+	default:
+	}
+	if ok, err := s.lock.TryLock(); err != nil || !ok {
+		return false
+	}
+	// A live socket without a lock holder is a server of a build before
+	// the lock: leave it alone, and try again later.
+	if c, err := net.DialTimeout("unix", s.path, 200*time.Millisecond); err == nil {
 		c.Close()
-		return nil // another process of this workspace already answers
+		_ = s.lock.Unlock()
+		return false
 	}
-	_ = os.Remove(path) // a stale socket of a process that died
-	ln, err := net.Listen("unix", path)
+	_ = os.Remove(s.path) // a stale socket of a server that is gone
+	ln, err := net.Listen("unix", s.path)
 	if err != nil {
-		return nil
+		_ = s.lock.Unlock()
+		return false
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := os.Chmod(s.path, 0o600); err != nil {
 		ln.Close()
-		return nil
+		_ = os.Remove(s.path)
+		_ = s.lock.Unlock()
+		return false
 	}
-	s := &Server{ln: ln, path: path}
+	s.ln = ln
 	// Read the workspace now, not on the first question: until then a
 	// question is refused at once (the CLI answers it), instead of making
 	// the CLI wait out its timeout behind the first read of a large
@@ -142,25 +237,48 @@ func Serve(ctx context.Context, e *engine.Engine) *Server {
 			s.ready.Store(true)
 		}
 	}()
-	go s.accept(ctx, e, build)
-	return s
+	go s.accept(ctx, e, build, ln)
+	return true
 }
 
-// Ready reports whether the server answers questions yet.
-func (s *Server) Ready() bool { return s != nil && s.ready.Load() }
+// Serving reports whether s owns the workspace's socket now.
+func (s *Server) Serving() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ln != nil
+}
 
-// Close stops the server and removes its socket.
+// Ready reports whether the server owns the socket and answers questions.
+func (s *Server) Ready() bool { return s.Serving() && s.ready.Load() }
+
+// Close stops the server. An owner removes its socket and then lets go of
+// the lock, so a waiting server finds the way clear.
 func (s *Server) Close() {
 	if s == nil {
 		return
 	}
-	s.ln.Close()
-	_ = os.Remove(s.path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	close(s.done)
+	if s.ln != nil {
+		s.ln.Close()
+		_ = os.Remove(s.path)
+		s.ln = nil
+		_ = s.lock.Unlock()
+	}
 }
 
-func (s *Server) accept(ctx context.Context, e *engine.Engine, build string) {
+func (s *Server) accept(ctx context.Context, e *engine.Engine, build string, ln net.Listener) {
 	for {
-		c, err := s.ln.Accept()
+		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
@@ -174,18 +292,34 @@ func (s *Server) answer(ctx context.Context, e *engine.Engine, build string, c n
 	if !sameUser(c) {
 		return
 	}
+	// A request is a few words and filters: a longer one is cut off here
+	// and fails to decode, so no client holds the server's memory.
 	var req request
-	if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
+	if err := json.NewDecoder(io.LimitReader(c, MaxRequestBytes)).Decode(&req); err != nil {
 		return
 	}
 	var resp response
-	if s.ready.Load() && req.Build == build && req.Op == "search" {
+	if s.ready.Load() && req.Build == build && req.Op == "search" && s.serves(e, req) {
 		if rep, err := e.SearchReport(ctx, req.Query); err == nil {
-			resp = response{OK: true, Report: rep}
+			if rep.Results == nil {
+				rep.Results = []engine.SearchResult{}
+			}
+			resp = response{OK: true, Build: build, WorkspaceID: e.WorkspaceID(), Root: s.root, Report: rep}
 			s.answered.Add(1)
 		}
 	}
 	_ = json.NewEncoder(c).Encode(resp)
+}
+
+// serves reports whether req asks about the workspace this server serves,
+// as it is on disk now: the engine reads s.root, which may since have been
+// moved away or hold another workspace.
+func (s *Server) serves(e *engine.Engine, req request) bool {
+	if req.Root != s.root || req.WorkspaceID != e.WorkspaceID() {
+		return false
+	}
+	id, err := workspace.ReadID(s.root)
+	return err == nil && id == e.WorkspaceID()
 }
 
 // Search asks the workspace's long-lived process, if there is one of this
@@ -196,23 +330,62 @@ func Search(memDir string, q engine.SearchQuery, timeout time.Duration) (engine.
 	if build == "" || len(path) >= maxPath || !ownSocket(path) {
 		return engine.SearchReport{}, false
 	}
+	root, err := realRoot(memDir)
+	if err != nil {
+		return engine.SearchReport{}, false
+	}
+	id, err := workspace.ReadID(memDir)
+	if err != nil {
+		return engine.SearchReport{}, false
+	}
 	c, err := net.DialTimeout("unix", path, timeout)
 	if err != nil {
 		return engine.SearchReport{}, false
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(timeout))
-	if err := json.NewEncoder(c).Encode(request{Build: build, Op: "search", Query: q}); err != nil {
+	if err := json.NewEncoder(c).Encode(request{Build: build, Op: "search", WorkspaceID: id, Root: root, Query: q}); err != nil {
 		return engine.SearchReport{}, false
 	}
 	var resp response
-	if err := json.NewDecoder(bufio.NewReader(c)).Decode(&resp); err != nil || !resp.OK {
+	if err := json.NewDecoder(io.LimitReader(c, MaxAnswerBytes)).Decode(&resp); err != nil {
 		return engine.SearchReport{}, false
 	}
-	if resp.Report.Results == nil {
-		resp.Report.Results = []engine.SearchResult{}
+	if !resp.OK || resp.Build != build || resp.WorkspaceID != id || resp.Root != root || !validReport(resp.Report, q) {
+		return engine.SearchReport{}, false
 	}
 	return resp.Report, true
+}
+
+// validReport reports whether rep is a search answer the CLI can print as
+// its own: a results list within the query's limit, each result of a known
+// kind with a workspace path, anchor and ref of that kind, and a source
+// naming its speaker fields (printing reads them).
+func validReport(rep engine.SearchReport, q engine.SearchQuery) bool {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = index.DefaultLimit
+	}
+	if rep.Results == nil || len(rep.Results) > limit {
+		return false
+	}
+	for _, r := range rep.Results {
+		clean := r.Path != "" && path.Clean(r.Path) == r.Path && !strings.HasPrefix(r.Path, "../") && r.Ref != ""
+		switch r.Kind {
+		case "topic":
+			if !clean || !strings.HasPrefix(r.Path, "topics/") || !strings.HasPrefix(r.Anchor, "^") {
+				return false
+			}
+		case "source":
+			if !clean || !strings.HasPrefix(r.Path, "sources/") || !strings.HasPrefix(r.Anchor, "source-") ||
+				r.SpeakerID == nil || r.SpeakerDisplay == nil || r.SpeakerLabel == nil || r.SpeakerTrusted == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // ownSocket reports whether path is a socket owned by this user.

@@ -57,10 +57,11 @@ func TestSearch_AnsweredByTheServer(t *testing.T) {
 			t.Fatal("the server never got ready")
 		}
 	}
-	if second := Serve(context.Background(), e); second != nil {
-		second.Close()
+	second := Serve(context.Background(), e)
+	if second.Serving() {
 		t.Fatal("a second server took the socket of a live one")
 	}
+	second.Close()
 	q := engine.SearchQuery{Text: "bees"}
 	got, ok := Search(e.Root(), q, time.Second)
 	if !ok {

@@ -6,22 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/hosts/loopback"
 )
 
 // HTTPHandler serves MCP over streamable HTTP, to be mounted at /mcp by
 // `scriptorium serve`. Like the /api/memory/ API it has no accounts and
 // trusts the local machine, so it refuses what a browser adds when a web
-// page reaches for a loopback port: any Origin header, and a Host that is
-// not a loopback name (DNS rebinding).
+// page elsewhere reaches for a loopback port: an Origin that is not a
+// page of this machine (localhost, 127.0.0.1 or [::1], any port), and a
+// Host that is not a loopback name (DNS rebinding). A JSON-RPC batch gets
+// the answer it gets over stdio.
 func HTTPHandler(eng *engine.Engine, opts Options) http.Handler {
 	srv := NewServer(eng, opts)
 	limit := opts.maxMessage()
@@ -42,11 +43,11 @@ type httpGuard struct {
 }
 
 func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Origin") != "" {
-		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "cross-origin requests are refused"))
+	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
+		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
 		return
 	}
-	if !loopbackHost(r.Host) {
+	if !loopback.Host(r.Host) {
 		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
 		return
 	}
@@ -68,6 +69,12 @@ func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeHTTPError(w, http.StatusBadRequest, engine.Wrap(engine.CodeInvalidArgument, err, "read request body"))
 			return
 		}
+		if isBatch(body) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(errorResponse(nil, jsonrpc.CodeInvalidRequest, batchRefused))
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	h.next.ServeHTTP(w, r)
@@ -78,17 +85,4 @@ func writeHTTPError(w http.ResponseWriter, status int, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(json.RawMessage(errorDocument(err)))
-}
-
-// loopbackHost reports whether a Host header names this machine.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

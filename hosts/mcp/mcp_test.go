@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,14 +242,37 @@ func TestPairedCannotDeleteOrReplace(t *testing.T) {
 
 	res := call(t, cs, "memory_update", map[string]any{"base_revision": rev(), "edits": []any{
 		map[string]any{"op": "create", "path": "topics/people/dave.md", "content": "# Dave\n\nDave joined. ^0e0e0e04\n"},
-		map[string]any{"op": "append", "path": "topics/core.md", "content": "Dave is on the team. ^0e0e0e05\n"},
+		map[string]any{"op": "append", "path": "topics/people/craig.md", "content": "Craig knows Dave. ^0e0e0e05\n"},
 	}})
 	if res.IsError {
 		t.Fatalf("paired create+append refused: %s", text(res))
 	}
-	after, _ := os.ReadFile(corePath)
-	if !strings.HasPrefix(string(after), string(before)) || !strings.Contains(string(after), "Dave is on the team.") {
-		t.Errorf("append did not append:\n%s", after)
+	craig, _ := os.ReadFile(filepath.Join(f.state, "memory", "topics", "people", "craig.md"))
+	if !strings.Contains(string(craig), "Craig knows Dave.") {
+		t.Errorf("append did not append:\n%s", craig)
+	}
+
+	// Issue 24, finding 2: core.md is the owner's alone. A paired append
+	// is FORBIDDEN and names the proposal route; with propose it waits
+	// for the owner as a proposal, and core.md is untouched either way.
+	coreAppend := map[string]any{"op": "append", "path": "topics/core.md", "content": "Dave is on the team. ^0e0e0e06\n"}
+	res = call(t, cs, "memory_update", map[string]any{"base_revision": rev(), "edits": []any{coreAppend}})
+	if c := errorCode(t, res); c != engine.CodeForbidden || !strings.Contains(text(res), "propose: true") {
+		t.Errorf("paired append to core.md: %s %s, want FORBIDDEN offering propose", c, text(res))
+	}
+	res = call(t, cs, "memory_update", map[string]any{"base_revision": rev(), "edits": []any{coreAppend}, "propose": true})
+	if res.IsError {
+		t.Fatalf("paired proposal refused: %s", text(res))
+	}
+	out := res.StructuredContent.(map[string]any)
+	if id, _ := out["proposal"].(string); !strings.HasPrefix(id, "p-") || fmt.Sprint(out["changed"]) != "[topics/core.md]" {
+		t.Errorf("proposal answer %v", out)
+	}
+	if after, _ := os.ReadFile(corePath); string(after) != string(before) {
+		t.Fatalf("topics/core.md changed:\n%s", after)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(f.state, "memory", ".scriptorium", "proposals")); len(entries) != 1 {
+		t.Errorf("%d proposals stored, want 1", len(entries))
 	}
 
 	// A host that forgot to open the engine as paired: writes fail closed.

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/engine/proposals"
 )
 
 // Options configures the MCP server.
@@ -97,7 +98,9 @@ func NewServer(eng *engine.Engine, opts Options) *mcp.Server {
 	if opts.OwnerTools {
 		update += "This client has owner rights: every edit op is allowed."
 	} else {
-		update += "This client may only add: create new topic files and append to existing ones (a replace must keep the old content as its start); delete, move and rewrites are FORBIDDEN."
+		update += "This client may only add: create new topic files and append to existing ones (a replace must keep the old content, every block of it unchanged, as its start); " +
+			"delete, move and rewrites are FORBIDDEN. topics/core.md (the always-on core) is the owner's: to change it, send its create, append or replace edits alone with propose: true; " +
+			"they are stored as a proposal the owner reviews (the answer names it in \"proposal\") and nothing is installed."
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Title: "Update memory", Description: update,
 		InputSchema: updateSchema(),
@@ -115,7 +118,8 @@ func instructions(owner bool) string {
 	if owner {
 		return s + "This client was given owner rights for memory_update."
 	}
-	return s + "memory_update may create topic files and append to them; it cannot delete or rewrite memory."
+	return s + "memory_update may create topic files and append to them; it cannot delete or rewrite memory. " +
+		"Changes to topics/core.md are proposed to the owner (memory_update with propose: true), never installed."
 }
 
 // SearchInput is memory_search's arguments; each maps onto engine.SearchQuery.
@@ -216,10 +220,20 @@ func (t *tools) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInp
 	return nil, out, nil
 }
 
-// UpdateInput is a transaction (SPEC §6).
+// UpdateInput is a transaction (SPEC §6), or with Propose a proposal.
 type UpdateInput struct {
 	BaseRevision int64       `json:"base_revision" jsonschema:"the revision the edits were made against (memory_status)"`
 	Edits        []EditInput `json:"edits" jsonschema:"the edits, applied all or nothing"`
+	Propose      bool        `json:"propose,omitempty" jsonschema:"store the edits (create, append or replace of topics/core.md only) as a proposal for the owner to review instead of installing them"`
+}
+
+// UpdateOutput is memory_update's answer: the install's revision and
+// changed files, or with propose the proposal stored and the files it
+// would change (the revision is then the current one, unchanged).
+type UpdateOutput struct {
+	Revision int64    `json:"revision" jsonschema:"the revision after the call"`
+	Changed  []string `json:"changed" jsonschema:"the files installed, or with propose the files the proposal would change"`
+	Proposal string   `json:"proposal,omitempty" jsonschema:"with propose: the id of the proposal stored for the owner's review"`
 }
 
 // EditInput is one edit of a transaction.
@@ -230,24 +244,31 @@ type EditInput struct {
 	To      string  `json:"to,omitempty" jsonschema:"move only: the new path"`
 }
 
-func (t *tools) update(ctx context.Context, _ *mcp.CallToolRequest, in UpdateInput) (*mcp.CallToolResult, engine.UpdateResult, error) {
+func (t *tools) update(ctx context.Context, _ *mcp.CallToolRequest, in UpdateInput) (*mcp.CallToolResult, UpdateOutput, error) {
 	if err := t.checkTier(ctx); err != nil {
-		return nil, engine.UpdateResult{}, toolError(err)
+		return nil, UpdateOutput{}, toolError(err)
 	}
 	// One validation path: the same parser the CLI's update uses.
 	data, err := json.Marshal(in)
 	if err != nil {
-		return nil, engine.UpdateResult{}, toolError(err)
+		return nil, UpdateOutput{}, toolError(err)
 	}
 	tx, err := engine.ParseTransaction(data)
 	if err != nil {
-		return nil, engine.UpdateResult{}, toolError(err)
+		return nil, UpdateOutput{}, toolError(err)
+	}
+	if in.Propose {
+		sub, err := proposals.Submit(ctx, t.write, tx)
+		if err != nil {
+			return nil, UpdateOutput{}, toolError(err)
+		}
+		return nil, UpdateOutput{Revision: sub.Revision, Changed: sub.Changed, Proposal: sub.Proposal}, nil
 	}
 	res, err := t.write.Update(ctx, tx)
 	if err != nil {
-		return nil, engine.UpdateResult{}, toolError(err)
+		return nil, UpdateOutput{}, toolError(err)
 	}
-	return nil, res, nil
+	return nil, UpdateOutput{Revision: res.Revision, Changed: nonNil(res.Changed)}, nil
 }
 
 // checkTier refuses writes through an owner-tier engine the owner did not

@@ -113,6 +113,16 @@ func (g *lineGuard) readLine() (line []byte, over bool, err error) {
 	}
 }
 
+// batchRefused is the answer to a JSON-RPC batch, over stdio and HTTP
+// alike.
+const batchRefused = "JSON-RPC batches are not supported (MCP 2025-06-18 dropped them); send one message at a time"
+
+// isBatch reports whether a message is a JSON-RPC batch (a JSON array).
+func isBatch(msg []byte) bool {
+	msg = bytes.TrimSpace(msg)
+	return len(msg) > 0 && msg[0] == '['
+}
+
 // check reports whether the SDK can take line; otherwise it answers it.
 // Batches are refused: MCP dropped them in 2025-06-18, and the SDK ends
 // the session on a batch in a session that negotiated that version.
@@ -121,8 +131,8 @@ func (g *lineGuard) check(line []byte) bool {
 		g.answer(nil, jsonrpc.CodeParseError, "parse error: the line is not one JSON value")
 		return false
 	}
-	if line[0] == '[' {
-		g.answer(nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported; send one message per line")
+	if isBatch(line) {
+		g.answer(nil, jsonrpc.CodeInvalidRequest, batchRefused)
 		return false
 	}
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {

@@ -34,13 +34,13 @@ func CopyTree(src, dst string) error {
 			}
 			return os.Symlink(link, target)
 		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
+			return os.MkdirAll(target, 0o700) // a memory is private, as the engine makes it
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		return os.WriteFile(target, data, 0o600)
 	})
 }
 
