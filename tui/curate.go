@@ -194,7 +194,7 @@ func linkedText(id string, err error) string {
 			break
 		}
 		who, _, _ := strings.Cut(v.Message, " links to ")
-		where = append(where, fmt.Sprintf("%s:%d (%s)", v.Path, v.Line, who))
+		where = append(where, fmt.Sprintf("%s:%d (%s)", views.Visible(v.Path), v.Line, who))
 	}
 	return fmt.Sprintf("cannot delete ^%s: linked from %s; change or remove the link first, or move the block instead (links follow a move)",
 		id, strings.Join(where, ", "))
@@ -212,7 +212,7 @@ func first(text string) string { return views.OneLine(curate.First(text, 90)) }
 
 // deletePrompt names the block a delete removes and what goes with it.
 func deletePrompt(r curate.DeleteResult) string {
-	s := fmt.Sprintf("Delete block ^%s from %s?\n“%s”\n", r.ID, r.Path, first(r.Text))
+	s := fmt.Sprintf("Delete block ^%s from %s?\n“%s”\n", views.Visible(r.ID), views.Visible(r.Path), first(r.Text))
 	switch n := len(r.Footnotes); {
 	case n == 1:
 		s += fmt.Sprintf("Its footnote [^%s] goes with it (no other block uses it). ", r.Footnotes[0])
@@ -220,21 +220,21 @@ func deletePrompt(r curate.DeleteResult) string {
 		s += fmt.Sprintf("Its footnotes [^%s] go with it (no other block uses them). ", strings.Join(r.Footnotes, "] [^"))
 	}
 	if r.FileDeleted {
-		s += fmt.Sprintf("%s has no other block and is removed too. ", r.Path)
+		s += fmt.Sprintf("%s has no other block and is removed too. ", views.Visible(r.Path))
 	}
 	return s + "Revert (Audit pane, R) brings it back. y to confirm, any other key cancels"
 }
 
 // movePrompt says what a move changes.
 func movePrompt(r curate.MoveResult) string {
-	to := r.To
+	to := views.Visible(r.To)
 	if r.Created {
 		to += " (a new file)"
 	}
 	if r.Under != "" {
 		to += fmt.Sprintf(" under the heading “%s”", views.OneLine(r.Under))
 	}
-	s := fmt.Sprintf("Move block ^%s from %s to %s?\nIt keeps its id", r.ID, r.From, to)
+	s := fmt.Sprintf("Move block ^%s from %s to %s?\nIt keeps its id", views.Visible(r.ID), views.Visible(r.From), to)
 	switch n := len(r.Footnotes); {
 	case n == 1:
 		s += " and its footnote goes along"
@@ -261,9 +261,9 @@ func editedText(r views.BlockEdited) string {
 		if why == "" {
 			why = "the same text"
 		}
-		return fmt.Sprintf("^%s unchanged (%s): nothing saved", res.ID, why)
+		return fmt.Sprintf("^%s unchanged (%s): nothing saved", views.Visible(res.ID), why)
 	}
-	s := fmt.Sprintf("edited ^%s in %s (revision %d)", res.ID, res.Path, res.Revision)
+	s := fmt.Sprintf("edited ^%s in %s (revision %d)", views.Visible(res.ID), views.Visible(res.Path), res.Revision)
 	if len(res.Reattached) > 0 {
 		s += fmt.Sprintf("; re-attached [^%s] at the end: a citation is never dropped", strings.Join(res.Reattached, "] [^"))
 	}
@@ -272,7 +272,7 @@ func editedText(r views.BlockEdited) string {
 
 func deletedText(r views.BlockDeleted) string {
 	res := r.Result
-	s := fmt.Sprintf("deleted ^%s from %s (revision %d)", res.ID, res.Path, res.Revision)
+	s := fmt.Sprintf("deleted ^%s from %s (revision %d)", views.Visible(res.ID), views.Visible(res.Path), res.Revision)
 	if n := len(res.Footnotes); n > 0 {
 		s += fmt.Sprintf(" with %s", plural(n, "footnote"))
 	}
@@ -284,7 +284,7 @@ func deletedText(r views.BlockDeleted) string {
 
 func movedText(r views.BlockMoved) string {
 	res := r.Result
-	s := fmt.Sprintf("moved ^%s from %s to %s (revision %d)", res.ID, res.From, res.To, res.Revision)
+	s := fmt.Sprintf("moved ^%s from %s to %s (revision %d)", views.Visible(res.ID), views.Visible(res.From), views.Visible(res.To), res.Revision)
 	if res.Created {
 		s += "; created " + res.To
 	}

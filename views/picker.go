@@ -159,7 +159,7 @@ func (p *Picker) filter() {
 func (p *Picker) View(w int) string {
 	st := p.c.Styles
 	inner := max(w-st.Dialog.GetHorizontalFrameSize(), 1)
-	lines := []string{Truncate(fmt.Sprintf("Move ^%s from %s: %s", p.req.ID, Visible(p.req.Path), OneLine(p.req.Text)), inner),
+	lines := []string{Truncate(fmt.Sprintf("Move ^%s from %s: %s", Visible(p.req.ID), Visible(p.req.Path), OneLine(p.req.Text)), inner),
 		Truncate(p.input.View(), inner)}
 	to, under := p.target()
 	exists := false
