@@ -244,13 +244,16 @@ func speakerNames(s Session, f Fact) []string {
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
-	"dev":     {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.07},
+	"dev": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 }
+
+// measuredSplits are the parts TestLabelledSet measures. heldout2 joins
+// them only once tuning is over (testdata/distill/README.md).
+var measuredSplits = []string{"dev"}
 
 func TestLabelledSet(t *testing.T) {
 	cases := loadSet(t)
-	for _, split := range []string{"dev", "heldout"} {
+	for _, split := range measuredSplits {
 		t.Run(split, func(t *testing.T) {
 			var all figures
 			byKind := map[string]*figures{}
