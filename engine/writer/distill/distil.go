@@ -134,7 +134,7 @@ func (d *distiller) candidates(i int) []candidate {
 		if d.coding() {
 			f, ok = d.projectFact(i, sn, k)
 		} else {
-			f, ok = d.personFact(i, sn, prev)
+			f, ok = d.personFact(i, k, sn, prev)
 		}
 		prev = sn.text
 		if !ok || f.Text == "" {

@@ -351,7 +351,27 @@ func TestLabelledSet_DumpDev(t *testing.T) {
 			}
 			fmt.Printf("%s %s %-9s %s: %.90q\n", mark, tt.Ref[strings.LastIndex(tt.Ref, "/")+1:], c.class[tt.Ref], who, tt.Content)
 			for _, f := range got {
-				fmt.Printf("      -> [%s/%s key=%s date=%s core=%v] %s\n", f.Kind, f.Theme, f.Key, f.Date, f.Core, f.Text)
+				chatOnly := true
+				for _, r := range f.Cites {
+					switch c.class[r] {
+					case "chat", "narration", "tool":
+					default:
+						chatOnly = false
+					}
+				}
+				arrow := "->"
+				if chatOnly {
+					arrow = "!!" // a chat block: it cites only chat, narration or tool turns
+				}
+				fmt.Printf("      %s [%s/%s key=%s date=%s core=%v] %s\n", arrow, f.Kind, f.Theme, f.Key, f.Date, f.Core, f.Text)
+			}
+			if mark == "-" && !d.coding() && tt.Role == RoleUser {
+				prev := ""
+				for k, sn := range split(tt.Content).sentences {
+					w := d.weigh(indexOf(c.session, tt.Ref), k, sn, prev)
+					prev = sn.text
+					fmt.Printf("      .. score=%d chat=%v %q\n", w.score, w.chat, w.text)
+				}
 			}
 			for _, r := range rejected[tt.Ref] {
 				fmt.Printf("      xx invents %q: %s\n", r.unsupported, r.fact.Text)
@@ -359,5 +379,30 @@ func TestLabelledSet_DumpDev(t *testing.T) {
 		}
 		s := Summary(c.session)
 		fmt.Printf("  SUMMARY %v: %s\n", s.Cites, s.Text)
+		cited := map[string]bool{}
+		for _, f := range append(facts, s) {
+			for _, r := range f.Cites {
+				cited[r] = true
+			}
+		}
+		for _, gf := range c.gold.Facts {
+			hit := false
+			for _, e := range gf.Evidence {
+				hit = hit || cited[e]
+			}
+			if !hit {
+				fmt.Printf("  MISSED %s: %s\n", gf.ID, gf.Text)
+			}
+		}
 	}
+}
+
+// indexOf is the position of the turn ref in the session.
+func indexOf(s Session, ref string) int {
+	for i, t := range s.Turns {
+		if t.Ref == ref {
+			return i
+		}
+	}
+	return -1
 }

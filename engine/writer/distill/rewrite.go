@@ -196,6 +196,17 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	named := false // the subject is already in the sentence: "my" becomes "their", "I" becomes "they"
 	firstWord := true
 	hadFirst := hasEnglishFirstPerson(text) || o.we != "" && hasWe(text)
+	// A person's "we" is the speaker and people around them: reported, it
+	// is "they" ("Mel said they are moving to York"), once the speaker is
+	// named in front.
+	weSaid := o.we == "" && weFirst(toks)
+	if weSaid {
+		b.WriteString(subject + " said ")
+		named = true
+		if len(toks) > 0 && !o.names[nameKey(toks[0])] && toks[0] != strings.ToUpper(toks[0]) {
+			toks[0] = lowerFirst(toks[0])
+		}
+	}
 	for i := 0; i < len(toks); i++ {
 		tok := toks[i]
 		r, _ := utf8.DecodeRuneInString(tok)
@@ -227,7 +238,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			}
 			b.WriteString(subject)
 			named = true
-			if strings.HasSuffix(strings.TrimSpace(b.String()[:b.Len()-len(subject)]), " and") {
+			if before := strings.TrimSpace(b.String()[:b.Len()-len(subject)]); strings.HasSuffix(before, " and") && pairedWithI(before, o.names) {
 				// "Kate and I are expecting": a plural subject keeps its verb.
 				switch lw {
 				case "i'm":
@@ -278,6 +289,10 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 		case "mine":
 			return "", false
 		case "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours", "ourselves", "let's":
+			if (weSaid || named && o.we == "") && lw != "let's" {
+				b.WriteString(matchCase(tok, theyForms[lw]))
+				continue
+			}
 			if o.we == "" || lw == "let's" || lw == "ourselves" {
 				return "", false
 			}
@@ -316,8 +331,13 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 		}
 		if opening && !hadFirst && !o.keepYou && !o.prose {
 			switch {
-			case o.names[nameKey(tok)]:
+			case o.names[nameKey(tok)] && !calendarWords[nameKey(tok)]:
 				// "Karim is allergic to peanuts": about someone named.
+			case kinship[lw]:
+				// "Baba had a stent fitted": the speaker's father.
+				b.WriteString(possessive(subject) + " " + lw)
+				named = true
+				continue
 			case unsafeOpeners[lw]:
 				return "", false
 			case pastVerbOpening(tok):
@@ -334,6 +354,45 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 		b.WriteString(tok)
 	}
 	return b.String(), true
+}
+
+// pairedWithI reports whether the words before "and I" name someone
+// ("Kate and I", "my husband and I") rather than end a clause ("half the
+// year and I'm tired").
+func pairedWithI(before string, names map[string]bool) bool {
+	fs := strings.Fields(strings.TrimSuffix(before, " and"))
+	if len(fs) == 0 {
+		return false
+	}
+	w := strings.Trim(fs[len(fs)-1], ",.!?;:")
+	return names[nameKey(w)] && !calendarWords[nameKey(w)] || themeLexicons[ThemeFamily].words[strings.ToLower(w)]
+}
+
+// theyForms are a person's "we" words, reported: "we're" is "they are".
+var theyForms = map[string]string{"we": "they", "we're": "they are", "we've": "they have", "we'll": "they will",
+	"we'd": "they would", "us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves"}
+
+// weFirst reports whether the first first-person word of toks is a "we"
+// word (not "let's", which proposes rather than reports).
+func weFirst(toks []string) bool {
+	for _, tok := range toks {
+		lw := strings.ToLower(strings.ReplaceAll(tok, "’", "'"))
+		if !firstPerson[lw] {
+			continue
+		}
+		_, ok := theyForms[lw]
+		return ok
+	}
+	return false
+}
+
+// lowerFirst lower-cases a word's first letter.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if !unicode.IsUpper(r) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // conjugateNext writes the words after a third-person subject at toks[i]

@@ -1,0 +1,130 @@
+package distill
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+
+	"scriptorium/engine/index/reldate"
+)
+
+// isChat reports whether a sentence is politeness, a reaction, a question
+// or too short to hold a fact.
+func isChat(sn sentence, f features) bool {
+	if sn.question || questionRe.MatchString(strings.TrimSpace(sn.text)) {
+		return true
+	}
+	bare := strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '\'' {
+			return unicode.ToLower(r)
+		}
+		return ' '
+	}, sn.text))
+	bare = strings.Join(strings.Fields(bare), " ")
+	if ackWords[bare] || bare == "" {
+		return true
+	}
+	if f.words < 3 && !f.cjk && f.themeCount() == 0 && !f.preference && !f.strong {
+		return true
+	}
+	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
+		return false // "That's my birthday weekend": a fact behind a chat opener
+	}
+	return hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(sn.text)
+}
+
+// ownedRe opens with "that's my…", "it's our…": a deictic and the
+// speaker's own thing.
+var ownedRe = regexp.MustCompile(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
+
+// clauses cuts a sentence at commas and semicolons (not inside brackets
+// or quotes) and drops the clauses that are small talk ("Sorry,", "you've
+// shamed me into it,", "it was grim"), keeping the rest in order. A
+// sentence with one clause, or whose clauses are all small talk, comes
+// back whole.
+func clauses(text string, names map[string]bool, toAssistant bool) string {
+	parts := splitClauses(text)
+	if len(parts) < 2 {
+		return text
+	}
+	var kept []string
+	dropped := false
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		f := analyse(p, names)
+		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
+		// "so we're basically passing each other in the hallway": a
+		// consequence with nothing of its own to remember.
+		bare := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong && !f.preference &&
+			!f.instruction && !f.decision && len(reldate.FindAll(p, time.Time{})) == 0
+		// "I'm gutted", "I'm so nervous": a feeling in passing, not a fact.
+		feeling := f.first && f.words <= 4 && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 &&
+			!f.instruction && !f.preference && !f.decision && !f.plan && !f.strong && !f.possession
+		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
+		connective := opener == "so" || opener == "but" || opener == "because"
+		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
+			weak && connective || feeling || connective && bare ||
+			weak && (pronounOpeners[opener] || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
+			hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) && f.themeCount() == 0 {
+			dropped = true
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if !dropped || len(kept) == 0 {
+		return text
+	}
+	return joinClauses(kept)
+}
+
+// joinClauses joins kept clauses: with ", " unless the next one opens
+// with its own connective.
+func joinClauses(parts []string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if o := strings.ToLower(firstWord(p)); o == "so" || o == "but" || o == "because" {
+				b.WriteString(" ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// splitClauses cuts text at the commas and semicolons outside brackets
+// and quotes, and before " so " and " but " (the clause keeps its
+// connective, so a dropped "so the timing actually works" leaves no
+// dangling word).
+func splitClauses(text string) []string {
+	var parts []string
+	depth, quoted, start := 0, false, 0
+	for i, r := range text {
+		if r == ' ' && depth == 0 && !quoted && i > start {
+			rest := text[i:]
+			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") || len(rest) > 5 && strings.EqualFold(rest[:5], " but ") ||
+				len(rest) > 9 && strings.EqualFold(rest[:9], " because ")) {
+				parts = append(parts, text[start:i])
+				start = i
+				continue
+			}
+		}
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth = max(0, depth-1)
+		case '"', '`':
+			quoted = !quoted
+		case ',', ';':
+			if depth == 0 && !quoted {
+				parts = append(parts, text[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, text[start:])
+}
