@@ -13,15 +13,18 @@ import (
 
 // question is the question a turn answers.
 type question struct {
-	turn  int    // its turn
-	text  string // its asking sentence
-	wh    bool   // it asks what, where, when, who, how long… (not how it went)
+	turn int    // its turn
+	text string // its asking sentence
+	wh   bool   // it asks what, where, when, who, how long… (not how it went)
 	// name asks for a name, a place, a time or a number: a one-word
 	// answer to it is a fact ("What's it called?" — "Tidebreaker.").
 	name  bool
-	yesNo bool   // it asks yes or no ("Are you still…?", "Can you…?")
+	yesNo bool // it asks yes or no ("Are you still…?", "Can you…?")
 	// content is how much it says: theme words and names, at most 2.
 	content int
+	// other asks about someone named, not the one who answers ("How's
+	// Tola feeling?"): an answer about the answerer is not its answer.
+	other bool
 }
 
 // asked is the question turn i answers: the turn before it, said by
@@ -49,7 +52,8 @@ func (d *distiller) asked(i int) (q question, ok bool) {
 		return question{}, false // "Think so, why?", "Housewarming?"
 	}
 	q = question{turn: i - 1, text: clipWords(text, 12), wh: whRe.MatchString(lower), name: nameQRe.MatchString(lower),
-		yesNo: yesNoRe.MatchString(lower), content: min(f.themeCount()+f.names, 2)}
+		yesNo: yesNoRe.MatchString(lower), content: min(f.themeCount()+f.names, 2),
+		other: !f.second && len(d.namedIn(text, prev.Speaker, t.Speaker)) > 0}
 	return q, q.wh || q.content > 0
 }
 

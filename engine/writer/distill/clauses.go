@@ -31,8 +31,18 @@ func isChat(sn sentence, f features) bool {
 	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
 		return false // "That's my birthday weekend": a fact behind a chat opener
 	}
-	return hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(sn.text)
+	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) {
+		return true
+	}
+	// Praise is small talk ("that sounds amazing") unless it is said of the
+	// speaker's own named or dated doings ("Our family road trip to the
+	// Grand Canyon was amazing").
+	return chatRe.MatchString(sn.text) && !(f.subject && f.names+f.themeCount() > 1)
 }
+
+// sameRe is a comparison that says nothing of its own: "my kids are the
+// same".
+var sameRe = regexp.MustCompile(`\b(?:is|are|was|were) (?:exactly |just |pretty much |kind of |kinda )?the same(?: here| too)?[ .!]*$`)
 
 // ownedRe opens with "that's my…", "it's our…": a deictic and the
 // speaker's own thing.

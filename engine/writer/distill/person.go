@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -40,6 +41,10 @@ type weighed struct {
 func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	t := d.s.Turns[i]
 	raw := strings.TrimSpace(sn.text)
+	if stated, ok := rhetorical(raw); ok {
+		// "Did you know I quit sugar in January?" states that I did.
+		raw, sn.question = stated, false
+	}
 	text := discourse.ReplaceAllString(raw, "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
 	text = discourse.ReplaceAllString(text, "")
@@ -55,6 +60,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.ms = ms
 	// A question is small talk unless it floats a dated plan ("Let's say I
 	// come next month, the Easter weekend?").
+	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
+		(startsWithDroppedI(text) || fw == "been") {
+		f.subject = true // "Went hiking with the kids", "Been busy with the new baby": chat drops the "I"
+	}
 	if f.subject && future(ms, t.Time) {
 		f.plan = true // "Saturday we hike Catbells": a dated future is a plan
 	}
@@ -72,7 +81,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	score := 0
 	ownerToAssistant := t.Speaker == "" && t.Owner
-	if answers {
+	if answers && !(q.other && f.subject) {
 		if f.themeCount()+f.names+f.numbers+len(ms) > 0 {
 			score++ // what was asked for
 			w.q = &q
@@ -166,6 +175,36 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	w.score = score
 	return w
+}
+
+// rhetoricalRe opens a question that announces rather than asks: "Did
+// you know I quit sugar?", "Guess who's speaking at GopherCon?".
+var rhetoricalRe = regexp.MustCompile(`(?i)^(?:did you know|have i told you|did i tell you|did i mention|you know what|guess what)(?: that)?,?\s+|^(?i:guess who)(?:'s| is| has| just| got| finally)?\b`)
+
+// rhetorical rewrites an announcing question as the statement it makes;
+// ok is false for any other sentence.
+func rhetorical(s string) (string, bool) {
+	m := rhetoricalRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s, false
+	}
+	head, rest := strings.ToLower(s[:m[1]]), strings.TrimSpace(s[m[1]:])
+	rest = strings.TrimRight(rest, "?!. ")
+	if rest == "" {
+		return s, false
+	}
+	if strings.HasPrefix(head, "guess who") {
+		// "Guess who's speaking…" is "I'm speaking…".
+		verb := strings.TrimSpace(strings.TrimPrefix(head, "guess who"))
+		switch verb {
+		case "'s", "is":
+			return "I'm " + rest, true
+		case "":
+			return "I " + rest, true
+		}
+		return "I " + strings.TrimPrefix(verb, "'") + " " + rest, true
+	}
+	return rest, true
 }
 
 // future reports whether a mention points after the day of at.

@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -191,6 +192,12 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	if hasHan(text) {
 		return thirdPersonCJK(text, subject)
 	}
+	// "My husband and I are…" is "Sam and their husband are…".
+	if m := myAndIRe.FindStringSubmatch(text); m != nil {
+		text = subject + " and their " + m[1] + " " + map[string]string{"i": "", "i've": "have ", "i'm": "are ",
+			"i'll": "will ", "i'd": "would "}[strings.ToLower(m[2])] + text[len(m[0]):]
+		text = strings.Replace(text, "  ", " ", 1)
+	}
 	toks := tokens(text)
 	var b strings.Builder
 	named := false // the subject is already in the sentence: "my" becomes "their", "I" becomes "they"
@@ -345,6 +352,11 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 				b.WriteString(subject + " " + strings.ToLower(tok))
 				named = true
 				continue
+			case lw == "been":
+				// "Been super busy with the new baby": "I've" dropped.
+				b.WriteString(subject + " has been")
+				named = true
+				continue
 			default:
 				// No subject of its own ("Staff engineer at Quillstack from
 				// April", "still registered…"): quoted.
@@ -355,6 +367,9 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// myAndIRe opens with "my <someone> and I".
+var myAndIRe = regexp.MustCompile(`^(?i:my|our) ([a-z]+(?: [a-z]+)?) (?i:and) (I|I've|I'm|I'll|I'd|i|i've|i'm|i'll|i'd)\b ?`)
 
 // pairedWithI reports whether the words before "and I" name someone
 // ("Kate and I", "my husband and I") rather than end a clause ("half the
