@@ -30,7 +30,26 @@ type question struct {
 // asked is the question turn i answers: the turn before it, said by
 // someone else, whose last sentence asks something that is not small
 // talk ("How are you?"). ok is false when there is none.
-func (d *distiller) asked(i int) (q question, ok bool) {
+func (d *distiller) asked(i int) (question, bool) {
+	if a, seen := d.questions[i]; seen {
+		return a.q, a.ok
+	}
+	q, ok := d.askedUncached(i)
+	if d.questions == nil {
+		d.questions = map[int]askedTurn{}
+	}
+	d.questions[i] = askedTurn{q, ok}
+	return q, ok
+}
+
+// askedTurn is a turn's question, cached: every sentence of a turn asks
+// for it.
+type askedTurn struct {
+	q  question
+	ok bool
+}
+
+func (d *distiller) askedUncached(i int) (q question, ok bool) {
 	if i == 0 {
 		return question{}, false
 	}

@@ -64,18 +64,18 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		p = strings.TrimSpace(p)
 		f := analyse(p, names)
 		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
+		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
+		connective := opener == "so" || opener == "but" || opener == "because"
 		// "so we're basically passing each other in the hallway": a
 		// consequence with nothing of its own to remember.
-		bare := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong && !f.preference &&
+		bare := connective && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong && !f.preference &&
 			!f.instruction && !f.decision && len(reldate.FindAll(p, time.Time{})) == 0
 		// "I'm gutted", "I'm so nervous": a feeling in passing, not a fact.
 		feeling := f.first && f.words <= 4 && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 &&
 			!f.instruction && !f.preference && !f.decision && !f.plan && !f.strong && !f.possession
-		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
-		connective := opener == "so" || opener == "but" || opener == "because"
 		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
-			weak && connective || feeling || connective && bare ||
-			weak && (pronounOpeners[opener] || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
+			weak && connective || feeling || bare ||
+			weak && (pronounOpeners[opener] || opener == "which" || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
 			hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) && f.themeCount() == 0 {
 			dropped = true
 			continue

@@ -53,6 +53,8 @@ type distiller struct {
 	// stems and evidence cache porter stems and each turn's evidence index.
 	stems    map[string]string
 	evidence map[string]*evidenceIndex
+	// questions caches asked: the question each turn answers.
+	questions map[int]askedTurn
 }
 
 func newDistiller(s Session) *distiller {

@@ -60,7 +60,7 @@ func analyse(text string, names map[string]bool) features {
 			f.themeHits[theme] = n
 		}
 	}
-	if jobRe.MatchString(lower) {
+	if mayHold(lower, []string{" a ", " an "}) && jobRe.MatchString(lower) {
 		f.themeHits[ThemeWork]++
 	}
 	if hasHan(text) {
@@ -91,19 +91,23 @@ func analyse(text string, names map[string]bool) features {
 	f.plan = planLexicon.has(lower, words)
 	f.lifeVerb = lifeLexicon.has(lower, words)
 	f.possession = mayHold(lower, possessionHints) && possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
-	if recurRe.MatchString(lower) {
+	if mayHold(lower, recurHints) && recurRe.MatchString(lower) {
 		f.themeHits[ThemeHabits]++ // "once a month", "on Tuesday evenings", "every Sunday"
 	}
-	if residenceRe.MatchString(text) {
+	if mayHold(lower, []string{" in ", " to "}) && residenceRe.MatchString(text) {
 		f.themeHits[ThemePlaces]++ // "I'm still in Sheffield", "back in Montreal"
 	}
-	if newThingRe.MatchString(lower) {
+	if strings.Contains(lower, " new ") && newThingRe.MatchString(lower) {
 		f.lifeVerb, f.subject = true, true // "our new Kia Niro": something changed
 	}
 	f.kin = kinship[strings.ToLower(strings.Trim(firstWord(text), ",.!?:;'\""))]
-	f.transient = transientRe.MatchString(lower)
+	f.transient = strings.Contains(lower, " at ") && transientRe.MatchString(lower)
 	f.promise = promiseRe.MatchString(lower)
-	f.transient = f.transient || spanRe.MatchString(lower)
+	f.transient = f.transient || strings.Contains(lower, "all ") && spanRe.MatchString(lower)
+	if choiceRe.MatchString(text) {
+		f.decision = true // "Piranesi it is then": a choice made
+		f.names++
+	}
 	f.bareObject = f.words <= 6 && f.names == 0 && bareObjectRe.MatchString(lower)
 	if fw := nameKey(strings.Trim(firstWord(text), ",.!?:;")); names[fw] && !calendarWords[fw] {
 		f.named = namedCopulaRe.MatchString(lower)
@@ -131,6 +135,11 @@ var abstractRe = regexp.MustCompile(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:qu
 // recurRe is something done again and again: a habit.
 var recurRe = regexp.MustCompile(`\b(?:every|each) (?:day|week|month|year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\b(?:once|twice|three times|four times|\d+ times) a (?:day|week|fortnight|month|year)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|nights)\b|\b(?:first|last|second) \w+ of (?:the|every|each) month\b|\b(?:daily|weekly|fortnightly|monthly)\b`)
 
+// recurHints are literals one of which every recurRe match holds.
+var recurHints = []string{"every ", "each ", "once a", "twice a", "times a", "mornings", "afternoons", "evenings",
+	"nights", "weekends", " month", "daily", "weekly", "monthly", "fortnightly", "mondays", "tuesdays", "wednesdays",
+	"thursdays", "fridays", "saturdays", "sundays"}
+
 // residenceRe says where someone lives: a first person or a home word,
 // then "in" and a capitalised place.
 var residenceRe = regexp.MustCompile(`\b(?i:i'm|i am|we're|we are|live|lives|living|based|settled|back|still|now|moved|home)(?: (?i:still|now|back|up|down|over|out))? (?i:in|to) \p{Lu}\p{Ll}+`)
@@ -147,6 +156,10 @@ var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": 
 // transientRe is where someone is at the moment: "I'm at my mum's", "we're
 // at the beach".
 var transientRe = regexp.MustCompile(`\b(?:i'm|i am|we're|we are) (?:\w+ )?at (?:my|our|the|a|his|her|their) `)
+
+// choiceRe is a choice named and settled: "Piranesi it is then", "Keswick
+// it is".
+var choiceRe = regexp.MustCompile(`^\p{Lu}[\p{L}'-]*(?: [\p{L}'-]+){0,4} it is(?: then)?\b`)
 
 // namedCopulaRe is a name, then a verb that says what someone is or has.
 var namedCopulaRe = regexp.MustCompile(`^ \S+(?: \S+)?(?:'s| is| was| has| had| got| gets| works| lives| plays) `)

@@ -33,7 +33,8 @@ var themeWords = map[string][]string{
 		"architect", "dentist", "vet", "paramedic", "midwife", "pilot", "scientist", "researcher", "programmer",
 		"analyst", "physiotherapist", "therapist", "social worker", "cleaner", "courier", "farmer", "baker",
 		"hairdresser", "tutor", "journalist", "editor", "banker", "bank", "sales", "marketing", "remote",
-		"commute", "workplace", "permit", "licence", "license", "certified", "qualified", "graduate"},
+		"commute", "workplace", "permit", "licence", "license", "certified", "qualified", "graduate", "pharmacy",
+		"surgery hours", "shop floor", "classroom", "lab", "studio", "newsroom", "court", "salon"},
 	ThemeFamily: {"husband", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee",
 		"fiancée", "kids", "kid", "children", "child", "son", "sons", "daughter", "daughters", "baby", "babies",
 		"newborn", "toddler", "twins", "mum", "mom", "mother", "dad", "father", "sister", "brother", "siblings",
@@ -80,7 +81,9 @@ var themeWords = map[string][]string{
 		"board games", "gaming", "video games", "bowls", "darts", "quiz", "trivia", "workout", "lifting",
 		"walking", "birdwatching", "brewing", "personal best", "coffee", "alcohol", "smoking", "sugar",
 		"league", "club", "season", "practice", "training", "church", "mosque", "temple", "synagogue",
-		"duolingo", "language", "podcast", "blog"},
+		"duolingo", "language", "podcast", "blog", "hiked", "climbed", "surfed", "swam", "cycled", "painted",
+		"baked", "cooked", "camped", "fished", "skied", "danced", "sang", "trained", "practised", "practiced",
+		"jogging", "jogged", "rowed", "sailed", "knitted", "gardened", "volunteered"},
 }
 
 // themeOrder breaks ties between themes with as many hits.
@@ -198,7 +201,7 @@ var chatOpeners = []string{"thank", "thanks", "happy new year", "happy birthday"
 
 // discourse opens a sentence without adding to it ("Oh and", "Honestly",
 // "Big news:"); the rewrite drops it.
-var discourse = regexp.MustCompile(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|fun fact|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
+var discourse = regexp.MustCompile(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
 
 // firstPerson are the pronouns a third-person text must not use as its
 // subject outside quotes (lower case, straight apostrophes).

@@ -136,7 +136,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if todayOnly {
 		score-- // "I'm knackered today": how the day is, not a life
 	}
-	if f.names > 0 && (f.subject || themes > 0) {
+	if f.names > 0 && (f.subject || themes > 0 || f.decision) {
 		score++
 	}
 	if f.named {
@@ -151,9 +151,6 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.bareObject {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
-	}
-	if _, safe := thirdPerson(cleanSentence(text), d.subjectOf(t), rewriteOptions{keepYou: ownerToAssistant, names: d.names}); !safe && !f.strong && len(ms) == 0 && w.q == nil {
-		score-- // "The kids keep asking…": no subject of its own, so quoted, and undated
 	}
 	if f.promise && len(ms) == 0 && !f.strong {
 		score-- // "I'll tell the restaurant": a promise in passing
@@ -172,6 +169,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
+	}
+	if score == keepScore && !f.strong && len(ms) == 0 && w.q == nil {
+		// "The kids keep asking…": no subject of its own, so quoted, and
+		// undated, is not enough on its own (checked only where it decides).
+		if _, safe := thirdPerson(cleanSentence(text), d.subjectOf(t), rewriteOptions{keepYou: ownerToAssistant, names: d.names}); !safe {
+			score--
+		}
 	}
 	w.score = score
 	return w

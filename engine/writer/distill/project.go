@@ -11,10 +11,10 @@ import (
 
 // conventionRe marks what an owner states about a project: rules,
 // layout, tools, versions, defaults.
-var conventionRe = regexp.MustCompile(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
+var conventionRe = regexp.MustCompile(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
 
 // codeRe marks a command, a path or a file name.
-var codeRe = regexp.MustCompile("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b")
+var codeRe = regexp.MustCompile("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b")
 
 // taskVerbs open a one-off request ("fix it", "add a flag"): the session
 // summary says what was asked, the project memory does not keep it.
@@ -75,6 +75,10 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	}
 	annotated, date := annotate(text, t.Time)
 	f := analyse(text, d.names)
+	if f.preference && f.subject {
+		// "I prefer small commits": the owner's own preference, for core.md.
+		return d.personFact(i, sentenceIndex, sn, "")
+	}
 	conventions := len(conventionRe.FindAllString(text, 4))
 	code := len(codeRe.FindAllString(text, 4))
 	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4) {

@@ -9,10 +9,16 @@ import (
 // relations are the people (and pets) "your …" asks about.
 var relationRe = regexp.MustCompile(`(?i)\byour (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby)\b`)
 
-// calendarWords are capitalised words that name no one.
+// myRelationRe is "my" and a relative (or pet) in a sentence.
+var myRelationRe = regexp.MustCompile(`(?i)\bmy (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby|cousin|niece|nephew)\b`)
+
+// calendarWords are capitalised words that name no one: days, months and
+// holidays.
 var calendarWords = map[string]bool{"Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true,
 	"Saturday": true, "Sunday": true, "January": true, "February": true, "March": true, "April": true, "May": true,
-	"June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true}
+	"June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true,
+	"Christmas": true, "Easter": true, "Diwali": true, "Eid": true, "Ramadan": true, "Hanukkah": true,
+	"Thanksgiving": true, "Halloween": true, "New": true, "Year": true, "Boxing": true, "Day": true, "Lent": true}
 
 // resolvePronoun gives a sentence that opens with "he" or "she" its
 // subject back: the one person the sentence before it (same turn) names
@@ -35,7 +41,13 @@ func (d *distiller) resolvePronoun(i int, text, prev string) (resolved, context 
 	}
 	rest := text[len(first):]
 	t := d.s.Turns[i]
-	if named := d.namedIn(prev, t.Speaker); len(named) == 1 {
+	named := d.namedIn(prev, t.Speaker)
+	// "My dad retired at Christmas… He's already bored": the one relative
+	// the sentence before names, when it names no one else.
+	if m := myRelationRe.FindAllStringSubmatch(prev, 2); len(m) == 1 && len(named) == 0 {
+		return possessive(d.subjectOf(t)) + " " + strings.ToLower(m[0][1]) + verb + rest, ""
+	}
+	if len(named) == 1 {
 		return named[0] + verb + rest, ""
 	}
 	if prev == "" && i > 0 {

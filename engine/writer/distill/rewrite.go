@@ -144,8 +144,9 @@ func quote(subject, text string) string {
 // cleanSentence drops markdown emphasis, chat tails and repeated marks.
 func cleanSentence(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.NewReplacer("**", "", "__", "", "\t", " ").Replace(s)
+	s = strings.NewReplacer("**", "", "__", "", "\t", " ", " by the way", "", " btw,", ",").Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
+	s = repeatedMarks.ReplaceAllStringFunc(s, func(m string) string { return m[:1] })
 	for {
 		trimmed := strings.TrimRight(s, ".!?… ")
 		cut := false
@@ -162,6 +163,9 @@ func cleanSentence(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// repeatedMarks are "!!!" and "??", which a memory writes once.
+var repeatedMarks = regexp.MustCompile(`[!?]{2,}`)
 
 // finish ends a rewritten sentence with one full stop.
 func finish(s string) string {
