@@ -200,11 +200,11 @@ func TestDistil_Deterministic(t *testing.T) {
 	}
 }
 
-// Every fact of the labelled set, both halves: cites turns of its
+// Every fact of the measured parts of the labelled set: cites turns of its
 // session, in order; invents nothing; speaks in the third person; has a
 // kind, a theme and a path; and its Key is what SlotOf reads from its text.
 func TestDistil_Invariants(t *testing.T) {
-	for _, c := range loadSet(t) {
+	for _, c := range measuredCases(t) {
 		facts, sum := DistilAll(c.session)
 		pos := map[string]int{}
 		for i, tt := range c.session.Turns {
@@ -243,10 +243,10 @@ func TestDistil_Invariants(t *testing.T) {
 	}
 }
 
-// TestSummary_ShortAndCited: every session of the set, both halves, gets
+// TestSummary_ShortAndCited: every session of the measured parts gets
 // a thread block of at most two sentences and 60 words, citing its turns.
 func TestSummary_ShortAndCited(t *testing.T) {
-	for _, c := range loadSet(t) {
+	for _, c := range measuredCases(t) {
 		s := Summary(c.session)
 		words := len(strings.Fields(s.Text))
 		sentences := len(summarySentences(s.Text))

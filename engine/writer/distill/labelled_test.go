@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -247,9 +248,21 @@ var floorsBySplit = map[string]floors{
 	"dev": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 }
 
-// measuredSplits are the parts TestLabelledSet measures. heldout2 joins
-// them only once tuning is over (testdata/distill/README.md).
+// measuredSplits are the parts TestLabelledSet measures and the
+// invariant tests read. heldout2 joins them only once tuning is over
+// (testdata/distill/README.md): until then nothing prints its facts.
 var measuredSplits = []string{"dev"}
+
+// measuredCases are the conversations of the measured parts.
+func measuredCases(t testing.TB) []labelledCase {
+	var out []labelledCase
+	for _, c := range loadSet(t) {
+		if slices.Contains(measuredSplits, c.gold.Split) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 func TestLabelledSet(t *testing.T) {
 	cases := loadSet(t)

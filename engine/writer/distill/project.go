@@ -145,7 +145,7 @@ func firstWord(s string) string {
 var narrationRe = regexp.MustCompile(`(?i)^(?:let me|now let me|now i'll|i'll|i will|i'm going to|next,? i|first,? i|running|committing|now running|let's)\b`)
 
 // outcomeRe marks a turn that reports how the work ended.
-var outcomeRe = regexp.MustCompile(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|set up|implemented|resolved|complete|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed)\b`)
+var outcomeRe = regexp.MustCompile(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|passing|set up|implemented|resolved|complete|completed|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed|pushed|merged|deployed|opened (?:a )?(?:pr|pull request)|refactored|renamed|migrated|removed|replaced|updated)\b`)
 
 // outcomeTurn finds the turn that ends a coding session: the last
 // assistant turn of some length that reports work done.
@@ -161,7 +161,7 @@ func (d *distiller) outcomeTurn() int {
 			words += len(strings.Fields(sn.text))
 		}
 		text := strings.TrimSpace(t.Content)
-		if words < 15 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
+		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
 			continue
 		}
 		return i
@@ -237,13 +237,17 @@ func (d *distiller) outcome() (Fact, bool) {
 	return f, true
 }
 
+// presentingRe introduces what follows ("Here's a summary of the
+// changes:"): it says nothing itself.
+var presentingRe = regexp.MustCompile(`(?i)^(?:here's|here is|here are|below is|the changes|summary|changes made|what i did|what changed)\b.*:?$|:$`)
+
 // informative drops the sentences of a summary that say nothing alone
 // ("Done.", "Fixed!").
 func (d *distiller) informative(sns []sentence) []string {
 	var out []string
 	for _, sn := range sns {
 		f := analyse(sn.text, d.names)
-		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 {
+		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 || presentingRe.MatchString(sn.text) {
 			continue
 		}
 		out = append(out, sn.text)

@@ -214,8 +214,8 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	if weSaid {
 		b.WriteString(subject + " said ")
 		named = true
-		if len(toks) > 0 && !o.names[nameKey(toks[0])] && toks[0] != strings.ToUpper(toks[0]) {
-			toks[0] = lowerFirst(toks[0])
+		if len(toks) > 0 && analyzer().stop[strings.ToLower(toks[0])] {
+			toks[0] = lowerFirst(toks[0]) // "The kids…" is "… said the kids…"; "Saturday" stays
 		}
 	}
 	for i := 0; i < len(toks); i++ {
