@@ -158,8 +158,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if pronounOpeners[strings.ToLower(strings.Trim(firstWord(text), ",.!?"))] {
 		score-- // "They're already there…": about someone another sentence names
 	}
-	if f.numbers > 0 {
-		score++
+	if f.numbers > 0 || f.cjk && cjkDateRe.MatchString(text) {
+		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
 	}
 	if f.second && !ownerToAssistant {
 		score -= 2
@@ -180,6 +180,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.score = score
 	return w
 }
+
+// cjkDateRe is a month, a year or a duration written in Chinese.
+var cjkDateRe = regexp.MustCompile(`[0-9一二三四五六七八九十]+(?:月|年|小时|个月|周)`)
 
 // rhetoricalRe opens a question that announces rather than asks: "Did
 // you know I quit sugar?", "Guess who's speaking at GopherCon?".
