@@ -55,30 +55,34 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	text, w.context = d.resolvePronoun(i, text, prev)
 	w.text = text
 	f := analyse(text, d.names)
-	w.f = f
-	ms := dateMentions(text, t.Time)
-	w.ms = ms
-	// A question is small talk unless it floats a dated plan ("Let's say I
-	// come next month, the Easter weekend?").
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
 		(startsWithDroppedI(text) || fw == "been") {
 		f.subject = true // "Went hiking with the kids", "Been busy with the new baby": chat drops the "I"
 	}
-	if f.subject && future(ms, t.Time) {
-		f.plan = true // "Saturday we hike Catbells": a dated future is a plan
-	}
-	tentative := sn.question && f.first && (f.plan || f.decision) && len(ms) > 0
 	q, answers := d.asked(i)
 	answers = answers && k < 2 && !sn.question
 	if answers && q.name && k == 0 && shortAnswer(text, f) {
 		// "Tidebreaker." after "What's it called again?": the answer is the fact.
-		w.score, w.q = keepScore, &q
+		w.score, w.q, w.f = keepScore, &q, f
 		return w
 	}
+	if !sn.question && isChat(sentence{text: text}, f) {
+		w.chat = true // small talk, whatever its dates (read only past this point)
+		return w
+	}
+	ms := dateMentions(text, t.Time)
+	w.ms = ms
+	if f.subject && future(ms, t.Time) {
+		f.plan = true // "Saturday we hike Catbells": a dated future is a plan
+	}
+	// A question is small talk unless it floats a dated plan ("Let's say I
+	// come next month, the Easter weekend?").
+	tentative := sn.question && f.first && (f.plan || f.decision) && len(ms) > 0
 	if isChat(sentence{text: text, question: sn.question && !tentative}, f) {
 		w.chat = true
 		return w
 	}
+	w.f = f
 	score := 0
 	ownerToAssistant := t.Speaker == "" && t.Owner
 	if answers && !(q.other && f.subject) {
