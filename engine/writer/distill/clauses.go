@@ -40,6 +40,10 @@ func isChat(sn sentence, f features) bool {
 	return chatRe.MatchString(sn.text) && !(f.subject && f.names+f.themeCount() > 1)
 }
 
+// feelingRe is how someone feels, in a word or two ("I'm gutted", "I'm so
+// nervous", "feeling great"), or an aside ("I checked", "I think").
+var feelingRe = regexp.MustCompile(`^ (?:(?:i'm|i am|i feel|i was|i've been|feeling|so|we're|we are) (?:so |really |very |a bit |kinda |kind of |pretty |super |just |totally |absolutely |honestly )?[a-z]+|i (?:just )?(?:checked|think|guess|know|mean|hope|reckon|suppose|heard|swear|promise|bet|believe))[ .!]*$`)
+
 // sameRe is a comparison that says nothing of its own: "my kids are the
 // same".
 var sameRe = regexp.MustCompile(`\b(?:is|are|was|were) (?:exactly |just |pretty much |kind of |kinda )?the same(?: here| too)?[ .!]*$`)
@@ -71,8 +75,8 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		bare := connective && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong && !f.preference &&
 			!f.instruction && !f.decision && len(reldate.FindAll(p, time.Time{})) == 0
 		// "I'm gutted", "I'm so nervous": a feeling in passing, not a fact.
-		feeling := f.first && f.words <= 4 && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 &&
-			!f.instruction && !f.preference && !f.decision && !f.plan && !f.strong && !f.possession
+		feeling := feelingRe.MatchString(f.lower) && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 &&
+			!f.preference && !f.strong
 		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
 			weak && connective || feeling || bare ||
 			weak && (pronounOpeners[opener] || opener == "which" || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
