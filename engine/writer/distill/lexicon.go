@@ -8,8 +8,9 @@ import (
 // The lexicons below are the distiller's vocabulary of durable facts. A
 // word counts when a sentence holds it as a whole word (lower case); a
 // phrase with a space counts when the sentence holds it between word
-// boundaries. They were written for English chat and tuned on the dev half
-// of testdata/distill only.
+// boundaries. They are everyday English for a life and for chat, written
+// broad; the dev part of testdata/distill was used to find what kinds of
+// word were missing, never to copy its sentences.
 
 // themeWords are the words that file a fact under a person's theme. They
 // are everyday English for a life (jobs and study, family, homes and
