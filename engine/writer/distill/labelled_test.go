@@ -239,19 +239,22 @@ func speakerNames(s Session, f Fact) []string {
 
 // floors are the least a part of the set must measure: the issue's
 // targets on the dev part (coverage ≥ 0.85, precision ≥ 0.75, size ≤ 0.4,
-// chat and narration blocks ≤ 2%), a little under what the held-out part
-// measured (BENCHMARKS.md: it misses the coverage and chat targets). Never
-// inventing and the third person hold on every fact of both parts.
+// chat and narration blocks ≤ 2%); on heldout2, measured once after the
+// second round's tuning (BENCHMARKS.md), the targets it met and a little
+// over the chat rate it measured, which misses the target (17.9% > 2%).
+// Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
-	"dev": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
+	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
+	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.19},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
-// invariant tests read. heldout2 joins them only once tuning is over
-// (testdata/distill/README.md): until then nothing prints its facts.
-var measuredSplits = []string{"dev"}
+// invariant tests read. heldout2 joined them when the second round's
+// tuning was over (testdata/distill/README.md): until then nothing
+// printed its facts.
+var measuredSplits = []string{"dev", "heldout2"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
