@@ -25,8 +25,8 @@ func isChat(sn sentence, f features) bool {
 	if ackWords[bare] || bare == "" {
 		return true
 	}
-	if f.words < 3 && !f.cjk && f.themeCount() == 0 && !f.preference && !f.strong {
-		return true
+	if f.words < 3 && !f.cjk && f.themeCount() == 0 && !f.preference && !f.strong || f.words < 2 && !f.cjk {
+		return true // "Sold!" is a reaction, whatever its word
 	}
 	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
 		return false // "That's my birthday weekend": a fact behind a chat opener
@@ -66,6 +66,10 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 	dropped := false
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
+		if lone := strings.ToLower(strings.Trim(p, "!.?")); firstPerson[lone] || ackWords[lone] {
+			dropped = true // "I'm" or "Yes" alone says nothing
+			continue
+		}
 		f := analyse(p, names)
 		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
 		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
@@ -119,7 +123,7 @@ func splitClauses(text string) []string {
 	for i, r := range text {
 		if r == ' ' && depth == 0 && !quoted && i > start {
 			rest := text[i:]
-			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") || len(rest) > 5 && strings.EqualFold(rest[:5], " but ") ||
+			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") && !intensifier(rest[4:]) || len(rest) > 5 && strings.EqualFold(rest[:5], " but ") ||
 				len(rest) > 9 && strings.EqualFold(rest[:9], " because ")) {
 				parts = append(parts, text[start:i])
 				start = i
@@ -141,4 +145,20 @@ func splitClauses(text string) []string {
 		}
 	}
 	return append(parts, text[start:])
+}
+
+// intensifier reports whether the words after a "so" make it an adverb
+// ("so sorry", "so much fun", "so proud of you") rather than a
+// conjunction ("so I'll be on the slow walks"): a conjunction is followed
+// by a subject or a time.
+func intensifier(after string) bool {
+	w := strings.ToLower(strings.Trim(firstWord(after), ",.!?"))
+	switch w {
+	case "", "i", "i'm", "i've", "i'll", "i'd", "we", "we're", "we've", "we'll", "you", "you're", "he", "she", "it",
+		"it's", "they", "they're", "there", "the", "my", "our", "your", "his", "her", "their", "that", "this", "now",
+		"then", "if", "when", "far", "yeah", "yes", "no", "not":
+		return false
+	}
+	r := []rune(w)
+	return !unicode.IsDigit(r[0]) && !unicode.IsUpper([]rune(firstWord(after))[0])
 }

@@ -2,6 +2,7 @@ package distill
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -124,6 +125,9 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
+	if forwardedRe.MatchString(t.Content) {
+		return nil // a forwarded message is someone else's words
+	}
 	seg := split(t.Content)
 	if seg.codeRunes > 2*seg.textRunes && seg.codeRunes > 200 {
 		return nil // a pasted log or file with a line of comment
@@ -149,6 +153,9 @@ func (d *distiller) candidates(i int) []candidate {
 	}
 	return out
 }
+
+// forwardedRe opens a forwarded message, as chat apps mark it.
+var forwardedRe = regexp.MustCompile(`(?i)^\s*(?:\[forwarded\]|forwarded(?: message)?:|-+ ?forwarded message ?-+)`)
 
 // unsupported checks a fact against the turns it cites: never invent.
 func (d *distiller) unsupported(f Fact) []string {

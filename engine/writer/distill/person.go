@@ -56,7 +56,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.text = text
 	f := analyse(text, d.names)
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
-		(startsWithDroppedI(text) || fw == "been") {
+		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
 		f.subject = true // "Went hiking with the kids", "Been busy with the new baby": chat drops the "I"
 	}
 	q, answers := d.asked(i)
@@ -216,6 +216,20 @@ func rhetorical(s string) (string, bool) {
 		return "I " + strings.TrimPrefix(verb, "'") + " " + rest, true
 	}
 	return rest, true
+}
+
+// echoes reports whether turn i's word w repeats the turn before, said by
+// someone else: "Sold out on day one!" after the friend's "we sold out by
+// 2pm" is about the friend, so chat did not drop an "I" there.
+func (d *distiller) echoes(i int, w string) bool {
+	if i == 0 || w == "" {
+		return false
+	}
+	prev, t := d.s.Turns[i-1], d.s.Turns[i]
+	if prev.Speaker == t.Speaker && prev.Role == t.Role {
+		return false
+	}
+	return containsWord(" "+strings.ToLower(prev.Content)+" ", w)
 }
 
 // future reports whether a mention points after the day of at.

@@ -220,3 +220,33 @@ func newOutcome(s Session) (Fact, bool) {
 	d.names = sessionNames(s)
 	return d.outcome()
 }
+
+// Bugs the second held-out part showed, with sentences written here: an
+// intensifier "so" is no conjunction, a lone "I'm" is no clause, a
+// forwarded message is not the speaker's, a one-word reaction is no fact,
+// and a reply echoing the friend's news did not drop an "I".
+func TestDistil_RewritingBugsFromHeldout2(t *testing.T) {
+	if got := splitClauses("I'm so sorry I missed your call, work was mad"); len(got) != 2 {
+		t.Errorf("an intensifier split the clause: %q", got)
+	}
+	if got := splitClauses("She's pregnant so I'll be on the slow walks"); len(got) != 2 {
+		t.Errorf("a conjunction did not split: %q", got)
+	}
+	s := chat(saturday, "whatsapp", "bugs", "Jo",
+		"Sam: I'm so sorry I never called you back, March at the shop was chaos, every bike in town broke at once.",
+		"Jo: [Forwarded] 10 health benefits of drinking lemon water every morning",
+		"Sam: We sold out of the cheese ones by 2pm at the market!",
+		"Jo: Sold out on day one!! Amazing",
+		"Sam: You can have the spare room",
+		"Jo: Sold!")
+	for _, f := range Distil(s) {
+		switch {
+		case strings.Contains(f.Text, " is, "):
+			t.Errorf("a lone clause survived: %q", f.Text)
+		case slices.Contains(f.Cites, "whatsapp/bugs/t002"):
+			t.Errorf("a forwarded message became %q", f.Text)
+		case slices.Contains(f.Cites, "whatsapp/bugs/t004"), slices.Contains(f.Cites, "whatsapp/bugs/t006"):
+			t.Errorf("a reaction became %q", f.Text)
+		}
+	}
+}
