@@ -133,8 +133,10 @@ var searchDates = []relativeDate{
 		return []time.Time{t.AddDate(0, 0, -count(m[1]))}
 	}, hints: []string{"days ago"}},
 	{re: regexp.MustCompile(`(?i)\blast weekend\b`), days: func(_ []string, t time.Time) []time.Time {
+		// On a Saturday the one before is last weekend's; on a Sunday the
+		// day before is this weekend's, so last weekend's is a week earlier.
 		sat := Previous(t, time.Saturday)
-		if t.Weekday() == time.Sunday || t.Weekday() == time.Saturday {
+		if t.Weekday() == time.Sunday {
 			sat = Previous(sat, time.Saturday)
 		}
 		return []time.Time{sat, sat.AddDate(0, 0, 1)}

@@ -8,6 +8,23 @@ import (
 	"time"
 )
 
+// "last weekend" said at the weekend: on a Saturday it is the weekend
+// before; on a Sunday too (not the one that is ending).
+func TestLastWeekend_AtTheWeekend(t *testing.T) {
+	for _, tc := range []struct {
+		at   time.Time
+		want string
+	}{
+		{time.Date(2025, 6, 14, 10, 0, 0, 0, time.UTC), "last weekend (2025-06-07, 2025-06-08)"}, // a Saturday
+		{time.Date(2025, 6, 15, 10, 0, 0, 0, time.UTC), "last weekend (2025-06-07, 2025-06-08)"}, // a Sunday
+		{time.Date(2025, 6, 16, 10, 0, 0, 0, time.UTC), "last weekend (2025-06-14, 2025-06-15)"}, // a Monday
+	} {
+		if got := Annotate("last weekend", tc.at); got != tc.want {
+			t.Errorf("on %s: %q, want %q", tc.at.Weekday(), got, tc.want)
+		}
+	}
+}
+
 func TestAnnotate_SearchSet(t *testing.T) {
 	at := time.Date(2025, 10, 15, 10, 0, 0, 0, time.UTC) // a Wednesday
 	for _, tc := range []struct{ text, want string }{

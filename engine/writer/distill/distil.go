@@ -2,6 +2,7 @@ package distill
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -53,6 +54,8 @@ type distiller struct {
 	// stems and evidence cache porter stems and each turn's evidence index.
 	stems    map[string]string
 	evidence map[string]*evidenceIndex
+	// questions caches asked: the question each turn answers.
+	questions map[int]askedTurn
 }
 
 func newDistiller(s Session) *distiller {
@@ -122,6 +125,9 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
+	if forwardedRe.MatchString(t.Content) {
+		return nil // a forwarded message is someone else's words
+	}
 	seg := split(t.Content)
 	if seg.codeRunes > 2*seg.textRunes && seg.codeRunes > 200 {
 		return nil // a pasted log or file with a line of comment
@@ -134,7 +140,7 @@ func (d *distiller) candidates(i int) []candidate {
 		if d.coding() {
 			f, ok = d.projectFact(i, sn, k)
 		} else {
-			f, ok = d.personFact(i, sn, prev)
+			f, ok = d.personFact(i, k, sn, prev)
 		}
 		prev = sn.text
 		if !ok || f.Text == "" {
@@ -147,6 +153,9 @@ func (d *distiller) candidates(i int) []candidate {
 	}
 	return out
 }
+
+// forwardedRe opens a forwarded message, as chat apps mark it.
+var forwardedRe = regexp.MustCompile(`(?i)^\s*(?:\[forwarded\]|forwarded(?: message)?:|-+ ?forwarded message ?-+)`)
 
 // unsupported checks a fact against the turns it cites: never invent.
 func (d *distiller) unsupported(f Fact) []string {

@@ -8,7 +8,16 @@
 // thanks, acknowledgements, questions with no fact, an assistant narrating
 // its next step, tool output and filler. Each fact is one standalone
 // third-person sentence about its subject, or the speaker's words in
-// quotes where a rewrite is not safe, and cites the turns it rests on.
+// quotes where a rewrite is not safe, and cites the turns it rests on. An
+// answer that means nothing alone keeps its question ("Asked \"What's it
+// called?\", Sami said: \"Tidebreaker.\""), citing both turns; a person's
+// "we" is reported ("Mel said they are moving to York").
+//
+// The rules are general on purpose: sentences are scored on what they say
+// about a life (theme words, dates, names, numbers, recurrence, the first
+// person as subject, kinship, answers to questions) and on what marks
+// small talk (reactions, praise, sympathy, feelings, promises in passing,
+// where someone is today), not on word lists fitted to a test set.
 // Never inventing is checked, not hoped for: Unsupported reports every
 // content word of a text that its evidence does not hold, and Distil drops
 // a fact that fails it.

@@ -19,6 +19,9 @@ func FuzzDistil(f *testing.F) {
 		"Done. The flaky test was a data race; I now take the mutex. All tests pass; committed as 4e1d2a7.",
 		"- a list\n- of **things**\n| a | table |",
 		"", "?", "I", "my my my", "\"I\" said \"me\"", "e.g. Dr. K. ... ./ ~/ `",
+		"Did you know I quit sugar in January?", "Guess who's speaking at GopherCon?", "Baba had a stent fitted last week",
+		"My husband and I are moving to Denver", "Tidebreaker.", "Nope, so The Lowtides need a stand-in on the 22nd",
+		"we took the kids camping last weekend, our new van is great", "Been busy with the new baby!!!",
 	} {
 		f.Add(seed, false, false)
 		f.Add(seed, true, true)
@@ -29,9 +32,13 @@ func FuzzDistil(f *testing.F) {
 			{Ref: "p/s/1", Time: at, Role: RoleUser, Owner: true, Content: content},
 			{Ref: "p/s/2", Time: at.Add(time.Minute), Role: RoleAssistant, Content: content},
 			{Ref: "p/s/3", Time: at.Add(2 * time.Minute), Role: RoleUser, Content: content + " I adopted a cat."},
+			{Ref: "p/s/4", Time: at.Add(3 * time.Minute), Role: RoleUser, Content: "What's it called? " + content + "?"},
+			{Ref: "p/s/5", Time: at.Add(4 * time.Minute), Role: RoleUser, Content: content},
 		}}
 		if named {
+			// Two friends, so the last turn answers the question before it.
 			s.Turns[0].Speaker, s.Turns[2].Speaker = "Nadia Haddad", "Mel"
+			s.Turns[3].Speaker, s.Turns[4].Speaker = "Nadia Haddad", "Mel"
 		}
 		if coding {
 			s.Project = "/src/ledgerline"

@@ -28,10 +28,11 @@ type Evidence struct {
 // case, porter stems, so "prefers" matches "prefer"), and a verb the
 // third-person rewrite conjugated ("goes") matches its base form. Aside
 // are function words (bleve's English stop list, plus "will", "can",
-// "also", "just" and the framing verb "said"), the words of names (the
-// subject's, the speakers'), and dates: an ISO date, month or year in text
-// counts when an evidence turn was said on it or resolves a relative or
-// yearless date to it ("next month" said on 2025-03-08 is 2025-04).
+// "also", "just" and the framing verbs "said" and "asked"), the words of
+// names (the subject's, the speakers'), and dates: an ISO date, month or
+// year in text counts when an evidence turn was said on it or resolves a
+// relative or yearless date to it ("next month" said on 2025-03-08 is
+// 2025-04).
 func Unsupported(text string, evidence []Evidence, names ...string) []string {
 	return indexEvidence(evidence, nil).unsupported(text, names, nil)
 }
@@ -145,8 +146,9 @@ var (
 )
 
 // extraFunctionWords are function words bleve's stop list lacks, and the
-// one framing verb a quote needs.
-var extraFunctionWords = []string{"will", "can", "also", "just", "said", "lets", "let"}
+// framing verbs a quote needs ("said", and "asked" for an answer's
+// question).
+var extraFunctionWords = []string{"will", "can", "also", "just", "said", "asked", "lets", "let"}
 
 func analyzer() *textAnalyzer {
 	analyzerOnce.Do(func() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -238,19 +239,37 @@ func speakerNames(s Session, f Fact) []string {
 
 // floors are the least a part of the set must measure: the issue's
 // targets on the dev part (coverage ≥ 0.85, precision ≥ 0.75, size ≤ 0.4,
-// chat and narration blocks ≤ 2%), a little under what the held-out part
-// measured (BENCHMARKS.md: it misses the coverage and chat targets). Never
-// inventing and the third person hold on every fact of both parts.
+// chat and narration blocks ≤ 2%); on heldout2, measured once after the
+// second round's tuning (BENCHMARKS.md), the targets it met and a little
+// over the chat rate it measured, which misses the target (17.9% > 2%).
+// Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
-	"dev":     {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.07},
+	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
+	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.19},
+}
+
+// measuredSplits are the parts TestLabelledSet measures and the
+// invariant tests read. heldout2 joined them when the second round's
+// tuning was over (testdata/distill/README.md): until then nothing
+// printed its facts.
+var measuredSplits = []string{"dev", "heldout2"}
+
+// measuredCases are the conversations of the measured parts.
+func measuredCases(t testing.TB) []labelledCase {
+	var out []labelledCase
+	for _, c := range loadSet(t) {
+		if slices.Contains(measuredSplits, c.gold.Split) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func TestLabelledSet(t *testing.T) {
 	cases := loadSet(t)
-	for _, split := range []string{"dev", "heldout"} {
+	for _, split := range measuredSplits {
 		t.Run(split, func(t *testing.T) {
 			var all figures
 			byKind := map[string]*figures{}
@@ -348,7 +367,27 @@ func TestLabelledSet_DumpDev(t *testing.T) {
 			}
 			fmt.Printf("%s %s %-9s %s: %.90q\n", mark, tt.Ref[strings.LastIndex(tt.Ref, "/")+1:], c.class[tt.Ref], who, tt.Content)
 			for _, f := range got {
-				fmt.Printf("      -> [%s/%s key=%s date=%s core=%v] %s\n", f.Kind, f.Theme, f.Key, f.Date, f.Core, f.Text)
+				chatOnly := true
+				for _, r := range f.Cites {
+					switch c.class[r] {
+					case "chat", "narration", "tool":
+					default:
+						chatOnly = false
+					}
+				}
+				arrow := "->"
+				if chatOnly {
+					arrow = "!!" // a chat block: it cites only chat, narration or tool turns
+				}
+				fmt.Printf("      %s [%s/%s key=%s date=%s core=%v] %s\n", arrow, f.Kind, f.Theme, f.Key, f.Date, f.Core, f.Text)
+			}
+			if mark == "-" && !d.coding() && tt.Role == RoleUser {
+				prev := ""
+				for k, sn := range split(tt.Content).sentences {
+					w := d.weigh(indexOf(c.session, tt.Ref), k, sn, prev)
+					prev = sn.text
+					fmt.Printf("      .. score=%d chat=%v %q\n", w.score, w.chat, w.text)
+				}
 			}
 			for _, r := range rejected[tt.Ref] {
 				fmt.Printf("      xx invents %q: %s\n", r.unsupported, r.fact.Text)
@@ -356,5 +395,30 @@ func TestLabelledSet_DumpDev(t *testing.T) {
 		}
 		s := Summary(c.session)
 		fmt.Printf("  SUMMARY %v: %s\n", s.Cites, s.Text)
+		cited := map[string]bool{}
+		for _, f := range append(facts, s) {
+			for _, r := range f.Cites {
+				cited[r] = true
+			}
+		}
+		for _, gf := range c.gold.Facts {
+			hit := false
+			for _, e := range gf.Evidence {
+				hit = hit || cited[e]
+			}
+			if !hit {
+				fmt.Printf("  MISSED %s: %s\n", gf.ID, gf.Text)
+			}
+		}
 	}
+}
+
+// indexOf is the position of the turn ref in the session.
+func indexOf(s Session, ref string) int {
+	for i, t := range s.Turns {
+		if t.Ref == ref {
+			return i
+		}
+	}
+	return -1
 }

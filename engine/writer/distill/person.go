@@ -2,271 +2,14 @@ package distill
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"scriptorium/engine/index/reldate"
 )
 
 // keepScore is the score a sentence needs to be a fact.
 const keepScore = 3
-
-// features are what a sentence's words say about it.
-type features struct {
-	lower       string // lower case, straight apostrophes, wrapped in spaces
-	words       int
-	first       bool // a first-person pronoun (我 included)
-	subject     bool // the first person is a subject: "I…", "we…", "My sister…" (not "…with me")
-	strong      bool // a word that is nearly always a life fact: "allergic", "engaged", "promoted"
-	second      bool // "you", "your"
-	themeHits   map[string]int
-	preference  bool
-	instruction bool // a standing instruction, as an imperative or with "always"/"never"
-	decision    bool
-	plan        bool
-	lifeVerb    bool // "started", "adopted", "signed up"…: something changed
-	possession  bool // "I have a…", "I've got a…"
-	names       int  // words the session writes capitalised mid-sentence (names of people and places)
-	numbers     int
-	cjk         bool
-}
-
-// analyse computes a sentence's features; names are the session's
-// capitalised words (see sessionNames).
-func analyse(text string, names map[string]bool) features {
-	lower := " " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " "
-	f := features{lower: lower, themeHits: map[string]int{}}
-	f.words = len(strings.Fields(text))
-	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		w = strings.Trim(w, "'")
-		switch {
-		case firstPerson[w]:
-			f.first = true
-			if subjectPronouns[w] {
-				f.subject = true
-			}
-		case w == "you" || w == "your" || w == "you're" || w == "you've" || w == "you'll" || w == "yours":
-			f.second = true
-		}
-	}
-	words := lowerWords(lower)
-	for theme, lex := range themeLexicons {
-		if n := lex.count(lower, words); n > 0 {
-			f.themeHits[theme] = n
-		}
-	}
-	if jobRe.MatchString(lower) {
-		f.themeHits[ThemeWork]++
-	}
-	if hasHan(text) {
-		f.cjk = true
-		f.first = f.first || strings.Contains(text, "我")
-		f.subject = f.subject || strings.Contains(text, "我")
-		for theme, ws := range cjkThemeWords {
-			for _, w := range ws {
-				if strings.Contains(text, w) {
-					f.themeHits[theme]++
-				}
-			}
-		}
-	}
-	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
-		f.subject = true
-	}
-	for i := 0; i+1 < len(words); i++ {
-		if words[i] == "my" && ownedLexicon.words[strings.TrimSuffix(words[i+1], "'s")] {
-			f.subject = true // "someone drove into my car": about the speaker's car
-		}
-	}
-	f.strong = strongLexicon.has(lower, words)
-	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text) && !vaguePreferenceRe.MatchString(lower)
-	trimmed := strings.TrimSpace(lower)
-	f.instruction = hasPrefixAny(trimmed, instructionStarts) || instructionLexicon.has(lower, words)
-	f.decision = decisionLexicon.has(lower, words)
-	f.plan = planLexicon.has(lower, words)
-	f.lifeVerb = lifeLexicon.has(lower, words)
-	f.possession = mayHold(lower, possessionHints) && possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
-	for _, w := range strings.Fields(text) {
-		w = strings.Trim(w, ",.!?;:()\"'")
-		r, _ := utf8.DecodeRuneInString(w)
-		switch {
-		case unicode.IsDigit(r):
-			f.numbers++
-		case names[nameKey(w)]:
-			f.names++
-		}
-	}
-	return f
-}
-
-// possessionRe is "I have a…", "we've got two…", "I own…".
-var possessionRe = regexp.MustCompile(`\b(?:i|we) (?:also |now |just |still )?(?:have|own|'ve got|have got|got) (?:a|an|two|three|\d+|my|our) \w`)
-
-// abstractRe is what one "has" in small talk, not in a house: "I have a
-// question", "I have an announcement".
-var abstractRe = regexp.MustCompile(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news)\b`)
-
-// nameKey is how a capitalised word is looked up: without a possessive.
-func nameKey(w string) string {
-	w = strings.TrimSuffix(strings.TrimSuffix(strings.ReplaceAll(w, "’", "'"), "'s"), "'")
-	return w
-}
-
-// sessionNames are the words a session writes capitalised inside a
-// sentence: names of people, places and things ("Karim", "Keswick"),
-// which make a sentence about someone or somewhere.
-func sessionNames(s Session) map[string]bool {
-	names := map[string]bool{}
-	for _, t := range s.Turns {
-		for _, sn := range split(t.Content).sentences {
-			for i, w := range strings.Fields(sn.text) {
-				w = nameKey(strings.Trim(w, ",.!?;:()\"'*`"))
-				r, n := utf8.DecodeRuneInString(w)
-				if i == 0 || n == len(w) || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
-					continue
-				}
-				if rest := w[n:]; strings.ToUpper(rest) == rest {
-					continue // SHOUTING and acronyms are not names
-				}
-				names[w] = true
-			}
-		}
-		if t.Speaker != "" {
-			for _, w := range strings.Fields(t.Speaker) {
-				names[w] = true
-			}
-		}
-	}
-	return names
-}
-
-// theme is the person theme with the most hits ("" for none).
-func (f features) theme() string {
-	best, n := "", 0
-	for _, t := range themeOrder {
-		if f.themeHits[t] > n {
-			best, n = t, f.themeHits[t]
-		}
-	}
-	return best
-}
-
-func (f features) themeCount() int {
-	n := 0
-	for _, c := range f.themeHits {
-		n += c
-	}
-	return n
-}
-
-// isChat reports whether a sentence is politeness, a reaction, a question
-// or too short to hold a fact.
-func isChat(sn sentence, f features) bool {
-	if sn.question || questionRe.MatchString(strings.TrimSpace(sn.text)) {
-		return true
-	}
-	bare := strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '\'' {
-			return unicode.ToLower(r)
-		}
-		return ' '
-	}, sn.text))
-	bare = strings.Join(strings.Fields(bare), " ")
-	if ackWords[bare] || bare == "" {
-		return true
-	}
-	if f.words < 3 && !f.cjk && f.themeCount() == 0 && !f.preference && !f.strong {
-		return true
-	}
-	return hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(sn.text)
-}
-
-// clauses cuts a sentence at commas and semicolons (not inside brackets
-// or quotes) and drops the clauses that are small talk ("Sorry,", "you've
-// shamed me into it,", "it was grim"), keeping the rest in order. A
-// sentence with one clause, or whose clauses are all small talk, comes
-// back whole.
-func clauses(text string, names map[string]bool, toAssistant bool) string {
-	parts := splitClauses(text)
-	if len(parts) < 2 {
-		return text
-	}
-	var kept []string
-	dropped := false
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		f := analyse(p, names)
-		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
-		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
-		connective := opener == "so" || opener == "but" || opener == "because"
-		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
-			weak && connective ||
-			weak && (pronounOpeners[opener] || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
-			hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) && f.themeCount() == 0 {
-			dropped = true
-			continue
-		}
-		kept = append(kept, p)
-	}
-	if !dropped || len(kept) == 0 {
-		return text
-	}
-	return joinClauses(kept)
-}
-
-// joinClauses joins kept clauses: with ", " unless the next one opens
-// with its own connective.
-func joinClauses(parts []string) string {
-	var b strings.Builder
-	for i, p := range parts {
-		if i > 0 {
-			if o := strings.ToLower(firstWord(p)); o == "so" || o == "but" || o == "because" {
-				b.WriteString(" ")
-			} else {
-				b.WriteString(", ")
-			}
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-// splitClauses cuts text at the commas and semicolons outside brackets
-// and quotes, and before " so " and " but " (the clause keeps its
-// connective, so a dropped "so the timing actually works" leaves no
-// dangling word).
-func splitClauses(text string) []string {
-	var parts []string
-	depth, quoted, start := 0, false, 0
-	for i, r := range text {
-		if r == ' ' && depth == 0 && !quoted && i > start {
-			rest := text[i:]
-			if len(rest) > 4 && (strings.EqualFold(rest[:4], " so ") || len(rest) > 5 && strings.EqualFold(rest[:5], " but ") ||
-				len(rest) > 9 && strings.EqualFold(rest[:9], " because ")) {
-				parts = append(parts, text[start:i])
-				start = i
-				continue
-			}
-		}
-		switch r {
-		case '(', '[':
-			depth++
-		case ')', ']':
-			depth = max(0, depth-1)
-		case '"', '`':
-			quoted = !quoted
-		case ',', ';':
-			if depth == 0 && !quoted {
-				parts = append(parts, text[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(parts, text[start:])
-}
 
 // answering reports whether turn i answers a question another speaker
 // asked in the turn before.
@@ -278,26 +21,80 @@ func (d *distiller) answering(i int) bool {
 	return prev.Speaker != t.Speaker && strings.HasSuffix(strings.TrimSpace(prev.Content), "?")
 }
 
-// personFact makes a fact from one sentence a person (or the speakerless
-// owner) said in a chat.
-func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
+// weighed is what personFact made of one sentence: its text after small
+// talk is cut and a pronoun resolved, the turn the pronoun's referent
+// came from, its features and dates, and its score.
+type weighed struct {
+	text, context string
+	f             features
+	ms            []reldate.Mention
+	score         int
+	chat          bool // small talk, whatever the score
+	// q is the question the sentence answers, when the answer needs it:
+	// a fragment ("Sound engineer at BBC Scotland!") or a yes or no.
+	q     *question
+	yesNo bool // it answers yes or no to q, which holds the fact
+}
+
+// weigh scores one sentence a person (or the speakerless owner) said in a
+// chat: keepScore or more makes it a fact.
+func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	t := d.s.Turns[i]
-	text := discourse.ReplaceAllString(strings.TrimSpace(sn.text), "")
+	raw := strings.TrimSpace(sn.text)
+	if stated, ok := rhetorical(raw); ok {
+		// "Did you know I quit sugar in January?" states that I did.
+		raw, sn.question = stated, false
+	}
+	text := discourse.ReplaceAllString(raw, "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
 	text = discourse.ReplaceAllString(text, "")
 	if text == "" {
-		return Fact{}, false
+		w.chat = true
+		return w
 	}
-	text, context := d.resolvePronoun(i, text, prev)
+	text, w.context = d.resolvePronoun(i, text, prev)
+	w.text = text
 	f := analyse(text, d.names)
+	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
+		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
+		f.subject = true // "Went hiking with the kids", "Been busy with the new baby": chat drops the "I"
+	}
+	q, answers := d.asked(i)
+	answers = answers && k < 2 && !sn.question
+	if answers && q.name && k == 0 && shortAnswer(text, f) {
+		// "Tidebreaker." after "What's it called again?": the answer is the fact.
+		w.score, w.q, w.f = keepScore, &q, f
+		return w
+	}
+	if !sn.question && isChat(sentence{text: text}, f) {
+		w.chat = true // small talk, whatever its dates (read only past this point)
+		return w
+	}
 	ms := dateMentions(text, t.Time)
+	w.ms = ms
+	if f.subject && future(ms, t.Time) {
+		f.plan = true // "Saturday we hike Catbells": a dated future is a plan
+	}
 	// A question is small talk unless it floats a dated plan ("Let's say I
 	// come next month, the Easter weekend?").
 	tentative := sn.question && f.first && (f.plan || f.decision) && len(ms) > 0
 	if isChat(sentence{text: text, question: sn.question && !tentative}, f) {
-		return Fact{}, false
+		w.chat = true
+		return w
 	}
+	w.f = f
 	score := 0
+	ownerToAssistant := t.Speaker == "" && t.Owner
+	if answers && !(q.other && f.subject) {
+		if f.themeCount()+f.names+f.numbers+len(ms) > 0 {
+			score++ // what was asked for
+			w.q = &q
+		}
+		if q.yesNo && q.content > 0 && answerOpenRe.MatchString(raw) {
+			score += q.content // "Can you still play bass?" — "Nope, …": the question holds the fact
+			w.q, w.yesNo = &q, true
+		}
+	}
 	if f.subject {
 		score++
 	}
@@ -312,7 +109,6 @@ func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
 	if f.preference {
 		score += 2
 	}
-	ownerToAssistant := t.Speaker == "" && t.Owner
 	if f.instruction && ownerToAssistant {
 		score += 3
 	}
@@ -344,14 +140,30 @@ func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
 	if todayOnly {
 		score-- // "I'm knackered today": how the day is, not a life
 	}
-	if f.names > 0 && (f.subject || themes > 0) {
+	if f.names > 0 && (f.subject || themes > 0 || f.decision) {
 		score++
+	}
+	if f.named {
+		score++ // "Bruno is a border collie": about someone named
+	}
+	if f.kin && themes > 0 {
+		score += 2 // "Baba had a stent fitted": a relative's news, as "my dad…" would be
+	}
+	if f.transient && themes < 2 {
+		score-- // "I'm at my mum's": where the day is, not where the life is
+	}
+	if f.bareObject {
+		w.chat = true // "I adopted her in January": about someone another turn names
+		return w
+	}
+	if f.promise && len(ms) == 0 && !f.strong {
+		score-- // "I'll tell the restaurant": a promise in passing
 	}
 	if pronounOpeners[strings.ToLower(strings.Trim(firstWord(text), ",.!?"))] {
 		score-- // "They're already there…": about someone another sentence names
 	}
-	if f.numbers > 0 {
-		score++
+	if f.numbers > 0 || f.cjk && cjkDateRe.MatchString(text) {
+		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
 	}
 	if f.second && !ownerToAssistant {
 		score -= 2
@@ -362,9 +174,85 @@ func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score < keepScore {
+	if score == keepScore && !f.strong && len(ms) == 0 && w.q == nil {
+		// "The kids keep asking…": no subject of its own, so quoted, and
+		// undated, is not enough on its own (checked only where it decides).
+		if _, safe := thirdPerson(cleanSentence(text), d.subjectOf(t), rewriteOptions{keepYou: ownerToAssistant, names: d.names}); !safe {
+			score--
+		}
+	}
+	w.score = score
+	return w
+}
+
+// cjkDateRe is a month, a year or a duration written in Chinese.
+var cjkDateRe = regexp.MustCompile(`[0-9一二三四五六七八九十]+(?:月|年|小时|个月|周)`)
+
+// rhetoricalRe opens a question that announces rather than asks: "Did
+// you know I quit sugar?", "Guess who's speaking at GopherCon?".
+var rhetoricalRe = regexp.MustCompile(`(?i)^(?:did you know|have i told you|did i tell you|did i mention|you know what|guess what)(?: that)?,?\s+|^(?i:guess who)(?:'s| is| has| just| got| finally)?\b`)
+
+// rhetorical rewrites an announcing question as the statement it makes;
+// ok is false for any other sentence.
+func rhetorical(s string) (string, bool) {
+	m := rhetoricalRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s, false
+	}
+	head, rest := strings.ToLower(s[:m[1]]), strings.TrimSpace(s[m[1]:])
+	rest = strings.TrimRight(rest, "?!. ")
+	if rest == "" {
+		return s, false
+	}
+	if strings.HasPrefix(head, "guess who") {
+		// "Guess who's speaking…" is "I'm speaking…".
+		verb := strings.TrimSpace(strings.TrimPrefix(head, "guess who"))
+		switch verb {
+		case "'s", "is":
+			return "I'm " + rest, true
+		case "":
+			return "I " + rest, true
+		}
+		return "I " + strings.TrimPrefix(verb, "'") + " " + rest, true
+	}
+	return rest, true
+}
+
+// echoes reports whether turn i's word w repeats the turn before, said by
+// someone else: "Sold out on day one!" after the friend's "we sold out by
+// 2pm" is about the friend, so chat did not drop an "I" there.
+func (d *distiller) echoes(i int, w string) bool {
+	if i == 0 || w == "" {
+		return false
+	}
+	prev, t := d.s.Turns[i-1], d.s.Turns[i]
+	if prev.Speaker == t.Speaker && prev.Role == t.Role {
+		return false
+	}
+	return containsWord(" "+strings.ToLower(prev.Content)+" ", w)
+}
+
+// future reports whether a mention points after the day of at.
+func future(ms []reldate.Mention, at time.Time) bool {
+	day := at.UTC().Truncate(24 * time.Hour)
+	for _, m := range ms {
+		if len(m.Days) > 0 && m.Days[0].After(day) {
+			return true
+		}
+	}
+	return false
+}
+
+// personFact makes a fact from one sentence a person (or the speakerless
+// owner) said in a chat.
+func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) {
+	t := d.s.Turns[i]
+	w := d.weigh(i, k, sn, prev)
+	if w.chat || w.score < keepScore {
 		return Fact{}, false
 	}
+	f, ms, text := w.f, w.ms, w.text
+	ownerToAssistant := t.Speaker == "" && t.Owner
 	subject := d.subjectOf(t)
 	kind, theme := classify(f, ownerToAssistant, len(ms) > 0)
 	fact := Fact{Subject: subject, Kind: kind, Theme: theme}
@@ -373,9 +261,17 @@ func (d *distiller) personFact(i int, sn sentence, prev string) (Fact, bool) {
 		// A preference's "on Saturday morning" is every Saturday, not the last one.
 		annotated, fact.Date = annotateWith(text, ms)
 	}
-	fact.Text = rewrite(annotated, subject, rewriteOptions{keepYou: ownerToAssistant, names: d.names})
-	if context != "" {
-		fact.Cites = []string{context, t.Ref}
+	o := rewriteOptions{keepYou: ownerToAssistant, names: d.names}
+	fact.Text = rewrite(annotated, subject, o)
+	if w.context != "" {
+		fact.Cites = []string{w.context, t.Ref}
+	}
+	if w.q != nil {
+		clean := cleanSentence(annotated)
+		if _, safe := thirdPerson(clean, subject, o); w.yesNo || !safe && f.words <= 15 {
+			fact.Text = withQuestion(w.q.text, subject, clean)
+			fact.Cites = []string{d.s.Turns[w.q.turn].Ref, t.Ref}
+		}
 	}
 	fact.Core = t.Owner && (kind == KindPreference || kind == KindInstruction)
 	return fact, true
@@ -407,70 +303,4 @@ func classify(f features, ownerToAssistant, dated bool) (Kind, string) {
 		return KindEvent, theme
 	}
 	return KindFact, theme
-}
-
-// relations are the people (and pets) "your …" asks about.
-var relationRe = regexp.MustCompile(`(?i)\byour (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby)\b`)
-
-// calendarWords are capitalised words that name no one.
-var calendarWords = map[string]bool{"Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true,
-	"Saturday": true, "Sunday": true, "January": true, "February": true, "March": true, "April": true, "May": true,
-	"June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true}
-
-// resolvePronoun gives a sentence that opens with "he" or "she" its
-// subject back: the one person the sentence before it (same turn) names
-// ("…as long as Bruno can come. He's a border collie"), or the relation
-// the other speaker just asked about ("How's your mum doing?" — "She had
-// her knee replacement"), whose turn the fact then cites too (context).
-func (d *distiller) resolvePronoun(i int, text, prev string) (resolved, context string) {
-	first := firstWord(text)
-	lw := strings.ToLower(strings.ReplaceAll(first, "’", "'"))
-	var verb string
-	switch lw {
-	case "he", "she":
-	case "he's", "she's":
-		verb = " is"
-		if next := strings.ToLower(firstWord(strings.TrimPrefix(text, first))); next == "got" || next == "been" {
-			verb = " has"
-		}
-	default:
-		return text, ""
-	}
-	rest := text[len(first):]
-	t := d.s.Turns[i]
-	if named := d.namedIn(prev, t.Speaker); len(named) == 1 {
-		return named[0] + verb + rest, ""
-	}
-	if prev == "" && i > 0 {
-		q := d.s.Turns[i-1]
-		if q.Speaker != t.Speaker && strings.HasSuffix(strings.TrimSpace(q.Content), "?") {
-			if m := relationRe.FindStringSubmatch(q.Content); m != nil {
-				return possessive(d.subjectOf(t)) + " " + strings.ToLower(m[1]) + verb + rest, q.Ref
-			}
-			// "Does Owain still work for the council?" — "He's a town planner there".
-			if asked := d.namedIn(q.Content, q.Speaker, t.Speaker); len(asked) == 1 {
-				return asked[0] + verb + rest, q.Ref
-			}
-		}
-	}
-	return text, ""
-}
-
-// namedIn are the people a text names (session names, not calendar
-// words, not the given speakers), each once, in order.
-func (d *distiller) namedIn(text string, speakers ...string) []string {
-	own := map[string]bool{}
-	for _, sp := range speakers {
-		for _, w := range strings.Fields(sp) {
-			own[w] = true
-		}
-	}
-	var named []string
-	for _, w := range strings.Fields(text) {
-		w = nameKey(strings.Trim(w, ",.!?;:()\"'"))
-		if d.names[w] && !own[w] && !calendarWords[w] && !slices.Contains(named, w) {
-			named = append(named, w)
-		}
-	}
-	return named
 }

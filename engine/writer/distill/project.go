@@ -2,6 +2,7 @@ package distill
 
 import (
 	"regexp"
+	"scriptorium/engine/index/reldate"
 	"strings"
 	"time"
 	"unicode"
@@ -10,10 +11,10 @@ import (
 
 // conventionRe marks what an owner states about a project: rules,
 // layout, tools, versions, defaults.
-var conventionRe = regexp.MustCompile(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
+var conventionRe = regexp.MustCompile(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
 
 // codeRe marks a command, a path or a file name.
-var codeRe = regexp.MustCompile("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|sh|cfg|ini|lock)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|uv|pip|pytest|cargo|git|docker|ruff|eslint|golangci-lint|playwright)\\b|--[a-z][\\w-]*")
+var codeRe = regexp.MustCompile("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b")
 
 // taskVerbs open a one-off request ("fix it", "add a flag"): the session
 // summary says what was asked, the project memory does not keep it.
@@ -33,6 +34,29 @@ var commandRe = regexp.MustCompile(`(?i)\b(?:run|runs|running|tests?|server|port
 // codingDecisionRe marks an owner's choice during a session.
 var codingDecisionRe = regexp.MustCompile(`(?i)\b(?:let's|go with|going with|for now|leave|skip|instead|only|decided|yes|no new)\b`)
 
+// durableRe marks a rule meant to last beyond the session.
+var durableRe = regexp.MustCompile(`(?i)\b(?:always|never|from now on|in future|going forward|convention|every time)\b`)
+
+// yetRe marks a sentence about the state of this session: "don't commit
+// yet".
+var yetRe = regexp.MustCompile(`(?i)\byet\b`)
+
+// sessionBound reports whether a sentence names today, tonight or
+// tomorrow: the session's own time, not a lasting rule.
+func sessionBound(text string, at time.Time) bool {
+	day := at.UTC().Truncate(24 * time.Hour)
+	for _, m := range dateMentions(text, at) {
+		if m.Unit == reldate.Day && len(m.Days) > 0 && !m.Days[0].Before(day) && !m.Days[0].After(day.AddDate(0, 0, 1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeRe opens or holds a decision about what a session does or leaves:
+// "leave firefox for now", "skip the flaky test", "keep the old API".
+var scopeRe = regexp.MustCompile(`(?i)^(?:leave|skip|keep|drop|ignore|don't touch|do not touch|stick with|stay on)\b|\b(?:for now|until (?:we|i|the)|out of scope)\b`)
+
 // projectFact makes a fact about the project from one sentence the owner
 // said in a coding session.
 func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bool) {
@@ -51,16 +75,26 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	}
 	annotated, date := annotate(text, t.Time)
 	f := analyse(text, d.names)
-	if isChat(sentence{text: text}, f) && !afterQuestion {
-		return Fact{}, false
+	if f.preference && f.subject {
+		// "I prefer small commits": the owner's own preference, for core.md.
+		return d.personFact(i, sentenceIndex, sn, "")
 	}
 	conventions := len(conventionRe.FindAllString(text, 4))
 	code := len(codeRe.FindAllString(text, 4))
+	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4) {
+		return Fact{}, false // small talk, unless it says something about the code ("I know the dev server is on 5173")
+	}
 	score := min(conventions, 2)*2 + min(code, 2)
 	if f.instruction {
 		score += 2
 	}
 	decision := afterQuestion || codingDecisionRe.MatchString(text)
+	if (sessionBound(text, t.Time) || yetRe.MatchString(text)) && !durableRe.MatchString(text) {
+		return Fact{}, false // "leave the LazyLock fix for tomorrow and don't commit yet": about this session
+	}
+	if decision && !afterQuestion && f.words >= 4 && scopeRe.MatchString(text) {
+		score += 2 // "leave firefox for now", "skip firefox in the config": the owner decides the scope
+	}
 	if afterQuestion {
 		score += 3 // the owner's answer to the assistant's question is a decision
 	}
@@ -111,7 +145,7 @@ func firstWord(s string) string {
 var narrationRe = regexp.MustCompile(`(?i)^(?:let me|now let me|now i'll|i'll|i will|i'm going to|next,? i|first,? i|running|committing|now running|let's)\b`)
 
 // outcomeRe marks a turn that reports how the work ended.
-var outcomeRe = regexp.MustCompile(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|set up|implemented|resolved|complete|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed)\b`)
+var outcomeRe = regexp.MustCompile(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|passing|set up|implemented|resolved|complete|completed|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed|pushed|merged|deployed|opened (?:a )?(?:pr|pull request)|refactored|renamed|migrated|removed|replaced|updated)\b`)
 
 // outcomeTurn finds the turn that ends a coding session: the last
 // assistant turn of some length that reports work done.
@@ -127,7 +161,7 @@ func (d *distiller) outcomeTurn() int {
 			words += len(strings.Fields(sn.text))
 		}
 		text := strings.TrimSpace(t.Content)
-		if words < 15 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
+		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
 			continue
 		}
 		return i
@@ -203,13 +237,17 @@ func (d *distiller) outcome() (Fact, bool) {
 	return f, true
 }
 
+// presentingRe introduces what follows ("Here's a summary of the
+// changes:"): it says nothing itself.
+var presentingRe = regexp.MustCompile(`(?i)^(?:here's|here is|here are|below is|the changes|summary|changes made|what i did|what changed)\b.*:?$|:$`)
+
 // informative drops the sentences of a summary that say nothing alone
 // ("Done.", "Fixed!").
 func (d *distiller) informative(sns []sentence) []string {
 	var out []string
 	for _, sn := range sns {
 		f := analyse(sn.text, d.names)
-		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 {
+		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 || presentingRe.MatchString(sn.text) {
 			continue
 		}
 		out = append(out, sn.text)

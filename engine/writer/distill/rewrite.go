@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -143,8 +144,9 @@ func quote(subject, text string) string {
 // cleanSentence drops markdown emphasis, chat tails and repeated marks.
 func cleanSentence(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.NewReplacer("**", "", "__", "", "\t", " ").Replace(s)
+	s = strings.NewReplacer("**", "", "__", "", "\t", " ", " by the way", "", " btw,", ",").Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
+	s = repeatedMarks.ReplaceAllStringFunc(s, func(m string) string { return m[:1] })
 	for {
 		trimmed := strings.TrimRight(s, ".!?… ")
 		cut := false
@@ -161,6 +163,9 @@ func cleanSentence(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// repeatedMarks are "!!!" and "??", which a memory writes once.
+var repeatedMarks = regexp.MustCompile(`[!?]{2,}`)
 
 // finish ends a rewritten sentence with one full stop.
 func finish(s string) string {
@@ -191,11 +196,28 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	if hasHan(text) {
 		return thirdPersonCJK(text, subject)
 	}
+	// "My husband and I are…" is "Sam and their husband are…".
+	if m := myAndIRe.FindStringSubmatch(text); m != nil {
+		text = subject + " and their " + m[1] + " " + map[string]string{"i": "", "i've": "have ", "i'm": "are ",
+			"i'll": "will ", "i'd": "would "}[strings.ToLower(m[2])] + text[len(m[0]):]
+		text = strings.Replace(text, "  ", " ", 1)
+	}
 	toks := tokens(text)
 	var b strings.Builder
 	named := false // the subject is already in the sentence: "my" becomes "their", "I" becomes "they"
 	firstWord := true
 	hadFirst := hasEnglishFirstPerson(text) || o.we != "" && hasWe(text)
+	// A person's "we" is the speaker and people around them: reported, it
+	// is "they" ("Mel said they are moving to York"), once the speaker is
+	// named in front.
+	weSaid := o.we == "" && weFirst(toks)
+	if weSaid {
+		b.WriteString(subject + " said ")
+		named = true
+		if len(toks) > 0 && analyzer().stop[strings.ToLower(toks[0])] {
+			toks[0] = lowerFirst(toks[0]) // "The kids…" is "… said the kids…"; "Saturday" stays
+		}
+	}
 	for i := 0; i < len(toks); i++ {
 		tok := toks[i]
 		r, _ := utf8.DecodeRuneInString(tok)
@@ -227,7 +249,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			}
 			b.WriteString(subject)
 			named = true
-			if strings.HasSuffix(strings.TrimSpace(b.String()[:b.Len()-len(subject)]), " and") {
+			if before := strings.TrimSpace(b.String()[:b.Len()-len(subject)]); strings.HasSuffix(before, " and") && pairedWithI(before, o.names) {
 				// "Kate and I are expecting": a plural subject keeps its verb.
 				switch lw {
 				case "i'm":
@@ -278,6 +300,10 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 		case "mine":
 			return "", false
 		case "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours", "ourselves", "let's":
+			if (weSaid || named && o.we == "") && lw != "let's" {
+				b.WriteString(matchCase(tok, theyForms[lw]))
+				continue
+			}
 			if o.we == "" || lw == "let's" || lw == "ourselves" {
 				return "", false
 			}
@@ -316,13 +342,23 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 		}
 		if opening && !hadFirst && !o.keepYou && !o.prose {
 			switch {
-			case o.names[nameKey(tok)]:
+			case o.names[nameKey(tok)] && !calendarWords[nameKey(tok)]:
 				// "Karim is allergic to peanuts": about someone named.
+			case kinship[lw]:
+				// "Baba had a stent fitted": the speaker's father.
+				b.WriteString(possessive(subject) + " " + lw)
+				named = true
+				continue
 			case unsafeOpeners[lw]:
 				return "", false
 			case pastVerbOpening(tok):
 				// "Finished in 58 minutes!": chat dropped the "I".
 				b.WriteString(subject + " " + strings.ToLower(tok))
+				named = true
+				continue
+			case lw == "been":
+				// "Been super busy with the new baby": "I've" dropped.
+				b.WriteString(subject + " has been")
 				named = true
 				continue
 			default:
@@ -405,69 +441,4 @@ func matchCase(tok, w string) string {
 		return capitalise(w)
 	}
 	return w
-}
-
-// hasWe reports whether text says "we", "our" or "us".
-func hasWe(text string) bool {
-	for _, tok := range tokens(strings.ToLower(text)) {
-		switch strings.ReplaceAll(tok, "’", "'") {
-		case "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours":
-			return true
-		}
-	}
-	return false
-}
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// thirdPersonCJK rewrites 我 as the subject; 我们 (we) is left to a quote.
-func thirdPersonCJK(text, subject string) (string, bool) {
-	if strings.Contains(text, "我们") || strings.Contains(text, "咱们") {
-		return "", false
-	}
-	out := strings.ReplaceAll(text, "我", subject)
-	if hasEnglishFirstPerson(out) {
-		return "", false
-	}
-	return out, true
-}
-
-func hasEnglishFirstPerson(s string) bool { return len(FirstPersonWords(s)) > 0 }
-
-// FirstPersonWords returns the first-person pronouns of text outside
-// double quotes ("I", "my", "we", "let's", 我, 我们…): a distilled fact
-// must have none, since it speaks of its subject in the third person.
-func FirstPersonWords(text string) []string {
-	var out []string
-	inQuote := false
-	for _, tok := range tokens(text) {
-		r, _ := utf8.DecodeRuneInString(tok)
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			for _, c := range tok {
-				if c == '"' || c == '“' || c == '”' {
-					inQuote = !inQuote
-				}
-			}
-			continue
-		}
-		if inQuote {
-			continue
-		}
-		lw := strings.ToLower(strings.ReplaceAll(tok, "’", "'"))
-		if firstPerson[lw] {
-			out = append(out, tok)
-			continue
-		}
-		if strings.Contains(tok, "我") {
-			out = append(out, "我")
-		}
-	}
-	return out
 }

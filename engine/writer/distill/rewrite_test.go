@@ -35,7 +35,14 @@ func TestRewrite(t *testing.T) {
 		{"me and my partner Karim", "the owner", rewriteOptions{names: names}, "The owner and their partner Karim."},
 		// No subject of its own, or one in another sentence: quoted.
 		{"She had her knee replacement", "Mel", rewriteOptions{}, `Mel said: "She had her knee replacement"`},
-		{"we're moving to York!", "Mel", rewriteOptions{}, `Mel said: "we're moving to York!"`},
+		{"Staff engineer at Quillstack", "Nadia", rewriteOptions{}, `Nadia said: "Staff engineer at Quillstack"`},
+		// A person's "we" is reported as "they", with the speaker named first.
+		{"we're moving to York!", "Mel", rewriteOptions{}, "Mel said they are moving to York."},
+		{"Our new Kia Niro has loads of space so I'll charge in Keswick", "Tomasz", rewriteOptions{names: map[string]bool{"Kia": true}},
+			"Tomasz said their new Kia Niro has loads of space so they will charge in Keswick."},
+		{"let's go with Keswick", "Mel", rewriteOptions{}, `Mel said: "let's go with Keswick"`},
+		// A relative named by kinship is the speaker's.
+		{"Baba had a stent fitted last week", "Sami", rewriteOptions{}, "Sami's baba had a stent fitted last week."},
 		{"Staff engineer at Quillstack", "Nadia", rewriteOptions{}, `Nadia said: "Staff engineer at Quillstack"`},
 		{`They say they're "looking" lol`, "Mel", rewriteOptions{}, `Mel said: "They say they're 'looking'"`},
 		// A dropped "I" before a past verb comes back.

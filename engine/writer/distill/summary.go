@@ -11,7 +11,7 @@ import (
 // people's, which repeats its facts.
 const (
 	summaryWords     = 60
-	chatSummaryWords = 30
+	chatSummaryWords = 20
 )
 
 // Summary is the session's one thread block: what it was about and how it

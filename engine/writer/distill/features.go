@@ -1,0 +1,229 @@
+package distill
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// features are what a sentence's words say about it.
+type features struct {
+	lower       string // lower case, straight apostrophes, wrapped in spaces
+	words       int
+	first       bool // a first-person pronoun (我 included)
+	subject     bool // the first person is a subject: "I…", "we…", "My sister…" (not "…with me")
+	strong      bool // a word that is nearly always a life fact: "allergic", "engaged", "promoted"
+	second      bool // "you", "your"
+	themeHits   map[string]int
+	preference  bool
+	instruction bool // a standing instruction, as an imperative or with "always"/"never"
+	decision    bool
+	plan        bool
+	lifeVerb    bool // "started", "adopted", "signed up"…: something changed
+	possession  bool // "I have a…", "I've got a…"
+	names       int  // words the session writes capitalised mid-sentence (names of people and places)
+	numbers     int
+	cjk         bool
+	kin         bool // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
+	transient   bool // where the speaker is right now ("I'm at my mum's"), not where they live
+	promise     bool // a conversational promise with no date ("I'll tell the restaurant")
+	// named opens with someone named, then is/has/was: a fact about them
+	// ("Bruno is a border collie", "Luc is allergic to cats").
+	named bool
+	// bareObject is a short sentence whose object is a pronoun another
+	// turn names ("I adopted her in January").
+	bareObject bool
+}
+
+// analyse computes a sentence's features; names are the session's
+// capitalised words (see sessionNames).
+func analyse(text string, names map[string]bool) features {
+	lower := " " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " "
+	f := features{lower: lower, themeHits: map[string]int{}}
+	f.words = len(strings.Fields(text))
+	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		w = strings.Trim(w, "'")
+		switch {
+		case firstPerson[w]:
+			f.first = true
+			if subjectPronouns[w] {
+				f.subject = true
+			}
+		case w == "you" || w == "your" || w == "you're" || w == "you've" || w == "you'll" || w == "yours":
+			f.second = true
+		}
+	}
+	words := lowerWords(lower)
+	for theme, lex := range themeLexicons {
+		if n := lex.count(lower, words); n > 0 {
+			f.themeHits[theme] = n
+		}
+	}
+	if mayHold(lower, []string{" a ", " an "}) && jobRe.MatchString(lower) {
+		f.themeHits[ThemeWork]++
+	}
+	if hasHan(text) {
+		f.cjk = true
+		f.first = f.first || strings.Contains(text, "我")
+		f.subject = f.subject || strings.Contains(text, "我")
+		for theme, ws := range cjkThemeWords {
+			for _, w := range ws {
+				if strings.Contains(text, w) {
+					f.themeHits[theme]++
+				}
+			}
+		}
+	}
+	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
+		f.subject = true
+	}
+	for i := 0; i+1 < len(words); i++ {
+		if words[i] == "my" && ownedLexicon.words[strings.TrimSuffix(words[i+1], "'s")] {
+			f.subject = true // "someone drove into my car": about the speaker's car
+		}
+	}
+	f.strong = strongLexicon.has(lower, words)
+	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text) && !vaguePreferenceRe.MatchString(lower)
+	trimmed := strings.TrimSpace(lower)
+	f.instruction = hasPrefixAny(trimmed, instructionStarts) || instructionLexicon.has(lower, words)
+	f.decision = decisionLexicon.has(lower, words)
+	f.plan = planLexicon.has(lower, words)
+	f.lifeVerb = lifeLexicon.has(lower, words)
+	f.possession = mayHold(lower, possessionHints) && possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
+	if mayHold(lower, recurHints) && recurRe.MatchString(lower) {
+		f.themeHits[ThemeHabits]++ // "once a month", "on Tuesday evenings", "every Sunday"
+	}
+	if mayHold(lower, []string{" in ", " to "}) && residenceRe.MatchString(text) {
+		f.themeHits[ThemePlaces]++ // "I'm still in Sheffield", "back in Montreal"
+	}
+	if strings.Contains(lower, " new ") && newThingRe.MatchString(lower) {
+		f.lifeVerb, f.subject = true, true // "our new Kia Niro": something changed
+	}
+	f.kin = kinship[strings.ToLower(strings.Trim(firstWord(text), ",.!?:;'\""))]
+	f.transient = strings.Contains(lower, " at ") && transientRe.MatchString(lower)
+	f.promise = promiseRe.MatchString(lower)
+	f.transient = f.transient || strings.Contains(lower, "all ") && spanRe.MatchString(lower)
+	if choiceRe.MatchString(text) {
+		f.decision = true // "Piranesi it is then": a choice made
+		f.names++
+	}
+	f.bareObject = f.words <= 6 && f.names == 0 && bareObjectRe.MatchString(lower)
+	if fw := nameKey(strings.Trim(firstWord(text), ",.!?:;")); names[fw] && !calendarWords[fw] {
+		f.named = namedCopulaRe.MatchString(lower)
+	}
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, ",.!?;:()\"'")
+		r, _ := utf8.DecodeRuneInString(w)
+		switch {
+		case unicode.IsDigit(r):
+			f.numbers++
+		case names[nameKey(w)]:
+			f.names++
+		}
+	}
+	return f
+}
+
+// possessionRe is "I have a…", "we've got two…", "I own…".
+var possessionRe = regexp.MustCompile(`\b(?:i|we) (?:also |now |just |still )?(?:have|own|'ve got|have got|got) (?:a|an|two|three|\d+|my|our) \w`)
+
+// abstractRe is what one "has" in small talk, not in a house: "I have a
+// question", "I have an announcement".
+var abstractRe = regexp.MustCompile(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news)\b`)
+
+// recurRe is something done again and again: a habit.
+var recurRe = regexp.MustCompile(`\b(?:every|each) (?:day|week|month|year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\b(?:once|twice|three times|four times|\d+ times) a (?:day|week|fortnight|month|year)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|nights)\b|\b(?:first|last|second) \w+ of (?:the|every|each) month\b|\b(?:daily|weekly|fortnightly|monthly)\b`)
+
+// recurHints are literals one of which every recurRe match holds.
+var recurHints = []string{"every ", "each ", "once a", "twice a", "times a", "mornings", "afternoons", "evenings",
+	"nights", "weekends", " month", "daily", "weekly", "monthly", "fortnightly", "mondays", "tuesdays", "wednesdays",
+	"thursdays", "fridays", "saturdays", "sundays"}
+
+// residenceRe says where someone lives: a first person or a home word,
+// then "in" and a capitalised place.
+var residenceRe = regexp.MustCompile(`\b(?i:i'm|i am|we're|we are|live|lives|living|based|settled|back|still|now|moved|home)(?: (?i:still|now|back|up|down|over|out))? (?i:in|to) \p{Lu}\p{Ll}+`)
+
+// newThingRe is "my new car", "our new flat": something acquired.
+var newThingRe = regexp.MustCompile(`\b(?:my|our) (?:brand )?new [a-z]+`)
+
+// kinship are the words that name a relative on their own, as a subject:
+// "Mum had her knee done", "Baba had a stent fitted".
+var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": true, "mama": true, "mam": true,
+	"ma": true, "dad": true, "daddy": true, "papa": true, "baba": true, "pops": true, "nan": true, "nana": true,
+	"nanna": true, "granny": true, "gran": true, "grandma": true, "grandpa": true, "grandad": true, "granddad": true}
+
+// transientRe is where someone is at the moment: "I'm at my mum's", "we're
+// at the beach".
+var transientRe = regexp.MustCompile(`\b(?:i'm|i am|we're|we are) (?:\w+ )?at (?:my|our|the|a|his|her|their) `)
+
+// choiceRe is a choice named and settled: "Piranesi it is then", "Keswick
+// it is".
+var choiceRe = regexp.MustCompile(`^\p{Lu}[\p{L}'-]*(?: [\p{L}'-]+){0,4} it is(?: then)?\b`)
+
+// namedCopulaRe is a name, then a verb that says what someone is or has.
+var namedCopulaRe = regexp.MustCompile(`^ \S+(?: \S+)?(?:'s| is| was| has| had| got| gets| works| lives| plays) `)
+
+// spanRe is a stretch of the last few days: "all weekend", "all day".
+var spanRe = regexp.MustCompile(`\ball (?:day|night|week|weekend|morning|afternoon|evening)\b`)
+
+// bareObjectRe is a verb whose object is a pronoun: "adopted her", "love
+// it".
+var bareObjectRe = regexp.MustCompile(`^ (?:i|we|i've|we've|i'd|we'd) (?:\w+ )?\w+ (?:her|him|it|them|this|that)\b`)
+
+// promiseRe is a conversational promise: "I'll tell the restaurant", "I'll
+// send you the plan", "I'll ask Zoe".
+var promiseRe = regexp.MustCompile(`^ (?:ok,? |okay,? |sure,? |noted,? |yes,? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give)\b`)
+
+// nameKey is how a capitalised word is looked up: without a possessive.
+func nameKey(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(strings.ReplaceAll(w, "’", "'"), "'s"), "'")
+	return w
+}
+
+// sessionNames are the words a session writes capitalised inside a
+// sentence: names of people, places and things ("Karim", "Keswick"),
+// which make a sentence about someone or somewhere.
+func sessionNames(s Session) map[string]bool {
+	names := map[string]bool{}
+	for _, t := range s.Turns {
+		for _, sn := range split(t.Content).sentences {
+			for i, w := range strings.Fields(sn.text) {
+				w = nameKey(strings.Trim(w, ",.!?;:()\"'*`"))
+				r, n := utf8.DecodeRuneInString(w)
+				if i == 0 || n == len(w) || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
+					continue
+				}
+				if rest := w[n:]; strings.ToUpper(rest) == rest {
+					continue // SHOUTING and acronyms are not names
+				}
+				names[w] = true
+			}
+		}
+		if t.Speaker != "" {
+			for _, w := range strings.Fields(t.Speaker) {
+				names[w] = true
+			}
+		}
+	}
+	return names
+}
+
+// theme is the person theme with the most hits ("" for none).
+func (f features) theme() string {
+	best, n := "", 0
+	for _, t := range themeOrder {
+		if f.themeHits[t] > n {
+			best, n = t, f.themeHits[t]
+		}
+	}
+	return best
+}
+
+func (f features) themeCount() int {
+	n := 0
+	for _, c := range f.themeHits {
+		n += c
+	}
+	return n
+}
