@@ -58,4 +58,3 @@ func retier(ctx context.Context, tx *sql.Tx, nodes []retierNode) error {
 	}
 	return nil
 }
-
