@@ -75,6 +75,7 @@ type invocation struct {
 	positional []string
 	values     map[string]string
 	set        map[string]bool
+	multi      map[string][]string // every value of a repeatable flag, in order
 	json       bool
 	stdin      io.Reader
 	stdout     io.Writer
@@ -83,6 +84,9 @@ type invocation struct {
 
 func (inv *invocation) flag(name string) string { return inv.values[name] }
 func (inv *invocation) bool(name string) bool   { return inv.set[name] && inv.values[name] != "false" }
+
+// flags is every value of a repeatable flag, in the order given.
+func (inv *invocation) flags(name string) []string { return inv.multi[name] }
 
 // wantArgs checks the number of positional arguments.
 func (inv *invocation) wantArgs(min, max int) error {

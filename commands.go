@@ -29,8 +29,11 @@ func verbs() []*verb {
 			{"method", true, "hybrid (the default with [embeddings]), bm25 (the default without) or embedding"},
 			{"explain", false, "show which fields, terms and boosts gave each score"},
 		}, run: runSearch},
-		{name: "import", args: "PATH", help: "import turns into sessions.db: a JSONL, Claude Code or ChatGPT file, - (stdin) or a directory",
-			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code or chatgpt"}}, run: runImport, details: importDetails},
+		{name: "import", args: "PATH [--owner SENDER]... [--paired SENDER]...",
+			help: "import turns into sessions.db: a transcript or chat export (JSONL, Claude Code, ChatGPT, Codex, Gemini, Telegram, WhatsApp, Slack, Discord), a .zip, - (stdin) or a directory",
+			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code, chatgpt, codex, gemini, telegram, whatsapp, slack or discord"},
+				{"owner", true, "you in a chat export, as it names you (repeatable; stored in config.toml [trust.<provider>])"},
+				{"paired", true, "a sender you trust in a chat export (repeatable; stored likewise)"}}, run: runImport, details: importDetails},
 		{name: "write", help: "run the writer (background: gives up after 1 s on a held lock)", flags: []flagSpec{
 			{"force", false, "write until nothing is pending"}, {"session", true, "only this session"}}, run: runWrite},
 		{name: "backfill", help: "distil trusted sources no topic cites", run: runBackfill},

@@ -23,6 +23,10 @@ var globalFlags = []flagSpec{
 	{"help", false, "show help"},
 }
 
+// repeatable are the flags that may be given more than once; each value
+// is kept (invocation.flags).
+var repeatable = map[string]bool{"owner": true, "paired": true}
+
 // allFlags is every flag of every verb, by name: the parser must know
 // which ones take a value wherever they stand.
 func allFlags() map[string]flagSpec {
@@ -52,7 +56,7 @@ func findVerb(name string) *verb {
 // arguments (SPEC §12). "--" ends flag parsing.
 func parseArgs(args []string) (*invocation, error) {
 	known := allFlags()
-	inv := &invocation{values: map[string]string{}, set: map[string]bool{}}
+	inv := &invocation{values: map[string]string{}, set: map[string]bool{}, multi: map[string][]string{}}
 	var used []string
 	onlyPositional := false
 	for i := 0; i < len(args); i++ {
@@ -93,7 +97,9 @@ func parseArgs(args []string) (*invocation, error) {
 				return inv, usagef("flag --%s takes no value (got %q)", name, value)
 			}
 		}
-		if inv.set[name] && spec.value {
+		if spec.value && repeatable[name] {
+			inv.multi[name] = append(inv.multi[name], value)
+		} else if inv.set[name] && spec.value {
 			return inv, usagef("flag --%s given twice", name)
 		}
 		inv.values[name], inv.set[name] = value, true

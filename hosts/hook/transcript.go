@@ -33,7 +33,7 @@ func importTranscript(ctx context.Context, path, session, stateDir string) (bool
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	res, err := importer.Import(ctx, stateDir, importer.Inputs{Paths: []string{path}},
+	res, err := importer.Import(ctx, stateDir, importer.Paths(path),
 		importer.Options{Format: transcript.FormatClaudeCode, BusyTimeout: storeBusyWait})
 	if err != nil {
 		return false, importFailure(path, err)
