@@ -147,11 +147,20 @@ func keyList(keys []string) string {
 }
 
 // jsonLines reports whether head, a file's first bytes, starts with a line
-// that is a JSON object by itself: a file that may be our own JSONL with a
-// mistake, which the store then reports line by line.
+// that is a JSON object by itself with some field of our own turn lines
+// (SPEC §7): a file that may be our own JSONL with a mistake, which the
+// store then reports line by line.
 func jsonLines(head []byte) bool {
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	first, _, _ := bytes.Cut(t, []byte("\n"))
-	first = bytes.TrimSpace(first)
-	return len(first) > 0 && first[0] == '{' && json.Valid(first)
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(first), &obj) != nil {
+		return false
+	}
+	for _, k := range []string{"session", "id", "parent", "role", "content", "speaker_id", "speaker_display", "time", "tier"} {
+		if _, ok := obj[k]; ok {
+			return true
+		}
+	}
+	return false
 }
