@@ -153,4 +153,3 @@ func TestImport_NoOwnerNamesSenders(t *testing.T) {
 		t.Errorf("the warning does not count the %d messages: %s", total, w.Message)
 	}
 }
-
