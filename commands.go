@@ -6,6 +6,13 @@ package main
 // below the verbs (cli.go, open.go, print.go, …), never another verb file
 // (architecture_test.go checks).
 
+// senderFlag and chatFlag select all of one sender's pending sources for
+// promote and reject.
+var (
+	senderFlag = flagSpec{"sender", true, "every pending source of this sender (speaker id, or the name when there is none), as pending shows them"}
+	chatFlag   = flagSpec{"chat", true, "with --sender: only in this chat (PROVIDER/THREAD, as pending shows it)"}
+)
+
 // verbs is the command table of SPEC §12.
 func verbs() []*verb {
 	return []*verb{
@@ -39,10 +46,10 @@ func verbs() []*verb {
 		{name: "backfill", help: "distil trusted sources no topic cites", run: runBackfill},
 		{name: "pending", reads: true, help: "pending sources awaiting review, oldest first",
 			flags: []flagSpec{{"rejected", false, "the rejected sources instead, with reason and rejected_at"}}, run: runPending},
-		{name: "promote", args: "ID...", help: "promote pending or rejected sources (owner)",
-			flags: []flagSpec{{"yes", false, "confirm without a terminal"}}, run: runPromote},
-		{name: "reject", args: "ID...", help: "reject pending sources: they leave the review queue and stay untrusted (owner; promote reverses it)",
-			flags: []flagSpec{{"reason", true, "why, recorded in the ledger"}, {"yes", false, "confirm without a terminal"}}, run: runReject},
+		{name: "promote", args: "ID... | --sender SID [--chat PROVIDER/THREAD]", help: "promote pending or rejected sources, or all of one sender's pending ones (owner)",
+			flags: []flagSpec{{"yes", false, "confirm without a terminal"}, senderFlag, chatFlag}, run: runPromote},
+		{name: "reject", args: "ID... | --sender SID [--chat PROVIDER/THREAD]", help: "reject pending sources, or all of one sender's: they leave the review queue and stay untrusted (owner; promote reverses it)",
+			flags: []flagSpec{{"reason", true, "why, recorded in the ledger"}, {"yes", false, "confirm without a terminal"}, senderFlag, chatFlag}, run: runReject},
 		{name: "audit", reads: true, help: "every install, promotion, rejection, sleep pass and declined proposal, newest first",
 			flags: []flagSpec{{"source", true, "only this source's story (source-id)"},
 				{"since", true, "YYYY-MM-DD (from that day) or RFC 3339"}}, run: runAudit},
