@@ -63,10 +63,10 @@ type verb struct {
 	// creating one (a mistyped --state must not leave an empty workspace
 	// behind). `init`, `demo` and the verbs that write create it.
 	reads bool
-	// neverFails is the first argument on which the verb exits 0 whatever
-	// happens, even on a broken command line: "claude-code" for hook (an
-	// agent's hook must never fail the user's session).
-	neverFails string
+	// neverFails are the first arguments on which the verb exits 0
+	// whatever happens, even on a broken command line: "claude-code" and
+	// "codex" for hook (an agent's hook must never fail the user's session).
+	neverFails []string
 }
 
 // invocation is a parsed command line plus the process streams.

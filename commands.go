@@ -78,9 +78,10 @@ func verbs() []*verb {
 		{name: "decline", args: "ID", help: "drop a proposal and record that in the events",
 			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runDecline},
 		{name: "daemon", help: "nightly sleep pass + idle-session watcher (until stopped)", run: runDaemon},
-		{name: "hook", neverFails: "claude-code", args: "claude-code | install claude-code", help: "the Claude Code hook (reads the event on stdin, always exits 0), or install it into Claude Code's settings",
+		{name: "hook", neverFails: []string{"claude-code", "codex"}, args: "claude-code | codex JSON | install claude-code | install codex",
+			help: "the Claude Code hook (reads the event on stdin) or Codex CLI's notify program (the notification as its last argument); both always exit 0. Or install either",
 			flags: []flagSpec{{"user", false, "install into ~/.claude/settings.json (default)"},
 				{"project", false, "install into ./.claude/settings.json"},
-				{"print", false, "print the settings JSON instead of writing it"}}, run: runHook, details: hookDetails},
+				{"print", false, "print the settings JSON (or Codex's notify line) instead of writing it"}}, run: runHook, details: hookDetails},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -203,7 +204,7 @@ func neverFailing(args []string) (*verb, []string) {
 		return nil, nil
 	}
 	v := findVerb(pos[0])
-	if v == nil || v.neverFails == "" || pos[1] != v.neverFails {
+	if v == nil || !slices.Contains(v.neverFails, pos[1]) {
 		return nil, nil
 	}
 	return v, pos[1:]
