@@ -159,15 +159,6 @@ func runImport(inv *invocation) error {
 	})
 }
 
-// trustTables is config.toml's [trust.<provider>] tables for the import.
-func trustTables(cfg engine.Config) map[string]importer.TrustLists {
-	out := map[string]importer.TrustLists{}
-	for p, t := range cfg.Trust {
-		out[p] = importer.TrustLists{Owner: t.Owner, Paired: t.Paired}
-	}
-	return out
-}
-
 // printImportNotes prints the warnings and the files no format
 // recognises on stderr: the import worked, but the owner should know.
 func printImportNotes(w io.Writer, res importer.Result) {

@@ -77,7 +77,7 @@ func verbs() []*verb {
 			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runAccept},
 		{name: "decline", args: "ID", help: "drop a proposal and record that in the events",
 			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runDecline},
-		{name: "daemon", help: "nightly sleep pass + idle-session watcher (until stopped)", run: runDaemon},
+		{name: "daemon", help: "nightly sleep pass + idle-session watcher + the folders of [import] watch (until stopped)", run: runDaemon},
 		{name: "hook", neverFails: []string{"claude-code", "codex"}, args: "claude-code | codex JSON | install claude-code | install codex",
 			help: "the Claude Code hook (reads the event on stdin) or Codex CLI's notify program (the notification as its last argument); both always exit 0. Or install either",
 			flags: []flagSpec{{"user", false, "install into ~/.claude/settings.json (default)"},
