@@ -33,8 +33,7 @@ func runReject(inv *invocation) error {
 			fmt.Fprintln(inv.stderr, "To reject (they stay untrusted and leave the review queue; promote reverses it):")
 			question := fmt.Sprintf("Reject %d source(s)? [y/N] ", len(refs))
 			if sel != nil {
-				describeSelection(inv.stderr, sel)
-				question = fmt.Sprintf("Reject all %d pending source(s) of %s? [y/N] ", len(refs), orNone(sel[0].SpeakerLabel))
+				question = senderQuestion(inv.stderr, "Reject", sel)
 			} else {
 				describeSources(inv.stderr, refs, known)
 			}

@@ -75,8 +75,7 @@ func runPromote(inv *invocation) error {
 			fmt.Fprintln(inv.stderr, "To promote (they become trusted and searchable; those no topic cites are distilled into one):")
 			question := fmt.Sprintf("Promote %d source(s)? [y/N] ", len(refs))
 			if sel != nil {
-				describeSelection(inv.stderr, sel)
-				question = fmt.Sprintf("Promote all %d pending source(s) of %s? [y/N] ", len(refs), orNone(sel[0].SpeakerLabel))
+				question = senderQuestion(inv.stderr, "Promote", sel)
 			} else {
 				describeSources(inv.stderr, refs, known)
 			}

@@ -169,6 +169,13 @@ func describeSelection(w io.Writer, sel []engine.PendingSource) {
 	}
 }
 
+// senderQuestion describes a --sender selection on w and returns the
+// question that confirms it: verb is "Promote" or "Reject".
+func senderQuestion(w io.Writer, verb string, sel []engine.PendingSource) string {
+	describeSelection(w, sel)
+	return fmt.Sprintf("%s all %d pending source(s) of %s? [y/N] ", verb, len(sel), orNone(sel[0].SpeakerLabel))
+}
+
 // sourceIDs is the source-ids of sources.
 func sourceIDs(ps []engine.PendingSource) []string {
 	out := make([]string, len(ps))
