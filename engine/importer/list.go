@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path"
@@ -127,6 +128,24 @@ func fileHead(p string) ([]byte, error) {
 	return buf[:n], err
 }
 
+// sniffFirst is how much of a walked file is read first: enough to tell
+// media and archives from text.
+const sniffFirst = 4 << 10
+
+// binary reports whether a file's first bytes are no text: a NUL, or a
+// known binary signature (a zip is recognised as a zip by its own test).
+func binary(head []byte) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	for _, magic := range []string{"\x89PNG", "\xff\xd8\xff", "GIF8", "%PDF", "\x1f\x8b", "OggS", "RIFF"} {
+		if bytes.HasPrefix(head, []byte(magic)) {
+			return true
+		}
+	}
+	return len(head) >= 12 && string(head[4:8]) == "ftyp"
+}
+
 // slackLists are the file names at a Slack export's root.
 var slackLists = map[string]bool{"users.json": true, "org_users.json": true, "channels.json": true,
 	"groups.json": true, "mpims.json": true, "dms.json": true}
@@ -145,7 +164,12 @@ func (in *Inputs) walk(c container, p string, isZipFile bool, format transcript.
 		if h, ok := heads[name]; ok {
 			return h
 		}
-		h, _ := readHead(c, name, detectBytes) // an unreadable file is reported when read
+		// A folder of exports holds media too: their first bytes say so,
+		// without reading detectBytes of every photo.
+		h, _ := readHead(c, name, sniffFirst) // an unreadable file is reported when read
+		if len(h) == sniffFirst && !binary(h) {
+			h, _ = readHead(c, name, detectBytes)
+		}
 		heads[name] = h
 		return h
 	}
