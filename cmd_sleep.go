@@ -17,6 +17,7 @@ import (
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 )
 
 // runSleep runs one reorganiser pass now and prints its report (SPEC §9,
@@ -128,6 +129,11 @@ func daemonWatcher(e *engine.Engine, imports *importer.Watcher, logw io.Writer) 
 	idle := time.Duration(e.Config().Daemon.IdleMinutes) * time.Minute
 	return func(ctx context.Context) error {
 		if imports != nil {
+			// The owner may name senders (import --owner) while the daemon
+			// runs: the watched imports use what config.toml says now.
+			if cfg, err := engine.LoadConfig(workspace.ConfigPath(imports.StateDir)); err == nil {
+				imports.Senders = importer.SendersOf(trustTables(cfg))
+			}
 			results, err := imports.Scan(ctx)
 			stored := 0
 			for _, r := range results {
