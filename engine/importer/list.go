@@ -88,7 +88,7 @@ func List(p string, format transcript.Format) (Inputs, error) {
 		if err != nil {
 			return Inputs{}, errcode.Wrap(errcode.InvalidArgument, err, "read %s", p)
 		}
-		if !isZip(head) || format == transcript.FormatJSONL {
+		if !isZip(head) {
 			return Inputs{Items: []Input{{Path: p, Format: format, Size: fi.Size(), Title: chatTitle(p)}}}, nil
 		}
 		z, err := openZip(p)
@@ -155,7 +155,7 @@ var slackLists = map[string]bool{"users.json": true, "org_users.json": true, "ch
 func (in *Inputs) walk(c container, p string, isZipFile bool, format transcript.Format, title string) error {
 	all := c.members()
 	if format != transcript.FormatUnknown {
-		in.walkFormat(c, p, isZipFile, format, all)
+		in.walkFormat(p, isZipFile, format, all, title)
 		return nil
 	}
 	taken := map[string]bool{}
@@ -253,7 +253,7 @@ func (in *Inputs) walkZip(p string) error {
 
 // walkFormat adds the inputs of a walk for one named format: the files
 // its exports are made of, or the whole folder for Slack.
-func (in *Inputs) walkFormat(c container, p string, isZipFile bool, format transcript.Format, all []member) {
+func (in *Inputs) walkFormat(p string, isZipFile bool, format transcript.Format, all []member, title string) {
 	row, ok := formatOf(format)
 	if !ok {
 		in.Items = append(in.Items, Input{Path: p, Format: format})
@@ -281,8 +281,11 @@ func (in *Inputs) walkFormat(c container, p string, isZipFile bool, format trans
 			}
 			dirs[dirOf(m.name)] = len(in.Items)
 		}
-		in.Items = append(in.Items, Input{Path: p, Format: format, Members: []string{m.name}, Zip: isZipFile,
-			Title: chatTitle(m.name), Size: m.size})
+		t := chatTitle(m.name)
+		if t == "" {
+			t = title // _chat.txt inside "WhatsApp Chat - Family.zip"
+		}
+		in.Items = append(in.Items, Input{Path: p, Format: format, Members: []string{m.name}, Zip: isZipFile, Title: t, Size: m.size})
 	}
 }
 
