@@ -64,10 +64,10 @@ type verb struct {
 	// creating one (a mistyped --state must not leave an empty workspace
 	// behind). `init`, `demo` and the verbs that write create it.
 	reads bool
-	// neverFails is the first argument on which the verb exits 0 whatever
-	// happens, even on a broken command line: "claude-code" for hook (an
-	// agent's hook must never fail the user's session).
-	neverFails string
+	// neverFails are the first arguments on which the verb exits 0
+	// whatever happens, even on a broken command line: "claude-code" and
+	// "codex" for hook (an agent's hook must never fail the user's session).
+	neverFails []string
 }
 
 // invocation is a parsed command line plus the process streams.
@@ -76,6 +76,7 @@ type invocation struct {
 	positional []string
 	values     map[string]string
 	set        map[string]bool
+	multi      map[string][]string // every value of a repeatable flag, in order
 	json       bool
 	stdin      io.Reader
 	stdout     io.Writer
@@ -85,6 +86,9 @@ type invocation struct {
 
 func (inv *invocation) flag(name string) string { return inv.values[name] }
 func (inv *invocation) bool(name string) bool   { return inv.set[name] && inv.values[name] != "false" }
+
+// flags is every value of a repeatable flag, in the order given.
+func (inv *invocation) flags(name string) []string { return inv.multi[name] }
 
 // wantArgs checks the number of positional arguments.
 func (inv *invocation) wantArgs(min, max int) error {

@@ -129,3 +129,50 @@ func TestHook_Help(t *testing.T) {
 		}
 	}
 }
+
+// TestHook_Codex: `hook codex` exits 0 with nothing on stdout whatever its
+// argument, and `hook install codex` sets Codex's notify program once.
+func TestHook_Codex(t *testing.T) {
+	state := fixtureState(t, "valid")
+	codexHome := t.TempDir()
+	t.Setenv("CODEX_HOME", codexHome)
+	for _, args := range [][]string{
+		{"hook", "codex", "--state", state},
+		{"hook", "codex", "--state", state, "not json"},
+		{"hook", "codex", "--state", state, `{"type":"agent-turn-complete","thread-id":"0199e1b2-0000-0000-0000-000000000000"}`},
+		{"hook", "codex", "--state", state, "--frobnicate", "{}"},
+	} {
+		if r := runCLI(t, "", args...); r.code != 0 || r.stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)
+		}
+	}
+	doc := oneJSON(t, runCLI(t, "", "status", "--json", "--state", state).stdout)
+	if f, _ := doc["hook"].(map[string]any)["last_failure"].(map[string]any); f == nil || f["code"] != "NOT_FOUND" {
+		t.Errorf("status hook %v", doc["hook"])
+	}
+
+	bin, _ := os.Executable()
+	if real, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = real
+	}
+	r := runCLI(t, "", "hook", "install", "codex", "--print")
+	if want := `notify = ["` + bin + `", "hook", "codex"]`; r.code != 0 || strings.TrimSpace(r.stdout) != want {
+		t.Errorf("--print: exit %d %q, want %q", r.code, r.stdout, want)
+	}
+	r = runCLI(t, "", "hook", "install", "codex", "--json", "--state", state)
+	doc = oneJSON(t, r.stdout)
+	config := filepath.Join(codexHome, "config.toml")
+	if r.code != 0 || doc["path"] != config || doc["added"] != true {
+		t.Fatalf("install: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	data, _ := os.ReadFile(config)
+	if !strings.Contains(string(data), `"hook", "codex", "--state", "`+state+`"]`) {
+		t.Errorf("config.toml:\n%s", data)
+	}
+	if r := runCLI(t, "", "hook", "install", "codex", "--state", state); r.code != 0 || !strings.Contains(r.stdout, "nothing changed") {
+		t.Errorf("second install: exit %d %s", r.code, r.stdout)
+	}
+	if r := runCLI(t, "", "hook", "install", "codex", "--project"); r.code != 2 {
+		t.Errorf("--project: exit %d", r.code)
+	}
+}

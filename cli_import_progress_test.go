@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"scriptorium/engine/importer"
 )
 
 // TestImport_ProgressOnlyOnTerminals: the bar is never drawn into a pipe,
@@ -22,7 +24,7 @@ func TestImport_ProgressOnlyOnTerminals(t *testing.T) {
 	}
 	defer f.Close()
 	for _, stderr := range []io.Writer{&bytes.Buffer{}, f} {
-		if p := newImportProgress(&invocation{stderr: stderr}, []string{big}); p != nil {
+		if p := newImportProgress(&invocation{stderr: stderr}, importer.Inputs{Items: []importer.Input{{Path: big, Size: progressMinBytes + 1}}}); p != nil {
 			t.Errorf("a bar for %T, which is no terminal", stderr)
 		}
 	}

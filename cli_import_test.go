@@ -69,9 +69,9 @@ func TestImport_ClaudeCodeGrows(t *testing.T) {
 	}
 }
 
-// TestImport_Output: the document has exactly imported, sessions and
-// skipped (an empty object when nothing was skipped); the human output is
-// one line.
+// TestImport_Output: the document has exactly imported, sessions,
+// skipped (an empty object when nothing was skipped), retiered, warnings
+// and unrecognised (empty arrays); the human output is one line.
 func TestImport_Output(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state")
 	turns := `{"session":"s1","id":"m1","role":"user","content":"hi","time":"2026-01-01T10:00:00Z"}` + "\n"
@@ -81,10 +81,10 @@ func TestImport_Output(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if r.code != 0 || !slices.Equal(keys, []string{"imported", "sessions", "skipped"}) || len(doc["skipped"].(map[string]any)) != 0 {
+	if r.code != 0 || !slices.Equal(keys, []string{"imported", "retiered", "sessions", "skipped", "unrecognised", "warnings"}) || len(doc["skipped"].(map[string]any)) != 0 {
 		t.Errorf("exit %d, document %s", r.code, r.stdout)
 	}
-	if !strings.Contains(r.stdout, `"skipped": {}`) {
+	if !strings.Contains(r.stdout, `"skipped": {}`) || !strings.Contains(r.stdout, `"warnings": []`) || !strings.Contains(r.stdout, `"unrecognised": []`) {
 		t.Errorf("skipped is not {}: %s", r.stdout)
 	}
 	r = runCLI(t, turns, "import", "-", "--state", state)
@@ -236,7 +236,9 @@ func TestImport_Help(t *testing.T) {
 		t.Fatalf("exit %d", r.code)
 	}
 	for _, want := range []string{"--format", "auto", "jsonl", "claude-code", "chatgpt", "conversations.json",
-		"~/.claude/projects/<project>/<session-id>.jsonl", "not_a_transcript", "owner (default), paired or unpaired", "RFC 3339"} {
+		"~/.claude/projects/<project>/<session-id>.jsonl", "not_a_transcript", "owner (default), paired or unpaired", "RFC 3339",
+		"codex", "gemini", "telegram", "whatsapp", "slack", "discord", "--owner SENDER", "--paired SENDER", "[trust.<provider>]",
+		"rollout-*.jsonl", "result.json", "_chat.txt", "DiscordChatExporter", "skipped changed"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("import --help lacks %q", want)
 		}

@@ -13,7 +13,7 @@ import (
 // is the owner's deliberate act: a terminal (where it asks, naming each
 // source) or --yes.
 func runReject(inv *invocation) error {
-	if err := inv.wantArgs(1, -1); err != nil {
+	if err := reviewArgs(inv); err != nil {
 		return err
 	}
 	if !inv.bool("yes") && !inv.isTerminal() {
@@ -21,18 +21,27 @@ func runReject(inv *invocation) error {
 			Message: "reject is interactive: run it on a terminal or pass --yes"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
-		known, err := reviewable(ctx, e)
+		known, queue, err := reviewQueue(ctx, e)
+		if err != nil {
+			return err
+		}
+		refs, sel, err := reviewTargets(inv, queue)
 		if err != nil {
 			return err
 		}
 		if !inv.bool("yes") {
 			fmt.Fprintln(inv.stderr, "To reject (they stay untrusted and leave the review queue; promote reverses it):")
-			describeSources(inv.stderr, inv.positional, known)
-			if !inv.confirm(fmt.Sprintf("Reject %d source(s)? [y/N] ", len(inv.positional))) {
+			question := fmt.Sprintf("Reject %d source(s)? [y/N] ", len(refs))
+			if sel != nil {
+				question = senderQuestion(inv.stderr, "Reject", sel)
+			} else {
+				describeSources(inv.stderr, refs, known)
+			}
+			if !inv.confirm(question) {
 				return engine.Errorf(engine.CodeInvalidArgument, "rejection cancelled; nothing changed")
 			}
 		}
-		res, err := e.Reject(ctx, inv.positional, inv.flag("reason"))
+		res, err := e.Reject(ctx, refs, inv.flag("reason"))
 		if err != nil {
 			return err
 		}

@@ -50,7 +50,7 @@ func TestCLI_RejectPendingRejectedAudit(t *testing.T) {
 		t.Fatalf("pending --rejected = %v", rej)
 	}
 	r := srcs[0].(map[string]any)
-	want := []string{"anchor", "content", "path", "reason", "ref", "rejected_at", "rejected_by", "speaker_id", "speaker_label", "time"}
+	want := []string{"anchor", "chat", "content", "path", "reason", "ref", "rejected_at", "rejected_by", "speaker_id", "speaker_label", "time"}
 	if !slices.Equal(docKeys(r), want) || r["ref"] != m5 || r["reason"] != "not about the project" {
 		t.Errorf("rejected source %v, keys %v want %v", r, docKeys(r), want)
 	}

@@ -29,16 +29,113 @@ scriptorium hook install claude-code [--user|--project] [--print]
   Adds the hook for those four events to ~/.claude/settings.json (--user, the default)
   or ./.claude/settings.json (--project), keeping every other setting and hook; the old
   file is kept as settings.json.bak. Installing twice adds nothing. --print prints the
-  JSON to add instead of writing it. --state or --profile is baked into the command.`
+  JSON to add instead of writing it. --state or --profile is baked into the command.
+
+scriptorium hook codex JSON
+  Codex CLI's notify program: Codex runs it when the agent finishes a turn, with the
+  notification {"type":"agent-turn-complete","thread-id",...} as the last argument. It
+  finds the session's rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*-<thread-id>.jsonl;
+  $CODEX_HOME moves ~/.codex), imports what it gained and runs the writer's threshold
+  pass, within 20 s. It always exits 0; failures are recorded for 'scriptorium status'.
+
+scriptorium hook install codex [--print]
+  Sets notify = ["<this binary>", "hook", "codex"] in ~/.codex/config.toml (or
+  $CODEX_HOME/config.toml), keeping every other setting; the old file is kept as
+  config.toml.bak. Codex runs one notify program: if another is set, nothing changes and
+  the error says what to chain. Installing twice changes nothing. --print prints the line.
+
+Gemini CLI sessions come in through 'scriptorium import ~/.gemini/tmp', or the daemon
+  watches them: [import] watch = ["~/.gemini/tmp"] in config.toml.`
 
 func runHook(inv *invocation) error {
 	switch {
 	case len(inv.positional) >= 1 && inv.positional[0] == "claude-code":
 		return runClaudeCodeHook(inv)
+	case len(inv.positional) >= 1 && inv.positional[0] == "codex":
+		return runCodexHook(inv)
 	case len(inv.positional) == 2 && inv.positional[0] == "install" && inv.positional[1] == "claude-code":
 		return runHookInstall(inv)
+	case len(inv.positional) == 2 && inv.positional[0] == "install" && inv.positional[1] == "codex":
+		return runCodexInstall(inv)
 	}
-	return usagef("usage: scriptorium hook claude-code | scriptorium hook install claude-code [--user|--project] [--print]")
+	return usagef("usage: scriptorium hook claude-code | hook codex JSON | hook install claude-code [--user|--project] [--print] | hook install codex [--print]")
+}
+
+// runCodexHook runs Codex's notify program. Whatever happens it returns
+// nil: Codex does not wait for it, and a memory problem must never show up
+// in the user's session.
+func runCodexHook(inv *invocation) error {
+	dir, err := inv.stateDir()
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "scriptorium hook codex: %v\n", err)
+		return nil
+	}
+	arg := ""
+	if n := len(inv.positional); n >= 2 {
+		arg = inv.positional[n-1] // Codex appends the notification last
+	}
+	_ = hook.Codex(arg, hook.CodexOptions{Options: hook.Options{StateDir: dir, Log: inv.stderr,
+		Open: app.Opener(dir, app.Hook, app.Options{})}})
+	return nil
+}
+
+// installBinary is this program's path for a hook to run, with a warning
+// when it is a temporary 'go run' build, and the state dir to bake in
+// ("" when none was chosen on the command line).
+func installBinary(inv *invocation) (bin, state string, err error) {
+	if bin, err = os.Executable(); err != nil {
+		return "", "", fmt.Errorf("find this program's path: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = real
+	}
+	if inv.set["state"] || inv.set["profile"] {
+		if state, err = inv.stateDir(); err != nil {
+			return "", "", err
+		}
+		if state, err = filepath.Abs(state); err != nil {
+			return "", "", err
+		}
+	}
+	if strings.Contains(bin, string(filepath.Separator)+"go-build") {
+		fmt.Fprintf(inv.stderr, "scriptorium: warning: %s is a temporary 'go run' build; install a built binary (go build -o scriptorium .)\n", bin)
+	}
+	return bin, state, nil
+}
+
+// runCodexInstall sets Codex's notify program to this hook.
+func runCodexInstall(inv *invocation) error {
+	if inv.bool("user") || inv.bool("project") {
+		return usagef("--user and --project are Claude Code's scopes; Codex has one config.toml ($CODEX_HOME or ~/.codex)")
+	}
+	bin, state, err := installBinary(inv)
+	if err != nil {
+		return err
+	}
+	notify := hook.CodexNotify(bin, state)
+	if inv.bool("print") {
+		_, err := fmt.Fprintln(inv.stdout, hook.CodexNotifyLine(notify))
+		return err
+	}
+	home, err := hook.CodexHome()
+	if err != nil {
+		return err
+	}
+	res, err := hook.InstallCodex(hook.CodexConfigPath(home), notify)
+	if err != nil {
+		return err
+	}
+	return inv.emit(res, func(w io.Writer) {
+		if !res.Added {
+			fmt.Fprintf(w, "%s already runs %s as its notify program; nothing changed\n", res.Path, hook.CodexNotifyLine(notify))
+			return
+		}
+		fmt.Fprintf(w, "set %s in %s: Codex imports each turn as it ends", hook.CodexNotifyLine(notify), res.Path)
+		if res.Backup != "" {
+			fmt.Fprintf(w, " (old file: %s)", res.Backup)
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // runClaudeCodeHook runs the hook. Whatever happens it returns nil, so the
@@ -59,26 +156,11 @@ func runHookInstall(inv *invocation) error {
 	if inv.bool("user") && inv.bool("project") {
 		return usagef("--user and --project exclude each other")
 	}
-	bin, err := os.Executable()
+	bin, state, err := installBinary(inv)
 	if err != nil {
-		return fmt.Errorf("find this program's path: %w", err)
-	}
-	if real, err := filepath.EvalSymlinks(bin); err == nil {
-		bin = real
-	}
-	state := ""
-	if inv.set["state"] || inv.set["profile"] {
-		if state, err = inv.stateDir(); err != nil {
-			return err
-		}
-		if state, err = filepath.Abs(state); err != nil {
-			return err
-		}
+		return err
 	}
 	command := hook.Command(bin, state)
-	if strings.Contains(bin, string(filepath.Separator)+"go-build") {
-		fmt.Fprintf(inv.stderr, "scriptorium: warning: %s is a temporary 'go run' build; install a built binary (go build -o scriptorium .)\n", bin)
-	}
 	if inv.bool("print") {
 		_, err := inv.stdout.Write(hook.Snippet(command))
 		return err

@@ -13,22 +13,48 @@ import (
 	"scriptorium/workspace"
 )
 
-// importDetails is `scriptorium import --help`: the formats and every JSONL
-// field with the values the store accepts (engine/sessions checks them).
+// importDetails is `scriptorium import --help`: the formats, the trust of
+// chat senders and every JSONL field with the values the store accepts
+// (engine/sessions checks them).
 const importDetails = `formats (--format; default auto, which looks at each file's content, never its name):
   jsonl        our own turn lines, one JSON object per line (fields below)
   claude-code  a Claude Code transcript: ~/.claude/projects/<project>/<session-id>.jsonl
   chatgpt      conversations.json from a ChatGPT data export (Settings → Data controls → Export data)
+  codex        a Codex CLI rollout: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
+  gemini       a Gemini CLI session: ~/.gemini/tmp/<project>/chats/session-*.json(l)
+  telegram     result.json of a Telegram Desktop export (one chat or the whole account)
+  whatsapp     "Export chat" of WhatsApp: _chat.txt (iOS, in its zip) or "WhatsApp Chat with X.txt"
+  slack        a Slack workspace export: its folder or its .zip
+  discord      DiscordChatExporter JSON: one channel's file, or a folder of (overlapping) exports
 
-PATH is a file, - (stdin) or a directory walked recursively: every *.jsonl (jsonl,
-claude-code), every conversations.json (chatgpt), or every file that is a transcript
-(auto; other files are counted as skipped not_a_transcript). A single file that auto
-does not recognise is read as jsonl, so its bad lines are reported.
+PATH is a file, a .zip, - (stdin) or a directory walked recursively. With auto, each file
+is read as what its content is: a folder (or zip) holding a Slack export's users.json,
+channels.json and day files is one Slack export, the Discord exports of one folder are
+merged (the later edit of a message wins), and a file no format recognises is counted as
+skipped not_a_transcript and listed with what it looks like. A single file auto does not
+recognise is refused, with what it looks like (JSON lines are read as jsonl, so that their
+bad lines are reported). With a format, a directory walk takes that format's files
+(*.jsonl; conversations.json; rollout-*.jsonl; *.json; *.txt; the whole folder for slack).
 
 All files are stored in one transaction, file by file: a malformed file (reported
 with its line or record) stores nothing at all. Importing again stores only what is
-new: a Claude Code transcript that has grown adds just its new lines, and repeated
-lines are counted as skipped duplicate.
+new: a transcript or export that has grown adds just its new messages; repeated ones
+are counted as skipped duplicate. A chat export may change between two exports (an edited
+message, a renamed sender, a deleted message): the stored message is kept and the
+difference counted as skipped changed (our own jsonl refuses such a file instead).
+
+who is who in a chat export (Telegram, WhatsApp, Slack, Discord):
+  --owner SENDER    you, as the export names you (repeatable)
+  --paired SENDER   someone you trust (repeatable)
+  SENDER is a Telegram from_id (user123), a Slack user id (U024BE7LH), a Discord author id,
+  or the WhatsApp name as written ("~ Ana" and "Ana" are the same). The choice is stored in
+  config.toml as [trust.<provider>] owner = [...] paired = [...] (merged with what is there)
+  and used by every later import of that provider. In a group chat, every message of a
+  sender who is neither owner nor paired is archived pending review at the next write:
+  it shows in 'scriptorium pending' and the Pending pane, never in search, recall or core
+  until promoted (promote --sender SENDER takes a sender at once). In a one-to-one chat
+  the other side, unless paired, never enters memory. Without an owner the import warns
+  and names the most active senders.
 
 jsonl fields (unknown fields are ignored):
   session          required: the conversation id (up to 200 bytes, no control characters)
@@ -44,14 +70,23 @@ jsonl fields (unknown fields are ignored):
   group            true for a group chat: unpaired group turns are archived pending review
   synthetic        true for runtime-generated rows: stored, never written to memory
 
-output: {"imported":N,"sessions":M,"skipped":{"<reason>":K,...}}`
+output: {"imported":N,"sessions":M,"skipped":{"<reason>":K,...},"retiered":R,
+         "warnings":[{"kind","message",...}],"unrecognised":[{"path","looks_like"}],
+         "trust":{"<provider>":{"owner":[...],"paired":[...]}} (only when stored)}`
 
 // importOutput is the import verb's JSON document.
 type importOutput struct {
-	Imported int            `json:"imported"`
-	Sessions int            `json:"sessions"`
-	Skipped  map[string]int `json:"skipped"`
+	Imported     int                            `json:"imported"`
+	Sessions     int                            `json:"sessions"`
+	Skipped      map[string]int                 `json:"skipped"`
+	Retiered     int                            `json:"retiered"`
+	Warnings     []importer.Warning             `json:"warnings"`
+	Unrecognised []importer.Unrecognised        `json:"unrecognised"`
+	Trust        map[string]importer.TrustLists `json:"trust,omitempty"`
 }
+
+// maxListed is how many unrecognised files the human output names.
+const maxListed = 10
 
 // runImport reads turns into sessions.db through the import service
 // (engine/importer), with a progress bar on a terminal.
@@ -66,11 +101,18 @@ func runImport(inv *invocation) error {
 	case !importer.KnownFormat(format):
 		return usagef("--format takes %s, not %q", orList(append([]string{"auto"}, importer.FormatNames()...)), format)
 	}
+	named := importer.Named{Owner: inv.flags("owner"), Paired: inv.flags("paired")}
+	for _, s := range append(append([]string{}, named.Owner...), named.Paired...) {
+		if strings.TrimSpace(s) == "" {
+			return usagef("--owner and --paired take a sender as the export names them, not an empty string")
+		}
+	}
 	dir, err := inv.stateDir()
 	if err != nil {
 		return err
 	}
-	cfg, err := engine.LoadConfig(workspace.ConfigPath(dir))
+	cfgPath := workspace.ConfigPath(dir)
+	cfg, err := engine.LoadConfig(cfgPath)
 	if err != nil {
 		return err
 	}
@@ -81,8 +123,9 @@ func runImport(inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	opts := importer.Options{Format: format, Stdin: inv.stdin}
-	prog := newImportProgress(inv, in.Paths)
+	opts := importer.Options{Format: format, Stdin: inv.stdin, Senders: importer.SendersOf(trustTables(cfg)),
+		Named: named, ConfigPath: cfgPath}
+	prog := newImportProgress(inv, in)
 	if prog != nil {
 		opts.Progress = prog
 	}
@@ -93,10 +136,58 @@ func runImport(inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	out := importOutput{Imported: res.Imported, Sessions: res.Sessions, Skipped: res.Skipped}
+	out := importOutput{Imported: res.Imported, Sessions: res.Sessions, Skipped: res.Skipped, Retiered: res.Retiered,
+		Warnings: res.Warnings, Unrecognised: res.Unrecognised, Trust: res.Trust}
+	if out.Warnings == nil {
+		out.Warnings = []importer.Warning{}
+	}
+	if out.Unrecognised == nil {
+		out.Unrecognised = []importer.Unrecognised{}
+	}
+	if !inv.json {
+		printImportNotes(inv.stderr, res)
+	}
 	return inv.emit(out, func(w io.Writer) {
 		fmt.Fprintf(w, "imported %d turn(s) in %d session(s) from %d file(s)%s\n", out.Imported, out.Sessions, len(res.Files), skippedText(out.Skipped))
+		if out.Retiered > 0 {
+			fmt.Fprintf(w, "%d stored turn(s) not yet written took the tier you gave their sender\n", out.Retiered)
+		}
+		for _, p := range sortedKeys(out.Trust) {
+			t := out.Trust[p]
+			fmt.Fprintf(w, "stored in %s: [trust.%s] owner = %s, paired = %s\n", cfgPath, p, listText(t.Owner), listText(t.Paired))
+		}
 	})
+}
+
+// printImportNotes prints the warnings and the files no format
+// recognises on stderr: the import worked, but the owner should know.
+func printImportNotes(w io.Writer, res importer.Result) {
+	for _, x := range res.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", x.Message)
+	}
+	for i, u := range res.Unrecognised {
+		if i == maxListed {
+			fmt.Fprintf(w, "… and %d more file(s) that are no transcript (--json lists them all)\n", len(res.Unrecognised)-maxListed)
+			break
+		}
+		fmt.Fprintf(w, "not a transcript: %s: %s\n", u.Path, u.LooksLike)
+	}
+}
+
+func listText(s []string) string {
+	if len(s) == 0 {
+		return "(none)"
+	}
+	return strings.Join(s, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // orList joins names as "a, b or c".

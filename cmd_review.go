@@ -22,14 +22,11 @@ func runPending(inv *invocation) error {
 		if err != nil {
 			return err
 		}
-		return inv.emit(map[string]any{"sources": ps}, func(w io.Writer) {
-			if len(ps) == 0 {
-				fmt.Fprintln(w, "no pending sources")
-			}
-			for _, p := range ps {
-				fmt.Fprintf(w, "%s  %s  %s\n    %s\n", p.Time, p.Ref, orNone(p.SpeakerLabel), oneLine(p.Content, 100))
-			}
-		})
+		chats := groupPending(ps)
+		if chats == nil {
+			chats = []pendingChat{}
+		}
+		return inv.emit(map[string]any{"sources": ps, "chats": chats}, func(w io.Writer) { printPending(w, ps) })
 	})
 }
 
@@ -56,7 +53,7 @@ func emitRejected(ctx context.Context, inv *invocation, e *engine.Engine) error 
 }
 
 func runPromote(inv *invocation) error {
-	if err := inv.wantArgs(1, -1); err != nil {
+	if err := reviewArgs(inv); err != nil {
 		return err
 	}
 	// Promotion is the owner's deliberate act: a terminal or an explicit --yes.
@@ -65,19 +62,28 @@ func runPromote(inv *invocation) error {
 			Message: "promote is interactive: run it on a terminal or pass --yes"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
-		known, err := reviewable(ctx, e)
+		known, queue, err := reviewQueue(ctx, e)
+		if err != nil {
+			return err
+		}
+		refs, sel, err := reviewTargets(inv, queue)
 		if err != nil {
 			return err
 		}
 		if !inv.bool("yes") {
 			// Say whose words become trusted, not just how many.
 			fmt.Fprintln(inv.stderr, "To promote (they become trusted and searchable; those no topic cites are distilled into one):")
-			describeSources(inv.stderr, inv.positional, known)
-			if !inv.confirm(fmt.Sprintf("Promote %d source(s)? [y/N] ", len(inv.positional))) {
+			question := fmt.Sprintf("Promote %d source(s)? [y/N] ", len(refs))
+			if sel != nil {
+				question = senderQuestion(inv.stderr, "Promote", sel)
+			} else {
+				describeSources(inv.stderr, refs, known)
+			}
+			if !inv.confirm(question) {
 				return engine.Errorf(engine.CodeInvalidArgument, "promotion cancelled; nothing changed")
 			}
 		}
-		res, err := e.Promote(ctx, inv.positional)
+		res, err := e.Promote(ctx, refs)
 		if err != nil {
 			return err
 		}

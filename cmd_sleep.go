@@ -13,9 +13,11 @@ import (
 	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/daemon"
+	"scriptorium/engine/importer"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 )
 
 // runSleep runs one reorganiser pass now and prints its report (SPEC §9,
@@ -96,12 +98,64 @@ func runDaemon(inv *invocation) error {
 	}
 	defer logf.Close()
 	log.SetOutput(logf) // library log lines (bleve) belong in the file too
-	return daemon.Run(ctx, e.Engine, daemon.Options{Log: io.MultiWriter(inv.stderr, logf), Watch: daemonWatcher(e.Engine)})
+	logw := io.MultiWriter(inv.stderr, logf)
+	imports, err := importWatcher(dir, e.Config())
+	if err != nil {
+		return err
+	}
+	return daemon.Run(ctx, e.Engine, daemon.Options{Log: logw, Watch: daemonWatcher(e.Engine, imports, logw)})
 }
 
-// daemonWatcher is the idle-session watcher the daemon runs every minute:
-// it force-writes sessions idle longer than daemon.idle_minutes.
-func daemonWatcher(e *engine.Engine) func(context.Context) error {
+// importWatcher is the watcher of config.toml's [import] watch folders,
+// nil when there are none.
+func importWatcher(dir string, cfg engine.Config) (*importer.Watcher, error) {
+	if len(cfg.Import.Watch) == 0 {
+		return nil, nil
+	}
+	w := &importer.Watcher{StateDir: dir, Senders: importer.SendersOf(trustTables(cfg))}
+	for _, p := range cfg.Import.Watch {
+		abs, err := importer.ExpandHome(p)
+		if err != nil {
+			return nil, engine.Wrap(engine.CodeInvalidArgument, err, "config: import.watch %q", p)
+		}
+		w.Paths = append(w.Paths, abs)
+	}
+	return w, nil
+}
+
+// daemonWatcher is what the daemon runs every minute: the watched folders'
+// new or grown exports are imported (and the writer's threshold pass run
+// when something was stored), then sessions idle longer than
+// daemon.idle_minutes are force-written. An import's failure is logged,
+// never fatal.
+func daemonWatcher(e *engine.Engine, imports *importer.Watcher, logw io.Writer) func(context.Context) error {
 	idle := time.Duration(e.Config().Daemon.IdleMinutes) * time.Minute
-	return func(ctx context.Context) error { return writer.WriteIdle(ctx, e, idle) }
+	return func(ctx context.Context) error {
+		if imports != nil {
+			// The owner may name senders (import --owner) while the daemon
+			// runs: the watched imports use what config.toml says now.
+			if cfg, err := engine.LoadConfig(workspace.ConfigPath(imports.StateDir)); err == nil {
+				imports.Senders = importer.SendersOf(trustTables(cfg))
+			}
+			results, err := imports.Scan(ctx)
+			stored := 0
+			for _, r := range results {
+				if r.Err != nil || r.Result.Imported > 0 || len(r.Result.Warnings) > 0 {
+					fmt.Fprintf(logw, "%s %s\n", time.Now().Format(time.RFC3339), r.Summary())
+				}
+				stored += r.Result.Imported
+			}
+			if err != nil {
+				fmt.Fprintf(logw, "%s import watch: %v\n", time.Now().Format(time.RFC3339), err)
+			}
+			if stored > 0 {
+				// Unpaired group messages are archived pending at once,
+				// and a session past the threshold gets its batch.
+				if _, err := writer.Write(ctx, e, writer.WriteOptions{}); err != nil && ctx.Err() == nil {
+					fmt.Fprintf(logw, "%s import watch: writer: %v\n", time.Now().Format(time.RFC3339), err)
+				}
+			}
+		}
+		return writer.WriteIdle(ctx, e, idle)
+	}
 }

@@ -6,6 +6,13 @@ package main
 // below the verbs (cli.go, open.go, print.go, …), never another verb file
 // (architecture_test.go checks).
 
+// senderFlag and chatFlag select all of one sender's pending sources for
+// promote and reject.
+var (
+	senderFlag = flagSpec{"sender", true, "every pending source of this sender (speaker id, or the name when there is none), as pending shows them"}
+	chatFlag   = flagSpec{"chat", true, "with --sender: only in this chat (PROVIDER/THREAD, as pending shows it)"}
+)
+
 // verbs is the command table of SPEC §12.
 func verbs() []*verb {
 	return []*verb{
@@ -30,17 +37,20 @@ func verbs() []*verb {
 			{"method", true, "hybrid (the default with [embeddings]), bm25 (the default without) or embedding"},
 			{"explain", false, "show which fields, terms and boosts gave each score"},
 		}, run: runSearch},
-		{name: "import", args: "PATH", help: "import turns into sessions.db: a JSONL, Claude Code or ChatGPT file, - (stdin) or a directory",
-			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code or chatgpt"}}, run: runImport, details: importDetails},
+		{name: "import", args: "PATH [--owner SENDER]... [--paired SENDER]...",
+			help: "import turns into sessions.db: a transcript or chat export (JSONL, Claude Code, ChatGPT, Codex, Gemini, Telegram, WhatsApp, Slack, Discord), a .zip, - (stdin) or a directory",
+			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code, chatgpt, codex, gemini, telegram, whatsapp, slack or discord"},
+				{"owner", true, "you in a chat export, as it names you (repeatable; stored in config.toml [trust.<provider>])"},
+				{"paired", true, "a sender you trust in a chat export (repeatable; stored likewise)"}}, run: runImport, details: importDetails},
 		{name: "write", help: "run the writer (background: gives up after 1 s on a held lock)", flags: []flagSpec{
 			{"force", false, "write until nothing is pending"}, {"session", true, "only this session"}}, run: runWrite},
 		{name: "backfill", help: "distil trusted sources no topic cites", run: runBackfill},
 		{name: "pending", reads: true, help: "pending sources awaiting review, oldest first",
 			flags: []flagSpec{{"rejected", false, "the rejected sources instead, with reason and rejected_at"}}, run: runPending},
-		{name: "promote", args: "ID...", help: "promote pending or rejected sources (owner)",
-			flags: []flagSpec{{"yes", false, "confirm without a terminal"}}, run: runPromote},
-		{name: "reject", args: "ID...", help: "reject pending sources: they leave the review queue and stay untrusted (owner; promote reverses it)",
-			flags: []flagSpec{{"reason", true, "why, recorded in the ledger"}, {"yes", false, "confirm without a terminal"}}, run: runReject},
+		{name: "promote", args: "ID... | --sender SID [--chat PROVIDER/THREAD]", help: "promote pending or rejected sources, or all of one sender's pending ones (owner)",
+			flags: []flagSpec{{"yes", false, "confirm without a terminal"}, senderFlag, chatFlag}, run: runPromote},
+		{name: "reject", args: "ID... | --sender SID [--chat PROVIDER/THREAD]", help: "reject pending sources, or all of one sender's: they leave the review queue and stay untrusted (owner; promote reverses it)",
+			flags: []flagSpec{{"reason", true, "why, recorded in the ledger"}, {"yes", false, "confirm without a terminal"}, senderFlag, chatFlag}, run: runReject},
 		{name: "audit", reads: true, help: "every install, promotion, rejection, sleep pass and declined proposal, newest first",
 			flags: []flagSpec{{"source", true, "only this source's story (source-id)"},
 				{"since", true, "YYYY-MM-DD (from that day) or RFC 3339"}}, run: runAudit},
@@ -71,10 +81,11 @@ func verbs() []*verb {
 			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runAccept},
 		{name: "decline", args: "ID", help: "drop a proposal and record that in the events",
 			flags: []flagSpec{{"only", true, "only these files of the proposal (PATH…)"}}, run: runDecline},
-		{name: "daemon", help: "nightly sleep pass + idle-session watcher (until stopped)", run: runDaemon},
-		{name: "hook", neverFails: "claude-code", args: "claude-code | install claude-code", help: "the Claude Code hook (reads the event on stdin, always exits 0), or install it into Claude Code's settings",
+		{name: "daemon", help: "nightly sleep pass + idle-session watcher + the folders of [import] watch (until stopped)", run: runDaemon},
+		{name: "hook", neverFails: []string{"claude-code", "codex"}, args: "claude-code | codex JSON | install claude-code | install codex",
+			help: "the Claude Code hook (reads the event on stdin) or Codex CLI's notify program (the notification as its last argument); both always exit 0. Or install either",
 			flags: []flagSpec{{"user", false, "install into ~/.claude/settings.json (default)"},
 				{"project", false, "install into ./.claude/settings.json"},
-				{"print", false, "print the settings JSON instead of writing it"}}, run: runHook, details: hookDetails},
+				{"print", false, "print the settings JSON (or Codex's notify line) instead of writing it"}}, run: runHook, details: hookDetails},
 	}
 }

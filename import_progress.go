@@ -39,22 +39,14 @@ type importProgress struct {
 	drawn time.Time
 }
 
-// newImportProgress returns the progress of reading paths, or nil when no
-// bar should be drawn.
-func newImportProgress(inv *invocation, paths []string) *importProgress {
+// newImportProgress returns the progress of reading the inputs, or nil
+// when no bar should be drawn.
+func newImportProgress(inv *invocation, in importer.Inputs) *importProgress {
 	f, ok := termsafe.Unwrap(inv.stderr).(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
-	var total int64
-	for _, p := range paths {
-		if p == "-" {
-			return nil // stdin has no size to measure against
-		}
-		if fi, err := os.Stat(p); err == nil {
-			total += fi.Size()
-		}
-	}
+	total := in.Size() // -1 for stdin, which has no size to measure against
 	if total < progressMinBytes {
 		return nil
 	}

@@ -20,16 +20,17 @@ func orNone(s string) string {
 	return s
 }
 
-// reviewable maps the pending and the rejected sources by source-id, so
-// the CLI can say whose words a decision concerns.
-func reviewable(ctx context.Context, e *engine.Engine) (map[string]engine.PendingSource, error) {
+// reviewQueue maps the pending and the rejected sources by source-id, so
+// the CLI can say whose words a decision concerns, and returns the review
+// queue (the pending sources not rejected), oldest first.
+func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]engine.PendingSource, []engine.PendingSource, error) {
 	ps, err := e.Pending(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rs, err := e.Rejected(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := map[string]engine.PendingSource{}
 	for _, p := range ps {
@@ -38,7 +39,7 @@ func reviewable(ctx context.Context, e *engine.Engine) (map[string]engine.Pendin
 	for _, r := range rs {
 		out[r.Ref] = r.PendingSource
 	}
-	return out, nil
+	return out, ps, nil
 }
 
 // describeSources prints one line per source-id: speaker, thread, text.

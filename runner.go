@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,6 +26,10 @@ var globalFlags = []flagSpec{
 	{"json", false, "print exactly one JSON document on stdout"},
 	{"help", false, "show help"},
 }
+
+// repeatable are the flags that may be given more than once; each value
+// is kept (invocation.flags).
+var repeatable = map[string]bool{"owner": true, "paired": true}
 
 // allFlags is every flag of every verb, by name: the parser must know
 // which ones take a value wherever they stand.
@@ -55,7 +60,7 @@ func findVerb(name string) *verb {
 // arguments (SPEC §12). "--" ends flag parsing.
 func parseArgs(args []string) (*invocation, error) {
 	known := allFlags()
-	inv := &invocation{values: map[string]string{}, set: map[string]bool{}}
+	inv := &invocation{values: map[string]string{}, set: map[string]bool{}, multi: map[string][]string{}}
 	var used []string
 	onlyPositional := false
 	for i := 0; i < len(args); i++ {
@@ -96,7 +101,9 @@ func parseArgs(args []string) (*invocation, error) {
 				return inv, usagef("flag --%s takes no value (got %q)", name, value)
 			}
 		}
-		if inv.set[name] && spec.value {
+		if spec.value && repeatable[name] {
+			inv.multi[name] = append(inv.multi[name], value)
+		} else if inv.set[name] && spec.value {
 			return inv, usagef("flag --%s given twice", name)
 		}
 		inv.values[name], inv.set[name] = value, true
@@ -200,7 +207,7 @@ func neverFailing(args []string) (*verb, []string) {
 		return nil, nil
 	}
 	v := findVerb(pos[0])
-	if v == nil || v.neverFails == "" || pos[1] != v.neverFails {
+	if v == nil || !slices.Contains(v.neverFails, pos[1]) {
 		return nil, nil
 	}
 	return v, pos[1:]

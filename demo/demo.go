@@ -188,7 +188,7 @@ func demoImport(ctx context.Context, dir string, facts []string) error {
 		parent = ack
 	}
 	buf.WriteString(demoGroupChat)
-	_, err := importer.Import(ctx, dir, importer.Inputs{Paths: []string{"-"}},
+	_, err := importer.Import(ctx, dir, importer.Paths("-"),
 		importer.Options{Format: transcript.FormatJSONL, Stdin: &buf})
 	if err != nil {
 		return fmt.Errorf("demo import: %w", err)

@@ -27,6 +27,27 @@ type Config struct {
 	Writer ModeConfig   `toml:"writer"`
 	// Embeddings, when configured, add a vector ranking to search.
 	Embeddings EmbeddingsConfig `toml:"embeddings"`
+	// Trust is the [trust.<provider>] tables: which senders of a chat
+	// export are the owner and who is paired (import --owner/--paired
+	// stores them; engine/importer reads and writes them).
+	Trust map[string]TrustConfig `toml:"trust"`
+	// Import is the [import] table: folders of exports the daemon imports.
+	Import ImportConfig `toml:"import"`
+}
+
+// TrustConfig is one [trust.<provider>] table: senders as the export
+// names them (Telegram from_id, Slack user id, Discord author id, the
+// WhatsApp name as written).
+type TrustConfig struct {
+	Owner  []string `toml:"owner"`
+	Paired []string `toml:"paired"`
+}
+
+// ImportConfig is the [import] table.
+type ImportConfig struct {
+	// Watch are folders (or files) the daemon imports when a file in them
+	// is new or grew, e.g. "~/.codex/sessions".
+	Watch []string `toml:"watch"`
 }
 
 // EmbeddingsConfig is the [embeddings] table: an OpenAI-compatible

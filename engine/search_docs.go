@@ -32,11 +32,16 @@ func (s *snapshot) visible(src *sourceEntry) bool {
 // in its archive (conversation order), or nil.
 func (s *snapshot) neighbours(src *sourceEntry) (before, after *sourceEntry) {
 	list := src.file.sources
-	at := -1
-	for i, e := range list {
-		if e == src {
-			at = i
-			break
+	at := src.pos
+	if at < 0 || at >= len(list) || list[at] != src {
+		// Not where it was listed: search (a long chat's archive makes
+		// this quadratic, which pos avoids).
+		at = -1
+		for i, e := range list {
+			if e == src {
+				at = i
+				break
+			}
 		}
 	}
 	if at < 0 {

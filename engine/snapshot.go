@@ -75,6 +75,7 @@ type sourceEntry struct {
 	view         SourceView
 	framePending bool
 	file         *archiveFile
+	pos          int // its index in file.sources, so neighbours needs no search
 }
 
 // snapshot is a read of the whole workspace: every topic and archive parsed,
@@ -416,6 +417,7 @@ func (s *snapshot) indexSources() {
 			if a.legacy {
 				for _, r := range a.records {
 					e := s.legacyEntry(a, r)
+					e.pos = len(a.sources)
 					a.sources = append(a.sources, e)
 					s.anchors[p+"#"+e.view.Anchor] = e
 					if _, dup := s.sources[e.view.Ref]; !dup {
@@ -426,6 +428,7 @@ func (s *snapshot) indexSources() {
 			}
 			for _, f := range a.frames {
 				e := s.frameEntry(a, f)
+				e.pos = len(a.sources)
 				a.sources = append(a.sources, e)
 				s.anchors[p+"#"+e.view.Anchor] = e
 				if old, dup := s.sources[e.view.Ref]; !dup || old.view.Legacy {

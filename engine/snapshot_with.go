@@ -101,6 +101,7 @@ func (n *snapshot) indexChanged(s *snapshot, changed []string) bool {
 		a.sources = nil
 		for _, f := range a.frames {
 			e := n.frameEntry(a, f)
+			e.pos = len(a.sources)
 			a.sources = append(a.sources, e)
 			n.anchors[p+"#"+e.view.Anchor] = e
 			if cur, dup := n.sources[e.view.Ref]; !dup || wins(e, cur) {

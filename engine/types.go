@@ -66,7 +66,9 @@ type PendingSource struct {
 	SpeakerID    string `json:"speaker_id"`
 	Content      string `json:"content"`
 
-	Thread string `json:"-"` // "<provider>/<thread>", for grouping
+	// Thread is "<provider>/<thread>": the chat it was said in, by which
+	// pending and the Pending pane group sources.
+	Thread string `json:"chat"`
 	Text   string `json:"-"` // the verbatim record text
 }
 

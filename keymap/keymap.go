@@ -44,6 +44,10 @@ type Pending struct {
 	ClearSelection                          key.Binding
 	Filter                                  key.Binding
 	Promote                                 key.Binding
+	// PromoteSender and RejectSender take every pending source of the
+	// cursor's sender in its chat at once, after the same confirmation.
+	PromoteSender key.Binding
+	RejectSender  key.Binding
 	// Reject asks for a reason, then takes the selection out of the
 	// queue; ShowRejected switches the list to the rejected sources (where
 	// Promote reverses a rejection).
@@ -244,6 +248,8 @@ func Default() KeyMap {
 			Filter:         bind("/", "filter", "/"),
 			Promote:        bind("p", "promote", "p"),
 			Reject:         bind("x", "reject", "x"),
+			PromoteSender:  bind("P", "promote sender", "P"),
+			RejectSender:   bind("X", "reject sender", "X"),
 			ShowRejected:   bind("R", "rejected/pending", "R"),
 			Open:           bind("enter", "open record", "enter"),
 			ForgetSpeaker:  bind("F", "forget speaker", "F"),
@@ -386,9 +392,9 @@ func (k KeyMap) Scopes() []Scope {
 	return []Scope{
 		{Name: "Global", Note: "Active on every pane unless a text input or a confirmation dialog has the focus.",
 			Bindings: global},
-		{Name: "Pending", Note: "Pane 1: pending sources grouped by thread.", WithGlobal: true,
+		{Name: "Pending", Note: "Pane 1: pending sources grouped by chat and sender.", WithGlobal: true,
 			Bindings: []key.Binding{p.Up, p.Down, p.PageUp, p.PageDown, p.Top, p.Bottom,
-				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote, p.Reject, p.ShowRejected,
+				p.Select, p.SelectThread, p.ClearSelection, p.Filter, p.Promote, p.Reject, p.PromoteSender, p.RejectSender, p.ShowRejected,
 				p.ForgetSpeaker, p.ForgetThread, p.Open}},
 		{Name: "Rejection reason", Note: "After `x` on the pending pane: type why (optional), then confirm; other keys are typed into it.",
 			Bindings: []key.Binding{k.Reason.ForceQuit, k.Reason.Submit, k.Reason.Cancel}},

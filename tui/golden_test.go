@@ -19,6 +19,7 @@ var scenes = []struct {
 }{
 	{name: "pending"},
 	{name: "pending_confirm", keys: []string{"space", "space", "p"}},
+	{name: "pending_sender_confirm", keys: []string{"P"}},
 	{name: "topics", keys: []string{"2", "down", "enter"}},
 	{name: "drilldown", keys: []string{"2", "down", "enter", "enter", "down", "enter"}},
 	{name: "core", keys: []string{"3", "down"}},

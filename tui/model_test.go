@@ -97,6 +97,38 @@ func TestPending_PromoteCursorRowWhenNothingSelected(t *testing.T) {
 	}
 }
 
+// TestPending_SenderAtOnce: P on a source promotes every source of its
+// sender in its thread after the same confirmation, naming them; X asks
+// for a reason and rejects them all.
+func TestPending_SenderAtOnce(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	mustContain(t, h.view(), "telegram/group-42 (3)", "  B (u456) (1)", "  Carol (u789) (1)")
+	h.press("down", "P")
+	want := "Promote every source of Carol (u789) here: 1 source from telegram/group-42?\n" +
+		"  • telegram/group-42/m102 · Carol (u789) — identity verified\n" +
+		"It becomes trusted and searchable; unless a topic cites it already it is distilled into a topic.\n" +
+		"y to confirm, any other key cancels"
+	if h.m.dialog == nil || h.m.dialog.Prompt != want {
+		t.Fatalf("dialog = %+v, want prompt %q", h.m.dialog, want)
+	}
+	h.press("y")
+	if n := h.f.count("Promote"); n != 1 {
+		t.Fatalf("Promote calls = %d", n)
+	}
+	mustNotContain(t, h.view(), "deploy checklist for Friday")
+
+	h.press("X")
+	h.typeText("spam")
+	h.press("enter")
+	if h.m.dialog == nil || !strings.HasPrefix(h.m.dialog.Prompt, "Reject 1 source from telegram/group-42?\n  • telegram/group-42/m105 · Mallory (u999)") {
+		t.Fatalf("reject dialog = %+v", h.m.dialog)
+	}
+	h.press("y")
+	if n := h.f.count("Reject"); n != 1 {
+		t.Fatalf("Reject calls = %d", n)
+	}
+}
+
 func TestPending_SelectionAcrossThreadsSaysSo(t *testing.T) {
 	h := newHarness(t, 120, 40)
 	h.press("space", "G", "space", "p")

@@ -11,9 +11,11 @@ import (
 	"scriptorium/engine"
 )
 
-// Pending is pane 1: pending sources grouped by thread, the selected frame
-// verbatim, multi-select, a filter, promotion and rejection. R switches to
-// the rejected sources, where promotion reverses a rejection.
+// Pending is pane 1: pending sources grouped by thread and, in a thread,
+// by sender; the selected frame verbatim, multi-select, a filter,
+// promotion and rejection, of the selection or of a whole sender at once
+// (P, X). R switches to the rejected sources, where promotion reverses a
+// rejection.
 type Pending struct {
 	c    *Common
 	w, h int
@@ -46,9 +48,17 @@ type Pending struct {
 
 type pendingRow struct {
 	thread string
-	count  int // header rows: sources of the thread that pass the filter
-	src    int // source rows: index into all; -1 for headers
+	sender string // the sender's key (senderKey), on sender headers and sources
+	label  string // sender headers: the sender's label
+	count  int    // header rows: sources of the thread (or sender) that pass the filter
+	src    int    // source rows: index into all; rowThread or rowSender for headers
 }
+
+// The src of header rows.
+const (
+	rowThread = -1
+	rowSender = -2
+)
 
 // NewPending returns the pending pane.
 func NewPending(c *Common) *Pending {
@@ -136,7 +146,7 @@ func (p *Pending) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Select, k.SelectThread, k.ClearSelection, k.Filter},
-		{k.Promote, k.Reject, k.ShowRejected},
+		{k.Promote, k.Reject, k.PromoteSender, k.RejectSender, k.ShowRejected},
 		{k.ForgetSpeaker, k.ForgetThread},
 	}
 }
@@ -237,6 +247,10 @@ func (p *Pending) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.promote()
 	case key.Matches(msg, k.Reject):
 		return p.askReason()
+	case key.Matches(msg, k.PromoteSender):
+		return p.promoteSender()
+	case key.Matches(msg, k.RejectSender):
+		return p.rejectSender()
 	case key.Matches(msg, k.ForgetSpeaker):
 		return p.forgetSpeaker()
 	case key.Matches(msg, k.ForgetThread):
@@ -335,7 +349,8 @@ func (p *Pending) setSources(src []engine.PendingSource) {
 }
 
 // rebuild groups the sources that pass the filter by thread, threads in
-// the order of their oldest pending source.
+// the order of their oldest pending source, and in each thread by sender,
+// in the order of their oldest.
 func (p *Pending) rebuild() {
 	q := strings.ToLower(strings.TrimSpace(p.filter.Value()))
 	var order []string
@@ -353,13 +368,35 @@ func (p *Pending) rebuild() {
 	prev := p.cursor
 	p.rows, p.items = p.rows[:0], p.items[:0]
 	for _, t := range order {
-		p.rows = append(p.rows, pendingRow{thread: t, count: len(groups[t]), src: -1})
+		p.rows = append(p.rows, pendingRow{thread: t, count: len(groups[t]), src: rowThread})
+		var senders []string
+		bySender := map[string][]int{}
 		for _, i := range groups[t] {
-			p.items = append(p.items, len(p.rows))
-			p.rows = append(p.rows, pendingRow{thread: t, src: i})
+			k := senderKey(p.all[i])
+			if _, ok := bySender[k]; !ok {
+				senders = append(senders, k)
+			}
+			bySender[k] = append(bySender[k], i)
+		}
+		for _, k := range senders {
+			first := p.all[bySender[k][0]]
+			p.rows = append(p.rows, pendingRow{thread: t, sender: k, label: first.SpeakerLabel, count: len(bySender[k]), src: rowSender})
+			for _, i := range bySender[k] {
+				p.items = append(p.items, len(p.rows))
+				p.rows = append(p.rows, pendingRow{thread: t, sender: k, src: i})
+			}
 		}
 	}
 	p.cursor = clamp(prev, 0, len(p.items)-1)
+}
+
+// senderKey tells senders apart: the speaker id, or the label of a sender
+// who has none (a WhatsApp name).
+func senderKey(s engine.PendingSource) string {
+	if s.SpeakerID != "" {
+		return "id:" + s.SpeakerID
+	}
+	return "label:" + s.SpeakerLabel
 }
 
 // pendingHaystack is what the filter searches in a source, lower case,

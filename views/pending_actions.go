@@ -28,12 +28,56 @@ func (p *Pending) targets() []string {
 
 // promote asks for confirmation, naming each source and its speaker: the
 // owner must see exactly whose words become trusted.
-func (p *Pending) promote() tea.Cmd {
-	refs := p.targets()
+func (p *Pending) promote() tea.Cmd { return p.promoteRefs(p.targets(), "") }
+
+// senderTargets are every source of the cursor's sender in its thread
+// (whatever the filter shows), and who that is.
+func (p *Pending) senderTargets() ([]string, string) {
+	cur, ok := p.Current()
+	if !ok {
+		return nil, ""
+	}
+	thread, key := threadOf(cur), senderKey(cur)
+	var refs []string
+	for _, s := range p.all {
+		if threadOf(s) == thread && senderKey(s) == key {
+			refs = append(refs, s.Ref)
+		}
+	}
+	label := cur.SpeakerLabel
+	if label == "" {
+		label = "the sender with no name"
+	}
+	return refs, label
+}
+
+// promoteSender promotes every source of the cursor's sender in its
+// thread, after the same confirmation.
+func (p *Pending) promoteSender() tea.Cmd {
+	refs, label := p.senderTargets()
 	if len(refs) == 0 {
 		return nil
 	}
-	summary := p.summary(refs)
+	return p.promoteRefs(refs, fmt.Sprintf("every source of %s here: ", OneLine(label)))
+}
+
+// rejectSender asks for a reason, then rejects every source of the
+// cursor's sender in its thread.
+func (p *Pending) rejectSender() tea.Cmd {
+	if p.showRejected {
+		return Send(Notice{Text: "these sources are rejected already; p promotes one to reverse it"})
+	}
+	refs, _ := p.senderTargets()
+	return p.askReasonFor(refs)
+}
+
+// promoteRefs asks before promoting refs; whose, when set, says the
+// sources are all of one sender's.
+func (p *Pending) promoteRefs(refs []string, whose string) tea.Cmd {
+	if len(refs) == 0 {
+		return nil
+	}
+	summary := whose + p.summary(refs)
 	verb, them := "They become", "any no topic cites yet is"
 	if len(refs) == 1 {
 		verb, them = "It becomes", "unless a topic cites it already it is"
@@ -52,7 +96,11 @@ func (p *Pending) askReason() tea.Cmd {
 	if p.showRejected {
 		return Send(Notice{Text: "these sources are rejected already; p promotes one to reverse it"})
 	}
-	refs := p.targets()
+	return p.askReasonFor(p.targets())
+}
+
+// askReasonFor starts the rejection of refs.
+func (p *Pending) askReasonFor(refs []string) tea.Cmd {
 	if len(refs) == 0 {
 		return nil
 	}

@@ -92,14 +92,25 @@ func (p *Pending) listView(w, h int) string {
 	}
 	curRow := p.items[p.cursor]
 	p.offset = scrollTo(p.offset, curRow, h, len(p.rows))
-	if curRow > 0 && p.rows[curRow-1].src < 0 && curRow-1 < p.offset {
-		p.offset = curRow - 1
+	// Keep the headers right above the cursor in view when they fit.
+	for r := curRow - 1; r >= 0 && p.rows[r].src < 0 && curRow-r < h; r-- {
+		if r < p.offset {
+			p.offset = r
+		}
 	}
 	var out []string
 	for i := p.offset; i < len(p.rows) && len(out) < h; i++ {
 		row := p.rows[i]
-		if row.src < 0 {
+		switch row.src {
+		case rowThread:
 			out = append(out, Truncate(st.Header.Render(fmt.Sprintf("%s (%d)", Visible(row.thread), row.count)), w))
+			continue
+		case rowSender:
+			label := row.label
+			if label == "" {
+				label = "?"
+			}
+			out = append(out, Truncate(st.Faint.Render(fmt.Sprintf("  %s (%d)", OneLine(label), row.count)), w))
 			continue
 		}
 		s := p.all[row.src]

@@ -236,6 +236,63 @@ func TestPending_DrivenDirectly(t *testing.T) {
 	}
 }
 
+// TestPending_SenderGroups: in a thread, sources are grouped by sender
+// (oldest first) under a header with the sender's count; P takes every
+// source of the cursor's sender in its thread, whatever the filter shows,
+// and none of another thread; X asks a reason first.
+func TestPending_SenderGroups(t *testing.T) {
+	p := NewPending(newCommon(termenv.Ascii))
+	p.SetSize(80, 20)
+	src := append(pendingFixture(),
+		engine.PendingSource{Ref: "telegram/g/m3", Thread: "telegram/g", Time: "2026-08-10T12:03:00Z", SpeakerID: "u7", SpeakerLabel: "D (u7)", Content: "four"},
+		engine.PendingSource{Ref: "slack/x/m10", Thread: "slack/x", Time: "2026-08-10T12:04:00Z", SpeakerID: "u456", SpeakerLabel: "B (u456)", Content: "five"},
+		engine.PendingSource{Ref: "telegram/g/m4", Thread: "telegram/g", Time: "2026-08-10T12:05:00Z", SpeakerID: "u456", SpeakerLabel: "B (u456)", Content: "six"},
+	)
+	src[0].SpeakerID, src[2].SpeakerID = "u456", "u456"
+	p.Update(PendingLoaded{Sources: src})
+	var rows []string
+	for _, r := range p.rows {
+		switch r.src {
+		case rowThread:
+			rows = append(rows, r.thread)
+		case rowSender:
+			rows = append(rows, fmt.Sprintf("  %s %d", r.label, r.count))
+		default:
+			rows = append(rows, "    "+p.all[r.src].Ref)
+		}
+	}
+	want := []string{"telegram/g", "  B (u456) 3", "    telegram/g/m1", "    telegram/g/m2", "    telegram/g/m4",
+		"  D (u7) 1", "    telegram/g/m3", "slack/x", "  C (u1) 1", "    slack/x/m9", "  B (u456) 1", "    slack/x/m10"}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	mustShow := ansi.Strip(p.View())
+	if !strings.Contains(mustShow, "  B (u456) (3)") {
+		t.Errorf("view lacks the sender header:\n%s", mustShow)
+	}
+	// The filter hides m2; P still takes all three of B's in telegram/g.
+	p.filter.SetValue("one")
+	p.rebuild()
+	_, cmd := p.Update(runes("P"))
+	conf, ok := cmd().(Confirm)
+	if !ok {
+		t.Fatalf("P sent %T", cmd())
+	}
+	req := conf.Action.(Promote)
+	if fmt.Sprint(req.Refs) != "[telegram/g/m1 telegram/g/m2 telegram/g/m4]" || !strings.HasPrefix(conf.Prompt, "Promote every source of B (u456) here: 3 sources from telegram/g?") {
+		t.Errorf("P: %+v\n%s", req, conf.Prompt)
+	}
+	p.Update(runes("X"))
+	if !p.Capturing() {
+		t.Fatal("X did not ask for a reason")
+	}
+	_, cmd = p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	conf = cmd().(Confirm)
+	if r := conf.Action.(Reject); fmt.Sprint(r.Refs) != "[telegram/g/m1 telegram/g/m2 telegram/g/m4]" {
+		t.Errorf("X: %+v", r)
+	}
+}
+
 func TestArchive_ScrolledToAnchorAndHighlighted(t *testing.T) {
 	a := NewArchive(newCommon(termenv.Ascii))
 	a.SetSize(60, 12)

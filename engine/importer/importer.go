@@ -4,15 +4,15 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"scriptorium/engine/sessions"
 	"scriptorium/errcode"
 	"scriptorium/transcript"
+	"scriptorium/transcript/formats"
 )
 
 // Skip reasons the importer adds to the parsers' own (Result.Skipped).
@@ -26,55 +26,15 @@ const (
 	// SkipForgotten counts the turns of nodes the owner forgot: importing
 	// them again never brings their text back.
 	SkipForgotten = "forgotten"
+	// SkipChanged counts the chat turns whose stored node differs from the
+	// export (an edit, a rename, a deletion since the last import): the
+	// stored node is kept, since archives are append-only.
+	SkipChanged = "changed"
 )
 
 // detectBytes is how much of a file auto detection reads: enough for the
 // first lines of a Claude Code transcript even when one holds a long paste.
 const detectBytes = 64 << 10
-
-// Inputs is what an import reads.
-type Inputs struct {
-	// Paths are the files, in the order they are read; "-" is
-	// Options.Stdin.
-	Paths []string
-	// Walked says Paths come from a directory walk: a file no format
-	// recognises is then skipped (SkipNotTranscript), where a file named
-	// on its own is read as JSONL so that its bad lines are reported.
-	Walked bool
-}
-
-// List returns the inputs of an import of path: path itself ("-" is
-// stdin), or the files under the directory path that the format takes
-// (every file when format is FormatUnknown), in lexical order. Symbolic
-// links and devices are not followed. A directory the walk cannot read is
-// refused rather than silently left out.
-func List(path string, format transcript.Format) (Inputs, error) {
-	if path == "-" {
-		return Inputs{Paths: []string{"-"}}, nil
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return Inputs{}, errcode.Wrap(errcode.InvalidArgument, err, "read turns")
-	}
-	if !fi.IsDir() {
-		return Inputs{Paths: []string{path}}, nil
-	}
-	in := Inputs{Walked: true}
-	row, known := formatOf(format)
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() && (!known || row.walked(d.Name())) {
-			in.Paths = append(in.Paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return Inputs{}, errcode.Wrap(errcode.InvalidArgument, err, "read directory %s", path)
-	}
-	return in, nil
-}
 
 // Options configures an import. The zero value detects every file's format
 // and reads nothing from stdin.
@@ -85,8 +45,19 @@ type Options struct {
 	// Stdin is what the path "-" reads.
 	Stdin io.Reader
 	// Senders gives the tier of the senders of turns whose parser leaves it
-	// open (a group chat); nil makes them all unpaired.
+	// open (a group chat): the owner's stored choice ([trust.<provider>] in
+	// config.toml); nil makes them all unpaired.
 	Senders Senders
+	// Named are the senders the owner names on this import (import --owner,
+	// --paired); they win over Senders, and those some turn of the import
+	// has are stored in ConfigPath before the import commits.
+	Named Named
+	// ConfigPath is the config.toml the Named senders are stored in; ""
+	// stores nothing.
+	ConfigPath string
+	// Location is the time zone of exports that write wall-clock times
+	// (WhatsApp, old Telegram exports); nil means the machine's, time.Local.
+	Location *time.Location
 	// Progress hears how the import advances; nil hears nothing.
 	Progress Progress
 	// BusyTimeout bounds the wait for another writer of sessions.db; zero
@@ -113,6 +84,8 @@ type File struct {
 	// Sessions are the sessions its turns belong to, for a parsed format
 	// (a JSONL file is read by the store, which does not say).
 	Sessions []sessions.SessionKey
+	// Turns is the number of turns its parser gave; -1 for JSONL.
+	Turns int
 }
 
 // Result is what an import stored and skipped.
@@ -122,11 +95,28 @@ type Result struct {
 	// Sessions is the number of sessions that got new turns.
 	Sessions int
 	// Skipped counts what was not stored, by reason: the parsers' reasons
-	// and SkipNotTranscript, SkipDuplicate, SkipForgotten. Never nil.
+	// and SkipNotTranscript, SkipDuplicate, SkipForgotten, SkipChanged.
+	// Never nil.
 	Skipped map[string]int
+	// Retiered is the number of stored turns, not yet written, that took
+	// the tier the owner gave their sender on this import.
+	Retiered int
 	// Files are the inputs read as transcripts, in order (the skipped
 	// ones are not among them).
 	Files []File
+	// Unrecognised are the files of a walk that no format recognises.
+	Unrecognised []Unrecognised
+	// Chats are the chats whose senders' tiers the import decided (the
+	// group chats and direct messages of chat exports), in order of first
+	// appearance.
+	Chats []Chat
+	// Warnings say what the owner should know: a group chat whose
+	// messages will all be pending, a direct message that will not enter
+	// memory, a file that gave no turn, a named sender nobody is.
+	Warnings []Warning
+	// Trust is what the import stored in config.toml: per provider, the
+	// owner and paired senders after the merge; nil when nothing changed.
+	Trust map[string]TrustLists
 }
 
 // Import reads the inputs into the sessions.db of stateDir, creating the
@@ -134,22 +124,41 @@ type Result struct {
 // malformed input is an INVALID_ARGUMENT *errcode.Error whose violations
 // name every problem's file and line; nothing is stored then, and a state
 // dir without sessions.db is left as it was. ctx bounds the store's work.
+//
+// Senders named in Options.Named that some turn has are stored in
+// Options.ConfigPath just before the commit; a failure to store them
+// stores nothing at all.
 func Import(ctx context.Context, stateDir string, in Inputs, opts Options) (Result, error) {
-	im := &run{ctx: ctx, dir: stateDir, in: in, opts: opts, res: Result{Skipped: map[string]int{}}}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
+	im := &run{ctx: ctx, dir: stateDir, in: in, opts: opts, res: Result{Skipped: map[string]int{}},
+		tiers: newTiering(opts.Senders, opts.Named), chats: map[sessions.SessionKey]*Chat{}}
 	defer im.end()
-	for _, p := range in.Paths {
-		if err := im.file(p); err != nil {
+	for _, u := range in.Unrecognised {
+		im.res.Skipped[SkipNotTranscript]++
+		im.res.Unrecognised = append(im.res.Unrecognised, u)
+		im.report(File{Path: u.Path})
+	}
+	for _, item := range in.Items {
+		if err := im.input(item); err != nil {
 			return Result{}, err
 		}
 	}
 	if len(im.problems) > 0 {
 		return Result{}, reject(im.problems)
 	}
+	im.finish()
 	if im.batch == nil {
-		return im.res, nil // nothing needed the store
+		return im.res, im.storeTrust() // nothing needed the store
 	}
 	if opts.Progress != nil {
 		opts.Progress.Committing()
+	}
+	// The owner's choice is stored first: an import whose tiers the
+	// config would not repeat next time must not commit.
+	if err := im.storeTrust(); err != nil {
+		return Result{}, err
 	}
 	stored, err := im.batch.Commit()
 	if err != nil {
@@ -163,12 +172,14 @@ func Import(ctx context.Context, stateDir string, in Inputs, opts Options) (Resu
 		return Result{}, err
 	}
 	im.target = nil
-	im.res.Imported, im.res.Sessions = stored.Imported, stored.Sessions
-	if stored.Duplicate > 0 {
-		im.res.Skipped[SkipDuplicate] += stored.Duplicate
+	im.res.Imported, im.res.Sessions, im.res.Retiered = stored.Imported, stored.Sessions, stored.Retiered
+	for reason, n := range map[string]int{SkipDuplicate: stored.Duplicate, SkipForgotten: stored.Forgotten, SkipChanged: stored.Changed} {
+		if n > 0 {
+			im.res.Skipped[reason] += n
+		}
 	}
-	if stored.Forgotten > 0 {
-		im.res.Skipped[SkipForgotten] += stored.Forgotten
+	if stored.TierKept > 0 {
+		im.res.Warnings = append(im.res.Warnings, tierKeptWarning(stored.TierKept))
 	}
 	return im.res, nil
 }
@@ -188,6 +199,10 @@ type run struct {
 	// problems are the inputs that did not parse (or read); once there is
 	// one, files are only parsed, never stored.
 	problems []errcode.Violation
+
+	tiers     *tiering
+	chats     map[sessions.SessionKey]*Chat
+	chatOrder []sessions.SessionKey
 }
 
 // end releases what the import holds; a committed import has published
@@ -201,14 +216,48 @@ func (im *run) end() {
 	}
 }
 
-// file reads one input: detects its format, parses it and hands its turns
-// to the store. Only a failure of the store is returned; a file that does
-// not read or parse is a problem.
-func (im *run) file(p string) error {
+// input reads one input. Only a failure of the store is returned; an input
+// that does not read or parse is a problem.
+func (im *run) input(in Input) error {
+	if len(in.Members) == 0 {
+		return im.file(in)
+	}
+	var c container
+	if in.Zip {
+		z, err := openZip(in.Path)
+		if err != nil {
+			im.problem(in.Path, err)
+			return nil
+		}
+		c = z
+	} else {
+		c = &folder{root: in.Path}
+	}
+	defer c.close()
+	row, ok := formatOf(in.Format)
+	if !ok {
+		im.problem(in.Path, errcode.Errorf(errcode.InvalidArgument, "no importer reads the format %q", in.Format))
+		return nil
+	}
+	if row.parseFiles != nil && (row.parse == nil || len(in.Members) > 1 || row.whole) {
+		return im.export(c, in, row)
+	}
+	for _, m := range in.Members {
+		if err := im.member(c, m, in, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file reads an input that is a file on its own (or stdin): detects its
+// format when none was given, parses it and hands its turns to the store.
+func (im *run) file(in Input) error {
 	var r io.Reader = im.opts.Stdin
 	if r == nil {
 		r = eofReader{}
 	}
+	p := in.Path
 	if p != "-" {
 		f, err := os.Open(p)
 		if err != nil {
@@ -220,19 +269,24 @@ func (im *run) file(p string) error {
 	}
 	src := &sourceReader{r: r, progress: im.opts.Progress}
 	br := bufio.NewReaderSize(src, detectBytes)
-	name := im.opts.Format
+	name := in.Format
+	if name == transcript.FormatUnknown {
+		name = im.opts.Format
+	}
 	if name == transcript.FormatUnknown {
 		head, _ := br.Peek(detectBytes)
-		name = transcript.Detect(head)
-		if name == transcript.FormatUnknown {
-			if im.in.Walked {
-				im.res.Skipped[SkipNotTranscript]++
-				im.report(File{Path: p})
-				return nil
-			}
-			// One file named on the command line: read it as our own
-			// format, so the store names its bad lines.
+		name = formats.Detect(head)
+		switch {
+		case name == transcript.FormatSlack:
+			im.problem(p, errors.New("a Slack day file: import the Slack export's folder or zip, which holds users.json and channels.json"))
+			return nil
+		case name == transcript.FormatUnknown && jsonLines(head):
+			// JSON lines that are no known transcript: read as our own
+			// format, so the store names each bad line.
 			name = transcript.FormatJSONL
+		case name == transcript.FormatUnknown:
+			im.problem(p, notATranscript(head))
+			return nil
 		}
 	}
 	row, ok := formatOf(name)
@@ -240,30 +294,121 @@ func (im *run) file(p string) error {
 		im.problem(p, errcode.Errorf(errcode.InvalidArgument, "no importer reads the format %q", name))
 		return nil
 	}
-	file := File{Path: p, Format: name}
-	if row.parse == nil {
+	file := File{Path: p, Format: name, Turns: -1}
+	switch {
+	case row.parse == nil && row.parseFiles == nil:
 		if err := im.storeJSONL(br, src, file); err != nil {
 			return err
 		}
 		im.res.Files = append(im.res.Files, file)
 		im.report(file)
 		return nil
+	case row.parse == nil:
+		data, err := io.ReadAll(br)
+		if err != nil {
+			im.problem(p, err)
+			return nil
+		}
+		return im.parsed(file, row, func() (transcript.Result, error) {
+			return row.parseFiles([]transcript.File{{Name: baseName(p), Data: data}}, p)
+		})
 	}
-	parsed, err := row.parse(br, p)
+	title := in.Title
+	if title == "" && p != "-" {
+		title = chatTitle(p)
+	}
+	return im.parsed(file, row, func() (transcript.Result, error) {
+		return row.parse(br, parseOptions{Name: p, Title: title, Location: im.opts.Location})
+	})
+}
+
+// member reads one file of a folder or zip with a single-file format.
+func (im *run) member(c container, name string, in Input, row format) error {
+	display := c.display(name)
+	rc, err := c.open(name)
 	if err != nil {
-		im.problem(p, err)
+		im.problem(display, err)
+		return nil
+	}
+	defer rc.Close()
+	src := &sourceReader{r: rc, progress: im.opts.Progress}
+	file := File{Path: display, Format: row.name, Turns: -1}
+	if row.parse == nil {
+		if err := im.storeJSONL(src, src, file); err != nil {
+			return err
+		}
+		im.res.Files = append(im.res.Files, file)
+		im.report(file)
+		return nil
+	}
+	title := in.Title
+	if title == "" {
+		title = chatTitle(name)
+	}
+	return im.parsed(file, row, func() (transcript.Result, error) {
+		return row.parse(src, parseOptions{Name: display, Title: title, Location: im.opts.Location})
+	})
+}
+
+// export reads the files of a multi-file export at once: a Slack export,
+// the Discord exports of one folder.
+func (im *run) export(c container, in Input, row format) error {
+	files := make([]transcript.File, 0, len(in.Members))
+	var total int64
+	for _, name := range in.Members {
+		rc, err := c.open(name)
+		if err != nil {
+			im.problem(c.display(name), err)
+			return nil
+		}
+		data, err := io.ReadAll(&sourceReader{r: rc, progress: im.opts.Progress})
+		rc.Close()
+		if err != nil {
+			im.problem(c.display(name), err)
+			return nil
+		}
+		if total += int64(len(data)); total > maxExportBytes {
+			im.problem(in.Path, fmt.Errorf("the export holds more than %d MiB; import its folders one by one", maxExportBytes>>20))
+			return nil
+		}
+		files = append(files, transcript.File{Name: name, Data: data})
+	}
+	display := in.Path
+	if !in.Zip && len(in.Members) > 0 {
+		if d := dirOf(in.Members[0]); d != "." && row.name == transcript.FormatDiscord {
+			display = c.display(d)
+		}
+	}
+	return im.parsed(File{Path: display, Format: row.name}, row, func() (transcript.Result, error) {
+		return row.parseFiles(files, display)
+	})
+}
+
+// parsed runs a parser and hands its turns to the store.
+func (im *run) parsed(file File, row format, parse func() (transcript.Result, error)) error {
+	parsed, err := parse()
+	if err != nil {
+		im.problem(file.Path, err)
 		return nil
 	}
 	for k, n := range parsed.Skipped {
 		im.res.Skipped[k] += n
 	}
-	nodes, keys := nodesOf(parsed.Turns, im.opts.Senders)
-	file.Sessions = keys
-	if len(im.problems) == 0 {
+	nodes, keys := nodesOf(parsed.Turns, im.tiers)
+	im.noteChats(parsed.Turns, nodes)
+	file.Sessions, file.Turns = keys, len(parsed.Turns)
+	if len(parsed.Turns) == 0 {
+		im.res.Warnings = append(im.res.Warnings, noTurnsWarning(file.Path, parsed.Skipped))
+	}
+	if len(im.problems) == 0 && len(nodes) > 0 {
 		if err := im.store(file); err != nil {
 			return err
 		}
-		if err := im.batch.AddNodes(nodes); err != nil {
+		add := im.batch.AddNodes
+		if row.chat {
+			add = im.batch.AddChatNodes
+		}
+		if err := add(nodes); err != nil {
 			return errcode.Wrap(errcode.IO, err, "import")
 		}
 	}
@@ -320,6 +465,13 @@ func (im *run) report(f File) {
 	if im.opts.Progress != nil {
 		im.opts.Progress.File(f)
 	}
+}
+
+// notATranscript is the problem of a file named on its own that no format
+// recognises: what it looks like, and the formats there are.
+func notATranscript(head []byte) error {
+	return fmt.Errorf("not a format import reads: it looks like %s (the formats are %s; --format FORMAT forces one)",
+		looksLike(head, int64(len(head))), orList(FormatNames()))
 }
 
 // sourceReader counts what is read from an input towards the progress,

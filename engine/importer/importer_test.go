@@ -63,22 +63,36 @@ func importDir(t *testing.T, state, dir string, opts Options) (Result, error) {
 
 func TestList(t *testing.T) {
 	root := t.TempDir()
-	a := write(t, filepath.Join(root, "p", "a.jsonl"), []byte("x"))
-	c := write(t, filepath.Join(root, "q", "conversations.json"), []byte("x"))
-	txt := write(t, filepath.Join(root, "b.txt"), []byte("x"))
+	jl := []byte(line("s", "1", "", "hi"))
+	a := write(t, filepath.Join(root, "p", "a.jsonl"), jl)
+	write(t, filepath.Join(root, "q", "conversations.json"), fixture(t, "transcript", "chatgpt", "testdata", "conversations.json"))
+	txt := write(t, filepath.Join(root, "b.txt"), []byte("x\ny\n"))
 	if err := os.Symlink(a, filepath.Join(root, "link.jsonl")); err != nil {
 		t.Fatal(err)
+	}
+	size := func(p string) int64 { fi, _ := os.Stat(p); return fi.Size() }
+	in := func(p string, f transcript.Format, members ...string) Input {
+		it := Input{Path: p, Format: f, Members: members}
+		if len(members) == 0 {
+			it.Size = size(p)
+		}
+		for _, m := range members {
+			it.Size += size(filepath.Join(p, m))
+		}
+		return it
 	}
 	cases := []struct {
 		path   string
 		format transcript.Format
 		want   Inputs
 	}{
-		{"-", transcript.FormatUnknown, Inputs{Paths: []string{"-"}}},
-		{a, transcript.FormatChatGPT, Inputs{Paths: []string{a}}},
-		{root, transcript.FormatUnknown, Inputs{Paths: []string{txt, a, c}, Walked: true}},
-		{root, transcript.FormatClaudeCode, Inputs{Paths: []string{a}, Walked: true}},
-		{root, transcript.FormatChatGPT, Inputs{Paths: []string{c}, Walked: true}},
+		{"-", transcript.FormatUnknown, Inputs{Items: []Input{{Path: "-"}}}},
+		{a, transcript.FormatChatGPT, Inputs{Items: []Input{in(a, transcript.FormatChatGPT)}}},
+		{root, transcript.FormatUnknown, Inputs{Walked: true,
+			Items:        []Input{in(root, transcript.FormatJSONL, "p/a.jsonl"), in(root, transcript.FormatChatGPT, "q/conversations.json")},
+			Unrecognised: []Unrecognised{{Path: txt, LooksLike: "plain text, first line “x”"}}}},
+		{root, transcript.FormatClaudeCode, Inputs{Walked: true, Items: []Input{in(root, transcript.FormatClaudeCode, "p/a.jsonl")}}},
+		{root, transcript.FormatChatGPT, Inputs{Walked: true, Items: []Input{in(root, transcript.FormatChatGPT, "q/conversations.json")}}},
 	}
 	for _, tc := range cases {
 		got, err := List(tc.path, tc.format)
@@ -112,8 +126,8 @@ func TestImport_Folder(t *testing.T) {
 	}
 	var total int64
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if fi, _ := d.Info(); d.Type().IsRegular() {
-			total += fi.Size()
+		if fi, _ := d.Info(); d.Type().IsRegular() && d.Name() != "notes.txt" {
+			total += fi.Size() // the walk only recognised notes.txt as no transcript
 		}
 		return nil
 	})
@@ -196,7 +210,7 @@ func TestImport_StoreProblemsTraced(t *testing.T) {
 // file, found while storing (JSONL is read by the store).
 func TestImport_ReadFailure(t *testing.T) {
 	state := t.TempDir()
-	_, err := Import(context.Background(), state, Inputs{Paths: []string{"-"}},
+	_, err := Import(context.Background(), state, Paths("-"),
 		Options{Format: transcript.FormatJSONL, Stdin: io.MultiReader(strings.NewReader(line("s", "1", "", "a")), failing{})})
 	e := errcode.As(err)
 	if e == nil || len(e.Violations) != 1 || e.Violations[0].Path != "-" || !strings.Contains(e.Violations[0].Message, "disk on fire") {
@@ -222,7 +236,7 @@ func TestNodesOf(t *testing.T) {
 		{Provider: "telegram", Session: "g", ID: "3", Role: "user", Content: "?", SpeakerID: "u3", Time: at, Group: true},
 		{Provider: "claude-code", Session: "c", ID: "4", Role: "user", Content: "x", Time: at, Tier: transcript.TierOwner, Project: "/src/heron"},
 	}
-	nodes, keys := nodesOf(turns, Senders{"telegram": {"u1": sessions.TierOwner, "u2": sessions.TierPaired}})
+	nodes, keys := nodesOf(turns, newTiering(Senders{"telegram": {"u1": sessions.TierOwner, "u2": sessions.TierPaired}}, Named{}))
 	tiers := []string{nodes[0].Tier, nodes[1].Tier, nodes[2].Tier, nodes[3].Tier}
 	if want := []string{"owner", "paired", "unpaired", "owner"}; !reflect.DeepEqual(tiers, want) {
 		t.Errorf("tiers %v, want %v", tiers, want)

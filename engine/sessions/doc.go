@@ -72,6 +72,12 @@
 // Re-importing is idempotent: a line whose key is stored (or appeared
 // earlier in the file) with the same fields adds nothing and is counted in
 // ImportResult.Duplicate; the same key with different fields is a bad line.
+// Chat exports (ImportBatch.AddChatNodes) legitimately change between two
+// imports (an edited message, a renamed sender, a deleted message that
+// changes the next turn's parent): there a stored node keeps what was
+// stored, archives being append-only, and the difference is counted
+// (ImportResult.Changed); only the tier follows a later import, and only
+// on a node the writer has not archived yet (ImportResult.Retiered).
 // A line for a node the owner forgot adds nothing, whatever it holds
 // (ImportResult.Forgotten): forgotten text never comes back by re-import.
 //

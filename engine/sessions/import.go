@@ -47,6 +47,9 @@ type record struct {
 	line int
 	file int
 	node Node
+	// keep says the node's file is a chat export (ImportBatch.AddChatNodes):
+	// a stored node with the same key keeps what was stored.
+	keep bool
 }
 
 // problem is a LineError at the record's line.
@@ -72,6 +75,20 @@ type ImportResult struct {
 	// nothing either, whatever they hold, so re-importing a transcript never
 	// brings forgotten text back.
 	Forgotten int `json:"forgotten"`
+	// Changed is the number of chat turns (ImportBatch.AddChatNodes) whose
+	// node is stored already with different fields (an edited message, a
+	// renamed sender, a parent that changed when a message was deleted):
+	// the stored node is kept as it was, since archives are append-only.
+	Changed int `json:"changed"`
+	// Retiered is the number of stored chat turns, not yet written, that
+	// took the tier the import gave them (the owner named a sender as
+	// owner or paired after a first import): nothing else of them changed.
+	Retiered int `json:"retiered"`
+	// TierKept is the number of stored chat turns whose tier the import
+	// would change but that the writer has archived already: they keep
+	// their tier (a pending one is promoted by the owner). They are
+	// counted in Changed too.
+	TierKept int `json:"tier_kept"`
 }
 
 // Import appends the JSONL turns read from r. Blank lines are skipped; a

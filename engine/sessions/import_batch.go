@@ -81,6 +81,10 @@ func (b *ImportBatch) AddJSONL(r io.Reader) error {
 // own keys. Thread and Written are ignored. A problem's LineError.Line is
 // the node's position in nodes, from 1.
 func (b *ImportBatch) AddNodes(nodes []Node) error {
+	return b.addNodes(nodes, false)
+}
+
+func (b *ImportBatch) addNodes(nodes []Node, keep bool) error {
 	if b.err != nil {
 		return b.err
 	}
@@ -96,11 +100,25 @@ func (b *ImportBatch) AddNodes(nodes []Node) error {
 			bad = append(bad, LineError{Line: i + 1, File: file, Turn: Key{n.Provider, n.Session, n.ID}, Message: msg})
 		}
 		if len(problems) == 0 {
-			rec.line, rec.file = i+1, file
+			rec.line, rec.file, rec.keep = i+1, file, keep
 			recs = append(recs, rec)
 		}
 	}
 	return b.add(recs, known, bad)
+}
+
+// AddChatNodes adds a chat export's turns as AddNodes does, under the chat
+// policy: exports of a chat legitimately change between two imports (an
+// edited message, a renamed sender, a deleted message that changes the next
+// turn's parent, a message that was still downloading), so a turn whose key
+// is stored already, or came in an earlier file of the batch, with
+// different fields keeps what was stored and is counted in
+// ImportResult.Changed instead of being a problem. Only the tier follows
+// the import, and only on a node the writer has not archived yet
+// (ImportResult.Retiered): the tier is the owner's choice, not the
+// export's.
+func (b *ImportBatch) AddChatNodes(nodes []Node) error {
+	return b.addNodes(nodes, true)
 }
 
 // Problems is the number of problems found so far; turns held for a parent
@@ -198,6 +216,12 @@ func (b *ImportBatch) store(recs []record, final bool) error {
 	b.held = append(b.held, plan.held...)
 	b.result.Duplicate += plan.duplicates
 	b.result.Forgotten += plan.forgotten
+	b.result.Changed += plan.changed
+	b.result.Retiered += len(plan.retier)
+	b.result.TierKept += plan.tierKept
+	if err := retier(b.ctx, b.tx, plan.retier); err != nil {
+		return b.fail(err)
+	}
 	if err := insertNodes(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions); err != nil {
 		return b.fail(err)
 	}

@@ -27,8 +27,11 @@ type importPlan struct {
 	// their descendants in the file: a later file of the batch may bring
 	// the parent (ImportBatch.Commit decides).
 	held       []record
-	duplicates int // turns that repeat a stored node exactly
-	forgotten  int // turns for stored nodes the owner forgot
+	duplicates int          // turns that repeat a stored node exactly
+	forgotten  int          // turns for stored nodes the owner forgot
+	changed    int          // chat turns that differ from their stored node, which is kept
+	tierKept   int          // chat turns of those whose stored node was written with another tier
+	retier     []retierNode // stored chat nodes, not yet written, that take a new tier
 	sessions   map[SessionKey]*sessionPlan
 	bad        []LineError
 }
@@ -95,6 +98,10 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known fun
 		if old, ok := stored[r.key()]; ok {
 			if old.Forgotten() {
 				plan.forgotten++
+				continue
+			}
+			if r.keep {
+				plan.keepStored(old, n, lastSeq)
 				continue
 			}
 			switch f := differingField(old.Node, n); {

@@ -1,6 +1,9 @@
 // Package hook is the host for agent hooks: the command Claude Code runs on
-// its hook events (`scriptorium hook claude-code`) and the installer that
-// adds that command to Claude Code's settings (`hook install claude-code`).
+// its hook events (`scriptorium hook claude-code`), Codex CLI's notify
+// program (`scriptorium hook codex`, which Codex runs with the notification
+// JSON as its last argument when a turn ends), and the installers that add
+// them to Claude Code's settings.json and Codex's config.toml (`hook
+// install claude-code`, `hook install codex`).
 //
 // It owns the hook's input and output formats, its time bounds, the
 // best-effort hook status file and the settings merge. Memory work is the
@@ -20,6 +23,13 @@
 //     the writer's normal threshold pass, bounded by a deadline well inside
 //     Claude Code's 1.5 s SessionEnd limit; forced writes of idle sessions
 //     are the daemon's job.
+//   - Codex's agent-turn-complete finds the session's rollout by its thread
+//     id (sessions/YYYY/MM/DD/rollout-*-<id>.jsonl under $CODEX_HOME or
+//     ~/.codex, newest day first, then archived_sessions/), imports it and
+//     runs the threshold pass, within 20 s: Codex does not wait for its
+//     notify program, so the bound only keeps slow runs from piling up.
+//     Codex runs one notify program, so the installer never replaces
+//     another one; it says what to chain instead.
 //   - UserPromptSubmit answers with engine.RecallBudget, the same budgeted,
 //     fenced, trusted-only context MCP's memory_recall returns.
 package hook

@@ -33,19 +33,34 @@ func importTranscript(ctx context.Context, path, session, stateDir string) (bool
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	res, err := importer.Import(ctx, stateDir, importer.Inputs{Paths: []string{path}},
-		importer.Options{Format: transcript.FormatClaudeCode, BusyTimeout: storeBusyWait})
+	ids, err := importFile(ctx, path, transcript.FormatClaudeCode, stateDir)
 	if err != nil {
-		return false, importFailure(path, err)
+		return false, err
 	}
-	for _, f := range res.Files {
-		for _, k := range f.Sessions {
-			if k.Provider == provider && k.Session == session {
-				return true, nil
-			}
+	for _, id := range ids {
+		if id == session {
+			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// importFile imports one transcript of format through the import service,
+// waiting at most storeBusyWait for another writer of sessions.db, and
+// returns the ids of the sessions its turns belong to.
+func importFile(ctx context.Context, path string, format transcript.Format, stateDir string) ([]string, error) {
+	res, err := importer.Import(ctx, stateDir, importer.Paths(path),
+		importer.Options{Format: format, BusyTimeout: storeBusyWait})
+	if err != nil {
+		return nil, importFailure(path, err)
+	}
+	var ids []string
+	for _, f := range res.Files {
+		for _, k := range f.Sessions {
+			ids = append(ids, k.Session)
+		}
+	}
+	return ids, nil
 }
 
 // importFailure is a failed import in the one line the status file keeps:

@@ -386,6 +386,13 @@ func (p *parser) turns() error {
 // exporter's contacts); then spaces, no-break spaces and narrow no-break
 // spaces (U+0020, U+00A0, U+202F) at either end ("~\u202fAna" is "Ana").
 func cleanName(s string) string {
+	return CleanName(s)
+}
+
+// CleanName is a sender's name as Parse gives it in SpeakerDisplay and as
+// the importer compares a name the owner typed (import --owner "~ Ana"):
+// WhatsApp's marks removed, as cleanName says.
+func CleanName(s string) string {
 	s = bare(s)
 	const spaces = " \u00a0\u202f"
 	s = strings.Trim(s, spaces)
