@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"scriptorium/transcript"
-	"scriptorium/transcript/internal/jsonlines"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -56,33 +55,16 @@ const maxLineBytes = 64 << 20
 // messages. An invalid line followed by another line is an *transcript.Error
 // with its line number; the same on the last line is tolerated.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
-	p := &parser{name: name, seen: map[string]link{}}
-	sc := jsonlines.NewScanner(r, maxLineBytes)
-	var pending error // a bad line that is forgiven if nothing follows it
-	for sc.Scan() {
-		raw, lineNo := sc.Bytes(), sc.Line()
-		switch {
-		case sc.TooLong():
-			return transcript.Result{}, p.errorf(lineNo, "line is longer than %d bytes", maxLineBytes)
-		case len(bytes.TrimSpace(raw)) == 0:
-		case pending != nil:
-			return transcript.Result{}, pending
-		default:
-			if truncatable, perr := p.line(raw, lineNo); perr != nil {
-				if !truncatable {
-					return transcript.Result{}, perr
-				}
-				pending = perr
-			}
-		}
+	var turns []transcript.Turn
+	res, _, err := Stream(r, name, StreamOptions{}, func(chunk []transcript.Turn) error {
+		turns = append(turns, chunk...)
+		return nil
+	})
+	if err != nil {
+		return transcript.Result{}, err
 	}
-	if err := sc.Err(); err != nil {
-		return transcript.Result{}, fmt.Errorf("%s:%d: read: %w", name, sc.Line(), err)
-	}
-	if pending != nil {
-		p.res.Skip(ReasonTruncatedLastLine)
-	}
-	return p.res, nil
+	res.Turns = turns
+	return res, nil
 }
 
 // link is what a line passes on to its children: the nearest kept turn at or
@@ -97,6 +79,8 @@ type parser struct {
 	name string
 	res  transcript.Result
 	seen map[string]link // uuid -> link, for every line with a uuid so far
+	// held is the content bytes of res.Turns, towards the next chunk.
+	held int
 }
 
 func (p *parser) errorf(line int, format string, args ...any) error {
@@ -262,6 +246,7 @@ func (p *parser) message(env *envelope, role, uuid string, n int) error {
 		parent = ""
 	}
 	p.seen[uuid] = link{kept: uuid, session: session}
+	p.held += len(text)
 	p.res.Turns = append(p.res.Turns, transcript.Turn{
 		Provider: Provider, Session: session, ID: uuid, Parent: parent,
 		Role: role, Content: text, Time: t, Tier: transcript.TierOwner,
