@@ -317,9 +317,11 @@ func (im *run) file(in Input) error {
 	if title == "" && p != "-" {
 		title = chatTitle(p)
 	}
-	return im.parsed(file, row, func() (transcript.Result, error) {
-		return row.parse(br, parseOptions{Name: p, Title: title, Location: im.opts.Location})
-	})
+	o := parseOptions{Name: p, Title: title, Location: im.opts.Location}
+	if row.stream != nil {
+		return im.streamed(file, row, br, o)
+	}
+	return im.parsed(file, row, func() (transcript.Result, error) { return row.parse(br, o) })
 }
 
 // member reads one file of a folder or zip with a single-file format.
@@ -345,9 +347,11 @@ func (im *run) member(c container, name string, in Input, row format) error {
 	if title == "" {
 		title = chatTitle(name)
 	}
-	return im.parsed(file, row, func() (transcript.Result, error) {
-		return row.parse(src, parseOptions{Name: display, Title: title, Location: im.opts.Location})
-	})
+	o := parseOptions{Name: display, Title: title, Location: im.opts.Location}
+	if row.stream != nil {
+		return im.streamed(file, row, src, o)
+	}
+	return im.parsed(file, row, func() (transcript.Result, error) { return row.parse(src, o) })
 }
 
 // export reads the files of a multi-file export at once: a Slack export,
