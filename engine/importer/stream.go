@@ -81,3 +81,27 @@ func (im *run) finishFile(file File, res transcript.Result) {
 	im.res.Files = append(im.res.Files, file)
 	im.report(file)
 }
+
+// sourceReader counts what is read from an input towards the progress,
+// and keeps the input's own read failure apart from the store's.
+type sourceReader struct {
+	r        io.Reader
+	progress Progress
+	err      error
+}
+
+func (s *sourceReader) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	if s.progress != nil && n > 0 {
+		s.progress.Read(n)
+	}
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// eofReader is an empty stdin.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -234,7 +234,7 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 	if in.TranscriptPath == "" {
 		return engine.Errorf(engine.CodeInvalidArgument, "%s without a transcript_path", in.HookEventName)
 	}
-	has, err := importTranscript(ctx, in.TranscriptPath, in.SessionID, opts.StateDir)
+	has, err := importTranscript(ctx, in.TranscriptPath, in.SessionID, opts.StateDir, opts.Log)
 	if err != nil || !has || in.SessionID == "" {
 		return err
 	}

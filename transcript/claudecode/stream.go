@@ -28,6 +28,10 @@ type StreamOptions struct {
 	// ChunkBytes is the turn text held before the callback is called; 0
 	// means DefaultChunkBytes.
 	ChunkBytes int
+	// Stop, when set, is asked after each whole line that ends with a line
+	// feed, with the offset of its end: true hands over the turns held and
+	// ends the parse there (a bound on one call's work; the State goes on).
+	Stop func(offset int64) bool
 }
 
 // Stream reads a Claude Code transcript as Parse does, but hands its turns
@@ -86,6 +90,13 @@ func Stream(r io.Reader, name string, o StreamOptions, emit func([]transcript.Tu
 		}
 		if sc.Terminated() {
 			at.Offset, at.Line = sc.Offset(), lineNo
+			if o.Stop != nil && o.Stop(at.Offset) {
+				if err := flush(); err != nil && !errors.Is(err, ErrStop) {
+					return transcript.Result{}, State{}, err
+				}
+				at.seen = p.seen
+				return p.res, at, nil
+			}
 		}
 		if p.held >= chunk {
 			if err := flush(); err != nil {
