@@ -147,7 +147,7 @@ func runClaudeCodeHook(inv *invocation) error {
 		fmt.Fprintf(inv.stderr, "scriptorium hook: %v\n", err)
 		return nil
 	}
-	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr,
+	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr, Start: hook.ProcessStart,
 		Open: app.Opener(dir, app.Hook, app.Options{})})
 	return nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"scriptorium/app"
 
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/importer"
@@ -52,4 +55,29 @@ func TestClaudeCode_LargeTranscriptAcrossEvents(t *testing.T) {
 	if n := storedNodes(t, state); n != 2*exchanges {
 		t.Fatalf("%d nodes after a last event", n)
 	}
+}
+
+// TestClaudeCode_DeadlineFromProcessStart: the transcript deadline counts
+// from Options.Start (the process start), not from when the event is
+// handled: a hook whose process started long ago gives up at once, and
+// says so in status.
+func TestClaudeCode_DeadlineFromProcessStart(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	path := writeFile(t, t.TempDir(), sessionID+".jsonl", longTranscript(2))
+	var out, log strings.Builder
+	err := hook.ClaudeCode(strings.NewReader(input(t, hook.EventStop, path, nil)), &out, hook.Options{StateDir: state,
+		Log: &log, Start: time.Now().Add(-time.Hour), Open: app.Opener(state, app.Hook, app.Options{})})
+	if err == nil || !strings.Contains(err.Error(), "gave up") || out.Len() != 0 {
+		t.Fatalf("out %q, err %v, log %s", out.String(), err, log.String())
+	}
+	if st := hookStatus(t, state); st.LastFailure == nil || !strings.Contains(st.LastFailure.Message, "gave up") {
+		t.Fatalf("status %+v", st)
+	}
+	// The abandoned import goes on in this process (a real hook has
+	// exited): out of time, it stops after the first line and commits, as
+	// its context has no deadline. Wait for it before the cleanup.
+	for end := time.Now().Add(10 * time.Second); storedNodes(t, state) == 0 && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // its last writes (the offset's transaction is the same commit)
 }

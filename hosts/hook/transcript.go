@@ -46,9 +46,7 @@ func importTranscript(ctx context.Context, path, session, stateDir string, log i
 		return false, nil
 	}
 	rz := importer.Resume{MaxBytes: importBytesPerEvent}
-	if dl, ok := ctx.Deadline(); ok {
-		rz.Until = time.Now().Add(time.Until(dl) / importShare)
-	}
+	ctx, rz.Until = importBounds(ctx)
 	res, err := importer.Import(ctx, stateDir, importer.Paths(path),
 		importer.Options{Format: transcript.FormatClaudeCode, BusyTimeout: storeBusyWait, Resume: &rz})
 	if err != nil {
