@@ -8,7 +8,7 @@ import (
 // fields are what the parser reads of a line, decoded.
 type fields struct {
 	typ, uuid, parent, logicalParent, session, timestamp, cwd string
-	sidechain, meta, compactSummary, apiError                bool
+	sidechain, meta, compactSummary, apiError                 bool
 	// msg is the message when the line was decoded in one pass; else
 	// msgRaw holds it, decoded only once the line is known to need it.
 	msg    *message
