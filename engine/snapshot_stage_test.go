@@ -76,6 +76,7 @@ func residentState(t *testing.T, e *engine.Engine) string {
 	}
 	return fmt.Sprintf("TORN: new marks %v, old marks %v", newMarks, oldMarks)
 }
+
 // TestResident_NoTornReadAfterStoppedInstall: a long-lived engine (serve,
 // daemon, mcp) holds its snapshot while an install by another engine stops
 // past its commit point after renaming some of its files (an EIO on every
