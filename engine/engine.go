@@ -76,6 +76,8 @@ type Engine struct {
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
+	indexResynced atomic.Int64 // documents re-indexed by resyncs (index_resync.go), for tests
+	staleSearches atomic.Int64 // searches answered from an index held by another writer (index_stale.go)
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
 	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
 

@@ -296,6 +296,10 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	if indexDescribes(ix, fp, s.snapshotContent) {
 		return false, nil
 	}
+	if n, ok, err := e.resyncIndex(ix, s); ok || err != nil {
+		e.indexResynced.Add(int64(n))
+		return false, err
+	}
 	docs := s.docsOf()
 	list := make([]index.Doc, 0, len(docs))
 	for _, d := range docs {
@@ -309,6 +313,7 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	if err := ix.ApplyWithMeta(nil, nil, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
 		return false, Wrap(CodeIO, err, "search index")
 	}
+	recordIndexFiles(e.ws.Root(), ix, s)
 	return true, nil
 }
 
@@ -342,7 +347,9 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 	}
 	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
 	sort.Strings(deletes)
-	_ = ix.ApplyWithMeta(upserts, deletes, after.indexMeta(e.ws.Root(), time.Now()))
+	if ix.ApplyWithMeta(upserts, deletes, after.indexMeta(e.ws.Root(), time.Now())) == nil {
+		recordIndexFiles(e.ws.Root(), ix, after)
+	}
 }
 
 // indexStateOf describes the index without changing it: fresh when it
@@ -427,6 +434,11 @@ func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
 		}
 	}
 	ix, err := e.openIndex()
+	if lockBusy(err) {
+		if hits, ok := e.searchStale(s, iq); ok {
+			return hits, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"scriptorium/engine/index"
+	"scriptorium/workspace/manifest"
+)
+
+// One edit behind the engine's back (a hand edit, touch, a restore, git
+// checkout) used to cost a full rebuild of the index: seconds at 20k
+// records, more than the prompt hook's budget, prompt after prompt (issue
+// 24 §4). The index keeps beside it the signature of every file version
+// it holds (index.Files, checked against the fingerprint bleve recorded
+// in its last batch); a sync then re-indexes only the files whose
+// signature or racy content moved, and the documents elsewhere those can
+// affect (touchedDocs' rule), in one batch.
+
+// resyncShare is the share of changed files above which a rebuild is
+// cheaper than deleting and re-adding most documents one by one.
+const resyncShare = 2
+
+// indexFiles is the record of the file versions s holds. A file with no
+// signature (written by a transaction in memory, read through a stage) is
+// stat'ed, as its fingerprint is: it is racy, so its bytes are checked too.
+func (s *snapshot) indexFiles(root string) (index.Files, bool) {
+	f := index.Files{Sigs: make(map[string]manifest.Sig, len(s.topicPaths)+len(s.archPaths))}
+	put := func(p string, sig fileSig) bool {
+		if sig == (fileSig{}) {
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+			if err != nil {
+				return false
+			}
+			sig = statSig(fi)
+		}
+		f.Sigs[p] = toManifestSig(sig)
+		return true
+	}
+	for _, p := range s.topicPaths {
+		if !put(p, s.topics[p].sig) {
+			return index.Files{}, false
+		}
+	}
+	for _, p := range s.archPaths {
+		if !put(p, s.archives[p].sig) {
+			return index.Files{}, false
+		}
+	}
+	for id := range s.promoted {
+		f.Promoted = append(f.Promoted, id)
+	}
+	sort.Strings(f.Promoted)
+	return f, true
+}
+
+// recordIndexFiles writes the record of s beside an index just brought to
+// describe s; without one, the record goes (it would describe another
+// version).
+func recordIndexFiles(root string, ix *index.Index, s *snapshot) {
+	f, ok := s.indexFiles(root)
+	if !ok {
+		f = index.Files{}
+	}
+	ix.WriteFiles(f)
+}
+
+// indexedVersions returns the record of the index if it is the one its
+// last batch describes: the fingerprint of the record is the index's.
+func indexedVersions(root string, ix *index.Index) (index.Files, bool) {
+	rec, ok := ix.ReadFiles()
+	if !ok || len(rec.Sigs) == 0 || ix.NeedsRebuild() {
+		return rec, false
+	}
+	have, err := ix.Meta(fingerprintKey)
+	if err != nil || have == "" {
+		return rec, false
+	}
+	paths := make([]string, 0, len(rec.Sigs))
+	for p := range rec.Sigs {
+		paths = append(paths, p)
+	}
+	// A snapshot's fingerprint lists topics first, then archives.
+	sort.Slice(paths, func(i, j int) bool {
+		ti, tj := strings.HasPrefix(paths[i], "topics/"), strings.HasPrefix(paths[j], "topics/")
+		if ti != tj {
+			return ti
+		}
+		return paths[i] < paths[j]
+	})
+	lines := make([]fpLine, len(paths))
+	for i, p := range paths {
+		m := rec.Sigs[p]
+		lines[i] = fpLine{p, fileSig{size: m.Size, mtime: m.MtimeNS, ctime: m.CtimeNS, ino: m.Ino}}
+	}
+	promoted := make(map[string]bool, len(rec.Promoted))
+	for _, id := range rec.Promoted {
+		promoted[id] = true
+	}
+	return rec, fingerprintOf(root, lines, promoted) == have
+}
+
+// changedSince lists the files of s that the index does not hold as they
+// are (new, gone, another signature, or a racy file whose bytes moved),
+// and the source-ids whose promotion changed.
+func (s *snapshot) changedSince(rec index.Files, racy racyRecord) (files []string, refs map[string]bool) {
+	check := func(p string, sig fileSig, data []byte) {
+		old, ok := rec.Sigs[p]
+		switch {
+		case !ok || sig == (fileSig{}) || old != toManifestSig(sig):
+		case racy.Files[p] != "":
+			sum := sha256.Sum256(data)
+			if hex.EncodeToString(sum[:]) == racy.Files[p] {
+				return
+			}
+		default:
+			return
+		}
+		files = append(files, p)
+	}
+	for _, p := range s.topicPaths {
+		check(p, s.topics[p].sig, s.topics[p].data)
+	}
+	for _, p := range s.archPaths {
+		check(p, s.archives[p].sig, s.archives[p].data)
+	}
+	for p := range rec.Sigs {
+		if _, t := s.topics[p]; !t {
+			if _, a := s.archives[p]; !a {
+				files = append(files, p)
+			}
+		}
+	}
+	refs = map[string]bool{}
+	was := map[string]bool{}
+	for _, id := range rec.Promoted {
+		was[id] = true
+		if !s.promoted[id] {
+			refs[id] = true
+		}
+	}
+	for id := range s.promoted {
+		if !was[id] {
+			refs[id] = true
+		}
+	}
+	sort.Strings(files)
+	return files, refs
+}
+
+// resyncIndex brings ix to describe s by re-indexing what changed since
+// the versions it records. It returns the documents written (upserted or
+// deleted) and false, with the index untouched, when it cannot tell what
+// changed or so much did that a rebuild is cheaper.
+func (e *Engine) resyncIndex(ix *index.Index, s *snapshot) (int, bool, error) {
+	rec, ok := indexedVersions(e.ws.Root(), ix)
+	if !ok {
+		return 0, false, nil
+	}
+	// Without the racy files' hashes, a same-signature file cannot be
+	// trusted: rebuild.
+	var racy racyRecord
+	if meta, err := ix.Meta(racyKey); err != nil || json.Unmarshal([]byte(meta), &racy) != nil || racy.Files == nil {
+		return 0, false, nil
+	}
+	changed, refs := s.changedSince(rec, racy)
+	if len(changed)*resyncShare > len(s.topicPaths)+len(s.archPaths) {
+		return 0, false, nil
+	}
+	old, err := ix.DocsIn(changed)
+	if err != nil {
+		return 0, false, nil // the rebuild repairs, or reports
+	}
+	changedArch := map[string]bool{}
+	changedTopic := map[string]bool{}
+	for _, p := range changed {
+		if strings.HasPrefix(p, "topics/") {
+			changedTopic[p] = true
+			continue
+		}
+		changedArch[p] = true
+		if a, ok := s.archives[p]; ok {
+			for _, src := range a.sources {
+				refs[src.view.Ref] = true
+			}
+		}
+	}
+	candidates := map[string]bool{}
+	for _, d := range old {
+		candidates[d.ID] = true
+		if d.Kind == index.KindSource {
+			refs[d.Ref] = true // another archive's record of it may be preferred now
+		}
+	}
+	docs := map[string]index.Doc{}
+	for p := range changedArch {
+		if a, ok := s.archives[p]; ok {
+			for _, src := range a.sources {
+				s.addSourceDoc(docs, src)
+			}
+		}
+	}
+	if len(refs) > 0 {
+		for _, p := range s.archPaths {
+			for _, src := range s.archives[p].sources {
+				if !refs[src.view.Ref] {
+					continue
+				}
+				candidates["source:"+src.view.Path+"#"+src.view.Anchor] = true
+				s.addSourceDoc(docs, src)
+				// The next turn holds this one as its context.
+				if _, next := s.neighbours(src); next != nil {
+					s.addSourceDoc(docs, next)
+				}
+			}
+		}
+	}
+	for _, p := range s.topicPaths {
+		tf := s.topics[p]
+		if changedTopic[p] {
+			s.addTopicDocs(docs, tf, nil)
+			continue
+		}
+		if only := tf.blocksCiting(changedArch, refs); len(only) > 0 {
+			for id := range only {
+				candidates["topic:"+p+"#^"+id] = true
+			}
+			s.addTopicDocs(docs, tf, only)
+		}
+	}
+	upserts := make([]index.Doc, 0, len(docs))
+	for _, d := range docs {
+		upserts = append(upserts, d)
+	}
+	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
+	var deletes []string
+	for id := range candidates {
+		if _, ok := docs[id]; !ok {
+			deletes = append(deletes, id)
+		}
+	}
+	sort.Strings(deletes)
+	if err := ix.ApplyWithMeta(upserts, deletes, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
+		return 0, false, Wrap(CodeIO, err, "search index")
+	}
+	recordIndexFiles(e.ws.Root(), ix, s)
+	return len(upserts) + len(deletes), true, nil
+}
