@@ -118,3 +118,64 @@ func TestResident_NoTornReadAfterStoppedInstall(t *testing.T) {
 		resident.Close()
 	}
 }
+
+// TestResident_NoTornReadDuringInstalls: a long-lived engine reads while
+// another engine installs, again and again, a pair of topic files and
+// removes the previous pair in one transaction. Every view it reads holds
+// exactly one whole pair (or none before the first install): never one
+// file of a pair, never two pairs. A walk an install lands in is walked
+// again.
+func TestResident_NoTornReadDuringInstalls(t *testing.T) {
+	state := ftFixture(t, "valid")
+	resident := enginetest.Open(t, state, func(o *engine.Options) { o.LongLived = true })
+	installer := enginetest.Open(t, state)
+	ctx := context.Background()
+	const rounds = 10
+	done := make(chan error, 1)
+	go func() {
+		defer close(done)
+		for i := range rounds {
+			rev := ftRevision(t, installer)
+			edits := []engine.Edit{
+				ftCreate(fmt.Sprintf("topics/pair/a%02d.md", i), fmt.Sprintf("# A\n\nFirst of pair %d. ^%08x\n", i, 0xa0000000+i)),
+				ftCreate(fmt.Sprintf("topics/pair/b%02d.md", i), fmt.Sprintf("# B\n\nSecond of pair %d. ^%08x\n", i, 0xb0000000+i)),
+			}
+			if i > 0 {
+				edits = append(edits, ftDelete(fmt.Sprintf("topics/pair/a%02d.md", i-1)), ftDelete(fmt.Sprintf("topics/pair/b%02d.md", i-1)))
+			}
+			if _, err := installer.Update(ctx, ftTx(rev, edits...)); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	reads := 0
+	for finished := false; !finished; {
+		select {
+		case err, ok := <-done:
+			if ok && err != nil {
+				t.Fatal(err)
+			}
+			finished = true
+		default:
+		}
+		v, err := resident.View(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pair []string
+		for _, p := range v.TopicPaths() {
+			if strings.HasPrefix(p, "topics/pair/") {
+				pair = append(pair, p)
+			}
+		}
+		reads++
+		if len(pair) == 0 {
+			continue
+		}
+		if len(pair) != 2 || pair[0][len("topics/pair/")+1:] != pair[1][len("topics/pair/")+1:] {
+			t.Fatalf("read %d saw a torn install: %v", reads, pair)
+		}
+	}
+	t.Logf("%d reads during %d installs", reads, rounds)
+}
