@@ -7,10 +7,12 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"scriptorium/engine/cachedb"
 	"scriptorium/engine/model"
 )
 
@@ -48,15 +50,15 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 	}
 	out := make([][]float32, len(texts))
 	bucket := []byte("model:" + emb.Name())
-	db, err := openVectorCache(e.embedCachePath())
+	db, err := cachedb.Open(e.embedCachePath(), time.Second)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		db = nil // another process holds the cache: embed without keeping the vectors
 	} else if err != nil {
 		return nil, Wrap(CodeIO, err, "open the vector cache")
 	}
 	if db != nil {
-		defer func() { _ = cacheGuard(db.Close) }()
-		err := cacheGuard(func() error {
+		defer func() { _ = cachedb.Guard(db.Close) }()
+		err := cachedb.Guard(func() error {
 			return db.View(func(tx *bolt.Tx) error {
 				b := tx.Bucket(bucket)
 				if b == nil {
@@ -72,7 +74,7 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 		})
 		if err != nil { // damaged: start afresh, everything is embedded again
 			clear(out)
-			if db, err = resetVectorCache(db, e.embedCachePath()); err != nil {
+			if db, err = cachedb.Reset(db, e.embedCachePath(), time.Second); err != nil {
 				return nil, Wrap(CodeIO, err, "reset the damaged vector cache")
 			}
 		}
@@ -105,7 +107,7 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 			out[i] = normalize(vecs[j])
 		}
 		if db != nil {
-			err := cacheGuard(func() error {
+			err := cachedb.Guard(func() error {
 				return db.Update(func(tx *bolt.Tx) error {
 					b, err := tx.CreateBucketIfNotExists(bucket)
 					if err != nil {
@@ -119,8 +121,8 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 					return nil
 				})
 			})
-			if errors.Is(err, errDamagedCache) {
-				db, err = resetVectorCache(db, e.embedCachePath())
+			if errors.Is(err, cachedb.ErrDamaged) {
+				db, err = cachedb.Reset(db, e.embedCachePath(), time.Second)
 			}
 			if err != nil {
 				return nil, Wrap(CodeIO, err, "write the vector cache")

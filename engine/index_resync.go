@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -82,6 +85,11 @@ func indexedVersions(root string, ix *index.Index) (index.Files, bool) {
 	if err != nil || have == "" {
 		return rec, false
 	}
+	return rec, recordFingerprint(root, rec) == have
+}
+
+// recordFingerprint is the fingerprint of the files a record names.
+func recordFingerprint(root string, rec index.Files) string {
 	paths := make([]string, 0, len(rec.Sigs))
 	for p := range rec.Sigs {
 		paths = append(paths, p)
@@ -103,7 +111,7 @@ func indexedVersions(root string, ix *index.Index) (index.Files, bool) {
 	for _, id := range rec.Promoted {
 		promoted[id] = true
 	}
-	return rec, fingerprintOf(root, lines, promoted) == have
+	return fingerprintOf(root, lines, promoted)
 }
 
 // changedSince lists the files of s that the index does not hold as they
@@ -154,11 +162,22 @@ func (s *snapshot) changedSince(rec index.Files, racy racyRecord) (files []strin
 	return files, refs
 }
 
+// resyncChunk is how many changed files one batch re-indexes. Each batch
+// records its progress (the index, the record beside it and the meta
+// describe the files as far as it got), so a sync cut short (the prompt
+// hook's budget, a killed process) is continued, not started again.
+var resyncChunk = 64 // a var: tests shorten it
+
+// errSyncCutShort is a sync stopped by its context with its progress
+// kept: the caller answers from the index as it stands.
+var errSyncCutShort = errors.New("index sync cut short")
+
 // resyncIndex brings ix to describe s by re-indexing what changed since
-// the versions it records. It returns the documents written (upserted or
-// deleted) and false, with the index untouched, when it cannot tell what
-// changed or so much did that a rebuild is cheaper.
-func (e *Engine) resyncIndex(ix *index.Index, s *snapshot) (int, bool, error) {
+// the versions it records, resyncChunk files a batch. It returns the
+// documents written (upserted or deleted) and false, with the index
+// untouched, when it cannot tell what changed or so much did that a
+// rebuild is cheaper; errSyncCutShort when ctx ended between batches.
+func (e *Engine) resyncIndex(ctx context.Context, ix *index.Index, s *snapshot) (int, bool, error) {
 	rec, ok := indexedVersions(e.ws.Root(), ix)
 	if !ok {
 		return 0, false, nil
@@ -173,9 +192,82 @@ func (e *Engine) resyncIndex(ix *index.Index, s *snapshot) (int, bool, error) {
 	if len(changed)*resyncShare > len(s.topicPaths)+len(s.archPaths) {
 		return 0, false, nil
 	}
+	cur, ok := s.indexFiles(e.ws.Root())
+	if !ok {
+		return 0, false, nil
+	}
+	written := 0
+	for start := 0; start == 0 || start < len(changed); start += resyncChunk {
+		if start > 0 && ctx.Err() != nil {
+			return written, true, errSyncCutShort
+		}
+		chunk := changed[start:min(start+resyncChunk, len(changed))]
+		last := start+resyncChunk >= len(changed)
+		// The record and the meta as far as this batch gets.
+		for _, p := range chunk {
+			if sig, ok := cur.Sigs[p]; ok {
+				rec.Sigs[p] = sig
+			} else {
+				delete(rec.Sigs, p)
+			}
+		}
+		rec.Promoted = cur.Promoted
+		meta := s.indexMeta(e.ws.Root(), time.Now())
+		if !last {
+			meta = s.partialMeta(e.ws.Root(), rec, &racy, chunk)
+		}
+		n, err := e.resyncFiles(ix, s, chunk, refs, meta)
+		if err != nil {
+			return written, false, err
+		}
+		written += n
+		refs = map[string]bool{} // promotions are done with the first batch
+		if last {
+			recordIndexFiles(e.ws.Root(), ix, s)
+		} else {
+			ix.WriteFiles(rec)
+		}
+	}
+	return written, true, nil
+}
+
+// partialMeta is the meta of an index that holds the files of rec: its
+// fingerprint, and the racy hashes of the files just re-indexed (done)
+// beside those the old record kept for the others.
+func (s *snapshot) partialMeta(root string, rec index.Files, old *racyRecord, done []string) map[string]string {
+	now := time.Now()
+	r := racyRecord{Stamp: now.UnixNano(), Files: map[string]string{}}
+	for p, h := range old.Files {
+		r.Files[p] = h
+	}
+	for _, p := range done {
+		delete(r.Files, p)
+		var sig fileSig
+		if tf, ok := s.topics[p]; ok {
+			sig = tf.sig
+		} else if a, ok := s.archives[p]; ok {
+			sig = a.sig
+		} else {
+			continue
+		}
+		if data, _ := s.snapshotContent(p); sig.racy(now) {
+			sum := sha256.Sum256(data)
+			r.Files[p] = hex.EncodeToString(sum[:])
+		}
+	}
+	old.Files = r.Files
+	b, _ := json.Marshal(r)
+	return map[string]string{fingerprintKey: recordFingerprint(root, rec), racyKey: string(b)}
+}
+
+// resyncFiles re-indexes the documents of the changed files, and those
+// elsewhere they (or the promotions of refs) can affect, in one batch
+// with meta.
+func (e *Engine) resyncFiles(ix *index.Index, s *snapshot, changed []string, refs map[string]bool, meta map[string]string) (int, error) {
+	refs = maps.Clone(refs)
 	old, err := ix.DocsIn(changed)
 	if err != nil {
-		return 0, false, nil // the rebuild repairs, or reports
+		return 0, Wrap(CodeIO, err, "search index")
 	}
 	changedArch := map[string]bool{}
 	changedTopic := map[string]bool{}
@@ -246,9 +338,8 @@ func (e *Engine) resyncIndex(ix *index.Index, s *snapshot) (int, bool, error) {
 		}
 	}
 	sort.Strings(deletes)
-	if err := ix.ApplyWithMeta(upserts, deletes, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
-		return 0, false, Wrap(CodeIO, err, "search index")
+	if err := ix.ApplyWithMeta(upserts, deletes, meta); err != nil {
+		return 0, Wrap(CodeIO, err, "search index")
 	}
-	recordIndexFiles(e.ws.Root(), ix, s)
-	return len(upserts) + len(deletes), true, nil
+	return len(upserts) + len(deletes), nil
 }

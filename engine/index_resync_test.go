@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -255,5 +256,125 @@ func TestIndexResync_AfterInstall(t *testing.T) {
 	}
 	if e.indexRebuilds.Load() != 0 || e.indexResynced.Load() != int64(docsOfFile(t, e, m.EditTopics[0])) {
 		t.Fatalf("a touch after an install: %d rebuilds, %d documents re-indexed", e.indexRebuilds.Load(), e.indexResynced.Load())
+	}
+}
+
+// TestIndexResync_CutShortKeepsItsProgress: a sync of many changed files
+// whose context ends after its first batch (the prompt hook's budget)
+// keeps that batch: the index, its record and its meta describe the files
+// as far as it got, the search answers from the index as it stands, and
+// the next sync re-indexes only the files left, ending exactly where a
+// full build would.
+func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
+	defer func(n int) { resyncChunk = n }(resyncChunk)
+	resyncChunk = 8
+	state, _ := resyncWorkspace(t, 2000)
+	e := resyncOpen(t, state)
+	s, err := e.snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	touched := 0
+	for _, p := range s.archPaths {
+		if touched == 2*resyncChunk+4 {
+			break
+		}
+		touch(t, state, p)
+		touched++
+	}
+	if touched*resyncShare > len(s.topicPaths)+len(s.archPaths) {
+		t.Fatalf("the workspace has too few files (%d) for %d touched", len(s.topicPaths)+len(s.archPaths), touched)
+	}
+	e.Close()
+
+	e = resyncOpen(t, state)
+	s, err = e.snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := e.openIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // ends the sync after its first batch
+	if _, err := e.syncIndex(ctx, ix, s); !errors.Is(err, errSyncCutShort) {
+		t.Fatalf("a sync whose context ended: %v, want it cut short", err)
+	}
+	iq, err := checkQuery(SearchQuery{Text: "budget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.searchAsItStands(ix, s, iq); err != nil {
+		t.Fatalf("the answer as the index stands: %v", err)
+	}
+	ix.Close()
+	first := e.indexResynced.Load()
+	if first == 0 || e.indexRebuilds.Load() != 0 {
+		t.Fatalf("cut short: %d documents re-indexed, %d rebuilds", first, e.indexRebuilds.Load())
+	}
+	e.Close()
+
+	e = resyncOpen(t, state)
+	if _, err := e.Search(context.Background(), SearchQuery{Text: "budget"}); err != nil {
+		t.Fatal(err)
+	}
+	second := e.indexResynced.Load()
+	if e.indexRebuilds.Load() != 0 || second == 0 {
+		t.Fatalf("the continued sync: %d rebuilds, %d documents", e.indexRebuilds.Load(), second)
+	}
+	if got, want := indexIDs(t, e), snapshotIDs(t, e); !slices.Equal(got, want) {
+		t.Fatalf("after the continued sync the index holds %d documents, a full build %d", len(got), len(want))
+	}
+	// The second sync did only what the first left: together they wrote
+	// about what one sync of every touched file writes (the blocks citing
+	// archives of both halves are written by both).
+	e.Close()
+	ref, _ := resyncWorkspace(t, 2000)
+	rs, _ := resyncOpen(t, ref).snapshot(context.Background())
+	for _, p := range rs.archPaths[:touched] {
+		touch(t, ref, p)
+	}
+	one := resyncOpen(t, ref)
+	if _, err := one.Search(context.Background(), SearchQuery{Text: "budget"}); err != nil {
+		t.Fatal(err)
+	}
+	all := one.indexResynced.Load()
+	if second >= all {
+		t.Errorf("the continued sync wrote %d documents, a whole sync %d: it started again", second, all)
+	}
+	t.Logf("cut short after %d documents, continued with %d; one whole sync: %d", first, second, all)
+}
+
+// TestSearch_BudgetedCallerNeverRebuilds: a caller with a deadline (the
+// prompt hook) whose index needs a full rebuild answers from the index as
+// it stands, and leaves the rebuild to a caller without one.
+func TestSearch_BudgetedCallerNeverRebuilds(t *testing.T) {
+	state := coldFacts(t)
+	mem := filepath.Join(state, "memory")
+	// No record of the indexed versions: only a rebuild can sync.
+	if err := os.Remove(filepath.Join(mem, ".scriptorium", "index", "files")); err != nil {
+		t.Fatal(err)
+	}
+	edited := "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n\nThe owner plays the violin on Sundays. ^0000000c\n"
+	if err := os.WriteFile(filepath.Join(mem, "topics", "facts.md"), []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := resyncOpen(t, state)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := e.Search(ctx, SearchQuery{Text: "bees cello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Ref != "0000000a" {
+		t.Fatalf("the budgeted answer: %+v (want the block the file still holds, not the edited-away one)", res)
+	}
+	if e.indexRebuilds.Load() != 0 || e.staleSearches.Load() != 1 {
+		t.Fatalf("budgeted: %d rebuilds, %d stale answers", e.indexRebuilds.Load(), e.staleSearches.Load())
+	}
+	res, err = e.Search(context.Background(), SearchQuery{Text: "violin"})
+	if err != nil || len(res) != 1 || e.indexRebuilds.Load() != 1 {
+		t.Fatalf("unbudgeted: %+v %v, %d rebuilds", res, err, e.indexRebuilds.Load())
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 
 	"scriptorium/engine/index"
@@ -14,6 +15,36 @@ import (
 // were indexed: a document of a file changed since, a block that lost its
 // trust, a record no longer preferred or visible are dropped, so a stale
 // index can miss what changed but never show what is gone or pending.
+
+// stale reports whether a sync that needs a full rebuild should leave the
+// index as it stands: the caller has a deadline (the prompt hook), which a
+// rebuild of a large workspace outlasts and would then throw away, and
+// the index has documents to answer from. A caller with no deadline (the
+// CLI, serve, the daemon) rebuilds.
+func stale(ctx context.Context, ix *index.Index) bool {
+	if _, budgeted := ctx.Deadline(); !budgeted || ix.NeedsRebuild() {
+		return false
+	}
+	n, err := ix.Count()
+	return err == nil && n > 0
+}
+
+// searchAsItStands answers iq from a writable handle whose sync was cut
+// short, with the same check as searchStale.
+func (e *Engine) searchAsItStands(ix *index.Index, s *snapshot, iq index.Query) ([]index.Hit, error) {
+	all, err := ix.Search(iq)
+	if err != nil {
+		return nil, Wrap(CodeIO, err, "search")
+	}
+	var hits []index.Hit
+	for _, h := range all {
+		if s.holdsHit(h) {
+			hits = append(hits, h)
+		}
+	}
+	e.staleSearches.Add(1)
+	return hits, nil
+}
 
 // searchStale answers iq from the index as it stands; ok is false when
 // not even a read-only handle can be had.
