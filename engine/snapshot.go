@@ -17,6 +17,7 @@ import (
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
+	"scriptorium/workspace/stage"
 	"scriptorium/workspace/topic"
 )
 
@@ -98,17 +99,17 @@ type snapshot struct {
 }
 
 // loadFiles reads topics/ and sources/ of the workspace at root, through
-// the committed stages ov (snapshot_stage.go). Files whose size,
+// the committed stages ov (workspace/stage). Files whose size,
 // modification time and inode match prev's copy are reused without reading
 // or parsing them again, so a long-lived engine (the TUI, the daemon) pays
 // for what changed, not for the whole workspace.
-func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stageOverlay) (*snapshot, error) {
+func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay) (*snapshot, error) {
 	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string])}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err
 	}
-	topics = ov.apply("topics", topics)
+	topics = applyStages(ov, "topics", topics)
 	s.strays = append(s.strays, strays...)
 	for _, f := range topics {
 		// A file read while its signature was racy is read again: a
@@ -120,7 +121,7 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stageOv
 				continue
 			}
 		}
-		data, err := ov.read(root, f.path)
+		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
@@ -132,7 +133,7 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stageOv
 	if err != nil {
 		return nil, err
 	}
-	sources = ov.apply("sources", sources)
+	sources = applyStages(ov, "sources", sources)
 	s.strays = append(s.strays, strays...)
 	// When no archive changed and no promotion happened, the whole source
 	// index of prev is still right: share it instead of rebuilding 100k
@@ -155,7 +156,7 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stageOv
 				continue
 			}
 		}
-		data, err := ov.read(root, f.path)
+		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
