@@ -115,51 +115,20 @@ func recordFingerprint(root string, rec index.Files) string {
 }
 
 // changedSince lists the files of s that the index does not hold as they
-// are (new, gone, another signature, or a racy file whose bytes moved),
-// and the source-ids whose promotion changed.
-func (s *snapshot) changedSince(rec index.Files, racy racyRecord) (files []string, refs map[string]bool) {
-	check := func(p string, sig fileSig, data []byte) {
-		old, ok := rec.Sigs[p]
-		switch {
-		case !ok || sig == (fileSig{}) || old != toManifestSig(sig):
-		case racy.Files[p] != "":
-			sum := sha256.Sum256(data)
-			if hex.EncodeToString(sum[:]) == racy.Files[p] {
-				return
-			}
-		default:
-			return
-		}
-		files = append(files, p)
-	}
+// are, and the source-ids whose promotion changed (index.Files.Changed).
+func (s *snapshot) changedSince(rec index.Files, racy racyRecord) ([]string, map[string]bool) {
+	now := make(map[string]manifest.Sig, len(s.topicPaths)+len(s.archPaths))
 	for _, p := range s.topicPaths {
-		check(p, s.topics[p].sig, s.topics[p].data)
+		now[p] = toManifestSig(s.topics[p].sig)
 	}
 	for _, p := range s.archPaths {
-		check(p, s.archives[p].sig, s.archives[p].data)
+		now[p] = toManifestSig(s.archives[p].sig)
 	}
-	for p := range rec.Sigs {
-		if _, t := s.topics[p]; !t {
-			if _, a := s.archives[p]; !a {
-				files = append(files, p)
-			}
-		}
-	}
-	refs = map[string]bool{}
-	was := map[string]bool{}
-	for _, id := range rec.Promoted {
-		was[id] = true
-		if !s.promoted[id] {
-			refs[id] = true
-		}
-	}
+	promoted := make([]string, 0, len(s.promoted))
 	for id := range s.promoted {
-		if !was[id] {
-			refs[id] = true
-		}
+		promoted = append(promoted, id)
 	}
-	sort.Strings(files)
-	return files, refs
+	return rec.Changed(now, func(p string) []byte { data, _ := s.snapshotContent(p); return data }, racy.Files, promoted)
 }
 
 // resyncChunk is how many changed files one batch re-indexes. Each batch

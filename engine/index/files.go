@@ -142,3 +142,44 @@ func (ix *Index) DocsIn(paths []string) ([]DocRef, error) {
 	}
 	return out, nil
 }
+
+// Changed compares the record with the files as they are now (now: each
+// path's signature, zero when it is not known from disk; content: its
+// bytes) and lists, sorted, the files the index does not hold as they
+// are: new, gone, of another or unknown signature, or recorded as racy
+// (racy: path → hex SHA-256 of the bytes indexed) with other bytes now.
+// promoted lists the source-ids promoted now; the ids whose promotion
+// changed are returned too.
+func (f Files) Changed(now map[string]manifest.Sig, content func(p string) []byte, racy map[string]string, promoted []string) (files []string, ids map[string]bool) {
+	for p, sig := range now {
+		old, ok := f.Sigs[p]
+		switch {
+		case !ok || sig == (manifest.Sig{}) || old != sig:
+		case racy[p] != "":
+			if manifest.Hash(content(p)) == racy[p] {
+				continue
+			}
+		default:
+			continue
+		}
+		files = append(files, p)
+	}
+	for p := range f.Sigs {
+		if _, ok := now[p]; !ok {
+			files = append(files, p)
+		}
+	}
+	sort.Strings(files)
+	ids = map[string]bool{}
+	for _, id := range f.Promoted {
+		ids[id] = true
+	}
+	for _, id := range promoted {
+		if ids[id] {
+			delete(ids, id)
+		} else {
+			ids[id] = true
+		}
+	}
+	return files, ids
+}
