@@ -186,6 +186,9 @@ func (e *Engine) resyncIndex(ctx context.Context, ix *index.Index, s *snapshot) 
 			meta = s.partialMeta(e.ws.Root(), rec, &racy, chunk)
 		}
 		n, err := e.resyncFiles(ix, s, chunk, refs, meta)
+		if errors.Is(err, index.ErrCorrupt) {
+			return written, false, nil // damaged: the rebuild repairs it
+		}
 		if err != nil {
 			return written, false, err
 		}
