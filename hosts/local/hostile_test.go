@@ -287,3 +287,33 @@ func TestSearch_SlowServer(t *testing.T) {
 		})
 	}
 }
+
+// TestServe_SlowClientsBlockNoOne: clients that connect and send nothing,
+// or trickle half a request, hold no one up: a real client is answered
+// meanwhile.
+func TestServe_SlowClientsBlockNoOne(t *testing.T) {
+	defer func(b func() string) { thisBuild = b }(thisBuild)
+	thisBuild = func() string { return "build A" }
+	e := openWith(t, shortState(t), "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")
+	srv := Serve(context.Background(), e)
+	waitReady(t, srv)
+	defer srv.Close()
+	for i := range 8 {
+		c, err := net.Dial("unix", SocketPath(e.Root()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if i%2 == 1 {
+			c.Write([]byte(`{"build":"build A","op":"sea`))
+		}
+	}
+	start := time.Now()
+	rep, ok := Search(e.Root(), engine.SearchQuery{Text: "bees"}, 2*time.Second)
+	if !ok || len(rep.Results) != 1 {
+		t.Fatalf("a client beside eight silent ones: %v %+v", ok, rep)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("answered after %v", d)
+	}
+}
