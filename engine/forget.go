@@ -81,9 +81,10 @@ func (s ForgetSelector) check() error {
 // forgetting does there, as a diff.
 type ForgetChange struct {
 	Path string `json:"path"`
-	// Kind is archive, topic, derived, index or sessions; history (state.db
-	// rows), proposal and runtime (status files and logs) name the other
-	// places an earlier copy is scrubbed from.
+	// Kind is archive, topic, derived, index, embeddings (vectors keyed by
+	// the text's hash) or sessions; history (state.db rows), proposal and
+	// runtime (status files and logs) name the other places an earlier
+	// copy is scrubbed from.
 	Kind string `json:"kind"`
 	Diff string `json:"diff"`
 }
@@ -95,6 +96,9 @@ type ForgetResult struct {
 	Changes []ForgetChange `json:"changes"`
 	// Turns is the number of sessions.db nodes blanked.
 	Turns int `json:"turns"`
+	// Vectors is the number of embeddings.db vectors of forgotten text
+	// (keyed by its SHA-256) that are removed.
+	Vectors int `json:"vectors"`
 	// Revision is the forget's own revision; absent on a dry run.
 	Revision int64 `json:"revision,omitempty"`
 

@@ -38,6 +38,16 @@ func (e *Engine) forgetPreview(ctx context.Context, s, after *snapshot, plan *tx
 	}
 	add("index", ".scriptorium/index", indexDiff(s, after))
 	add("sessions", "sessions.db", sessionsDiff(fp))
+	vecs, err := e.forgottenVectors(s, after)
+	if err != nil {
+		return res, Wrap(CodeIO, err, "read the vector cache")
+	}
+	res.Vectors = vecs
+	if vecs > 0 {
+		add("embeddings", ".scriptorium/"+embedCacheFile, listDiff(embedCacheFile,
+			[]string{fmt.Sprintf("%d vector(s) keyed by the SHA-256 of forgotten text", vecs)},
+			"removed, and the file rewritten so that no free page keeps a key"))
+	}
 	rows, err := scrubState(ctx, e.db, 0, fp.needles, false)
 	if err != nil {
 		return res, Wrap(CodeIO, err, "read state.db")

@@ -134,6 +134,11 @@ func (e *Engine) finishForget(ctx context.Context, rev int64, rec *forgetRecord,
 	if err != nil {
 		return err
 	}
+	if n, err := e.scrubVectors(s); err != nil {
+		return err
+	} else if n > 0 {
+		cleaned = append(cleaned, fmt.Sprintf("embeddings.db: %d vector(s) of texts no longer in memory", n))
+	}
 	rt, err := e.scrubRuntime(nd, true)
 	if err != nil {
 		return err
