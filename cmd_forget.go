@@ -88,8 +88,9 @@ func forgetSelector(inv *invocation) (engine.ForgetSelector, error) {
 // forgetQuestion is the confirmation, saying what goes and that it is final.
 func forgetQuestion(sel engine.ForgetSelector, r engine.ForgetResult) string {
 	return fmt.Sprintf("Forget %d record(s) of %s? Their text leaves the archive (tombstones keep source-id, anchor and time), "+
-		"%d block(s) and %d citation(s) leave the topics, %d sessions.db turn(s) are blanked and %d place(s) change as shown. "+
-		"This cannot be reverted.", len(r.Sources), sel, len(r.Blocks), r.Citations, r.Turns, len(r.Changes))
+		"%d block(s) and %d citation(s) leave the topics, %d sessions.db turn(s) are blanked, %d vector(s) leave embeddings.db "+
+		"and %d place(s) change as shown. This cannot be reverted.", len(r.Sources), sel, len(r.Blocks), r.Citations, r.Turns,
+		r.Vectors, len(r.Changes))
 }
 
 func printForgetChanges(w io.Writer, r engine.ForgetResult) {

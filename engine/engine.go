@@ -75,6 +75,8 @@ type Engine struct {
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
+	locks atomic.Int32 // write locks this engine holds (forget_resident.go)
+
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
 	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
@@ -256,6 +258,7 @@ func (e *Engine) gate(op trust.Op) error {
 // pane at once) wait for one read and then reuse it, instead of each
 // reading the whole workspace.
 func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
+	e.finishOwed(ctx)
 	e.loadMu.Lock()
 	defer e.loadMu.Unlock()
 	promoted, err := e.ledger.Promoted(ctx)

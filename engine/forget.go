@@ -96,14 +96,14 @@ type ForgetResult struct {
 	Changes []ForgetChange `json:"changes"`
 	// Turns is the number of sessions.db nodes blanked.
 	Turns int `json:"turns"`
-	// Vectors is the number of embeddings.db vectors of forgotten text
-	// (keyed by its SHA-256) that are removed.
-	Vectors int `json:"vectors"`
 	// Revision is the forget's own revision; absent on a dry run.
 	Revision int64 `json:"revision,omitempty"`
 
 	Blocks    []string `json:"-"` // block ids removed from topics
 	Citations int      `json:"-"` // citations dropped from blocks that stay
+	// Vectors counts the embeddings.db vectors of forgotten text (keyed by
+	// its SHA-256) removed; in JSON it is the "embeddings" change's diff.
+	Vectors int `json:"-"`
 }
 
 // forgetRecord is the ledger row of one forget: ids and hashes, never text.
@@ -181,6 +181,11 @@ func (e *Engine) Forget(ctx context.Context, sel ForgetSelector, dryRun bool) (F
 		res, err = e.forgetPreview(ctx, s, after, plan, fp)
 		if err != nil || dryRun {
 			return err
+		}
+		// Runtime files are scrubbed while the text is known, before the
+		// install: a crash past it leaves recovery only the ids.
+		if _, err := e.scrubRuntime(fp.needles, true); err != nil {
+			return Wrap(CodeIO, err, "forget %s: scrub runtime files (the memory files were not changed)", sel)
 		}
 		rev, err := e.installForget(ctx, ch, plan)
 		if err != nil {

@@ -61,14 +61,23 @@ func (e *Engine) scrubProposals(nd needles, apply bool) ([]string, error) {
 // forgottenMark replaces forgotten text in runtime files and logs.
 const forgottenMark = "[forgotten]"
 
-// scrubRuntime lists, and with apply rewrites, the runtime status files
-// and logs under .scriptorium/ that hold forgotten text (raw or JSON-
-// escaped): every occurrence becomes [forgotten]. state.db, the index,
-// proposals and install stages have their own treatment.
+// runtimeKept are the files under .scriptorium/ the runtime scrub never
+// touches: the workspace's own bookkeeping (no text), and the stores that
+// have a scrub of their own.
+var runtimeKept = map[string]bool{
+	"workspace-id": true, "revision": true, "format": true, "write.lock": true, "lock": true,
+	"runtime/lock-holder": true, embedCacheFile: true,
+}
+
+// scrubRuntime lists, and with apply rewrites, the runtime status files,
+// caches and logs under .scriptorium/ that hold the forgotten content.
+// The text (raw or JSON-escaped) becomes [forgotten] wherever it is. A
+// file that names a forgotten record by its ids is about it, and after a
+// crash the text is no longer known, so: a log (*.log) loses those lines,
+// any other file (a status file, a cache) is removed; each is best effort
+// or rebuilt. state.db, the index, embeddings.db, proposals and install
+// stages have their own treatment.
 func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
-	if len(nd.text) == 0 {
-		return nil, nil
-	}
 	meta := filepath.Join(e.ws.Root(), ".scriptorium")
 	var forms [][]byte
 	for _, t := range nd.text {
@@ -79,6 +88,7 @@ func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
 			}
 		}
 	}
+	ids := needles{marks: append(append([]string{}, nd.marks...), nd.ids...)}
 	var out []string
 	err := filepath.WalkDir(meta, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -90,7 +100,8 @@ func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
 		switch {
 		case d.IsDir() && (rel == "index" || rel == "proposals" || strings.HasPrefix(name, "tx-")):
 			return filepath.SkipDir
-		case d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(name, "state.db"):
+		case d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(name, "state.db") ||
+			strings.HasPrefix(name, embedCacheFile) || runtimeKept[rel]:
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -101,14 +112,39 @@ func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
 		for _, f := range forms {
 			changed = bytes.ReplaceAll(changed, f, []byte(forgottenMark))
 		}
-		if bytes.Equal(changed, data) {
+		remove := false
+		if ids.hitBytes(changed) {
+			if strings.HasSuffix(name, ".log") {
+				changed = dropLines(changed, ids)
+			} else {
+				remove = true
+			}
+		}
+		if !remove && bytes.Equal(changed, data) {
 			return nil
 		}
 		out = append(out, ".scriptorium/"+rel)
-		if apply {
-			return workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, changed)
+		switch {
+		case !apply:
+			return nil
+		case remove:
+			if err := e.ws.FS().Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			return nil
 		}
-		return nil
+		return workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, changed)
 	})
 	return out, err
+}
+
+// dropLines returns data without the lines that hold a needle.
+func dropLines(data []byte, nd needles) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if !nd.hitBytes(line) {
+			out = append(out, line...)
+		}
+	}
+	return out
 }

@@ -68,7 +68,7 @@ func (e *Engine) forgetPreview(ctx context.Context, s, after *snapshot, plan *tx
 		return res, Wrap(CodeIO, err, "read runtime files")
 	}
 	for _, p := range rt {
-		add("runtime", p, listDiff(filepath.Base(p), []string{p}, "the forgotten text is replaced by "+forgottenMark))
+		add("runtime", p, listDiff(filepath.Base(p), []string{p}, "the forgotten text is replaced by "+forgottenMark+"; a status file or cache naming a forgotten record is removed, a log loses those lines"))
 	}
 	return res, nil
 }

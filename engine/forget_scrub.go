@@ -34,6 +34,10 @@ type needles struct {
 	// forgotten source-ids, their frame comments, the removed block ids and
 	// footnote labels. They come from the ledger, so recovery has them.
 	marks []string
+	// ids are the forgotten source-ids themselves: too common to mark a
+	// copy in state.db, but a runtime log or status line naming one is
+	// about the forgotten record (scrubRuntime).
+	ids []string
 }
 
 // minNeedle is the shortest text worth looking for: shorter strings match
@@ -70,6 +74,7 @@ func marksOf(rec *forgetRecord) needles {
 			continue
 		}
 		seen[r.SourceID] = true
+		n.ids = append(n.ids, r.SourceID)
 		n.marks = append(n.marks, "["+r.SourceID+"](", "<!-- source-id:"+r.SourceID+" -->")
 	}
 	for _, id := range rec.Blocks {
@@ -95,6 +100,7 @@ func (fp *forgetPlan) collectNeedles(s *snapshot) needles {
 		}
 	}
 	for _, nd := range fp.nodes {
+		n.ids = append(n.ids, nd.SourceID())
 		n.addText(nd.Content)
 		n.addText(topic.BlockSafe(nd.Content))
 	}

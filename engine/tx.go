@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aymanbagabas/go-udiff"
 
@@ -141,7 +142,16 @@ func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
 		release()
 		return nil, Wrap(CodeIO, err, "complete an earlier install")
 	}
-	return release, nil
+	e.locks.Add(1)
+	var once sync.Once
+	done := func() {
+		once.Do(func() {
+			e.locks.Add(-1)
+			release()
+		})
+	}
+	e.finishLocked(ctx)
+	return done, nil
 }
 
 // install validates a change against the complete would-be workspace and
