@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -70,7 +71,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		return Wrap(CodeIO, err, "stage transaction")
 	}
 	fsys := e.ws.FS()
-	stage := filepath.Join(e.ws.RuntimeDir(), "tx-"+hex.EncodeToString(idb))
+	stage := filepath.Join(e.ws.StageDir(), "tx-"+hex.EncodeToString(idb))
 	if err := fsys.Mkdir(stage, workspace.PrivateDir); err != nil {
 		return Wrap(CodeIO, err, "stage transaction")
 	}
@@ -115,10 +116,10 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	if err := fsys.SyncDir(stage); err != nil {
 		return fail(err, "write journal")
 	}
-	// The stage's own entry in runtime/ must be durable before anything is
-	// renamed out of it: otherwise a power loss could keep renamed files and
-	// lose the journal that completes them.
-	if err := fsys.SyncDir(e.ws.RuntimeDir()); err != nil {
+	// The stage's own entry in its parent must be durable before anything
+	// is renamed out of it: otherwise a power loss could keep renamed files
+	// and lose the journal that completes them.
+	if err := fsys.SyncDir(e.ws.StageDir()); err != nil {
 		return fail(err, "write journal")
 	}
 	e.crashPoint("journal-written")
@@ -166,7 +167,15 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 			if err := mkdirAllSynced(fsys, root, filepath.Dir(target)); err != nil {
 				return err
 			}
-			if err := fsys.Rename(src, target); err != nil {
+			if err := fsys.Rename(src, target); errors.Is(err, syscall.EXDEV) {
+				// A stage on another filesystem (left by an older version
+				// under a runtime dir moved elsewhere) is copied instead:
+				// recovery must never leave the workspace unopenable.
+				err = copyInto(fsys, src, target)
+				if err != nil {
+					return err
+				}
+			} else if err != nil {
 				return err
 			}
 		}
@@ -218,13 +227,15 @@ func mkdirAllSynced(fsys workspace.FS, root, dir string) error {
 // rendered for an older revision.
 func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 	e.ws = w
-	entries, err := os.ReadDir(w.RuntimeDir())
-	if err != nil {
-		return true
-	}
-	for _, ent := range entries {
-		if strings.HasPrefix(ent.Name(), "tx-") {
+	for _, dir := range w.StageDirs() {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return true
+		}
+		for _, ent := range entries {
+			if strings.HasPrefix(ent.Name(), "tx-") {
+				return true
+			}
 		}
 	}
 	return e.derivedStale() || e.forgetUnfinished()
@@ -234,9 +245,6 @@ func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 // with a complete journal is rolled forward, every other stage discarded.
 func (e *Engine) recover(w *workspace.Workspace) error {
 	e.ws = w
-	if _, err := os.Stat(w.RuntimeDir()); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	if err := e.finishStages(w); err != nil {
 		return err
 	}
@@ -252,7 +260,7 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 	// failure (sessions.db or the index busy) is retried on the next open
 	// rather than keeping the workspace closed.
 	_ = e.finishForgets(context.Background())
-	return w.FS().SyncDir(w.RuntimeDir())
+	return w.FS().SyncDir(w.StageDir())
 }
 
 // finishStages rolls every stage with a complete journal forward and
@@ -263,7 +271,19 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 // tree whose journal would later be replayed over its own install. The
 // caller holds the write lock.
 func (e *Engine) finishStages(w *workspace.Workspace) error {
-	entries, err := os.ReadDir(w.RuntimeDir())
+	for _, dir := range w.StageDirs() {
+		if err := e.finishStagesIn(w, dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) finishStagesIn(w *workspace.Workspace, dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -271,7 +291,7 @@ func (e *Engine) finishStages(w *workspace.Workspace) error {
 		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
 			continue
 		}
-		stage := filepath.Join(w.RuntimeDir(), ent.Name())
+		stage := filepath.Join(dir, ent.Name())
 		data, err := os.ReadFile(filepath.Join(stage, journalName))
 		var j journal
 		if err == nil && json.Unmarshal(data, &j) == nil && j.Sum != "" && j.Sum == j.checksum() {
@@ -314,4 +334,41 @@ func rebaseTopic(data []byte, from, to string, final func(string) string) []byte
 		}
 		return []byte("](" + nt + ")")
 	})
+}
+
+// copyInto puts src's bytes at target through a synced temp file beside
+// target (a rename within one filesystem), then removes src: a rename
+// that cannot cross filesystems, done so that a crash at any step leaves
+// target old or new and src still there to replay.
+func copyInto(fsys workspace.FS, src, target string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	tmp, err := fsys.CreateTemp(filepath.Dir(target), ".tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(workspace.PrivateFile)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = fsys.Rename(name, target)
+	}
+	if err != nil {
+		_ = fsys.Remove(name)
+		return err
+	}
+	if err := fsys.SyncDir(filepath.Dir(target)); err != nil {
+		return err
+	}
+	return fsys.Remove(src)
 }
