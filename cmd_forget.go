@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/forget"
 )
 
 // forgetFlags are the flags of forget: one selector, then --dry-run/--yes.
@@ -33,7 +34,7 @@ func runForget(inv *invocation) error {
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
 		if !dry && !inv.bool("yes") {
-			preview, err := e.Forget(ctx, sel, true)
+			preview, err := forget.Run(ctx, e, sel, true)
 			if err != nil {
 				return err
 			}
@@ -42,7 +43,7 @@ func runForget(inv *invocation) error {
 				return engine.Errorf(engine.CodeInvalidArgument, "forget cancelled; nothing changed")
 			}
 		}
-		res, err := e.Forget(ctx, sel, dry)
+		res, err := forget.Run(ctx, e, sel, dry)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"scriptorium/engine"
+	"scriptorium/engine/forget"
 )
 
 // canaryVectorKeys lists the embeddings.db keys (SHA-256 of the text
@@ -82,7 +83,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 	}
 
 	sel := engine.ForgetSelector{Speaker: "u456"}
-	prev, err := e.Forget(ctx, sel, true)
+	prev, err := forget.Run(ctx, e, sel, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 		t.Fatalf("the dry run changed embeddings.db")
 	}
 
-	if _, err := e.Forget(ctx, sel, false); err != nil {
+	if _, err := forget.Run(ctx, e, sel, false); err != nil {
 		t.Fatal(err)
 	}
 	if in, raw := vectorFileHolds(t, state, keys); in+raw > 0 {

@@ -38,11 +38,22 @@ type journal struct {
 	Revision int64         `json:"revision"`
 	Ops      []journalOp   `json:"ops"`
 	History  historyRecord `json:"history"`
-	// Forget is the ledger record of a forget install, written with the
-	// history row so that recovery finishes a forget as it finishes the
-	// install (it holds hashes and ids, never the forgotten text).
-	Forget *forgetRecord `json:"forget,omitempty"`
-	Sum    string        `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
+	// Finish is the install's owed finish step (finish.go), recorded with
+	// the history row so that recovery runs it as it finishes the install
+	// (ids and hashes, never the forgotten text).
+	Finish *Finish `json:"finish,omitempty"`
+	// Forget is how a journal of an earlier version carried a forget's
+	// ledger record: replayed as the forget service's finish step.
+	Forget json.RawMessage `json:"forget,omitempty"`
+	Sum    string          `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
+}
+
+// finish is the journal's finish step, from either field.
+func (j journal) finish() *Finish {
+	if j.Finish == nil && len(j.Forget) > 0 && string(j.Forget) != "null" {
+		return &Finish{Service: "forget", Payload: j.Forget}
+	}
+	return j.Finish
 }
 
 func (j journal) checksum() string {
@@ -91,7 +102,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		_ = fsys.RemoveAll(stage)
 		return Wrap(CodeIO, err, "%s; nothing was changed", what)
 	}
-	j := journal{Version: 1, Revision: hist.Revision, History: hist, Forget: plan.forget}
+	j := journal{Version: 1, Revision: hist.Revision, History: hist, Finish: plan.finish}
 	for i, p := range plan.order {
 		op := journalOp{Target: p}
 		if data := plan.files[p]; data != nil {
@@ -194,7 +205,7 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 		return err
 	}
 	e.crashPoint("revision-bumped")
-	if err := e.recordHistory(ctx, j.History, j.Forget); err != nil {
+	if err := e.recordHistory(ctx, j.History, j.finish()); err != nil {
 		return err
 	}
 	e.crashPoint("history-recorded")
@@ -238,7 +249,7 @@ func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 			}
 		}
 	}
-	return e.derivedStale() || e.forgetUnfinished()
+	return e.derivedStale() || e.finishesOwed()
 }
 
 // recover runs under the write lock when the workspace opens: every stage
@@ -255,11 +266,11 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 			_, _ = e.writeDerived(s)
 		}
 	}
-	// A forget whose install stands but whose clean-up was interrupted is
-	// finished now, before anyone reads what it has not scrubbed yet. A
-	// failure (sessions.db or the index busy) is retried on the next open
-	// rather than keeping the workspace closed.
-	_ = e.finishForgets(context.Background())
+	// A finish step a crash left owed (a forget's clean-up) runs now,
+	// before anyone reads what it has not scrubbed yet. A failure
+	// (sessions.db or the index busy) is retried on the next open rather
+	// than keeping the workspace closed.
+	_ = (&Tx{e: e}).RunFinishes(context.Background())
 	return w.FS().SyncDir(w.StageDir())
 }
 

@@ -1,4 +1,4 @@
-package engine
+package forget
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"scriptorium/engine"
 	"scriptorium/workspace"
 )
 
@@ -16,16 +17,14 @@ import (
 // hold the text are deleted, runtime status files and logs have it replaced.
 
 // proposalsDir is where the proposals service keeps what waits for the
-// owner; the core only ever deletes from it, when a proposal holds
+// owner; forget only ever deletes from it, when a proposal holds
 // forgotten text (accepting it would bring the text back).
-func (e *Engine) proposalsDir() string {
-	return filepath.Join(e.ws.Root(), ".scriptorium", "proposals")
-}
+func proposalsDir(e *engine.Engine) string { return filepath.Join(e.MetaDir(), "proposals") }
 
 // scrubProposals lists, and with apply deletes, the proposals that hold a
 // needle.
-func (e *Engine) scrubProposals(nd needles, apply bool) ([]string, error) {
-	entries, err := os.ReadDir(e.proposalsDir())
+func scrubProposals(e *engine.Engine, nd needles, apply bool) ([]string, error) {
+	entries, err := os.ReadDir(proposalsDir(e))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -37,7 +36,7 @@ func (e *Engine) scrubProposals(nd needles, apply bool) ([]string, error) {
 		if !ent.Type().IsRegular() || !strings.HasSuffix(ent.Name(), ".json") {
 			continue
 		}
-		p := filepath.Join(e.proposalsDir(), ent.Name())
+		p := filepath.Join(proposalsDir(e), ent.Name())
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return nil, err
@@ -53,7 +52,7 @@ func (e *Engine) scrubProposals(nd needles, apply bool) ([]string, error) {
 		}
 	}
 	if apply && len(out) > 0 {
-		_ = workspace.SyncDir(e.proposalsDir())
+		_ = workspace.SyncDir(proposalsDir(e))
 	}
 	return out, nil
 }
@@ -66,7 +65,7 @@ const forgottenMark = "[forgotten]"
 // have a scrub of their own.
 var runtimeKept = map[string]bool{
 	"workspace-id": true, "revision": true, "format": true, "write.lock": true, "lock": true,
-	"runtime/lock-holder": true, embedCacheFile: true,
+	"runtime/lock-holder": true, vectorFile: true,
 }
 
 // scrubRuntime lists, and with apply rewrites, the runtime status files,
@@ -77,8 +76,8 @@ var runtimeKept = map[string]bool{
 // any other file (a status file, a cache) is removed; each is best effort
 // or rebuilt. state.db, the index, embeddings.db, proposals and install
 // stages have their own treatment.
-func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
-	meta := filepath.Join(e.ws.Root(), ".scriptorium")
+func scrubRuntime(e *engine.Engine, nd needles, apply bool) ([]string, error) {
+	meta := e.MetaDir()
 	var forms [][]byte
 	for _, t := range nd.text {
 		forms = append(forms, []byte(t))
@@ -101,7 +100,7 @@ func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
 		case d.IsDir() && (rel == "index" || rel == "proposals" || strings.HasPrefix(name, "tx-")):
 			return filepath.SkipDir
 		case d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(name, "state.db") ||
-			strings.HasPrefix(name, embedCacheFile) || runtimeKept[rel]:
+			strings.HasPrefix(name, vectorFile) || runtimeKept[rel]:
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -128,12 +127,12 @@ func (e *Engine) scrubRuntime(nd needles, apply bool) ([]string, error) {
 		case !apply:
 			return nil
 		case remove:
-			if err := e.ws.FS().Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := e.FS().Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 			return nil
 		}
-		return workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, changed)
+		return workspace.WriteFileAtomic(e.RuntimeDir(), p, changed)
 	})
 	return out, err
 }

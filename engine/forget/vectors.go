@@ -1,8 +1,7 @@
-package engine
+package forget
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,8 +13,12 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"scriptorium/engine"
 	"scriptorium/workspace"
 )
+
+// vectorFile is the vector cache's name under .scriptorium/.
+const vectorFile = "embeddings.db"
 
 // The vector cache's part of a forget. embeddings.db keys each vector by
 // the SHA-256 of the exact text embedded, so a kept key confirms a guessed
@@ -25,29 +28,19 @@ import (
 // Working from the files alone, it needs no forgotten text, so recovery
 // runs it as it is.
 
-// vectorKeys is the set of embeddings.db keys of every text s embeds.
-func (s *snapshot) vectorKeys() map[string]bool {
-	out := map[string]bool{}
-	for _, d := range s.embedDocs() {
-		sum := sha256.Sum256([]byte(d.text))
-		out[string(sum[:])] = true
-	}
-	return out
-}
-
 // forgottenVectors counts the vectors in embeddings.db of texts before
 // embeds and after no longer does: what a forget removes there. A missing
 // file holds none.
-func (e *Engine) forgottenVectors(before, after *snapshot) (int, error) {
-	gone := before.vectorKeys()
-	for k := range after.vectorKeys() {
+func forgottenVectors(e *engine.Engine, before, after *engine.View) (int, error) {
+	gone := engine.VectorKeys(before)
+	for k := range engine.VectorKeys(after) {
 		delete(gone, k)
 	}
 	if len(gone) == 0 {
 		return 0, nil
 	}
 	n := 0
-	err := e.withVectorFile(true, func(db *bolt.DB) error {
+	err := withVectorFile(e, true, func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			return tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
 				for k := range gone {
@@ -65,10 +58,10 @@ func (e *Engine) forgottenVectors(before, after *snapshot) (int, error) {
 // scrubVectors drops every vector whose text s does not embed and, if any
 // went, replaces the file by a fresh copy of what stays. It returns how
 // many vectors went.
-func (e *Engine) scrubVectors(s *snapshot) (int, error) {
-	keep := s.vectorKeys()
+func scrubVectors(e *engine.Engine, v *engine.View) (int, error) {
+	keep := engine.VectorKeys(v)
 	dropped := 0
-	err := e.withVectorFile(false, func(db *bolt.DB) error {
+	err := withVectorFile(e, false, func(db *bolt.DB) error {
 		live := map[string][][2][]byte{}
 		err := db.View(func(tx *bolt.Tx) error {
 			return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
@@ -90,21 +83,21 @@ func (e *Engine) scrubVectors(s *snapshot) (int, error) {
 		}
 		// Still holding the old file's lock: no vector lands in it while
 		// the copy is made and renamed over it.
-		return e.rewriteVectorFile(db.Path(), live)
+		return rewriteVectorFile(e, db.Path(), live)
 	})
 	return dropped, err
 }
 
 // withVectorFile opens embeddings.db (read-only for a count) and runs fn;
 // a missing file holds nothing and runs nothing.
-func (e *Engine) withVectorFile(readOnly bool, fn func(*bolt.DB) error) error {
-	p := e.embedCachePath()
+func withVectorFile(e *engine.Engine, readOnly bool, fn func(*bolt.DB) error) error {
+	p := e.VectorCachePath()
 	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	db, err := bolt.Open(p, workspace.PrivateFile, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: readOnly})
 	if err != nil {
-		return fmt.Errorf("open %s: %w", embedCacheFile, err)
+		return fmt.Errorf("open %s: %w", vectorFile, err)
 	}
 	defer db.Close()
 	return fn(db)
@@ -112,13 +105,13 @@ func (e *Engine) withVectorFile(readOnly bool, fn func(*bolt.DB) error) error {
 
 // rewriteVectorFile writes live into a new file beside path, fsynced, and
 // renames it over path.
-func (e *Engine) rewriteVectorFile(path string, live map[string][][2][]byte) error {
+func rewriteVectorFile(e *engine.Engine, path string, live map[string][][2][]byte) error {
 	idb := make([]byte, 6)
 	_, _ = rand.Read(idb)
 	tmp := path + ".scrub-" + hex.EncodeToString(idb)
 	ndb, err := bolt.Open(tmp, workspace.PrivateFile, &bolt.Options{Timeout: time.Second})
 	if err != nil {
-		return fmt.Errorf("rewrite %s: %w", embedCacheFile, err)
+		return fmt.Errorf("rewrite %s: %w", vectorFile, err)
 	}
 	names := make([]string, 0, len(live))
 	for n := range live {
@@ -143,11 +136,11 @@ func (e *Engine) rewriteVectorFile(path string, live map[string][][2][]byte) err
 		err = cerr
 	}
 	if err == nil {
-		err = e.ws.FS().Rename(tmp, path)
+		err = e.FS().Rename(tmp, path)
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("rewrite %s: %w", embedCacheFile, err)
+		return fmt.Errorf("rewrite %s: %w", vectorFile, err)
 	}
-	return e.ws.FS().SyncDir(filepath.Dir(path))
+	return e.FS().SyncDir(filepath.Dir(path))
 }
