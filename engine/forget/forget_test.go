@@ -1,4 +1,4 @@
-package engine_test
+package forget_test
 
 import (
 	"bytes"

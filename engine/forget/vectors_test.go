@@ -1,4 +1,4 @@
-package engine_test
+package forget_test
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 
 // canaryVectorKeys lists the embeddings.db keys (SHA-256 of the text
 // embedded) of every text the embedder received that holds the canary.
-func canaryVectorKeys(t *testing.T, f *fakeEmbedder) [][]byte {
+func canaryVectorKeys(t *testing.T, f *wordEmbedder) [][]byte {
 	t.Helper()
 	inputs, _ := f.received()
 	var keys [][]byte
@@ -71,7 +71,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 	ctx := context.Background()
 	e, state := forgetSetup(t)
 	e.Close()
-	f := newFakeEmbedder(t)
+	f := newWordEmbedder(t)
 	f.config(t, state, 4)
 	e = ftOpen(t, state)
 	if _, err := e.SearchReport(ctx, engine.SearchQuery{Text: "locker code", Method: engine.MethodHybrid}); err != nil {
