@@ -175,6 +175,10 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 	if ch.Base != nil && *ch.Base != rev {
 		return UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
 	}
+	if ch.Kind == "forget" && (ch.Finish == nil || ch.Finish.Service != "forget") {
+		// The clean-up is what makes a forget one: never the rewrite alone.
+		return UpdateResult{}, Errorf(CodeInvalidArgument, "an install of kind forget must owe the forget service's finish step")
+	}
 	before, err := e.snapshot(ctx)
 	if err != nil {
 		return UpdateResult{}, err
