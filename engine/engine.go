@@ -75,7 +75,8 @@ type Engine struct {
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
-	locks atomic.Int32 // write locks this engine holds (forget_resident.go)
+	locks       atomic.Int32 // write locks this engine holds (finish.go)
+	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests

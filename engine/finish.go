@@ -152,7 +152,7 @@ const finishTry = 50 * time.Millisecond
 // reads, unless this engine holds the write lock (taking it ran them) or
 // another process does (a service still running).
 func (e *Engine) finishOwed(ctx context.Context) {
-	if !e.opts.LongLived || e.locks.Load() > 0 || !e.finishesOwed() {
+	if !e.opts.LongLived || e.locks.Load() > 0 || time.Now().UnixNano() < e.finishRetry.Load() || !e.finishesOwed() {
 		return
 	}
 	tctx, cancel := context.WithTimeout(ctx, finishTry)
@@ -167,8 +167,19 @@ func (e *Engine) finishOwed(ctx context.Context) {
 // owed is finished before anything builds on the workspace. A failure is
 // retried at the next lock or open, as recover does.
 func (e *Engine) finishLocked(ctx context.Context) {
-	if e.finishesOwed() {
-		// Not bounded by how long the caller would wait for the lock.
-		_ = (&Tx{e: e}).RunFinishes(context.WithoutCancel(ctx))
+	if !e.finishesOwed() {
+		return
 	}
+	// Not bounded by how long the caller would wait for the lock.
+	if err := (&Tx{e: e}).RunFinishes(context.WithoutCancel(ctx)); err != nil {
+		// Reads leave a failing step alone for a while: each attempt may
+		// rebuild the index, and a search must not pay that every time.
+		e.finishRetry.Store(time.Now().Add(finishBackoff).UnixNano())
+		return
+	}
+	e.finishRetry.Store(0)
 }
+
+// finishBackoff is how long a long-lived engine's reads wait before they
+// try a failed finish step again; writers try at every lock.
+const finishBackoff = 30 * time.Second

@@ -34,8 +34,8 @@ func (f *flakyFinisher) state() (int, bool) {
 
 // TestFinish_OwedStepRunsBeforeALongLivedRead: an install's finish step
 // that its service never ran (as after a kill) is run by a long-lived
-// engine before its next read, again after a failure, and once done,
-// never again.
+// engine before its next read; after a failure reads leave it alone for
+// a while and writers retry it; once done, never again.
 func TestFinish_OwedStepRunsBeforeALongLivedRead(t *testing.T) {
 	ctx := context.Background()
 	f := &flakyFinisher{}
@@ -53,16 +53,23 @@ func TestFinish_OwedStepRunsBeforeALongLivedRead(t *testing.T) {
 	if n == 0 {
 		t.Fatal("the owed step did not run before the read")
 	}
-	if _, err := e.View(ctx); err != nil { // failed: still owed, tried again
+	if _, err := e.View(ctx); err != nil { // failed: reads back off
+		t.Fatal(err)
+	}
+	if again, _ := f.state(); again != n {
+		t.Fatalf("a read retried a failed step at once: %d calls", again)
+	}
+	// A writer taking the lock tries again.
+	if _, err := e.Update(ctx, ftTx(1, ftCreate("topics/y.md", "# Y\n\nYpsilon. ^e000000b\n"))); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := f.state(); again <= n {
-		t.Fatalf("a failed step was not retried: %d calls", again)
+		t.Fatalf("a failed step was not retried by a writer: %d calls", again)
 	}
 	f.mu.Lock()
 	f.ok = true
 	f.mu.Unlock()
-	if _, err := e.View(ctx); err != nil {
+	if _, err := e.Update(ctx, ftTx(2, ftCreate("topics/x.md", "# X\n\nXi. ^e000000c\n"))); err != nil {
 		t.Fatal(err)
 	}
 	done, _ := f.state()
