@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"scriptorium/engine/recall"
 	"time"
 
 	"scriptorium/engine"
@@ -200,14 +201,15 @@ func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 }
 
 // promptContext is UserPromptSubmit: the budgeted, fenced recall for the
-// prompt, or nothing when there is nothing to recall.
+// prompt (the session's project first, from cwd), or nothing when there is
+// nothing to recall.
 func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) {
 	e, err := openEngine(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer e.Close()
-	res, err := e.RecallBudget(ctx, in.Prompt, 0)
+	res, err := recall.Recall(ctx, e, recall.Request{Prompt: in.Prompt, Cwd: in.Cwd})
 	if err != nil {
 		return nil, err
 	}
