@@ -7,9 +7,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"scriptorium/engine"
 	"scriptorium/engine/recall"
+	"scriptorium/hosts/local"
+	"scriptorium/workspace"
 )
 
 // runRecall prints what an agent is given for a prompt: the prompt hook's
@@ -35,6 +38,12 @@ func runRecall(inv *invocation) error {
 			req.Cwd = wd
 		}
 	}
+	// A long-lived process of this workspace (serve or the daemon, the
+	// same binary) answers from memory; anything but a clean answer is
+	// done here, as the hook does.
+	if res, ok := inv.recallResident(req); ok {
+		return inv.printRecall(res)
+	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
 		res, err := recall.Recall(ctx, e, req)
 		if err != nil {
@@ -54,4 +63,17 @@ func (inv *invocation) printRecall(res recall.Result) error {
 		}
 		fmt.Fprint(w, res.Text)
 	})
+}
+
+// recallResident asks the workspace's long-lived process for the recall
+// (hosts/local), where there is one and memory is not switched off.
+func (inv *invocation) recallResident(req recall.Request) (recall.Result, bool) {
+	dir, err := inv.stateDir()
+	if err != nil || inv.requireWorkspace(dir) != nil {
+		return recall.Result{}, false
+	}
+	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || cfg.Disabled() {
+		return recall.Result{}, false
+	}
+	return local.Recall(workspace.MemoryDir(dir), req, 2*time.Second)
 }

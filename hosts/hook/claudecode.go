@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"scriptorium/engine/recall"
+	"scriptorium/hosts/local"
 	"time"
 
 	"scriptorium/engine"
@@ -189,6 +190,10 @@ func within(d time.Duration, log io.Writer, fn func(context.Context) ([]byte, er
 	}
 }
 
+// residentWait bounds the wait for a resident process's recall: well
+// inside the prompt deadline, so recalling here still fits after it.
+const residentWait = time.Second
+
 // handle does one event's work and returns what to print.
 func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 	switch in.HookEventName {
@@ -204,14 +209,20 @@ func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 // prompt (the session's project first, from cwd), or nothing when there is
 // nothing to recall.
 func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) {
-	e, err := openEngine(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer e.Close()
-	res, err := recall.Recall(ctx, e, recall.Request{Prompt: in.Prompt, Cwd: in.Cwd})
-	if err != nil {
-		return nil, err
+	req := recall.Request{Prompt: in.Prompt, Cwd: in.Cwd}
+	// A long-lived process of the workspace (serve, the daemon) has memory
+	// read and its index open: ask it first; anything but a clean answer
+	// is recalled here.
+	res, ok := local.Recall(workspace.MemoryDir(opts.StateDir), req, residentWait)
+	if !ok {
+		e, err := openEngine(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer e.Close()
+		if res, err = recall.Recall(ctx, e, req); err != nil {
+			return nil, err
+		}
 	}
 	if res.Text == "" {
 		return nil, nil
