@@ -5,12 +5,15 @@ package enginebackend
 
 import (
 	"context"
+	"os"
 
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/recall"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
+	"scriptorium/views"
 	"scriptorium/workspace"
 )
 
@@ -26,6 +29,22 @@ type backend struct {
 // does not watch.
 func New(e *engine.Engine, changes <-chan struct{}) tui.Backend {
 	return backend{e: e, changes: changes}
+}
+
+// Recall is the recall service's answer for the prompt, from the TUI's
+// working directory as the recall verb asks it.
+func (b backend) Recall(ctx context.Context, prompt string) (views.Recalled, error) {
+	cwd, _ := os.Getwd()
+	res, err := recall.Recall(ctx, b.e, recall.Request{Prompt: prompt, Cwd: cwd})
+	if err != nil {
+		return views.Recalled{}, err
+	}
+	out := views.Recalled{Text: res.Text, Tokens: res.Tokens, Budget: res.Budget, Items: make([]views.RecalledItem, 0, len(res.Items))}
+	for _, it := range res.Items {
+		out.Items = append(out.Items, views.RecalledItem{Kind: it.Kind, Ref: it.Ref, Path: it.Path, Anchor: it.Anchor,
+			Date: it.Date, Tokens: it.Tokens, Text: it.Text})
+	}
+	return out, nil
 }
 
 func (b backend) Status(ctx context.Context) (engine.Status, error) { return b.e.Status(ctx) }
