@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -39,7 +41,7 @@ type RecallQuery struct {
 
 // RecallMaterial is what a recall can choose from.
 type RecallMaterial struct {
-	Core   []RecallBlock            // topics/core.md's blocks its render includes, in order
+	Core   []RecallBlock            // topics/core.md's trusted blocks, in order
 	Topics map[string][]RecallBlock // per RecallQuery.Topics path that exists
 	Hits   []RecallHit              // in rank order
 }
@@ -68,25 +70,18 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 			return out, err
 		}
 	}
+	// core.md and the project's file need their blocks' trust, so their
+	// cited archives are read too (few); a hit's trust is the index's,
+	// which search just checked against the files, so a hit's topic file
+	// is read alone.
 	paths := append([]string{coreTopicPath}, q.Topics...)
-	for _, h := range hits {
-		if h.Kind == "topic" {
-			paths = append(paths, h.Path)
-		}
-	}
+	q.Topics = append([]string{coreTopicPath}, q.Topics...)
 	s, _, ok := e.partial(ctx, func(*partialRead) []string { return paths })
-	if !ok {
+	full := !ok
+	if full {
 		var err error
 		if s, err = e.snapshot(ctx); err != nil {
 			return out, err
-		}
-	}
-	if tf, ok := s.topics[coreTopicPath]; ok {
-		_, rep := e.coreRender(s)
-		for _, id := range rep.Included {
-			if b, ok := s.recallBlock(tf, id); ok {
-				out.Core = append(out.Core, b)
-			}
 		}
 	}
 	for _, p := range q.Topics {
@@ -96,22 +91,36 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 		}
 		bs := []RecallBlock{}
 		for _, el := range tf.file.Blocks() {
-			if b, ok := s.recallBlock(tf, el.BlockID); ok {
+			if b, ok := s.recallBlock(tf, el.BlockID, true); ok {
 				bs = append(bs, b)
 			}
 		}
 		out.Topics[p] = bs
 	}
+	// The core's blocks in the owner's order (pinned first): the recall
+	// takes them while they fit its budget and memory.core.budget, as
+	// the core.md render does; rendering core.md (which counts every
+	// block) is not needed for that.
+	out.Core = out.Topics[coreTopicPath]
+	delete(out.Topics, coreTopicPath)
+	hitFiles := map[string]*topicFile{}
 	for _, h := range hits {
 		rh := RecallHit{SearchResult: h}
 		if h.Kind == "topic" {
 			// The search and this read are two looks at the files: a
-			// block gone or no longer trusted in between is left out.
+			// block gone (or, where the whole workspace was read, no
+			// longer trusted) in between is left out.
 			tf, ok := s.topics[h.Path]
-			if !ok {
+			if !ok && !full {
+				if _, seen := hitFiles[h.Path]; !seen {
+					hitFiles[h.Path] = e.readTopicFile(h.Path)
+				}
+				tf = hitFiles[h.Path]
+			}
+			if tf == nil {
 				continue
 			}
-			b, ok := s.recallBlock(tf, h.Ref)
+			b, ok := s.recallBlock(tf, h.Ref, full || s.topics[h.Path] == tf)
 			if !ok {
 				continue
 			}
@@ -122,9 +131,21 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 	return out, nil
 }
 
+// readTopicFile parses one topic file as it is on disk; nil when it cannot
+// be read.
+func (e *Engine) readTopicFile(p string) *topicFile {
+	data, err := os.ReadFile(filepath.Join(e.ws.Root(), filepath.FromSlash(p)))
+	if err != nil {
+		return nil
+	}
+	s := &snapshot{topics: map[string]*topicFile{}}
+	s.setTopic(p, data)
+	return s.topics[p]
+}
+
 // recallBlock is block id of tf as recall reads it; ok is false when the
-// file has no such block or the block is not trusted.
-func (s *snapshot) recallBlock(tf *topicFile, id string) (RecallBlock, bool) {
+// file has no such block, or checkTrust and the block is not trusted.
+func (s *snapshot) recallBlock(tf *topicFile, id string, checkTrust bool) (RecallBlock, bool) {
 	heading := ""
 	defs := tf.definitions()
 	for _, el := range tf.file.Elements {
@@ -135,7 +156,7 @@ func (s *snapshot) recallBlock(tf *topicFile, id string) (RecallBlock, bool) {
 		if el.Kind != topic.KindBlock || el.BlockID != id {
 			continue
 		}
-		if !s.blockTrusted(tf, el) {
+		if checkTrust && !s.blockTrusted(tf, el) {
 			return RecallBlock{}, false
 		}
 		b := RecallBlock{ID: id, Path: tf.path, Heading: heading, Text: topic.BlockText(el)}

@@ -21,6 +21,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"scriptorium/engine"
@@ -71,12 +72,12 @@ func hitLimit(budget int) int { return min(max(budget/25, minHits), 100) }
 // still a message to recall for, but only its start is a query.
 const maxQueryRunes = 1000
 
+// minSourceWords is the fewest words a source line must say to be
+// recalled.
+const minSourceWords = 3
+
 // maxHitRunes is the longest block a hit shows whole.
 const maxHitRunes = 400
-
-// slack is how far below the budget the running token estimate switches to
-// exact counts.
-const slack = 24
 
 // Section headings inside the fence: which part is the standing memory,
 // which the project's, which was found for this prompt.
@@ -105,11 +106,20 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 	if err != nil {
 		return res, err
 	}
-	p := packer{budget: budget, cited: map[string]bool{}, blocks: map[string]bool{}}
+	p := packer{budget: budget, cited: map[string]int{}, citesOf: map[string][]string{}, blocks: map[string]bool{}}
 	// The core and the project's memory are in the owner's order: each
 	// ends at its first block that does not fit.
+	coreBudget := e.Config().Memory.Core.Budget
 	for _, b := range m.Core {
+		n := len(p.items)
 		if !p.addBlock("core", b) {
+			break
+		}
+		if len(p.items) == n {
+			continue // nothing to say
+		}
+		if p.coreTokens += p.items[n].Tokens; p.coreTokens > coreBudget {
+			p.dropLast() // past memory.core.budget: core.md would leave it out too
 			break
 		}
 	}
@@ -133,7 +143,7 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 		}
 	}
 	for _, h := range m.Hits {
-		if h.Kind == "source" && !p.cited[h.Ref] {
+		if h.Kind == "source" && p.cited[h.Ref] == 0 {
 			p.addSource(h.SearchResult)
 		}
 	}
@@ -155,11 +165,15 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 
 // packer adds items while they fit.
 type packer struct {
-	budget int
-	total  int
-	items  []Item
-	cited  map[string]bool // source-ids the recalled blocks cite, and recalled sources
-	blocks map[string]bool // block ids recalled
+	budget  int
+	total   int    // the estimated tokens of the fenced items
+	section string // the heading of the last item
+	items   []Item
+	// coreTokens are the core section's: it stops at memory.core.budget.
+	coreTokens int
+	cited      map[string]int      // source-ids the recalled blocks cite, and recalled sources (how often)
+	citesOf    map[string][]string // a recalled block's citations
+	blocks     map[string]bool     // block ids recalled
 }
 
 // addBlock adds a block unless it is already recalled; false when it
@@ -178,17 +192,40 @@ func (p *packer) addBlock(kind string, b engine.RecallBlock) bool {
 		return false
 	}
 	p.blocks[b.ID] = true
+	p.citesOf[b.ID] = b.Cites
 	for _, c := range b.Cites {
-		p.cited[c] = true
+		p.cited[c]++
 	}
 	return true
+}
+
+// dropLast takes back the last item, a block.
+func (p *packer) dropLast() {
+	it := p.items[len(p.items)-1]
+	p.items = p.items[:len(p.items)-1]
+	delete(p.blocks, it.Ref)
+	for _, c := range p.citesOf[it.Ref] {
+		if p.cited[c]--; p.cited[c] <= 0 {
+			delete(p.cited, c)
+		}
+	}
+	p.total -= it.Tokens + 1
+	if len(p.items) == 0 || heading(p.items[len(p.items)-1].Kind) != heading(it.Kind) {
+		p.total -= headingTokens(heading(it.Kind))
+		p.section = ""
+		if len(p.items) > 0 {
+			p.section = heading(p.items[len(p.items)-1].Kind)
+		}
+	}
 }
 
 // addSource adds a source hit's snippet, said by its speaker.
 func (p *packer) addSource(r engine.SearchResult) {
 	it := Item{Kind: "source", Ref: r.Ref, Path: r.Path, Anchor: r.Anchor, Date: day(r.Time)}
 	text := Clean(r.Snippet)
-	if text == "" {
+	// "Noted.", "ok thanks!": an acknowledgement carries no fact, and its
+	// citation would cost more tokens than it says.
+	if len(strings.Fields(text)) < minSourceWords {
 		return
 	}
 	if who := speaker(r); who != "" {
@@ -196,26 +233,67 @@ func (p *packer) addSource(r engine.SearchResult) {
 	}
 	it.Text = line(it, text)
 	if p.add(it) {
-		p.cited[r.Ref] = true
+		p.cited[r.Ref]++
 	}
 }
 
-// add appends it when the fenced whole stays within the budget.
+// add appends it when the fenced whole stays within the budget. Counting
+// the whole fenced text for every candidate made a resident recall spend
+// 70% of its time in the tokenizer (BENCHMARKS.md): the total is kept as
+// the fence's, the headings' and the items' own counts added up, which is
+// within a few tokens of the exact count; Recall takes the exact count at
+// the end and drops the last items while it is over.
 func (p *packer) add(it Item) bool {
 	it.Tokens = render.CountTokens(it.Text)
-	cand := append(p.items[:len(p.items):len(p.items)], it)
-	// Counting the whole fenced text for every item is quadratic; the
-	// running sum is within a few tokens of it, so the exact count is
-	// taken only near the budget.
-	total := p.total + it.Tokens + 1
-	if p.total == 0 || total > p.budget-slack {
-		total = render.CountTokens(fence(cand))
+	extra := it.Tokens + 1 // and its newline
+	h := heading(it.Kind)
+	if h != p.section {
+		extra += headingTokens(h)
 	}
-	if total > p.budget {
+	if p.total == 0 {
+		p.total = fenceTokens()
+	}
+	if p.total+extra > p.budget {
 		return false
 	}
-	p.items, p.total = cand, total
+	p.items = append(p.items, it)
+	p.total += extra
+	p.section = h
 	return true
+}
+
+var (
+	countOnce     sync.Once
+	fenceCount    int
+	headingCounts map[string]int
+)
+
+func counts() {
+	countOnce.Do(func() {
+		fenceCount = render.CountTokens(engine.FenceMemory("x")) - render.CountTokens("x")
+		headingCounts = map[string]int{}
+		for _, h := range []string{coreHeading, projectHeading, hitsHeading} {
+			headingCounts[h] = render.CountTokens("\n" + h)
+		}
+	})
+}
+
+// fenceTokens is what the fence and its note cost.
+func fenceTokens() int { counts(); return fenceCount }
+
+// headingTokens is what a section's heading (and the blank line before
+// it) costs.
+func headingTokens(h string) int { counts(); return headingCounts[h] }
+
+// heading is the section an item kind goes under.
+func heading(kind string) string {
+	switch kind {
+	case "core":
+		return coreHeading
+	case "project":
+		return projectHeading
+	}
+	return hitsHeading
 }
 
 // line is an item as the agent reads it: its citation (the topic or
@@ -235,14 +313,7 @@ func fence(items []Item) string {
 	var b strings.Builder
 	section := ""
 	for _, it := range items {
-		h := hitsHeading
-		switch it.Kind {
-		case "core":
-			h = coreHeading
-		case "project":
-			h = projectHeading
-		}
-		if h != section {
+		if h := heading(it.Kind); h != section {
 			if section != "" {
 				b.WriteString("\n")
 			}

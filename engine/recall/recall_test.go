@@ -119,6 +119,10 @@ func TestRecall_SpendsTheBudgetWell(t *testing.T) {
 		if it.Kind == "source" && strings.Contains(it.Text, "assistant") {
 			t.Errorf("role in a source line: %q", it.Text)
 		}
+		// "Got it." says nothing: its citation would cost more than it.
+		if it.Kind == "source" && strings.Contains(it.Text, "Got it") {
+			t.Errorf("an acknowledgement recalled: %q", it.Text)
+		}
 	}
 }
 
@@ -261,5 +265,29 @@ func TestClean(t *testing.T) {
 		if got := recall.Clean(in); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRecall_CoreBudget: the core section stops where memory.core.budget
+// does, as the core.md render would, even when the recall has room.
+func TestRecall_CoreBudget(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	full := recallOf(t, enginetest.Open(t, state), recall.Request{Prompt: "copper-7", Budget: 4000})
+	if err := os.WriteFile(filepath.Join(state, "config.toml"), []byte("[memory.core]\nbudget = 60\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := recallOf(t, enginetest.Open(t, state), recall.Request{Prompt: "copper-7", Budget: 4000})
+	count := func(r recall.Result) (n, tokens int) {
+		for _, it := range r.Items {
+			if it.Kind == "core" {
+				n, tokens = n+1, tokens+it.Tokens
+			}
+		}
+		return n, tokens
+	}
+	fn, _ := count(full)
+	sn, st := count(small)
+	if sn == 0 || sn >= fn || st > 60 {
+		t.Errorf("core budget 60: %d core items of %d tokens (default: %d items)", sn, st, fn)
 	}
 }
