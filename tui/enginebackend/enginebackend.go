@@ -88,11 +88,11 @@ func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engin
 }
 
 func (b backend) ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error) {
-	return b.e.ExplainCore(ctx, id)
+	return recall.ExplainCore(ctx, b.e, id)
 }
 
 func (b backend) ReorderCore(ctx context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error) {
-	return b.e.ReorderCore(ctx, id, m)
+	return recall.ReorderCore(ctx, b.e, id, m)
 }
 
 func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
