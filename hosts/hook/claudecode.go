@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"scriptorium/engine/recall"
+	"scriptorium/hosts/local"
 	"time"
 
 	"scriptorium/engine"
@@ -210,6 +212,10 @@ func run(ctx context.Context, wait, over time.Duration, log io.Writer, fn func(c
 	}
 }
 
+// residentWait bounds the wait for a resident process's recall: well
+// inside the prompt deadline, so recalling here still fits after it.
+const residentWait = time.Second
+
 // handle does one event's work and returns what to print.
 func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 	switch in.HookEventName {
@@ -222,16 +228,23 @@ func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 }
 
 // promptContext is UserPromptSubmit: the budgeted, fenced recall for the
-// prompt, or nothing when there is nothing to recall.
+// prompt (the session's project first, from cwd), or nothing when there is
+// nothing to recall.
 func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) {
-	e, err := openEngine(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer e.Close()
-	res, err := e.RecallBudget(ctx, in.Prompt, 0)
-	if err != nil {
-		return nil, err
+	req := recall.Request{Prompt: in.Prompt, Cwd: in.Cwd}
+	// A long-lived process of the workspace (serve, the daemon) has memory
+	// read and its index open: ask it first; anything but a clean answer
+	// is recalled here.
+	res, ok := local.Recall(workspace.MemoryDir(opts.StateDir), req, residentWait)
+	if !ok {
+		e, err := openEngine(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer e.Close()
+		if res, err = recall.Recall(ctx, e, req); err != nil {
+			return nil, err
+		}
 	}
 	if res.Text == "" {
 		return nil, nil
