@@ -163,21 +163,36 @@ func formatTime(t time.Time) string {
 // a batch never hide a pending turn of a later one.
 func (w *writer) writeSession(ctx context.Context, store *sessions.Store, session sessions.SessionKey, force bool) (int, error) {
 	batches := 0
+	// turns is what is still owed after the batches written so far: the
+	// markers of a batch are a prefix of it, so the rest needs no second
+	// walk of a long session. It is read again when it runs out (turns
+	// imported meanwhile) or a turn was forgotten meanwhile.
+	var turns []sessions.Node
+	fresh := false
 	for {
-		turns, err := store.PendingSessionTurns(session, w.e.WorkspaceID())
-		if err != nil {
-			return batches, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
+		if len(turns) == 0 || !fresh {
+			var err error
+			if turns, err = store.PendingSessionTurns(session, w.e.WorkspaceID()); err != nil {
+				return batches, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
+			}
+			fresh = true
 		}
 		batch, quarantine, skip := splitBatch(turns, force)
 		if len(batch) == 0 && len(quarantine) == 0 && len(skip) == 0 {
 			break
 		}
-		err = w.writeBatch(ctx, store, batch, quarantine, markable(turns, batch))
+		mark := markable(turns, batch)
+		err := w.writeBatch(ctx, store, batch, quarantine, mark)
 		if errors.Is(err, errForgottenMeanwhile) {
-			continue // read the session again: forgotten turns are no longer pending
+			fresh = false // read the session again: forgotten turns are no longer pending
+			continue
 		}
 		if err != nil {
 			return batches, err
+		}
+		turns = turns[len(mark):]
+		if len(turns) == 0 {
+			fresh = false
 		}
 		if len(batch) > 0 {
 			batches++
