@@ -338,7 +338,8 @@ func titleOf(a distill.Action) string {
 		return "Thread " + strings.TrimSuffix(strings.TrimPrefix(a.Path, "topics/threads/"), ".md")
 	}
 	if f.Subject != "" {
-		return f.Subject
+		// "the owner" heads its file as "The owner".
+		return strings.ToUpper(f.Subject[:1]) + f.Subject[1:]
 	}
 	return "Notes"
 }
