@@ -2,6 +2,7 @@ package writer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -83,6 +85,12 @@ func Redistill(ctx context.Context, e *engine.Engine, opts RedistillOptions) (Re
 		}
 		res.Revision = v.Revision
 		r := newRedistiller(e, v)
+		if w := newWriter(e); fileExists(w.sessionsPath()) {
+			if r.store, err = w.sessionStore(); err != nil {
+				return err
+			}
+			defer r.store.Close()
+		}
 		if opts.Thread != "" && !r.knownThread(opts.Thread) {
 			return engine.Errorf(engine.CodeNotFound, "no thread %q in the archive (a thread is <provider>/<thread>, as source-ids begin)", opts.Thread)
 		}
@@ -117,6 +125,34 @@ type redistiller struct {
 	v     *engine.View
 	files map[string]*topicEdit // the topic files being changed
 	used  takenIDs
+	store *sessions.Store // sessions.db when there is one: titles and projects
+}
+
+// sessionMeta is what sessions.db knows of a thread that the archive does
+// not: a coding session's working directory (its facts go to
+// projects/<project>.md) and a chat's title (its thread file's name).
+// Without sessions.db both are "", and the distiller does without.
+func (r *redistiller) sessionMeta(thread string) (project, title string) {
+	if r.store == nil {
+		return "", ""
+	}
+	nodes, err := r.store.Forgettable(sessions.Selector{Thread: thread})
+	if err != nil {
+		return "", ""
+	}
+	for _, n := range nodes {
+		var meta map[string]any
+		if json.Unmarshal(n.Metadata, &meta) != nil {
+			continue
+		}
+		if p, _ := meta[sessions.MetaProject].(string); project == "" {
+			project = p
+		}
+		if t, _ := meta[sessions.MetaTitle].(string); title == "" {
+			title = t
+		}
+	}
+	return project, title
 }
 
 func newRedistiller(e *engine.Engine, v *engine.View) *redistiller {
@@ -199,6 +235,7 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 			r.file(tb.path).remove(tb.id)
 		}
 		s := sessionOf(th, tbs)
+		s.Project, s.Title = r.sessionMeta(th)
 		facts, summary := distill.DistilAll(s)
 		if summary.Text != "" {
 			// The thread's block rests on the whole session: it cites every

@@ -2,14 +2,18 @@ package writer_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace/topic"
 )
@@ -231,4 +235,56 @@ func mapValues(m map[string]string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestRedistill_CodingSessionProject: a coding session's facts go to
+// projects/<project>.md, the project taken from the working directory
+// sessions.db keeps for the session (the archive does not hold it).
+func TestRedistill_CodingSessionProject(t *testing.T) {
+	ctx := context.Background()
+	state := filepath.Join(t.TempDir(), "state")
+	// The importer keeps a transcript's cwd as node metadata (JSONL import
+	// has no field for it), so the nodes are stored the way it stores them.
+	wtImport(t, state) // creates sessions.db
+	st := wtStore(t, state)
+	meta := json.RawMessage(`{"project":"/home/nadia/src/ledgerline"}`)
+	at := time.Date(2026, 8, 10, 12, 0, 0, 0, time.UTC)
+	var nodes []sessions.Node
+	for i, c := range []struct{ role, text string }{
+		{"user", "Run the tests with make test-all before every commit, always."},
+		{"assistant", "Let me look at the Makefile first:"},
+		{"assistant", "All tests pass. I committed the fix as 3f2a1c0."},
+	} {
+		n := sessions.Node{Provider: "claude-code", Session: "cc1", ID: fmt.Sprintf("k%d", i+1), Role: c.role,
+			Content: c.text, Time: at.Add(time.Duration(i) * time.Minute), Metadata: meta}
+		if i > 0 {
+			n.Parent = fmt.Sprintf("k%d", i)
+		}
+		nodes = append(nodes, n)
+	}
+	b := st.BeginImport(ctx)
+	if err := b.AddNodes(nodes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	e := wtOpen(t, state, nil)
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := writer.Redistill(ctx, e, writer.RedistillOptions{Thread: "claude-code/cc1"})
+	if err != nil || res.Proposal == "" {
+		t.Fatalf("redistill: %+v, %v", res, err)
+	}
+	if !slices.Contains(res.Changed, "topics/projects/ledgerline.md") {
+		t.Errorf("changed %v, want topics/projects/ledgerline.md", res.Changed)
+	}
+	if _, err := proposals.Accept(ctx, e, res.Proposal, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := wtTopics(t, state)["topics/projects/ledgerline.md"]; !strings.Contains(got, "make test-all") {
+		t.Errorf("projects/ledgerline.md:\n%s", got)
+	}
+	ftVerifyClean(t, e)
 }
