@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
+	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -188,6 +189,12 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 	var threads []string
 	var existing []distill.Block
 	for _, p := range r.v.TopicPaths() {
+		if p == render.CoreTopicPath {
+			// core.md is the owner's: its blocks (copies of turn blocks
+			// included, which the writer's core proposal makes) are neither
+			// redistilled nor merged into.
+			continue
+		}
 		_, f, _ := r.v.Topic(p)
 		defs := f.Definitions()
 		heading := ""
@@ -210,9 +217,6 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 				}
 				byThread[tb.src.Thread] = append(byThread[tb.src.Thread], tb)
 				continue
-			}
-			if p == "topics/core.md" {
-				continue // core.md is the owner's: never merged into
 			}
 			b := distill.Block{ID: el.BlockID, Path: p, Heading: heading,
 				Text: strings.TrimSpace(markerRE.ReplaceAllString(topic.BlockText(el), ""))}

@@ -288,3 +288,36 @@ func TestRedistill_CodingSessionProject(t *testing.T) {
 	}
 	ftVerifyClean(t, e)
 }
+
+// TestRedistill_LeavesCore: the writer's core proposal copies turn blocks
+// into topics/core.md; once the owner accepted it, core.md is the owner's,
+// and a redistill neither removes those copies nor merges into them.
+func TestRedistill_LeavesCore(t *testing.T) {
+	ctx := context.Background()
+	state, e := rdState(t)
+	waiting, err := proposals.List(e)
+	if err != nil || len(waiting) != 1 {
+		t.Fatalf("want the writer's core proposal: %d, %v", len(waiting), err)
+	}
+	if _, err := proposals.Accept(ctx, e, waiting[0].ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	core := wtTopics(t, state)["topics/core.md"]
+	if len(rdTurnBlock.FindAllString(core, -1)) == 0 {
+		t.Fatalf("core.md holds no copied turn block:\n%s", core)
+	}
+	res, err := writer.Redistill(ctx, e, writer.RedistillOptions{})
+	if err != nil || res.Proposal == "" {
+		t.Fatalf("redistill: %+v, %v", res, err)
+	}
+	if slices.Contains(res.Changed, "topics/core.md") {
+		t.Errorf("the proposal changes core.md: %v", res.Changed)
+	}
+	if _, err := proposals.Accept(ctx, e, res.Proposal, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := wtTopics(t, state)["topics/core.md"]; got != core {
+		t.Errorf("core.md changed:\n%s\nwant\n%s", got, core)
+	}
+	ftVerifyClean(t, e)
+}
