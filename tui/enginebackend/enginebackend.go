@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
+	"scriptorium/engine/forget"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/sleep"
@@ -118,7 +119,7 @@ func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.Rev
 }
 
 func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
-	return b.e.Forget(ctx, sel, dryRun)
+	return forget.Run(ctx, b.e, sel, dryRun)
 }
 
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
