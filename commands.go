@@ -47,7 +47,9 @@ func verbs() []*verb {
 				{"owner", true, "you in a chat export, as it names you (repeatable; stored in config.toml [trust.<provider>])"},
 				{"paired", true, "a sender you trust in a chat export (repeatable; stored likewise)"}}, run: runImport, details: importDetails},
 		{name: "write", help: "run the writer (background: gives up after 1 s on a held lock)", flags: []flagSpec{
-			{"force", false, "write until nothing is pending"}, {"session", true, "only this session"}}, run: runWrite},
+			{"force", false, "write until nothing is pending"}, {"session", true, "only this session"},
+			{"redistill", false, "propose distilled topics for the blocks the old writer wrote one turn each (the owner accepts it)"},
+			{"thread", true, "with --redistill: only this thread (PROVIDER/THREAD)"}}, run: runWrite},
 		{name: "backfill", help: "distil trusted sources no topic cites", run: runBackfill},
 		{name: "pending", reads: true, help: "pending sources awaiting review, oldest first",
 			flags: []flagSpec{{"rejected", false, "the rejected sources instead, with reason and rejected_at"}}, run: runPending},

@@ -19,7 +19,7 @@ var verbDocs = map[string]verbDoc{
 	"search":    {`{"results":[{"kind","ref","path","anchor","score","snippet",…}]}`, "scriptorium search 'budget tracker' --speaker u123 --since 2026-01-01"},
 	"recall":    {`{"text","items":[{"kind","ref","path","anchor","date","tokens","text"}],"tokens","budget"}`, "scriptorium recall 'what test command does ledgerline use?' --cwd ~/src/ledgerline"},
 	"import":    {`{"imported","sessions","skipped":{"<reason>":N}}`, "scriptorium import ~/.claude/projects/my-app/1f0c….jsonl"},
-	"write":     {`{"batches","revision"}`, "scriptorium write --force"},
+	"write":     {`{"batches","revision"}` + `; with --redistill {"proposal","threads","turn_blocks","kept","added","cited","replaced","changed","revision"}`, "scriptorium write --redistill --thread whatsapp/release-train"},
 	"backfill":  {`{"batches","sources"}`, "scriptorium backfill"},
 	"pending":   {`{"sources":[{"ref","path","anchor","time","speaker_label","speaker_id","content","thread",…}]}`, "scriptorium pending --json"},
 	"promote":   {`{"promoted":[…],"distilled":[…]}`, "scriptorium promote telegram/group-42/m7 --yes"},
