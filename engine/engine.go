@@ -79,6 +79,8 @@ type Engine struct {
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
+	indexResynced atomic.Int64 // documents re-indexed by resyncs (index_resync.go), for tests
+	staleSearches atomic.Int64 // searches answered from an index held by another writer (index_stale.go)
 	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
 	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
 
