@@ -37,6 +37,10 @@ func verbs() []*verb {
 			{"method", true, "hybrid (the default with [embeddings]), bm25 (the default without) or embedding"},
 			{"explain", false, "show which fields, terms and boosts gave each score"},
 		}, run: runSearch},
+		{name: "recall", reads: true, args: "PROMPT", help: "what an agent is given for a prompt: exactly the prompt hook's and MCP memory_recall's context", flags: []flagSpec{
+			{"budget", true, "o200k_base tokens of the fenced context (default [recall] budget_tokens)"},
+			{"cwd", true, "the agent's working directory, whose project's memory comes first (default: this directory)"},
+		}, run: runRecall},
 		{name: "import", args: "PATH [--owner SENDER]... [--paired SENDER]...",
 			help: "import turns into sessions.db: a transcript or chat export (JSONL, Claude Code, ChatGPT, Codex, Gemini, Telegram, WhatsApp, Slack, Discord), a .zip, - (stdin) or a directory",
 			flags: []flagSpec{{"format", true, "auto (default: by content), jsonl, claude-code, chatgpt, codex, gemini, telegram, whatsapp, slack or discord"},

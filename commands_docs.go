@@ -17,6 +17,7 @@ var verbDocs = map[string]verbDoc{
 	"get":       {"a block {kind,ref,path,anchor,text,trust,footnotes} or a source {kind,ref,path,anchor,time,label,content,speaker_*,trust}", "scriptorium get ^f888f60e"},
 	"update":    {`{"revision","changed"}`, `echo '{"base_revision":3,"edits":[{"op":"append","path":"topics/notes.md","content":"Tea, not coffee. ^0a0b0c0d\n"}]}' | scriptorium update -`},
 	"search":    {`{"results":[{"kind","ref","path","anchor","score","snippet",…}]}`, "scriptorium search 'budget tracker' --speaker u123 --since 2026-01-01"},
+	"recall":    {`{"text","items":[{"kind","ref","path","anchor","date","tokens","text"}],"tokens","budget"}`, "scriptorium recall 'what test command does ledgerline use?' --cwd ~/src/ledgerline"},
 	"import":    {`{"imported","sessions","skipped":{"<reason>":N}}`, "scriptorium import ~/.claude/projects/my-app/1f0c….jsonl"},
 	"write":     {`{"batches","revision"}` + `; with --redistill {"proposal","threads","turn_blocks","kept","added","cited","replaced","changed","revision"}`, "scriptorium write --redistill --thread whatsapp/release-train"},
 	"backfill":  {`{"batches","sources"}`, "scriptorium backfill"},

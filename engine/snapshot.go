@@ -17,6 +17,7 @@ import (
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
+	"scriptorium/workspace/stage"
 	"scriptorium/workspace/topic"
 )
 
@@ -97,16 +98,18 @@ type snapshot struct {
 	fp *atomic.Pointer[string]
 }
 
-// loadSnapshot reads topics/ and sources/ of the workspace at root. Files
-// whose size, modification time and inode match prev's copy are reused
-// without reading or parsing them again, so a long-lived engine (the TUI,
-// the daemon) pays for what changed, not for the whole workspace.
-func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snapshot, error) {
+// loadFiles reads topics/ and sources/ of the workspace at root, through
+// the committed stages ov (workspace/stage). Files whose size,
+// modification time and inode match prev's copy are reused without reading
+// or parsing them again, so a long-lived engine (the TUI, the daemon) pays
+// for what changed, not for the whole workspace.
+func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay) (*snapshot, error) {
 	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string])}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err
 	}
+	topics = applyStages(ov, "topics", topics)
 	s.strays = append(s.strays, strays...)
 	for _, f := range topics {
 		// A file read while its signature was racy is read again: a
@@ -118,7 +121,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 				continue
 			}
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
@@ -130,6 +133,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 	if err != nil {
 		return nil, err
 	}
+	sources = applyStages(ov, "sources", sources)
 	s.strays = append(s.strays, strays...)
 	// When no archive changed and no promotion happened, the whole source
 	// index of prev is still right: share it instead of rebuilding 100k
@@ -154,7 +158,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 			}
 		}
 		fresh = append(fresh, f.path)
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
