@@ -88,7 +88,7 @@ type Engine struct {
 	cacheGen  uint64
 	cacheRacy bool
 	watchOnce sync.Once
-	watch     changeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
+	watch     workspace.TreeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
 
 	emb embedState // the embeddings search's progress callback and vectors (embed.go)
 
@@ -171,7 +171,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 // Close releases the engine's resources.
 func (e *Engine) Close() error {
 	e.reader.close()
-	e.watch.close()
+	e.watch.Close()
 	e.closeOnce.Do(func() {
 		if e.ws != nil {
 			leaveShared(e.ws.Root())
@@ -267,7 +267,7 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	if e.opts.LongLived {
 		e.watchOnce.Do(e.startWatch)
 	}
-	gen, watched := e.watch.poll()
+	gen, watched := e.watch.Poll()
 	e.cacheMu.Lock()
 	if c := e.cache; c != nil && watched && e.cacheGen == gen && sameSet(c.promoted, promoted) && !e.cacheRacy {
 		e.cacheMu.Unlock()

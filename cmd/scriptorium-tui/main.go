@@ -98,7 +98,7 @@ func open(dir string) error {
 		return err
 	}
 	defer e.Close()
-	changes, err := e.Watch(ctx, 300*time.Millisecond)
+	changes, err := workspace.Watch(ctx, e.Root(), e.StateDir(), 300*time.Millisecond)
 	if err != nil {
 		return err
 	}
