@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/daemon"
 	"scriptorium/engine/importer"
 	"scriptorium/engine/sleep"
@@ -108,7 +109,7 @@ func runDaemon(inv *invocation) error {
 
 // importWatcher is the watcher of config.toml's [import] watch folders,
 // nil when there are none.
-func importWatcher(dir string, cfg engine.Config) (*importer.Watcher, error) {
+func importWatcher(dir string, cfg config.Config) (*importer.Watcher, error) {
 	if len(cfg.Import.Watch) == 0 {
 		return nil, nil
 	}
@@ -134,7 +135,7 @@ func daemonWatcher(e *engine.Engine, imports *importer.Watcher, logw io.Writer) 
 		if imports != nil {
 			// The owner may name senders (import --owner) while the daemon
 			// runs: the watched imports use what config.toml says now.
-			if cfg, err := engine.LoadConfig(workspace.ConfigPath(imports.StateDir)); err == nil {
+			if cfg, err := config.Load(workspace.ConfigPath(imports.StateDir)); err == nil {
 				imports.Senders = importer.SendersOf(trustTables(cfg))
 			}
 			results, err := imports.Scan(ctx)

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -23,7 +24,7 @@ type Options struct {
 	// StateDir is the state directory; the workspace is StateDir/memory.
 	StateDir string
 	// Config, if nil, is read from StateDir/config.toml.
-	Config *Config
+	Config *config.Config
 	// Tier is the caller's authority tier; the zero value means owner.
 	Tier trust.Tier
 	// Interactive callers (CLI update/promote/sleep, the TUI) wait for the
@@ -65,7 +66,7 @@ type Options struct {
 // goroutines; writes serialise on the workspace's write lock.
 type Engine struct {
 	opts   Options
-	cfg    Config
+	cfg    config.Config
 	cfgMu  sync.Mutex // guards cfg and cfgSig (config.toml is followed)
 	cfgSig string
 	state  string
@@ -113,11 +114,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	cfg := Config{}.withDefaults()
+	cfg := config.Default()
 	if opts.Config != nil {
 		cfg = *opts.Config
 	} else {
-		c, err := LoadConfig(workspace.ConfigPath(opts.StateDir))
+		c, err := config.Load(workspace.ConfigPath(opts.StateDir))
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +191,7 @@ func (e *Engine) Close() error {
 // so core.md, its report and the gauge agree with the budget on disk. A
 // file that became invalid keeps the last valid configuration (the next
 // one-shot verb reports the error).
-func (e *Engine) Config() Config {
+func (e *Engine) Config() config.Config {
 	e.cfgMu.Lock()
 	defer e.cfgMu.Unlock()
 	if e.opts.Config != nil {
@@ -199,7 +200,7 @@ func (e *Engine) Config() Config {
 	path := workspace.ConfigPath(e.state)
 	sig := configSig(path)
 	if sig != e.cfgSig {
-		if c, err := LoadConfig(path); err == nil && !c.Disabled() {
+		if c, err := config.Load(path); err == nil && !c.Disabled() {
 			e.cfg = c
 		}
 		e.cfgSig = sig

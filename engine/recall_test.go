@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/render"
 	"scriptorium/workspace"
 )
@@ -20,8 +21,8 @@ func TestRecallBudget_CoreThenHits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Budget != engine.DefaultRecallBudget {
-		t.Errorf("budget %d, want the default %d", res.Budget, engine.DefaultRecallBudget)
+	if res.Budget != config.DefaultRecallBudget {
+		t.Errorf("budget %d, want the default %d", res.Budget, config.DefaultRecallBudget)
 	}
 	if res.Tokens != render.CountTokens(res.Text) || res.Tokens > res.Budget {
 		t.Errorf("tokens %d for a text of %d tokens, budget %d", res.Tokens, render.CountTokens(res.Text), res.Budget)
@@ -79,7 +80,7 @@ func TestRecallBudget_Budget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for budget := engine.MinRecallBudget; budget <= full.Tokens+10; budget += 7 {
+	for budget := config.MinRecallBudget; budget <= full.Tokens+10; budget += 7 {
 		res, err := e.RecallBudget(context.Background(), "budget tracker copper-7 build", budget)
 		if err != nil {
 			t.Fatal(err)
@@ -145,14 +146,14 @@ func TestRecallBudget_Config(t *testing.T) {
 		if err := os.WriteFile(cfg, []byte("[recall]\n"+bad+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := engine.LoadConfig(workspace.ConfigPath(state)); err == nil {
+		if _, err := config.Load(workspace.ConfigPath(state)); err == nil {
 			t.Errorf("config %q accepted", bad)
 		} else if engine.AsError(err).Code != engine.CodeInvalidArgument {
 			t.Errorf("config %q: %v, want INVALID_ARGUMENT", bad, err)
 		}
 	}
-	if engine.DefaultConfig().Recall.BudgetTokens != engine.DefaultRecallBudget {
-		t.Errorf("default config budget %d", engine.DefaultConfig().Recall.BudgetTokens)
+	if config.Default().Recall.BudgetTokens != config.DefaultRecallBudget {
+		t.Errorf("default config budget %d", config.Default().Recall.BudgetTokens)
 	}
 }
 

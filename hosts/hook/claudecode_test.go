@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
@@ -110,8 +111,8 @@ func TestClaudeCode_UserPromptSubmit(t *testing.T) {
 			t.Errorf("context lacks %q:\n%s", want, ctx)
 		}
 	}
-	if n := render.CountTokens(ctx); n > engine.DefaultRecallBudget {
-		t.Errorf("context is %d tokens, budget %d", n, engine.DefaultRecallBudget)
+	if n := render.CountTokens(ctx); n > config.DefaultRecallBudget {
+		t.Errorf("context is %d tokens, budget %d", n, config.DefaultRecallBudget)
 	}
 	// The hook's context is RecallBudget's, the one MCP serves too.
 	e := enginetest.Open(t, state)
