@@ -114,7 +114,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	cfg := config.Default()
+	var cfg config.Config
 	if opts.Config != nil {
 		cfg = *opts.Config
 	} else {
