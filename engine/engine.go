@@ -15,6 +15,7 @@ import (
 
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
+	"scriptorium/engine/vectors"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -91,7 +92,7 @@ type Engine struct {
 	watchOnce sync.Once
 	watch     workspace.TreeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
 
-	emb embedState // the embeddings search's progress callback and vectors (embed.go)
+	emb vectors.Searcher // the embeddings search's progress callback and vectors
 
 	reader indexReader // the long-lived read-only index handle (index_reader.go)
 	inc    incState    // incremental derived views and validation (derived_cache.go, depindex.go)
