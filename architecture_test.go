@@ -45,7 +45,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		m + "engine/curate"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
-	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors",
+	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records",
 		m + "engine/model", m + "transcript", m + "errcode", m + "termsafe"}
 	rules := []struct {
 		pkgs      []string // import-path prefixes the rule is about
@@ -263,7 +263,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 9700
+	coreLineLimit = 9450
 	coreFileLimit = 600
 )
 

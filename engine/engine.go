@@ -15,6 +15,7 @@ import (
 
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
+	"scriptorium/engine/records"
 	"scriptorium/engine/vectors"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -72,7 +73,8 @@ type Engine struct {
 	cfgSig string
 	state  string
 	ws     *workspace.Workspace
-	db     *sql.DB
+	rec    *records.Store // state.db
+	db     *sql.DB        // rec.DB(), for the forget ledger's scrub
 	ledger *trust.Ledger
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
@@ -134,18 +136,18 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if err := os.MkdirAll(memDir, workspace.PrivateDir); err != nil {
 		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
 	}
-	metaDir := filepath.Join(memDir, ".scriptorium")
+	metaDir := filepath.Join(memDir, workspace.MetaDir)
 	if err := os.MkdirAll(metaDir, workspace.PrivateDir); err != nil {
 		return nil, Wrap(CodeIO, err, "create %s", metaDir)
 	}
-	db, err := openStateDB(metaDir)
+	rec, err := records.Open(metaDir)
 	if err != nil {
 		// The path tells a person which file to look at; the cause says
 		// what went wrong with it ("migrate to version 3: …").
-		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, "state.db"))
+		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
 	}
-	e.db = db
-	e.ledger = trust.NewLedger(db)
+	e.rec, e.db = rec, rec.DB()
+	e.ledger = trust.NewLedger(e.db)
 	// Opening takes the write lock to finish an interrupted install, so a
 	// background caller must give up after 1 s here too, not hang.
 	openCtx := ctx
@@ -162,7 +164,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		FS:            opts.FS,
 	})
 	if err != nil {
-		db.Close()
+		rec.Close()
 		return nil, classifyLockErr(err, "open workspace")
 	}
 	e.ws = ws
@@ -179,8 +181,8 @@ func (e *Engine) Close() error {
 			leaveShared(e.ws.Root())
 		}
 	})
-	if e.db != nil {
-		return e.db.Close()
+	if e.rec != nil {
+		return e.rec.Close()
 	}
 	return nil
 }

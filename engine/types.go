@@ -1,6 +1,9 @@
 package engine
 
-import "scriptorium/render"
+import (
+	"scriptorium/engine/records"
+	"scriptorium/render"
+)
 
 // The types in this file are the engine's public results. Their JSON field
 // names are the contract of SPEC §12: the CLI prints them as they are, the
@@ -96,10 +99,7 @@ type HistoryEntry struct {
 }
 
 // FileDiff is one file a pass changed.
-type FileDiff struct {
-	Path string `json:"path"`
-	Diff string `json:"diff"`
-}
+type FileDiff = records.FileDiff
 
 // PassReport is one sleep pass (SPEC §9, §12).
 type PassReport struct {
