@@ -21,3 +21,7 @@ func insertHistory(ctx context.Context, db *sql.DB, h historyRecord) error {
 
 // nonNil is s, or an empty slice for nil (JSON [] rather than null).
 func nonNil(s []string) []string { return records.NonNil(s) }
+
+// Records is the workspace's state.db, for the services that read its
+// records (revert's recorded topic bytes, the audit trail).
+func (e *Engine) Records() *records.Store { return e.rec }

@@ -254,3 +254,14 @@ type PromoteResult struct {
 	Revision int64    `json:"-"` // the promotion's revision, 0 when nothing was promoted
 	Topics   []string `json:"-"` // the topic files the distillation wrote
 }
+
+// RevertResult is what a revert (engine/revert) did, or would do on a dry
+// run.
+type RevertResult struct {
+	// Revision is the revert's own revision; 0 on a dry run.
+	Revision int64 `json:"revision"`
+	// Reverts is the revision undone.
+	Reverts int64      `json:"reverts"`
+	DryRun  bool       `json:"dry_run"`
+	Changed []FileDiff `json:"changed"`
+}

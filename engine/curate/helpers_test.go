@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/revert"
 )
 
 var ctx = context.Background()
@@ -73,7 +74,7 @@ func auditDetail(t *testing.T, e *engine.Engine, rev int64) string {
 // revertRestores reverts rev and checks every file is back as it was.
 func revertRestores(t *testing.T, e *engine.Engine, state string, rev int64, before map[string]string) {
 	t.Helper()
-	if _, err := e.Revert(ctx, rev, false); err != nil {
+	if _, err := revert.Revert(ctx, e, rev, false); err != nil {
 		t.Fatalf("revert %d: %v", rev, err)
 	}
 	after := enginetest.Tree(t, state)

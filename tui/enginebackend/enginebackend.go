@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/revert"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
 	"scriptorium/workspace"
@@ -95,7 +96,7 @@ func (b backend) Decline(ctx context.Context, id string, only []string) ([]strin
 }
 
 func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error) {
-	return b.e.Revert(ctx, rev, dryRun)
+	return revert.Revert(ctx, b.e, rev, dryRun)
 }
 
 func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
