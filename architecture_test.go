@@ -42,7 +42,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	}
 	const m = "scriptorium/"
 	services := []string{m + "engine/writer", m + "engine/sleep", m + "engine/daemon", m + "engine/backend", m + "engine/proposals", m + "engine/importer",
-		m + "engine/curate", m + "engine/revert"}
+		m + "engine/curate", m + "engine/revert", m + "engine/audit"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records",
@@ -263,7 +263,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 9250
+	coreLineLimit = 8700
 	coreFileLimit = 600
 )
 

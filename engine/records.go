@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"scriptorium/engine/records"
+	"scriptorium/trust"
 )
 
 // state.db belongs to engine/records; these names keep the forget files'
@@ -25,3 +26,7 @@ func nonNil(s []string) []string { return records.NonNil(s) }
 // Records is the workspace's state.db, for the services that read its
 // records (revert's recorded topic bytes, the audit trail).
 func (e *Engine) Records() *records.Store { return e.rec }
+
+// Ledger is the trust ledger (promotions and rejections) in state.db, for
+// the audit trail.
+func (e *Engine) Ledger() *trust.Ledger { return e.ledger }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/revert"
 )
@@ -58,7 +59,7 @@ func lastHistory(t *testing.T, e *engine.Engine) engine.HistoryEntry {
 // auditDetail is the detail Audit gives revision rev.
 func auditDetail(t *testing.T, e *engine.Engine, rev int64) string {
 	t.Helper()
-	rep, err := e.Audit(ctx, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/revert"
@@ -48,7 +49,7 @@ func (b backend) Rejected(ctx context.Context) ([]engine.RejectedSource, error) 
 }
 
 func (b backend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error) {
-	return b.e.Audit(ctx, q)
+	return audit.Audit(ctx, b.e, q)
 }
 
 func (b backend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
