@@ -6,7 +6,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -92,7 +91,7 @@ func runDaemon(inv *invocation) error {
 	if e.SocketWaits() {
 		fmt.Fprintln(inv.stderr, "scriptorium: another serve or daemon of this workspace answers one-shot searches on its socket; this one takes over when that one exits")
 	}
-	logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
+	logf, err := os.OpenFile(workspace.MetaPath(e.Root(), workspace.DaemonLogName),
 		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "open the daemon log")
