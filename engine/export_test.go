@@ -32,5 +32,9 @@ func AdoptCopiedIndex(stateDir string) error {
 	// build long after the files were written would.
 	meta := s.indexMeta(e.ws.Root(), time.Now())
 	meta[racyKey] = `{"stamp":0,"files":{}}`
-	return ix.ApplyWithMeta(nil, nil, meta)
+	if err := ix.ApplyWithMeta(nil, nil, meta); err != nil {
+		return err
+	}
+	recordIndexFiles(e.ws.Root(), ix, s)
+	return nil
 }

@@ -131,6 +131,12 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 		}
 		for ref := range refs {
 			if src, ok := s.sources[ref]; ok {
+				if changedArch[src.file.path] {
+					// Its whole archive, the neighbour included, is built
+					// above; finding the neighbour of each of a long chat's
+					// pending records was quadratic in the chat.
+					continue
+				}
 				s.addSourceDoc(docs, src)
 				// The next turn holds this one as its context: if this
 				// one stopped being trusted, its text must leave there too.
@@ -286,7 +292,7 @@ func (e *Engine) openReadOnly() (*index.Index, error) {
 
 // syncIndex makes the index match the snapshot: a rebuild when it is not
 // fresh, nothing otherwise. It returns whether it rebuilt.
-func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
+func (e *Engine) syncIndex(ctx context.Context, ix *index.Index, s *snapshot) (bool, error) {
 	fp := s.fingerprint(e.ws.Root())
 	if _, err := ix.Meta(fingerprintKey); err != nil && !errors.Is(err, index.ErrCorrupt) {
 		return false, Wrap(CodeIO, err, "read search index")
@@ -295,6 +301,13 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	// its repair.
 	if indexDescribes(ix, fp, s.snapshotContent) {
 		return false, nil
+	}
+	if n, ok, err := e.resyncIndex(ctx, ix, s); ok || err != nil {
+		e.indexResynced.Add(int64(n))
+		return false, err
+	}
+	if stale(ctx, ix) {
+		return false, errSyncCutShort
 	}
 	docs := s.docsOf()
 	list := make([]index.Doc, 0, len(docs))
@@ -309,6 +322,7 @@ func (e *Engine) syncIndex(ix *index.Index, s *snapshot) (bool, error) {
 	if err := ix.ApplyWithMeta(nil, nil, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
 		return false, Wrap(CodeIO, err, "search index")
 	}
+	recordIndexFiles(e.ws.Root(), ix, s)
 	return true, nil
 }
 
@@ -324,7 +338,7 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 	}
 	defer ix.Close()
 	if before == nil || !indexDescribes(ix, before.fingerprint(e.ws.Root()), before.snapshotContent) {
-		_, _ = e.syncIndex(ix, after)
+		_, _ = e.syncIndex(ctx, ix, after)
 		return
 	}
 	old, cur := touchedDocs(before, after)
@@ -342,7 +356,9 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 	}
 	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
 	sort.Strings(deletes)
-	_ = ix.ApplyWithMeta(upserts, deletes, after.indexMeta(e.ws.Root(), time.Now()))
+	if ix.ApplyWithMeta(upserts, deletes, after.indexMeta(e.ws.Root(), time.Now())) == nil {
+		recordIndexFiles(e.ws.Root(), ix, after)
+	}
 }
 
 // indexStateOf describes the index without changing it: fresh when it
@@ -401,7 +417,7 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 	}
 	var hits []index.Hit
 	if rep.Method == MethodBM25 {
-		hits, err = e.searchIndex(s, iq)
+		hits, err = e.searchIndexCtx(ctx, s, iq)
 	} else {
 		hits, rep.Method, rep.Fallback, err = e.searchVectors(ctx, s, iq, rep.Method)
 	}
@@ -419,6 +435,13 @@ func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport,
 // itself for a rebuild; it is rebuilt from s at once and asked again, so
 // one damaged cache costs one slow search, not every search after it.
 func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
+	return e.searchIndexCtx(context.Background(), s, iq)
+}
+
+// searchIndexCtx is searchIndex for a caller whose ctx may end: a sync it
+// cannot finish in time leaves the index as far as it got, and the answer
+// comes from the index as it stands (index_stale.go).
+func (e *Engine) searchIndexCtx(ctx context.Context, s *snapshot, iq index.Query) ([]index.Hit, error) {
 	if e.opts.LongLived {
 		// Anything but a clean answer goes the writable way, which repairs
 		// and reports.
@@ -427,12 +450,21 @@ func (e *Engine) searchIndex(s *snapshot, iq index.Query) ([]index.Hit, error) {
 		}
 	}
 	ix, err := e.openIndex()
+	if lockBusy(err) {
+		if hits, ok := e.searchStale(s, iq); ok {
+			return hits, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer ix.Close()
 	for attempt := 1; ; attempt++ {
-		if _, err := e.syncIndex(ix, s); err != nil {
+		_, err := e.syncIndex(ctx, ix, s)
+		if errors.Is(err, errSyncCutShort) {
+			return e.searchAsItStands(ix, s, iq)
+		}
+		if err != nil {
 			return nil, err
 		}
 		hits, err := ix.Search(iq)

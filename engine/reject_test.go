@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
+	"scriptorium/engine/recall"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -199,7 +200,7 @@ func TestReject_NeverVisible(t *testing.T) {
 	if len(res) != 0 {
 		t.Errorf("search %q found a rejected source: %+v", canary, res)
 	}
-	rec, err := e.RecallBudget(ctx, "what is the vault password "+canary, 1000)
+	rec, err := recall.Recall(ctx, e, recall.Request{Prompt: "what is the vault password " + canary, Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

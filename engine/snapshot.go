@@ -17,6 +17,7 @@ import (
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
+	"scriptorium/workspace/stage"
 	"scriptorium/workspace/topic"
 )
 
@@ -97,16 +98,18 @@ type snapshot struct {
 	fp *atomic.Pointer[string]
 }
 
-// loadSnapshot reads topics/ and sources/ of the workspace at root. Files
-// whose size, modification time and inode match prev's copy are reused
-// without reading or parsing them again, so a long-lived engine (the TUI,
-// the daemon) pays for what changed, not for the whole workspace.
-func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snapshot, error) {
+// loadFiles reads topics/ and sources/ of the workspace at root, through
+// the committed stages ov (workspace/stage). Files whose size,
+// modification time and inode match prev's copy are reused without reading
+// or parsing them again, so a long-lived engine (the TUI, the daemon) pays
+// for what changed, not for the whole workspace.
+func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay) (*snapshot, error) {
 	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string])}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err
 	}
+	topics = applyStages(ov, "topics", topics)
 	s.strays = append(s.strays, strays...)
 	for _, f := range topics {
 		// A file read while its signature was racy is read again: a
@@ -118,7 +121,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 				continue
 			}
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
@@ -130,6 +133,7 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 	if err != nil {
 		return nil, err
 	}
+	sources = applyStages(ov, "sources", sources)
 	s.strays = append(s.strays, strays...)
 	// When no archive changed and no promotion happened, the whole source
 	// index of prev is still right: share it instead of rebuilding 100k
@@ -142,17 +146,19 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 		s.sources, s.anchors = prev.sources, prev.anchors
 		return s, nil
 	}
+	var fresh []string          // archives read and parsed again
+	reused := map[string]bool{} // archives shared with prev as they are
 	for _, f := range sources {
 		if prev != nil {
 			if a, ok := prev.archives[f.path]; ok && a.sig == f.sig && !a.racy {
-				cp := *a // indexSources rebuilds entries; never touch prev's
-				cp.sources = nil
-				s.archives[f.path] = &cp
+				s.archives[f.path] = a
 				s.archPaths = append(s.archPaths, f.path)
+				reused[f.path] = true
 				continue
 			}
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+		fresh = append(fresh, f.path)
+		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
 		}
@@ -164,8 +170,30 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 		s.archives[f.path].sig = f.sig
 		s.archives[f.path].racy = f.sig.racy(time.Now())
 	}
+	// Only some archives changed (a writer batch appended to one of them):
+	// update prev's source index for those, as an install's plan does,
+	// instead of rebuilding 100k entries for every read after a write.
+	if prev != nil && sameSet(prev.promoted, promoted) && keepsArchives(prev, s) && s.indexChanged(prev, fresh) {
+		return s, nil
+	}
+	for p := range reused {
+		cp := *s.archives[p] // indexSources rebuilds entries; never touch prev's
+		cp.sources = nil
+		s.archives[p] = &cp
+	}
 	s.indexSources()
 	return s, nil
+}
+
+// keepsArchives reports whether every archive of prev is still in s: an
+// archive that went away (or became a stray) needs the whole index rebuilt.
+func keepsArchives(prev, s *snapshot) bool {
+	for _, p := range prev.archPaths {
+		if s.archives[p] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // sameArchives reports whether the listed archive files are exactly the

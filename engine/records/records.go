@@ -76,6 +76,19 @@ var migrations = []string{
 	// The forget revision that removed a row's recorded bytes and diffs
 	// because they held forgotten text; such a row cannot be reverted.
 	`ALTER TABLE history ADD COLUMN scrubbed_by INTEGER NOT NULL DEFAULT 0`,
+	// Post-commit finish steps a service owes (finish.go); the forgets an
+	// earlier version left unfinished are carried over.
+	// Post-commit finish steps a service owes (the core's finish.go); the
+	// forgets an earlier version left unfinished are carried over with an
+	// empty payload: the forget ledger has them.
+	`CREATE TABLE finishes (
+	revision INTEGER NOT NULL,
+	service  TEXT NOT NULL,
+	payload  TEXT NOT NULL DEFAULT '',
+	done     INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (revision, service)
+)`,
+	`INSERT INTO finishes (revision, service, payload) SELECT revision, 'forget', '' FROM forgets WHERE done = 0`,
 }
 
 // Schema returns the migrations, oldest first (for tests that build an

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"scriptorium/engine/cachedb"
 	"scriptorium/errcode"
 )
 
@@ -32,26 +33,34 @@ func (s *Searcher) vectors(ctx context.Context, r Request, texts []string) ([][]
 	out := make([][]float32, len(texts))
 	emb := r.Embedder
 	bucket := []byte("model:" + emb.Name())
-	db, err := bolt.Open(r.CachePath, 0o600, &bolt.Options{Timeout: time.Second})
+	db, err := cachedb.Open(r.CachePath, time.Second)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		db = nil // another process holds the cache: embed without keeping the vectors
 	} else if err != nil {
 		return nil, errcode.Wrap(errcode.IO, err, "open the vector cache")
 	}
 	if db != nil {
-		defer db.Close()
-		_ = db.View(func(tx *bolt.Tx) error {
-			b := tx.Bucket(bucket)
-			if b == nil {
-				return nil
-			}
-			for i, k := range keys {
-				if v := b.Get(k); v != nil {
-					out[i] = decodeVector(v)
+		defer func() { _ = cachedb.Guard(db.Close) }()
+		err := cachedb.Guard(func() error {
+			return db.View(func(tx *bolt.Tx) error {
+				b := tx.Bucket(bucket)
+				if b == nil {
+					return nil
 				}
-			}
-			return nil
+				for i, k := range keys {
+					if v := b.Get(k); v != nil {
+						out[i] = decodeVector(v)
+					}
+				}
+				return nil
+			})
 		})
+		if err != nil { // damaged: start afresh, everything is embedded again
+			clear(out)
+			if db, err = cachedb.Reset(db, r.CachePath, time.Second); err != nil {
+				return nil, errcode.Wrap(errcode.IO, err, "reset the damaged vector cache")
+			}
+		}
 	}
 	// The texts still missing, each once.
 	var todo []int
@@ -81,18 +90,23 @@ func (s *Searcher) vectors(ctx context.Context, r Request, texts []string) ([][]
 			out[i] = normalize(vecs[j])
 		}
 		if db != nil {
-			err := db.Update(func(tx *bolt.Tx) error {
-				b, err := tx.CreateBucketIfNotExists(bucket)
-				if err != nil {
-					return err
-				}
-				for _, i := range idx {
-					if err := b.Put(keys[i], encodeVector(out[i])); err != nil {
+			err := cachedb.Guard(func() error {
+				return db.Update(func(tx *bolt.Tx) error {
+					b, err := tx.CreateBucketIfNotExists(bucket)
+					if err != nil {
 						return err
 					}
-				}
-				return nil
+					for _, i := range idx {
+						if err := b.Put(keys[i], encodeVector(out[i])); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
 			})
+			if errors.Is(err, cachedb.ErrDamaged) {
+				db, err = cachedb.Reset(db, r.CachePath, time.Second)
+			}
 			if err != nil {
 				return nil, errcode.Wrap(errcode.IO, err, "write the vector cache")
 			}

@@ -223,3 +223,97 @@ func TestServe_BoundsTheRequest(t *testing.T) {
 		t.Error("answered an endless request")
 	}
 }
+
+// TestSearch_SlowServer: a server that answers late, trickles its answer
+// byte by byte, or takes the connection and never reads it costs the
+// client its timeout and no more, and its answer is never taken.
+func TestSearch_SlowServer(t *testing.T) {
+	defer func(b func() string) { thisBuild = b }(thisBuild)
+	thisBuild = func() string { return "build A" }
+	cases := []struct {
+		name  string
+		serve func(c net.Conn)
+	}{
+		{"answers after 5 s", func(c net.Conn) {
+			var req map[string]any
+			if json.NewDecoder(bufio.NewReader(c)).Decode(&req) == nil {
+				time.Sleep(5 * time.Second)
+				c.Write(echo(req, "[]"))
+			}
+		}},
+		{"trickles the answer", func(c net.Conn) {
+			var req map[string]any
+			if json.NewDecoder(bufio.NewReader(c)).Decode(&req) == nil {
+				for _, b := range echo(req, "[]") {
+					if _, err := c.Write([]byte{b}); err != nil {
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+		}},
+		{"never reads", func(c net.Conn) { time.Sleep(5 * time.Second) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := openWith(t, shortState(t), "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")
+			path := SocketPath(e.Root())
+			os.Remove(path)
+			ln, err := net.Listen("unix", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ln.Close() })
+			go func() {
+				for {
+					c, err := ln.Accept()
+					if err != nil {
+						return
+					}
+					go func() {
+						defer c.Close()
+						tc.serve(c)
+					}()
+				}
+			}()
+			start := time.Now()
+			if rep, ok := Search(e.Root(), engine.SearchQuery{Text: "bees"}, time.Second); ok {
+				t.Errorf("took the answer: %+v", rep)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("the client waited %v with a 1 s timeout", d)
+			}
+		})
+	}
+}
+
+// TestServe_SlowClientsBlockNoOne: clients that connect and send nothing,
+// or trickle half a request, hold no one up: a real client is answered
+// meanwhile.
+func TestServe_SlowClientsBlockNoOne(t *testing.T) {
+	defer func(b func() string) { thisBuild = b }(thisBuild)
+	thisBuild = func() string { return "build A" }
+	e := openWith(t, shortState(t), "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")
+	srv := Serve(context.Background(), e)
+	waitReady(t, srv)
+	defer srv.Close()
+	for i := range 8 {
+		c, err := net.Dial("unix", SocketPath(e.Root()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if i%2 == 1 {
+			c.Write([]byte(`{"build":"build A","op":"sea`))
+		}
+	}
+	start := time.Now()
+	rep, ok := Search(e.Root(), engine.SearchQuery{Text: "bees"}, 2*time.Second)
+	if !ok || len(rep.Results) != 1 {
+		t.Fatalf("a client beside eight silent ones: %v %+v", ok, rep)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("answered after %v", d)
+	}
+}

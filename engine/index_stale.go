@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"scriptorium/engine/index"
+)
+
+// A search must not fail because another process has the index to itself
+// for a while (issue 24 §4: with serve rebuilding, a CLI search failed
+// LOCK_BUSY). When the index cannot be opened for writing, and so cannot
+// be brought up to date now, the search reads the index as it stands, the
+// last one built, and keeps only the hits the files still hold as they
+// were indexed: a document of a file changed since, a block that lost its
+// trust, a record no longer preferred or visible are dropped, so a stale
+// index can miss what changed but never show what is gone or pending.
+
+// stale reports whether a sync that needs a full rebuild should leave the
+// index as it stands: the caller has a deadline (the prompt hook), which a
+// rebuild of a large workspace outlasts and would then throw away, and
+// the index has documents to answer from. A caller with no deadline (the
+// CLI, serve, the daemon) rebuilds.
+func stale(ctx context.Context, ix *index.Index) bool {
+	if _, budgeted := ctx.Deadline(); !budgeted || ix.NeedsRebuild() {
+		return false
+	}
+	n, err := ix.Count()
+	return err == nil && n > 0
+}
+
+// searchAsItStands answers iq from a writable handle whose sync was cut
+// short, with the same check as searchStale.
+func (e *Engine) searchAsItStands(ix *index.Index, s *snapshot, iq index.Query) ([]index.Hit, error) {
+	all, err := ix.Search(iq)
+	if err != nil {
+		return nil, Wrap(CodeIO, err, "search")
+	}
+	var hits []index.Hit
+	for _, h := range all {
+		if s.holdsHit(h) {
+			hits = append(hits, h)
+		}
+	}
+	e.staleSearches.Add(1)
+	return hits, nil
+}
+
+// searchStale answers iq from the index as it stands; ok is false when
+// not even a read-only handle can be had.
+func (e *Engine) searchStale(s *snapshot, iq index.Query) (hits []index.Hit, ok bool) {
+	ix, err := e.openReadOnly()
+	if err != nil {
+		return nil, false
+	}
+	defer ix.Close()
+	all, err := ix.Search(iq)
+	if err != nil {
+		return nil, false
+	}
+	for _, h := range all {
+		if s.holdsHit(h) {
+			hits = append(hits, h)
+		}
+	}
+	e.staleSearches.Add(1)
+	return hits, true
+}
+
+// holdsHit reports whether the snapshot still has the document of a hit:
+// a trusted block of that id in that file, or the visible record at that
+// anchor with that source-id.
+func (s *snapshot) holdsHit(h index.Hit) bool {
+	if h.Kind == index.KindSource {
+		src, ok := s.anchors[h.Path+"#"+h.Anchor]
+		return ok && src.view.Ref == h.Ref && s.visible(src)
+	}
+	tf, ok := s.topics[h.Path]
+	if !ok {
+		return false
+	}
+	b, ok := tf.file.Block(h.Ref)
+	return ok && s.blockTrusted(tf, b)
+}
+
+// lockBusy reports whether err is the index held by another process.
+func lockBusy(err error) bool {
+	var ee *Error
+	return errors.As(err, &ee) && ee.Code == CodeLockBusy
+}
