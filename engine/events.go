@@ -21,7 +21,7 @@ type IngestEvent struct {
 func (e *Engine) RecordEvent(ctx context.Context, ev IngestEvent) error {
 	data, _ := json.Marshal(ev)
 	if err := e.rec.AddEvent(ctx, ev.Time, ev.Kind, data); err != nil {
-		return Wrap(CodeIO, err, "record %s event", ev.Kind)
+		return AsError(err)
 	}
 	return nil
 }
@@ -30,7 +30,7 @@ func (e *Engine) RecordEvent(ctx context.Context, ev IngestEvent) error {
 func (e *Engine) Events(ctx context.Context) ([]IngestEvent, error) {
 	rows, err := e.rec.Events(ctx, "ingest_ended")
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read events")
+		return nil, AsError(err)
 	}
 	var out []IngestEvent
 	for _, r := range rows {
@@ -51,7 +51,7 @@ func (e *Engine) RecordAudit(ctx context.Context, kind string, data any) error {
 	}
 	now := e.opts.Now().UTC().Format(time.RFC3339)
 	if err := e.rec.AddEvent(ctx, now, kind, doc); err != nil {
-		return Wrap(CodeIO, err, "record %s", kind)
+		return AsError(err)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 	}
 	rows, err := e.rec.Histories(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read history")
+		return nil, AsError(err)
 	}
 	out := make([]HistoryEntry, 0, len(rows))
 	for _, h := range rows {
@@ -51,7 +51,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 func (e *Engine) passes(ctx context.Context) ([]PassReport, error) {
 	rows, err := e.rec.Passes(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read sleep passes")
+		return nil, AsError(err)
 	}
 	out := make([]PassReport, 0, len(rows))
 	for _, p := range rows {

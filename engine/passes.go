@@ -55,7 +55,7 @@ func (e *Engine) RecordPass(ctx context.Context, rep *PassReport) error {
 	id, err := e.rec.AddPass(ctx, records.Pass{Time: rep.Time, Model: rep.Model, Revision: rep.Revision, Changed: rep.Changed,
 		TokensIn: rep.TokensIn, TokensOut: rep.TokensOut, Error: rep.Error, CoreGap: rep.CoreGap})
 	if err != nil {
-		return Wrap(CodeIO, err, "record sleep pass")
+		return AsError(err)
 	}
 	rep.Pass = id
 	return nil

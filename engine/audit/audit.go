@@ -96,7 +96,7 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]engine.AuditEntry, e
 	out := installs
 	passes, err := e.Records().Passes(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read sleep passes")
+		return nil, engine.AsError(err)
 	}
 	byRev := map[int64]int{}
 	for i, en := range out {
@@ -135,7 +135,7 @@ var sourceIDLine = regexp.MustCompile(`(?m)^\+<!-- source-id:(.+) -->$`)
 func installEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntry, error) {
 	rows, err := rec.Histories(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read history")
+		return nil, engine.AsError(err)
 	}
 	out := make([]engine.AuditEntry, 0, len(rows))
 	for _, h := range rows {
@@ -371,7 +371,7 @@ func rejectDetail(n int, reason string) string {
 func declinedEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntry, error) {
 	rows, err := rec.Events(ctx, "proposal_declined")
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read events")
+		return nil, engine.AsError(err)
 	}
 	var out []engine.AuditEntry
 	for _, row := range rows {

@@ -32,7 +32,7 @@ type HistoryRow struct {
 func (s *Store) Histories(ctx context.Context) ([]HistoryRow, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT revision, time, actor, kind, changed, diffs, reverts, sources FROM history`)
 	if err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
+		return nil, fmt.Errorf("read history from state.db: %w", err)
 	}
 	defer rows.Close()
 	var out []HistoryRow
@@ -40,7 +40,7 @@ func (s *Store) Histories(ctx context.Context) ([]HistoryRow, error) {
 		var h HistoryRow
 		var changed, diffs, sources string
 		if err := rows.Scan(&h.Revision, &h.Time, &h.Actor, &h.Kind, &changed, &diffs, &h.Reverts, &sources); err != nil {
-			return nil, fmt.Errorf("read history: %w", err)
+			return nil, fmt.Errorf("read history from state.db: %w", err)
 		}
 		_ = json.Unmarshal([]byte(changed), &h.Changed)
 		_ = json.Unmarshal([]byte(diffs), &h.Diffs)
@@ -49,7 +49,7 @@ func (s *Store) Histories(ctx context.Context) ([]HistoryRow, error) {
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
+		return nil, fmt.Errorf("read history from state.db: %w", err)
 	}
 	return out, nil
 }
@@ -77,11 +77,11 @@ func (s *Store) Files(ctx context.Context, rev int64) (Revision, error) {
 		return r, ErrNoRevision
 	}
 	if err != nil {
-		return r, fmt.Errorf("read history of revision %d: %w", rev, err)
+		return r, fmt.Errorf("read history of revision %d from state.db: %w", rev, err)
 	}
 	_ = json.Unmarshal([]byte(changed), &r.Changed)
 	if err := json.Unmarshal([]byte(files), &r.Files); err != nil {
-		return r, fmt.Errorf("read the files of revision %d: %w", rev, err)
+		return r, fmt.Errorf("read the files of revision %d from state.db: %w", rev, err)
 	}
 	return r, nil
 }
@@ -91,7 +91,7 @@ func (s *Store) Files(ctx context.Context, rev int64) (Revision, error) {
 func (s *Store) FilesAfter(ctx context.Context, after int64) ([]Revision, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT revision, kind, changed, files, scrubbed_by FROM history WHERE revision > ? ORDER BY revision`, after)
 	if err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
+		return nil, fmt.Errorf("read history from state.db: %w", err)
 	}
 	defer rows.Close()
 	var out []Revision
@@ -99,7 +99,7 @@ func (s *Store) FilesAfter(ctx context.Context, after int64) ([]Revision, error)
 		var r Revision
 		var changed, files string
 		if err := rows.Scan(&r.Revision, &r.Kind, &changed, &files, &r.ScrubbedBy); err != nil {
-			return nil, fmt.Errorf("read history: %w", err)
+			return nil, fmt.Errorf("read history from state.db: %w", err)
 		}
 		_ = json.Unmarshal([]byte(changed), &r.Changed)
 		_ = json.Unmarshal([]byte(files), &r.Files)
@@ -136,7 +136,7 @@ type Event struct {
 // AddEvent appends an event of kind with its JSON data.
 func (s *Store) AddEvent(ctx context.Context, time, kind string, data []byte) error {
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO events (time, kind, data) VALUES (?, ?, ?)`, time, kind, string(data)); err != nil {
-		return fmt.Errorf("record %s event: %w", kind, err)
+		return fmt.Errorf("record %s event in state.db: %w", kind, err)
 	}
 	return nil
 }
@@ -145,14 +145,14 @@ func (s *Store) AddEvent(ctx context.Context, time, kind string, data []byte) er
 func (s *Store) Events(ctx context.Context, kind string) ([]Event, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT time, data FROM events WHERE kind = ? ORDER BY id DESC`, kind)
 	if err != nil {
-		return nil, fmt.Errorf("read events: %w", err)
+		return nil, fmt.Errorf("read events from state.db: %w", err)
 	}
 	defer rows.Close()
 	var out []Event
 	for rows.Next() {
 		var ev Event
 		if err := rows.Scan(&ev.Time, &ev.Data); err != nil {
-			return nil, fmt.Errorf("read events: %w", err)
+			return nil, fmt.Errorf("read events from state.db: %w", err)
 		}
 		out = append(out, ev)
 	}
@@ -180,17 +180,17 @@ func (s *Store) AddPass(ctx context.Context, p Pass) (int64, error) {
 	}
 	changed, err := json.Marshal(p.Changed)
 	if err != nil {
-		return 0, fmt.Errorf("record sleep pass: %w", err)
+		return 0, fmt.Errorf("record sleep pass in state.db: %w", err)
 	}
 	gap, err := json.Marshal(NonNil(p.CoreGap))
 	if err != nil {
-		return 0, fmt.Errorf("record sleep pass: %w", err)
+		return 0, fmt.Errorf("record sleep pass in state.db: %w", err)
 	}
 	res, err := s.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO passes
 		(time, model, revision, changed, tokens_in, tokens_out, error, core_gap) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.Time, p.Model, p.Revision, string(changed), p.TokensIn, p.TokensOut, p.Error, string(gap))
 	if err != nil {
-		return 0, fmt.Errorf("record sleep pass: %w", err)
+		return 0, fmt.Errorf("record sleep pass in state.db: %w", err)
 	}
 	id, _ := res.LastInsertId()
 	return id, nil
@@ -201,7 +201,7 @@ func (s *Store) Passes(ctx context.Context) ([]Pass, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, time, model, revision, changed, tokens_in, tokens_out, error, core_gap
 		FROM passes ORDER BY id DESC`)
 	if err != nil {
-		return nil, fmt.Errorf("read sleep passes: %w", err)
+		return nil, fmt.Errorf("read sleep passes from state.db: %w", err)
 	}
 	defer rows.Close()
 	var out []Pass
@@ -209,7 +209,7 @@ func (s *Store) Passes(ctx context.Context) ([]Pass, error) {
 		var p Pass
 		var changed, gap string
 		if err := rows.Scan(&p.ID, &p.Time, &p.Model, &p.Revision, &changed, &p.TokensIn, &p.TokensOut, &p.Error, &gap); err != nil {
-			return nil, fmt.Errorf("read sleep passes: %w", err)
+			return nil, fmt.Errorf("read sleep passes from state.db: %w", err)
 		}
 		_ = json.Unmarshal([]byte(changed), &p.Changed)
 		_ = json.Unmarshal([]byte(gap), &p.CoreGap)

@@ -70,7 +70,7 @@ func historyFiles(ctx context.Context, rec *records.Store, rev int64) (records.R
 		return r, engine.Errorf(engine.CodeNotFound, "no installed transaction has revision %d (see `history`)", rev)
 	}
 	if err != nil {
-		return r, engine.Wrap(engine.CodeIO, err, "read history of revision %d", rev)
+		return r, engine.AsError(err)
 	}
 	if r.Kind == "forget" {
 		return r, engine.Errorf(engine.CodeInvalidArgument,
@@ -153,7 +153,7 @@ type laterRevisions []laterChange
 func laterChanges(ctx context.Context, rec *records.Store, after int64, path string) (laterRevisions, error) {
 	revs, err := rec.FilesAfter(ctx, after)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read history")
+		return nil, engine.AsError(err)
 	}
 	var out laterRevisions
 	for _, r := range revs {
