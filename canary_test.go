@@ -285,13 +285,16 @@ func TestCanary_PendingNeverLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	canaryMCP(ctx, t, cs, "mcp stdio", queries, append(refs, pendingRef), got)
+	canaryMCP(ctx, t, cs, "mcp stdio", queries, refs, pendingRef, got)
 	cs.Close()
 
 	// serve: the HTTP API and MCP over HTTP.
 	host := canaryServe(ctx, t, bin, state)
 	client := &http.Client{Timeout: 30 * time.Second}
-	call := func(method, path string) {
+	// A path that fails answers with an error document, which holds no
+	// canary either: every call must get the status it is meant to, so
+	// "no leak" is never "no answer".
+	call := func(method, path string, want int) {
 		req, _ := http.NewRequestWithContext(ctx, method, "http://"+host+path, nil)
 		if method == http.MethodPost {
 			req.Header.Set("Content-Type", "application/json")
@@ -302,26 +305,31 @@ func TestCanary_PendingNeverLeaves(t *testing.T) {
 		}
 		data, _ := io.ReadAll(res.Body)
 		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("%s %s: status %d, want %d:\n%s", method, path, res.StatusCode, want, data)
+		}
 		got.add("http "+method+" "+path, data)
 	}
 	for _, q := range queries {
-		call("GET", "/api/memory/search?q="+url.QueryEscape(q))
-		call("GET", "/api/memory/search?as=paired&q="+url.QueryEscape(q))
+		call("GET", "/api/memory/search?q="+url.QueryEscape(q), http.StatusOK)
+		// A paired caller may not search or get (trust's gate): refused,
+		// which must hold no canary either.
+		call("GET", "/api/memory/search?as=paired&q="+url.QueryEscape(q), http.StatusForbidden)
 	}
 	for _, r := range refs {
-		call("GET", "/api/memory/get?ref="+url.QueryEscape(r))
+		call("GET", "/api/memory/get?ref="+url.QueryEscape(r), http.StatusOK)
 	}
-	call("GET", "/api/memory/get?as=paired&ref="+url.QueryEscape(pendingRef))
+	call("GET", "/api/memory/get?as=paired&ref="+url.QueryEscape(pendingRef), http.StatusForbidden)
 	for _, p := range []string{"/api/memory/status", "/api/memory/verify", "/api/memory/history"} {
-		call("GET", p)
+		call("GET", p, http.StatusOK)
 	}
-	call("POST", "/api/memory/core")
+	call("POST", "/api/memory/core", http.StatusOK)
 	hcs, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + host + "/mcp"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	canaryMCP(ctx, t, hcs, "mcp http", queries, append(refs, pendingRef), got)
+	canaryMCP(ctx, t, hcs, "mcp http", queries, refs, pendingRef, got)
 	hcs.Close()
 
 	// Every file a reader or a person browsing the folder meets, but the
@@ -382,17 +390,23 @@ func TestCanary_PendingNeverLeaves(t *testing.T) {
 		len(embedBodies), len(modelBodies), leaks)
 }
 
-// canaryMCP asks one MCP session everything it offers.
-func canaryMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name string, queries, refs []string, got *canaryOut) {
+// canaryMCP asks one MCP session everything it offers; the pending ref's
+// get must be refused (a tool error), every other call must succeed.
+func canaryMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name string, queries, refs []string, pending string, got *canaryOut) {
 	t.Helper()
-	callTool := func(tool string, args map[string]any) {
+	call := func(tool string, args map[string]any, wantErr bool) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, tool, err)
 		}
 		data, _ := json.Marshal(res)
+		if res.IsError != wantErr {
+			t.Errorf("%s %s %v: tool error %v, want %v:\n%s", name, tool, args, res.IsError, wantErr, data)
+		}
 		got.add(fmt.Sprintf("%s %s %v", name, tool, args), data)
 	}
+	callTool := func(tool string, args map[string]any) { call(tool, args, false) }
+	call("memory_get", map[string]any{"ref": pending}, true)
 	for _, q := range queries {
 		callTool("memory_search", map[string]any{"query": q})
 		callTool("memory_recall", map[string]any{"prompt": q})
@@ -404,6 +418,7 @@ func canaryMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name st
 	read := func(uri string) {
 		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		if err != nil {
+			t.Errorf("%s: read %s: %v", name, uri, err)
 			got.add(name+" resource "+uri, []byte(err.Error()))
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 )
 
 // runReject takes pending sources out of the review queue. Like promote it
@@ -62,7 +63,7 @@ func runAudit(inv *invocation) error {
 	}
 	q := engine.AuditQuery{Source: inv.flag("source"), Since: inv.flag("since")}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		rep, err := e.Audit(ctx, q)
+		rep, err := audit.Audit(ctx, e, q)
 		if err != nil {
 			return err
 		}

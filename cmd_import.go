@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/importer"
 	"scriptorium/transcript"
 	"scriptorium/workspace"
@@ -112,7 +113,7 @@ func runImport(inv *invocation) error {
 		return err
 	}
 	cfgPath := workspace.ConfigPath(dir)
-	cfg, err := engine.LoadConfig(cfgPath)
+	cfg, err := config.Load(cfgPath)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/revert"
 )
 
 // runRevert undoes one installed transaction (issue: passes the owner can
@@ -30,7 +31,7 @@ func runRevert(inv *invocation) error {
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
 		if !dry && !inv.bool("yes") {
-			preview, err := e.Revert(ctx, rev, true)
+			preview, err := revert.Revert(ctx, e, rev, true)
 			if err != nil {
 				return err
 			}
@@ -39,7 +40,7 @@ func runRevert(inv *invocation) error {
 				return engine.Errorf(engine.CodeInvalidArgument, "revert cancelled; nothing changed")
 			}
 		}
-		res, err := e.Revert(ctx, rev, dry)
+		res, err := revert.Revert(ctx, e, rev, dry)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/recall"
 	"scriptorium/hosts/local"
 	"scriptorium/workspace"
@@ -27,8 +28,8 @@ func runRecall(inv *invocation) error {
 	}
 	if b := inv.flag("budget"); b != "" {
 		n, err := strconv.Atoi(b)
-		if err != nil || n < engine.MinRecallBudget {
-			return usagef("--budget takes a whole number of tokens, at least %d, not %q", engine.MinRecallBudget, b)
+		if err != nil || n < config.MinRecallBudget {
+			return usagef("--budget takes a whole number of tokens, at least %d, not %q", config.MinRecallBudget, b)
 		}
 		req.Budget = n
 	}
@@ -72,7 +73,7 @@ func (inv *invocation) recallResident(req recall.Request) (recall.Result, bool) 
 	if err != nil || inv.requireWorkspace(dir) != nil {
 		return recall.Result{}, false
 	}
-	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || cfg.Disabled() {
+	if cfg, err := config.Load(workspace.ConfigPath(dir)); err != nil || cfg.Disabled() {
 		return recall.Result{}, false
 	}
 	return local.Recall(workspace.MemoryDir(dir), req, 2*time.Second)

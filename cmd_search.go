@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/hosts/local"
 	"scriptorium/termsafe"
 	"scriptorium/workspace"
@@ -66,7 +67,7 @@ func (inv *invocation) searchResident(q engine.SearchQuery) (engine.SearchReport
 	if err != nil || inv.requireWorkspace(dir) != nil {
 		return engine.SearchReport{}, false
 	}
-	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || cfg.Disabled() {
+	if cfg, err := config.Load(workspace.ConfigPath(dir)); err != nil || cfg.Disabled() {
 		return engine.SearchReport{}, false
 	}
 	return local.Search(workspace.MemoryDir(dir), q, 2*time.Second)

@@ -6,12 +6,12 @@ import (
 	"io"
 	"log"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/daemon"
 	"scriptorium/engine/importer"
 	"scriptorium/engine/sleep"
@@ -91,7 +91,7 @@ func runDaemon(inv *invocation) error {
 	if e.SocketWaits() {
 		fmt.Fprintln(inv.stderr, "scriptorium: another serve or daemon of this workspace answers one-shot searches on its socket; this one takes over when that one exits")
 	}
-	logf, err := os.OpenFile(filepath.Join(e.Root(), ".scriptorium", "daemon.log"),
+	logf, err := os.OpenFile(workspace.MetaPath(e.Root(), workspace.DaemonLogName),
 		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return engine.Wrap(engine.CodeIO, err, "open the daemon log")
@@ -108,7 +108,7 @@ func runDaemon(inv *invocation) error {
 
 // importWatcher is the watcher of config.toml's [import] watch folders,
 // nil when there are none.
-func importWatcher(dir string, cfg engine.Config) (*importer.Watcher, error) {
+func importWatcher(dir string, cfg config.Config) (*importer.Watcher, error) {
 	if len(cfg.Import.Watch) == 0 {
 		return nil, nil
 	}
@@ -155,7 +155,7 @@ func daemonWatcher(e *engine.Engine, imports *importer.Watcher, logw io.Writer) 
 		if imports != nil {
 			// The owner may name senders (import --owner) while the daemon
 			// runs: the watched imports use what config.toml says now.
-			if cfg, err := engine.LoadConfig(workspace.ConfigPath(imports.StateDir)); err == nil {
+			if cfg, err := config.Load(workspace.ConfigPath(imports.StateDir)); err == nil {
 				imports.Senders = importer.SendersOf(trustTables(cfg))
 			}
 			results, err := imports.Scan(ctx)

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 )
 
 func runStatus(inv *invocation) error {
@@ -22,7 +23,7 @@ func runStatus(inv *invocation) error {
 			fmt.Fprintf(w, "revision   %d\n", st.Revision)
 			fmt.Fprintf(w, "backend    %s\n", st.Backend)
 			model := st.Model
-			if model == engine.OfflineModelName {
+			if model == config.OfflineModelName {
 				model += " (built-in deterministic model, no network)"
 			}
 			fmt.Fprintf(w, "model      %s\n", model)

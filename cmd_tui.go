@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/demo"
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/workspace"
 )
 
@@ -84,7 +85,7 @@ func (inv *invocation) offerWorkspace(dir string) error {
 	if fi, err := os.Stat(mem); err == nil && fi.IsDir() {
 		return nil
 	}
-	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+	if cfg, err := config.Load(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
 		return nil // the engine answers MEMORY_DISABLED with its full-screen notice
 	}
 	if !inv.isTerminal() {

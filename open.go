@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	mcphost "scriptorium/hosts/mcp"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -30,7 +31,7 @@ func (inv *invocation) stateDir() (string, error) {
 	// Memory switched off means nothing on disk is touched (SPEC §11).
 	if !inv.tightened {
 		inv.tightened = true
-		if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+		if cfg, err := config.Load(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
 			return dir, nil
 		}
 		notice, err := workspace.TightenStateDir(dir)
@@ -51,7 +52,7 @@ func (inv *invocation) requireWorkspace(dir string) error {
 	if inv.verb == nil || !inv.verb.reads {
 		return nil
 	}
-	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+	if cfg, err := config.Load(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
 		return engine.ErrDisabled
 	}
 	mem := workspace.MemoryDir(dir)

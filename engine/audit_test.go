@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/forget"
 	"scriptorium/workspace/archive"
 )
@@ -56,7 +57,7 @@ const newSrc = "telegram/g/m1"
 func TestAudit_Entries(t *testing.T) {
 	e, path := auditWorkspace(t)
 	ctx := context.Background()
-	rep, err := e.Audit(ctx, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +106,14 @@ func TestAudit_Entries(t *testing.T) {
 
 	// --since keeps the entries at or after the bound; a bad bound is
 	// INVALID_ARGUMENT.
-	since, err := e.Audit(ctx, engine.AuditQuery{Since: rep.Entries[2].Time})
+	since, err := audit.Audit(ctx, e, engine.AuditQuery{Since: rep.Entries[2].Time})
 	if err != nil || len(since.Entries) != 3 {
 		t.Errorf("since %s: %d entries, %v; want 3", rep.Entries[2].Time, len(since.Entries), err)
 	}
-	if _, err := e.Audit(ctx, engine.AuditQuery{Since: "yesterday"}); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := audit.Audit(ctx, e, engine.AuditQuery{Since: "yesterday"}); ftCode(err) != engine.CodeInvalidArgument {
 		t.Errorf("since yesterday: %v", err)
 	}
-	if all, _ := e.Audit(ctx, engine.AuditQuery{Since: "2026-08-11"}); len(all.Entries) != len(rep.Entries) {
+	if all, _ := audit.Audit(ctx, e, engine.AuditQuery{Since: "2026-08-11"}); len(all.Entries) != len(rep.Entries) {
 		t.Errorf("since the fixture's day: %d entries, want %d", len(all.Entries), len(rep.Entries))
 	}
 }
@@ -122,7 +123,7 @@ func TestAudit_Entries(t *testing.T) {
 func TestAudit_SourceStory(t *testing.T) {
 	e, path := auditWorkspace(t)
 	ctx := context.Background()
-	rep, err := e.Audit(ctx, engine.AuditQuery{Source: newSrc})
+	rep, err := audit.Audit(ctx, e, engine.AuditQuery{Source: newSrc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestAudit_SourceStory(t *testing.T) {
 	}
 
 	// A fixture source no install archived is received at its own time.
-	rep, err = e.Audit(ctx, engine.AuditQuery{Source: srcM5})
+	rep, err = audit.Audit(ctx, e, engine.AuditQuery{Source: srcM5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +153,11 @@ func TestAudit_SourceStory(t *testing.T) {
 		rep.Entries[0].Time != "2026-08-09T08:00:00Z" || rep.Source.State != "pending" || len(rep.Source.CitedBy) != 0 {
 		t.Errorf("story of %s = %+v %+v", srcM5, rep.Entries, rep.Source)
 	}
-	rep, err = e.Audit(ctx, engine.AuditQuery{Source: srcM3})
+	rep, err = audit.Audit(ctx, e, engine.AuditQuery{Source: srcM3})
 	if err != nil || rep.Source.State != "promoted" || len(rep.Source.CitedBy) != 1 || rep.Source.CitedBy[0].Block != "deadbeef" {
 		t.Errorf("story of %s = %+v, %v", srcM3, rep.Source, err)
 	}
-	if _, err := e.Audit(ctx, engine.AuditQuery{Source: "nope/nope/nope"}); ftCode(err) != engine.CodeNotFound {
+	if _, err := audit.Audit(ctx, e, engine.AuditQuery{Source: "nope/nope/nope"}); ftCode(err) != engine.CodeNotFound {
 		t.Errorf("story of an unknown source: %v", err)
 	}
 }
@@ -168,7 +169,7 @@ func TestAudit_RejectedStory(t *testing.T) {
 	if _, err := e.Reject(ctx, []string{srcM5}, "spam"); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.Audit(ctx, engine.AuditQuery{Source: srcM5})
+	rep, err := audit.Audit(ctx, e, engine.AuditQuery{Source: srcM5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestAudit_Forget(t *testing.T) {
 	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{srcM5}}, false); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.Audit(ctx, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestAudit_Forget(t *testing.T) {
 		!strings.Contains(rep.Entries[0].Detail, "forgot 1 source") {
 		t.Fatalf("trail after a forget = %+v", rep.Entries)
 	}
-	story, err := e.Audit(ctx, engine.AuditQuery{Source: srcM5})
+	story, err := audit.Audit(ctx, e, engine.AuditQuery{Source: srcM5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"scriptorium/workspace"
 )
 
 // Rough edge: a running TUI rendered core.md under the old budget after
@@ -17,7 +19,7 @@ func TestConfig_FollowedByALongLivedEngine(t *testing.T) {
 		"Alpha: the owner prefers short answers in English. ^c0000001\n\n" +
 		"Beta: the home server is called atlas and runs Proxmox. ^c0000002\n"})
 	e := ftOpen(t, state)
-	changes, err := e.Watch(ctx, 20*time.Millisecond)
+	changes, err := workspace.Watch(ctx, e.Root(), e.StateDir(), 20*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

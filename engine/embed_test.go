@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 )
 
@@ -191,7 +192,7 @@ func TestEmbeddings_Config(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.toml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := engine.LoadConfig(p)
+		cfg, err := config.Load(p)
 		if (err == nil) != tc.ok {
 			t.Errorf("%q: %v, want ok=%v", tc.toml, err, tc.ok)
 		}
@@ -199,7 +200,7 @@ func TestEmbeddings_Config(t *testing.T) {
 			t.Errorf("%q: %+v", tc.toml, cfg.Embeddings)
 		}
 	}
-	if engine.DefaultConfig().Embeddings.Configured() {
+	if config.Default().Embeddings.Configured() {
 		t.Error("embeddings configured by default")
 	}
 }

@@ -13,7 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"scriptorium/engine/config"
 	"scriptorium/engine/model"
+	"scriptorium/engine/records"
+	"scriptorium/engine/vectors"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -23,7 +26,7 @@ type Options struct {
 	// StateDir is the state directory; the workspace is StateDir/memory.
 	StateDir string
 	// Config, if nil, is read from StateDir/config.toml.
-	Config *Config
+	Config *config.Config
 	// Tier is the caller's authority tier; the zero value means owner.
 	Tier trust.Tier
 	// Interactive callers (CLI update/promote/sleep, the TUI) wait for the
@@ -65,12 +68,13 @@ type Options struct {
 // goroutines; writes serialise on the workspace's write lock.
 type Engine struct {
 	opts   Options
-	cfg    Config
+	cfg    config.Config
 	cfgMu  sync.Mutex // guards cfg and cfgSig (config.toml is followed)
 	cfgSig string
 	state  string
 	ws     *workspace.Workspace
-	db     *sql.DB
+	rec    *records.Store // state.db
+	db     *sql.DB        // rec.DB(), for the forget ledger's scrub
 	ledger *trust.Ledger
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
@@ -93,9 +97,9 @@ type Engine struct {
 	cacheGen  uint64
 	cacheRacy bool
 	watchOnce sync.Once
-	watch     changeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
+	watch     workspace.TreeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
 
-	emb embedState // the embeddings search's progress callback and vectors (embed.go)
+	emb vectors.Searcher // the embeddings search's progress callback and vectors
 
 	reader indexReader // the long-lived read-only index handle (index_reader.go)
 	inc    incState    // incremental derived views and validation (derived_cache.go, depindex.go)
@@ -118,11 +122,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	cfg := Config{}.withDefaults()
+	var cfg config.Config
 	if opts.Config != nil {
 		cfg = *opts.Config
 	} else {
-		c, err := LoadConfig(workspace.ConfigPath(opts.StateDir))
+		c, err := config.Load(workspace.ConfigPath(opts.StateDir))
 		if err != nil {
 			return nil, err
 		}
@@ -137,18 +141,18 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if err := os.MkdirAll(memDir, workspace.PrivateDir); err != nil {
 		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
 	}
-	metaDir := filepath.Join(memDir, ".scriptorium")
+	metaDir := filepath.Join(memDir, workspace.MetaDir)
 	if err := os.MkdirAll(metaDir, workspace.PrivateDir); err != nil {
 		return nil, Wrap(CodeIO, err, "create %s", metaDir)
 	}
-	db, err := openStateDB(metaDir)
+	rec, err := records.Open(metaDir)
 	if err != nil {
 		// The path tells a person which file to look at; the cause says
 		// what went wrong with it ("migrate to version 3: …").
-		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, "state.db"))
+		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
 	}
-	e.db = db
-	e.ledger = trust.NewLedger(db)
+	e.rec, e.db = rec, rec.DB()
+	e.ledger = trust.NewLedger(e.db)
 	// Opening takes the write lock to finish an interrupted install, so a
 	// background caller must give up after 1 s here too, not hang.
 	openCtx := ctx
@@ -165,7 +169,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		FS:            opts.FS,
 	})
 	if err != nil {
-		db.Close()
+		rec.Close()
 		return nil, classifyLockErr(err, "open workspace")
 	}
 	e.ws = ws
@@ -176,14 +180,14 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 // Close releases the engine's resources.
 func (e *Engine) Close() error {
 	e.reader.close()
-	e.watch.close()
+	e.watch.Close()
 	e.closeOnce.Do(func() {
 		if e.ws != nil {
 			leaveShared(e.ws.Root())
 		}
 	})
-	if e.db != nil {
-		return e.db.Close()
+	if e.rec != nil {
+		return e.rec.Close()
 	}
 	return nil
 }
@@ -195,7 +199,7 @@ func (e *Engine) Close() error {
 // so core.md, its report and the gauge agree with the budget on disk. A
 // file that became invalid keeps the last valid configuration (the next
 // one-shot verb reports the error).
-func (e *Engine) Config() Config {
+func (e *Engine) Config() config.Config {
 	e.cfgMu.Lock()
 	defer e.cfgMu.Unlock()
 	if e.opts.Config != nil {
@@ -204,7 +208,7 @@ func (e *Engine) Config() Config {
 	path := workspace.ConfigPath(e.state)
 	sig := configSig(path)
 	if sig != e.cfgSig {
-		if c, err := LoadConfig(path); err == nil && !c.Disabled() {
+		if c, err := config.Load(path); err == nil && !c.Disabled() {
 			e.cfg = c
 		}
 		e.cfgSig = sig
@@ -273,7 +277,7 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	if e.opts.LongLived {
 		e.watchOnce.Do(e.startWatch)
 	}
-	gen, watched := e.watch.poll()
+	gen, watched := e.watch.Poll()
 	e.cacheMu.Lock()
 	if c := e.cache; c != nil && watched && e.cacheGen == gen && sameSet(c.promoted, promoted) && !e.cacheRacy {
 		e.cacheMu.Unlock()

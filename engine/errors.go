@@ -50,3 +50,6 @@ func Wrap(code Code, err error, format string, args ...any) *Error {
 // AsError converts any error into an *Error, classifying unknown errors as IO
 // (the only failures left once arguments, trust and validation are checked).
 func AsError(err error) *Error { return errcode.As(err) }
+
+// ErrDisabled is returned by Open when memory.backend = "none".
+var ErrDisabled = &Error{Code: CodeMemoryDisabled, Message: "memory is disabled (memory.backend = \"none\" in config.toml)"}

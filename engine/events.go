@@ -20,31 +20,26 @@ type IngestEvent struct {
 // RecordEvent appends an event to state.db.
 func (e *Engine) RecordEvent(ctx context.Context, ev IngestEvent) error {
 	data, _ := json.Marshal(ev)
-	if _, err := e.db.ExecContext(ctx, `INSERT INTO events (time, kind, data) VALUES (?, ?, ?)`, ev.Time, ev.Kind, string(data)); err != nil {
-		return Wrap(CodeIO, err, "record %s event", ev.Kind)
+	if err := e.rec.AddEvent(ctx, ev.Time, ev.Kind, data); err != nil {
+		return AsError(err)
 	}
 	return nil
 }
 
 // Events returns the recorded ingest_ended events, newest first.
 func (e *Engine) Events(ctx context.Context) ([]IngestEvent, error) {
-	rows, err := e.db.QueryContext(ctx, `SELECT data FROM events WHERE kind = 'ingest_ended' ORDER BY id DESC`)
+	rows, err := e.rec.Events(ctx, "ingest_ended")
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read events")
+		return nil, AsError(err)
 	}
-	defer rows.Close()
 	var out []IngestEvent
-	for rows.Next() {
-		var data string
-		if err := rows.Scan(&data); err != nil {
-			return nil, Wrap(CodeIO, err, "read events")
-		}
+	for _, r := range rows {
 		var ev IngestEvent
-		if json.Unmarshal([]byte(data), &ev) == nil {
+		if json.Unmarshal([]byte(r.Data), &ev) == nil {
 			out = append(out, ev)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // RecordAudit appends an owner decision that is not an install (a declined
@@ -55,8 +50,8 @@ func (e *Engine) RecordAudit(ctx context.Context, kind string, data any) error {
 		return Wrap(CodeIO, err, "record %s", kind)
 	}
 	now := e.opts.Now().UTC().Format(time.RFC3339)
-	if _, err := e.db.ExecContext(ctx, `INSERT INTO events (time, kind, data) VALUES (?, ?, ?)`, now, kind, string(doc)); err != nil {
-		return Wrap(CodeIO, err, "record %s", kind)
+	if err := e.rec.AddEvent(ctx, now, kind, doc); err != nil {
+		return AsError(err)
 	}
 	return nil
 }

@@ -55,16 +55,6 @@ func registered() []string {
 	return out
 }
 
-// finishSchema is the owed steps (migration 12; forgets owed before it
-// are carried over with an empty payload: the forget ledger has them).
-const finishSchema = `CREATE TABLE finishes (
-	revision INTEGER NOT NULL,
-	service  TEXT NOT NULL,
-	payload  TEXT NOT NULL DEFAULT '',
-	done     INTEGER NOT NULL DEFAULT 0,
-	PRIMARY KEY (revision, service)
-)`
-
 // recordHistory writes an install's history row and its owed finish
 // step. Both are idempotent, so recovery may replay them.
 func (e *Engine) recordHistory(ctx context.Context, h historyRecord, f *Finish) error {

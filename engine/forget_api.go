@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/vectors"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 )
@@ -180,7 +181,7 @@ func (v *View) ArchiveRecords() []Source {
 	var out []Source
 	for _, p := range v.s.archPaths {
 		for _, src := range v.s.archives[p].sources {
-			out = append(out, sourceOf(src))
+			out = append(out, v.sourceOf(src))
 		}
 	}
 	return out
@@ -201,15 +202,17 @@ func IndexChanges(before, after *View) (old, cur map[string]index.Doc) {
 // embedded) of every document v embeds.
 func VectorKeys(v *View) map[string]bool {
 	out := map[string]bool{}
-	for _, d := range v.s.embedDocs() {
-		sum := sha256.Sum256([]byte(d.text))
+	for _, d := range vectors.Docs(v.s.docsOf()) {
+		sum := sha256.Sum256([]byte(d.Text))
 		out[string(sum[:])] = true
 	}
 	return out
 }
 
 // VectorCachePath is the vector cache file, .scriptorium/embeddings.db.
-func (e *Engine) VectorCachePath() string { return e.embedCachePath() }
+func (e *Engine) VectorCachePath() string {
+	return workspace.MetaPath(e.ws.Root(), workspace.EmbeddingsName)
+}
 
 // StateDB is the workspace's state.db, for the services that keep or
 // scrub rows of it (forget's ledger and clean-up).

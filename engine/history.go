@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"scriptorium/trust"
@@ -14,25 +13,14 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 	if err := e.gate(trust.OpHistory); err != nil {
 		return nil, err
 	}
-	rows, err := e.db.QueryContext(ctx, `SELECT revision, time, actor, kind, changed, diffs, reverts FROM history`)
+	rows, err := e.rec.Histories(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read history from state.db")
+		return nil, AsError(err)
 	}
-	defer rows.Close()
-	var out []HistoryEntry
-	for rows.Next() {
-		var h HistoryEntry
-		var changed, diffs string
-		if err := rows.Scan(&h.Revision, &h.Time, &h.Actor, &h.Kind, &changed, &diffs, &h.Reverts); err != nil {
-			return nil, Wrap(CodeIO, err, "read history from state.db")
-		}
-		_ = json.Unmarshal([]byte(changed), &h.Changed)
-		_ = json.Unmarshal([]byte(diffs), &h.Diffs)
-		h.Changed = nonNil(h.Changed)
-		out = append(out, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, Wrap(CodeIO, err, "read history from state.db")
+	out := make([]HistoryEntry, 0, len(rows))
+	for _, h := range rows {
+		out = append(out, HistoryEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind,
+			Changed: h.Changed, Diffs: h.Diffs, Reverts: h.Reverts})
 	}
 	passes, err := e.passes(ctx)
 	if err != nil {
@@ -61,28 +49,14 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 
 // passes reads every sleep pass report, newest first.
 func (e *Engine) passes(ctx context.Context) ([]PassReport, error) {
-	rows, err := e.db.QueryContext(ctx, `SELECT id, time, model, revision, changed, tokens_in, tokens_out, error, core_gap
-		FROM passes ORDER BY id DESC`)
+	rows, err := e.rec.Passes(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read sleep passes from state.db")
+		return nil, AsError(err)
 	}
-	defer rows.Close()
-	var out []PassReport
-	for rows.Next() {
-		var p PassReport
-		var changed, gap string
-		if err := rows.Scan(&p.Pass, &p.Time, &p.Model, &p.Revision, &changed, &p.TokensIn, &p.TokensOut, &p.Error, &gap); err != nil {
-			return nil, Wrap(CodeIO, err, "read sleep passes from state.db")
-		}
-		_ = json.Unmarshal([]byte(changed), &p.Changed)
-		_ = json.Unmarshal([]byte(gap), &p.CoreGap)
-		if p.Changed == nil {
-			p.Changed = []FileDiff{}
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, Wrap(CodeIO, err, "read sleep passes from state.db")
+	out := make([]PassReport, 0, len(rows))
+	for _, p := range rows {
+		out = append(out, PassReport{Pass: p.ID, Time: p.Time, Model: p.Model, Changed: p.Changed, TokensIn: p.TokensIn,
+			TokensOut: p.TokensOut, Revision: p.Revision, Error: p.Error, CoreGap: p.CoreGap})
 	}
 	return out, nil
 }

@@ -33,7 +33,7 @@ type HookFailure struct {
 // failures that kept it from opening the engine at all (a held lock, a
 // broken config.toml). It is the file HookStatus reads.
 func HookStatusPath(stateDir string) string {
-	return filepath.Join(workspace.MemoryDir(stateDir), workspace.MetaDir, "runtime", HookStatusFile)
+	return workspace.RuntimePath(workspace.MemoryDir(stateDir), HookStatusFile)
 }
 
 // HookStatus reads the best-effort hook status file; a missing or damaged

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"scriptorium/engine/records"
 	"scriptorium/trust"
 )
 
@@ -52,23 +52,11 @@ func (e *Engine) RecordPass(ctx context.Context, rep *PassReport) error {
 		rep.Changed = []FileDiff{}
 	}
 	rep.CoreGap = nonNil(rep.CoreGap)
-	changed, err := json.Marshal(rep.Changed)
+	id, err := e.rec.AddPass(ctx, records.Pass{Time: rep.Time, Model: rep.Model, Revision: rep.Revision, Changed: rep.Changed,
+		TokensIn: rep.TokensIn, TokensOut: rep.TokensOut, Error: rep.Error, CoreGap: rep.CoreGap})
 	if err != nil {
-		return Wrap(CodeIO, err, "record sleep pass")
+		return AsError(err)
 	}
-	gap, err := json.Marshal(rep.CoreGap)
-	if err != nil {
-		return Wrap(CodeIO, err, "record sleep pass")
-	}
-	// The report must outlive a cancelled caller: the pass already ran.
-	res, err := e.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO passes
-		(time, model, revision, changed, tokens_in, tokens_out, error, core_gap) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		rep.Time, rep.Model, rep.Revision, string(changed), rep.TokensIn, rep.TokensOut, rep.Error, string(gap))
-	if err != nil {
-		return Wrap(CodeIO, err, "record sleep pass")
-	}
-	if id, err := res.LastInsertId(); err == nil {
-		rep.Pass = id
-	}
+	rep.Pass = id
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -181,22 +180,7 @@ func recordSHA256(text string) string {
 }
 
 // lastInstall is the newest revision and the topic files it changed.
-func (e *Engine) lastInstall(ctx context.Context) (int64, []string) {
-	var rev int64
-	var changed string
-	if err := e.db.QueryRowContext(ctx, `SELECT revision, changed FROM history ORDER BY revision DESC LIMIT 1`).
-		Scan(&rev, &changed); err != nil {
-		return 0, []string{}
-	}
-	var paths, topics []string
-	_ = json.Unmarshal([]byte(changed), &paths)
-	for _, p := range paths {
-		if strings.HasPrefix(p, "topics/") {
-			topics = append(topics, p)
-		}
-	}
-	return rev, nonNil(topics)
-}
+func (e *Engine) lastInstall(ctx context.Context) (int64, []string) { return e.rec.LastInstall(ctx) }
 
 // citedSources is the set of source-ids some topic footnote cites.
 func (s *snapshot) citedSources() map[string]bool {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/workspace"
 )
 
@@ -19,14 +20,14 @@ func TestRecallConfig(t *testing.T) {
 		if err := os.WriteFile(cfg, []byte("[recall]\n"+bad+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := engine.LoadConfig(workspace.ConfigPath(state)); err == nil {
+		if _, err := config.Load(workspace.ConfigPath(state)); err == nil {
 			t.Errorf("config %q accepted", bad)
 		} else if engine.AsError(err).Code != engine.CodeInvalidArgument {
 			t.Errorf("config %q: %v, want INVALID_ARGUMENT", bad, err)
 		}
 	}
-	if engine.DefaultConfig().Recall.BudgetTokens != engine.DefaultRecallBudget {
-		t.Errorf("default config budget %d", engine.DefaultConfig().Recall.BudgetTokens)
+	if config.Default().Recall.BudgetTokens != config.DefaultRecallBudget {
+		t.Errorf("default config budget %d", config.Default().Recall.BudgetTokens)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"time"
 
 	"scriptorium/trust"
 )
@@ -162,17 +161,4 @@ func addCites(set map[string]bool, tf *topicFile) {
 			set[c.SourceID] = true
 		}
 	}
-}
-
-// sinceTime parses an audit --since bound: YYYY-MM-DD (from the start of
-// that day, UTC) or an RFC 3339 time.
-func sinceTime(s string) (time.Time, error) {
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}, Errorf(CodeInvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", s)
-	}
-	return t, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/recall"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
@@ -164,7 +165,7 @@ func TestReject_Refused(t *testing.T) {
 	if _, err := paired.Reject(ctx, []string{srcM5}, ""); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired reject: %v, want FORBIDDEN", err)
 	}
-	if _, err := paired.Audit(ctx, engine.AuditQuery{}); ftCode(err) != engine.CodeForbidden {
+	if _, err := audit.Audit(ctx, paired, engine.AuditQuery{}); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired audit: %v, want FORBIDDEN", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -42,7 +43,7 @@ func TestRevert_RoundTrip(t *testing.T) {
 	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, edited.", 1)),
 		ftCreate("topics/extra.md", "# Extra\n\nDelta fact. ^aaaaaaa4\n"))
 
-	dry, err := e.Revert(ctx, rev, true)
+	dry, err := revert.Revert(ctx, e, rev, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestRevert_RoundTrip(t *testing.T) {
 	if got := ftRevision(t, e); got != rev {
 		t.Fatalf("a dry run installed revision %d", got)
 	}
-	res, err := e.Revert(ctx, rev, false)
+	res, err := revert.Revert(ctx, e, rev, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestRevert_RoundTrip(t *testing.T) {
 	ftVerifyClean(t, e)
 
 	// Reverting the revert re-applies the original.
-	if _, err := e.Revert(ctx, res.Revision, false); err != nil {
+	if _, err := revert.Revert(ctx, e, res.Revision, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := ftRead(t, state, "topics/notes.md"); !strings.Contains(got, "Beta fact, edited.") {
@@ -86,7 +87,7 @@ func TestRevert_KeepsLaterChangesToOtherBlocks(t *testing.T) {
 	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1)))
 	later := strings.Replace(strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1), "Gamma fact.", "Gamma fact, later.", 1)
 	revertUpdate(t, e, ftReplace("topics/notes.md", later))
-	if _, err := e.Revert(ctx, rev, false); err != nil {
+	if _, err := revert.Revert(ctx, e, rev, false); err != nil {
 		t.Fatal(err)
 	}
 	got := ftRead(t, state, "topics/notes.md")
@@ -101,7 +102,7 @@ func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
 	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, first.", 1)))
 	later := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, second.", 1)))
 	tree := ftTree(t, state)
-	_, err := e.Revert(ctx, rev, false)
+	_, err := revert.Revert(ctx, e, rev, false)
 	if ftCode(err) != engine.CodeConflict {
 		t.Fatalf("err = %v, want CONFLICT", err)
 	}
@@ -121,7 +122,7 @@ func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
 func TestRevert_Refusals(t *testing.T) {
 	ctx := context.Background()
 	e, state := revertSetup(t)
-	if _, err := e.Revert(ctx, 99, false); ftCode(err) != engine.CodeNotFound {
+	if _, err := revert.Revert(ctx, e, 99, false); ftCode(err) != engine.CodeNotFound {
 		t.Errorf("unknown revision: err = %v, want NOT_FOUND", err)
 	}
 	// A writer batch of unpaired group messages only appends a pending
@@ -140,12 +141,12 @@ func TestRevert_Refusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Revert(ctx, res.Revision, false)
+	_, err = revert.Revert(ctx, e, res.Revision, false)
 	if ftCode(err) != engine.CodeInvalidArgument || !strings.Contains(err.Error(), "append-only") {
 		t.Errorf("archive-only revert: err = %v, want INVALID_ARGUMENT naming append-only archives", err)
 	}
 	paired := ftOpen(t, state, asPaired)
-	if _, err := paired.Revert(ctx, 1, false); ftCode(err) != engine.CodeForbidden {
+	if _, err := revert.Revert(ctx, paired, 1, false); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired revert: err = %v, want FORBIDDEN", err)
 	}
 }

@@ -3,7 +3,7 @@ package engine
 // A long-lived engine answers many calls between changes, and a stat walk
 // per call (one lstat per memory file) was most of what a held search
 // cost beyond the query. It watches topics/ and sources/ with inotify
-// instead (changewatch_linux.go): before each read it drains the kernel's
+// instead (workspace.TreeWatch): before each read it drains the kernel's
 // event queue without blocking, and a snapshot walked at a generation no
 // event has moved since is reused without a walk. The drain is
 // synchronous, so a change that completed before the call is always seen
@@ -35,5 +35,5 @@ func (e *Engine) startWatch() {
 	if e.ws.LockWarning() != "" {
 		return // a network or FUSE filesystem: inotify misses remote changes
 	}
-	e.watch.start(e.ws.Root(), "topics", "sources")
+	e.watch.Start(e.ws.Root(), "topics", "sources")
 }

@@ -111,8 +111,3 @@ func (e *Engine) existingNames() nameSet {
 	}
 	return n
 }
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"scriptorium/engine/records"
 	"scriptorium/workspace/faultfs"
 )
 
@@ -26,7 +27,7 @@ func oldStateDB(t *testing.T, state string, extra ...string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	stmts := append([]string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, migrations[0],
+	stmts := append([]string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, records.Schema()[0],
 		`INSERT INTO schema_version (version) VALUES (1)`,
 		`INSERT INTO history (revision, time, actor, kind, changed, diffs) VALUES (1, '2026-01-01T00:00:00Z', 'owner', 'update', '[]', '{}')`},
 		extra...)
@@ -104,7 +105,9 @@ func TestStateDB_FailedMigrationLeavesOldSchema(t *testing.T) {
 		t.Fatalf("open once the obstacle is gone: %v", err)
 	}
 	defer e.Close()
-	checkStateSchema(t, e.db, "after the repaired migration")
+	if err := records.CheckSchema(e.db); err != nil {
+		t.Fatalf("%s: %v", "after the repaired migration", err)
+	}
 	hist, err := e.History(context.Background(), 0)
 	if err != nil || len(hist) != 1 || hist[0].Revision != 1 {
 		t.Fatalf("history after the migration: %+v %v", hist, err)
@@ -147,7 +150,9 @@ func TestStateDB_ReadOnlyIsClearErrorAndNoHalfMigration(t *testing.T) {
 		t.Fatalf("open once writable again: %v", err)
 	}
 	defer e.Close()
-	checkStateSchema(t, e.db, "after the read-only spell")
+	if err := records.CheckSchema(e.db); err != nil {
+		t.Fatalf("%s: %v", "after the read-only spell", err)
+	}
 }
 
 // A directory where state.db should be is an IO error that names it.

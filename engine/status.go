@@ -15,22 +15,6 @@ import (
 // runtime directory (SPEC §7).
 const WriterStatusFile = "writer-status.json"
 
-// OfflineModelName labels the built-in deterministic model everywhere.
-const OfflineModelName = "offline"
-
-// ModelName is the label of the configured model: "offline" for the
-// built-in deterministic model, otherwise "<provider>:<name>".
-func (c Config) ModelName() string {
-	if c.Model.Provider == "" || c.Model.Provider == "offline" {
-		return OfflineModelName
-	}
-	name := c.Model.Name
-	if c.Memory.Writer.Model != "" {
-		name = c.Memory.Writer.Model
-	}
-	return c.Model.Provider + ":" + name
-}
-
 // Status reports the workspace, writer, core and index state (SPEC §12).
 // It is read-only: the core report is computed, not written.
 func (e *Engine) Status(ctx context.Context) (Status, error) {

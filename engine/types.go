@@ -1,6 +1,9 @@
 package engine
 
-import "scriptorium/render"
+import (
+	"scriptorium/engine/records"
+	"scriptorium/render"
+)
 
 // The types in this file are the engine's public results. Their JSON field
 // names are the contract of SPEC §12: the CLI prints them as they are, the
@@ -96,10 +99,7 @@ type HistoryEntry struct {
 }
 
 // FileDiff is one file a pass changed.
-type FileDiff struct {
-	Path string `json:"path"`
-	Diff string `json:"diff"`
-}
+type FileDiff = records.FileDiff
 
 // PassReport is one sleep pass (SPEC §9, §12).
 type PassReport struct {
@@ -253,4 +253,15 @@ type PromoteResult struct {
 
 	Revision int64    `json:"-"` // the promotion's revision, 0 when nothing was promoted
 	Topics   []string `json:"-"` // the topic files the distillation wrote
+}
+
+// RevertResult is what a revert (engine/revert) did, or would do on a dry
+// run.
+type RevertResult struct {
+	// Revision is the revert's own revision; 0 on a dry run.
+	Revision int64 `json:"revision"`
+	// Reverts is the revision undone.
+	Reverts int64      `json:"reverts"`
+	DryRun  bool       `json:"dry_run"`
+	Changed []FileDiff `json:"changed"`
 }

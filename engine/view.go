@@ -109,6 +109,9 @@ type Source struct {
 	Thread string
 	// Pending is true until the owner promotes the record.
 	Pending bool
+	// ArrivedPending says the record arrived pending review (an unpaired
+	// sender); Promoted that the owner promoted it since.
+	ArrivedPending, Promoted bool
 }
 
 // Source returns the record a source-id resolves to (a v2 frame wins
@@ -118,7 +121,7 @@ func (v *View) Source(ref string) (Source, bool) {
 	if !ok {
 		return Source{}, false
 	}
-	return sourceOf(src), true
+	return v.sourceOf(src), true
 }
 
 // Sources lists every resolved source record, archive by archive in path
@@ -130,14 +133,15 @@ func (v *View) Sources() []Source {
 			if v.s.sources[src.view.Ref] != src {
 				continue // shadowed by the record that wins its source-id
 			}
-			out = append(out, sourceOf(src))
+			out = append(out, v.sourceOf(src))
 		}
 	}
 	return out
 }
 
-func sourceOf(src *sourceEntry) Source {
-	return Source{SourceView: src.view, Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending()}
+func (v *View) sourceOf(src *sourceEntry) Source {
+	return Source{SourceView: src.view, Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending(),
+		ArrivedPending: src.framePending, Promoted: v.s.promoted[src.view.Ref]}
 }
 
 // WithheldText returns topic file p as a model may see it: pending blocks

@@ -26,6 +26,7 @@ import (
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -81,7 +82,7 @@ func open(dir string) error {
 	// A memory is private: a state dir open to other users is tightened,
 	// and the status line says so.
 	var notice string
-	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err != nil || !cfg.Disabled() {
+	if cfg, err := config.Load(workspace.ConfigPath(dir)); err != nil || !cfg.Disabled() {
 		n, terr := workspace.TightenStateDir(dir)
 		if notice = n; terr != nil {
 			notice = "could not make the state dir private: " + terr.Error()
@@ -98,7 +99,7 @@ func open(dir string) error {
 		return err
 	}
 	defer e.Close()
-	changes, err := e.Watch(ctx, 300*time.Millisecond)
+	changes, err := workspace.Watch(ctx, e.Root(), e.StateDir(), 300*time.Millisecond)
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func routeLogs(dir string) (restore func()) {
 // init` creates). A config that switches memory off opens anyway, so the
 // engine's MEMORY_DISABLED gets its full-screen notice.
 func requireWorkspace(dir string) error {
-	if cfg, err := engine.LoadConfig(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
+	if cfg, err := config.Load(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
 		return nil
 	}
 	mem := workspace.MemoryDir(dir)

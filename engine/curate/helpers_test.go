@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/revert"
 )
 
 var ctx = context.Background()
@@ -57,7 +59,7 @@ func lastHistory(t *testing.T, e *engine.Engine) engine.HistoryEntry {
 // auditDetail is the detail Audit gives revision rev.
 func auditDetail(t *testing.T, e *engine.Engine, rev int64) string {
 	t.Helper()
-	rep, err := e.Audit(ctx, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func auditDetail(t *testing.T, e *engine.Engine, rev int64) string {
 // revertRestores reverts rev and checks every file is back as it was.
 func revertRestores(t *testing.T, e *engine.Engine, state string, rev int64, before map[string]string) {
 	t.Helper()
-	if _, err := e.Revert(ctx, rev, false); err != nil {
+	if _, err := revert.Revert(ctx, e, rev, false); err != nil {
 		t.Fatalf("revert %d: %v", rev, err)
 	}
 	after := enginetest.Tree(t, state)

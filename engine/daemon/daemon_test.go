@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/sleep"
 	"scriptorium/trust"
@@ -293,8 +294,8 @@ func TestNextDaily_Cases(t *testing.T) {
 func TestNightlyPass_ProposeMode(t *testing.T) {
 	e, state := sleepOpen(t, "merge", trust.Owner)
 	e.Close()
-	cfg := engine.DefaultConfig()
-	cfg.Sleep.Mode = engine.ModePropose
+	cfg := config.Default()
+	cfg.Sleep.Mode = config.ModePropose
 	e, err := engine.Open(context.Background(), engine.Options{StateDir: state, Config: &cfg, Interactive: true,
 		Now: func() time.Time { return daemonTestTime }})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -172,10 +173,10 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 	}
 	// Revert cannot bring it back: neither the forget nor the write that
 	// archived it (its recorded bytes were scrubbed).
-	if _, err := e.Revert(ctx, res.Revision, true); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := revert.Revert(ctx, e, res.Revision, true); ftCode(err) != engine.CodeInvalidArgument {
 		t.Errorf("revert of the forget: %v", err)
 	}
-	if _, err := e.Revert(ctx, 1, true); ftCode(err) != engine.CodeInvalidArgument || !strings.Contains(err.Error(), "forget") {
+	if _, err := revert.Revert(ctx, e, 1, true); ftCode(err) != engine.CodeInvalidArgument || !strings.Contains(err.Error(), "forget") {
 		t.Errorf("revert of the scrubbed write: %v", err)
 	}
 	// The same selection again holds nothing left to forget.

@@ -60,7 +60,7 @@ func (p Proposal) Summary() Summary {
 
 // dir is where proposals live: beside the index and state.db, never under
 // topics/ (a proposal is not memory until accepted).
-func dir(e *engine.Engine) string { return filepath.Join(e.Root(), ".scriptorium", "proposals") }
+func dir(e *engine.Engine) string { return workspace.MetaPath(e.Root(), workspace.ProposalsName) }
 
 // FromPlan turns a validated plan into a proposal of kind against view v.
 // Only topic files are proposed: archives are evidence, appended when the

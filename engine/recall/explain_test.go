@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 )
@@ -20,7 +21,7 @@ func explainSetup(t *testing.T) (*engine.Engine, string) {
 		"Gamma: the owner's daughter is learning the cello this year. ^c0000003\n\n" +
 		"Delta: backups run every night at two in the morning. ^c0000004\n"
 	state := enginetest.Empty(t, map[string]string{"topics/core.md": core, "topics/other.md": "# Other\n\nElsewhere. ^c0000009\n"})
-	cfg := engine.DefaultConfig()
+	cfg := config.Default()
 	cfg.Memory.Core.Budget = 40
 	e := enginetest.Open(t, state, func(o *engine.Options) { o.Config = &cfg })
 	return e, state

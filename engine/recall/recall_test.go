@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/writer/distill"
@@ -29,8 +30,8 @@ func recallOf(t *testing.T, e *engine.Engine, req recall.Request) recall.Result 
 func TestRecall_CoreThenHits(t *testing.T) {
 	e := enginetest.Open(t, enginetest.Fixture(t, "valid"))
 	res := recallOf(t, e, recall.Request{Prompt: "Who reported the build green again?"})
-	if res.Budget != engine.DefaultRecallBudget {
-		t.Errorf("budget %d, want the default %d", res.Budget, engine.DefaultRecallBudget)
+	if res.Budget != config.DefaultRecallBudget {
+		t.Errorf("budget %d, want the default %d", res.Budget, config.DefaultRecallBudget)
 	}
 	if res.Tokens != render.CountTokens(res.Text) || res.Tokens > res.Budget {
 		t.Errorf("tokens %d for a text of %d tokens, budget %d", res.Tokens, render.CountTokens(res.Text), res.Budget)
@@ -195,7 +196,7 @@ func TestRecall_Budget(t *testing.T) {
 	e := enginetest.Open(t, enginetest.Fixture(t, "valid"))
 	q := "budget tracker copper-7 build tea"
 	full := recallOf(t, e, recall.Request{Prompt: q, Budget: 4000, Cwd: "/x/legacy"})
-	for budget := engine.MinRecallBudget; budget <= full.Tokens+10; budget += 7 {
+	for budget := config.MinRecallBudget; budget <= full.Tokens+10; budget += 7 {
 		res := recallOf(t, e, recall.Request{Prompt: q, Budget: budget, Cwd: "/x/legacy"})
 		if res.Tokens > budget || res.Tokens != render.CountTokens(res.Text) {
 			t.Fatalf("budget %d: %d tokens", budget, res.Tokens)

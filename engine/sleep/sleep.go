@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/engine/proposals"
 	"scriptorium/trust"
@@ -124,7 +125,7 @@ func (p *pass) offline(ctx context.Context, opts SleepOptions) (rep engine.PassR
 		}
 		org := newOrganiser(before, split, p.e.CheckTopicPath)
 		edits := org.run()
-		rep, err = p.finish(ctx, tx, before, edits, org.redirect, engine.PassReport{Model: engine.OfflineModelName})
+		rep, err = p.finish(ctx, tx, before, edits, org.redirect, engine.PassReport{Model: config.OfflineModelName})
 		return err
 	})
 	return rep, err
@@ -336,7 +337,7 @@ func blockFingerprint(f *topic.File, b topic.Element) string {
 
 // sleepModel returns the model a pass should ask, or nil for the built-in
 // offline organiser.
-func sleepModel(conf engine.Config, getenv func(string) string, opts SleepOptions) (model.Model, error) {
+func sleepModel(conf config.Config, getenv func(string) string, opts SleepOptions) (model.Model, error) {
 	if opts.Model != nil {
 		return opts.Model, nil
 	}
@@ -344,7 +345,7 @@ func sleepModel(conf engine.Config, getenv func(string) string, opts SleepOption
 	cfg := model.Config{Provider: c.Provider, BaseURL: c.BaseURL, Name: c.Name, APIKeyEnv: c.APIKeyEnv}
 	spec := strings.TrimSpace(opts.ModelName)
 	switch {
-	case spec == engine.OfflineModelName:
+	case spec == config.OfflineModelName:
 		return nil, nil
 	case spec == "":
 		// The configuration decides; model.New reports ErrOffline for offline.
@@ -356,7 +357,7 @@ func sleepModel(conf engine.Config, getenv func(string) string, opts SleepOption
 		}
 		cfg.Name = name
 	default:
-		if c.Provider == "" || c.Provider == engine.OfflineModelName {
+		if c.Provider == "" || c.Provider == config.OfflineModelName {
 			return nil, engine.Errorf(engine.CodeModelConfig,
 				"--model %s needs a provider: set model.provider in config.toml or write --model PROVIDER:%s", spec, spec)
 		}

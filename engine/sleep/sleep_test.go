@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"scriptorium/workspace/topic"
-	"scriptorium/workspace/treetest"
 	"slices"
 	"sort"
 	"strings"
@@ -17,9 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/workspace/topic"
+	"scriptorium/workspace/treetest"
+
 	"golang.org/x/text/cases"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/trust"
 )
@@ -56,7 +58,7 @@ func sleepOpen(t *testing.T, name string, tier trust.Tier) (*engine.Engine, slee
 	}
 	state := t.TempDir()
 	sleepCopyTree(t, filepath.Join(src, "memory"), filepath.Join(state, "memory"))
-	cfg := engine.DefaultConfig()
+	cfg := config.Default()
 	if exp.CoreBudget > 0 {
 		cfg.Memory.Core.Budget = exp.CoreBudget
 	}
@@ -163,7 +165,7 @@ func TestSleep_Fixtures(t *testing.T) {
 			case len(want) > 0 && (rep.Revision != revBefore+1 || revAfter != rep.Revision):
 				t.Errorf("revision %d (workspace %d → %d), want %d", rep.Revision, revBefore, revAfter, revBefore+1)
 			}
-			if rep.Model != engine.OfflineModelName || rep.Error != "" || rep.Pass == 0 || rep.Time != "2026-08-10T03:00:00Z" {
+			if rep.Model != config.OfflineModelName || rep.Error != "" || rep.Pass == 0 || rep.Time != "2026-08-10T03:00:00Z" {
 				t.Errorf("report = %+v", rep)
 			}
 			if exp.CoreGap != nil && !slices.Equal(rep.CoreGap, exp.CoreGap) {
@@ -375,7 +377,7 @@ func TestSleep_RuleGuards(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, err = (&pass{e: e}).finish(ctx, tx, s, []engine.Edit{{Op: "replace", Path: tt.path, Content: &content}}, tt.redirect,
-					engine.PassReport{Model: engine.OfflineModelName})
+					engine.PassReport{Model: config.OfflineModelName})
 				return err
 			})
 			ee := engine.AsError(err)
@@ -541,7 +543,7 @@ func TestSleep_ModelName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var cfg engine.Config
+			var cfg config.Config
 			cfg.Model.Provider = tt.provider
 			cfg.Model.Name = "configured"
 			m, err := sleepModel(cfg, func(string) string { return "" }, SleepOptions{ModelName: tt.flag})

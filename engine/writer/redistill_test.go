@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace/topic"
@@ -152,7 +153,7 @@ func TestRedistill_EndToEnd(t *testing.T) {
 	if err != nil || again.Proposal != "" {
 		t.Errorf("second redistill: %+v, %v; want nothing to do", again, err)
 	}
-	if _, err := e.Revert(ctx, acc.Revision, false); err != nil {
+	if _, err := revert.Revert(ctx, e, acc.Revision, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := wtTopics(t, state); !mapsEqual(got, before) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
@@ -137,7 +138,7 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 	if !known(in.HookEventName) {
 		return nil // an event this hook was not installed for
 	}
-	cfg, err := engine.LoadConfig(workspace.ConfigPath(opts.StateDir))
+	cfg, err := config.Load(workspace.ConfigPath(opts.StateDir))
 	if err != nil {
 		fail(opts, in.HookEventName, err)
 		return err

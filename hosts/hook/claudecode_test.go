@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/sessions"
@@ -119,8 +120,8 @@ func TestClaudeCode_UserPromptSubmit(t *testing.T) {
 	if strings.Contains(ctx, "#source-fcdcde36]") {
 		t.Errorf("the cited turn came in beside its block:\n%s", ctx)
 	}
-	if n := render.CountTokens(ctx); n > engine.DefaultRecallBudget {
-		t.Errorf("context is %d tokens, budget %d", n, engine.DefaultRecallBudget)
+	if n := render.CountTokens(ctx); n > config.DefaultRecallBudget {
+		t.Errorf("context is %d tokens, budget %d", n, config.DefaultRecallBudget)
 	}
 	// The hook's context is recall.Recall's, the one MCP serves too.
 	e := enginetest.Open(t, state)

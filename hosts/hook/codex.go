@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/writer"
 	"scriptorium/transcript"
 	"scriptorium/transcript/codex"
@@ -91,7 +92,7 @@ func Codex(arg string, opts CodexOptions) error {
 	if n.Type != CodexTurnComplete {
 		return nil // a notification the hook does not act on
 	}
-	cfg, err := engine.LoadConfig(workspace.ConfigPath(opts.StateDir))
+	cfg, err := config.Load(workspace.ConfigPath(opts.StateDir))
 	if err != nil {
 		fail(opts.Options, event, err)
 		return err

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -50,7 +51,7 @@ func NewEngines(stateDir string, open Opener) *Engines {
 
 // Engine returns the open engine of tier, opening it on first use.
 func (es *Engines) Engine(ctx context.Context, tier trust.Tier) (*engine.Engine, error) {
-	cfg, err := engine.LoadConfig(workspace.ConfigPath(es.stateDir))
+	cfg, err := config.Load(workspace.ConfigPath(es.stateDir))
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ const MaxAnswerBytes = 16 << 20
 
 // SocketPath is the socket of the workspace at memDir.
 func SocketPath(memDir string) string {
-	return filepath.Join(memDir, ".scriptorium", "runtime", SocketName)
+	return workspace.RuntimePath(memDir, SocketName)
 }
 
 type request struct {

@@ -8,10 +8,12 @@ import (
 	"os"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/revert"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
 	"scriptorium/views"
@@ -67,7 +69,7 @@ func (b backend) Rejected(ctx context.Context) ([]engine.RejectedSource, error) 
 }
 
 func (b backend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error) {
-	return b.e.Audit(ctx, q)
+	return audit.Audit(ctx, b.e, q)
 }
 
 func (b backend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
@@ -115,7 +117,7 @@ func (b backend) Decline(ctx context.Context, id string, only []string) ([]strin
 }
 
 func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error) {
-	return b.e.Revert(ctx, rev, dryRun)
+	return revert.Revert(ctx, b.e, rev, dryRun)
 }
 
 func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {

@@ -25,10 +25,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"scriptorium/workspace"
 )
 
-// FileName is the manifest's name under the workspace's .scriptorium/.
-const FileName = "manifest.jsonl"
+// FileName is the manifest's name under the workspace's .scriptorium/
+// (spelled by workspace's layout).
+const FileName = workspace.ManifestName
 
 // Version is the format version; a manifest of another version is not
 // read.

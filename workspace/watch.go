@@ -1,4 +1,4 @@
-package engine
+package workspace
 
 import (
 	"context"
@@ -9,21 +9,24 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"scriptorium/errcode"
 )
 
-// Watch reports changes to the workspace made by any process: installs
-// (the revision file), promotions (derived views are rewritten), hand
-// edits under topics/ and sources/, and edits of config.toml. Bursts are coalesced: one value per
-// quiet period of debounce. The channel closes when ctx ends.
-func (e *Engine) Watch(ctx context.Context, debounce time.Duration) (<-chan struct{}, error) {
+// Watch reports changes to the workspace at root (whose state dir is
+// stateDir) made by any process: installs (the revision file), promotions
+// (derived views are rewritten), hand edits under topics/ and sources/,
+// and edits of config.toml. Bursts are coalesced: one value per quiet
+// period of debounce. The channel closes when ctx ends.
+func Watch(ctx context.Context, root, stateDir string, debounce time.Duration) (<-chan struct{}, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "watch workspace")
+		return nil, errcode.Wrap(errcode.IO, err, "watch workspace")
 	}
-	root := e.ws.Root()
+	state := stateDir
 	// The state dir itself only for config.toml: a new budget re-renders
 	// core.md in a running TUI.
-	dirs := []string{root, filepath.Join(root, ".scriptorium"), e.state}
+	dirs := []string{root, filepath.Join(root, MetaDir), state}
 	for _, sub := range []string{"topics", "sources"} {
 		_ = filepath.WalkDir(filepath.Join(root, sub), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.IsDir() {
@@ -53,7 +56,7 @@ func (e *Engine) Watch(ctx context.Context, debounce time.Duration) (<-chan stru
 						_ = w.Add(ev.Name)
 					}
 				}
-				if filepath.Dir(ev.Name) == filepath.Clean(e.state) && filepath.Base(ev.Name) != "config.toml" {
+				if filepath.Dir(ev.Name) == filepath.Clean(state) && filepath.Base(ev.Name) != "config.toml" {
 					continue // sessions.db and its journal: conversations, not memory
 				}
 				if strings.Contains(ev.Name, string(filepath.Separator)+"runtime") ||

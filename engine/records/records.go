@@ -1,4 +1,10 @@
-package engine
+// Package records owns state.db, the workspace's records that are not
+// caches: install history (with every install's topic bytes, for revert),
+// the promotion ledger and rejections (trust's schemas), sleep pass
+// reports, events and the forget ledger. It holds the schema as numbered
+// migrations and every query; the core, the services and the tests call
+// it and write no SQL of their own against these tables.
+package records
 
 import (
 	"context"
@@ -11,7 +17,6 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
 
 	"scriptorium/trust"
-
 	"scriptorium/workspace"
 )
 
@@ -73,16 +78,49 @@ var migrations = []string{
 	`ALTER TABLE history ADD COLUMN scrubbed_by INTEGER NOT NULL DEFAULT 0`,
 	// Post-commit finish steps a service owes (finish.go); the forgets an
 	// earlier version left unfinished are carried over.
-	finishSchema,
+	// Post-commit finish steps a service owes (the core's finish.go); the
+	// forgets an earlier version left unfinished are carried over with an
+	// empty payload: the forget ledger has them.
+	`CREATE TABLE finishes (
+	revision INTEGER NOT NULL,
+	service  TEXT NOT NULL,
+	payload  TEXT NOT NULL DEFAULT '',
+	done     INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (revision, service)
+)`,
 	`INSERT INTO finishes (revision, service, payload) SELECT revision, 'forget', '' FROM forgets WHERE done = 0`,
 }
+
+// Schema returns the migrations, oldest first (for tests that build an
+// old state.db).
+func Schema() []string { return append([]string(nil), migrations...) }
+
+// Store is an open state.db.
+type Store struct{ db *sql.DB }
+
+// Open opens (creating and migrating) the state.db of the workspace
+// metadata directory dir (workspace.MetaDir).
+func Open(dir string) (*Store, error) {
+	db, err := openStateDB(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{db: db}, nil
+}
+
+// DB is the underlying handle, for the forget ledger's scrub until it
+// moves its queries here.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because
 // history and the ledger are records that must survive a crash. Several
 // processes may open the same new or old state dir at once; migrate makes
 // sure the migrations run exactly once between them.
 func openStateDB(dir string) (*sql.DB, error) {
-	path := filepath.Join(dir, "state.db")
+	path := filepath.Join(dir, workspace.StateDBName)
 	// busy_timeout comes first so that every later pragma (switching a new
 	// file to WAL takes an exclusive lock) waits for a concurrent opener
 	// instead of failing with SQLITE_BUSY.
@@ -172,9 +210,45 @@ func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 	return v, err
 }
 
-// historyRecord is what an install appends to the history table. It also
+// CheckSchema reports whether db holds one schema_version row per
+// migration, each once, and the history, passes and events tables: what
+// concurrent openers must leave behind.
+func CheckSchema(db *sql.DB) error {
+	rows, err := db.Query(`SELECT version FROM schema_version ORDER BY version`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var got []int
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return err
+		}
+		got = append(got, v)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	ok := len(got) == len(migrations)
+	for i, v := range got {
+		ok = ok && v == i+1
+	}
+	if !ok {
+		return fmt.Errorf("schema_version rows %v, want 1..%d once each", got, len(migrations))
+	}
+	for _, table := range []string{"history", "passes", "events"} {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil || n != 1 {
+			return fmt.Errorf("table %s: %d, %v", table, n, err)
+		}
+	}
+	return nil
+}
+
+// History is what an install appends to the history table. It also
 // travels inside the roll-forward journal so recovery can write it.
-type historyRecord struct {
+type History struct {
 	Revision int64             `json:"revision"`
 	Time     time.Time         `json:"time"`
 	Actor    string            `json:"actor"`
@@ -183,7 +257,7 @@ type historyRecord struct {
 	Diffs    map[string]string `json:"diffs"`
 	// Files holds every changed topic file's bytes before and after the
 	// install (archives are append-only and never reverted).
-	Files map[string]fileChange `json:"files,omitempty"`
+	Files map[string]FileChange `json:"files,omitempty"`
 	// Reverts is the revision a revert install undid.
 	Reverts int64 `json:"reverts,omitempty"`
 	// Sources are the source-ids the install concerns: the records it
@@ -191,23 +265,24 @@ type historyRecord struct {
 	Sources []string `json:"sources,omitempty"`
 }
 
-// fileChange is one topic file's bytes around an install; nil means the
+// FileChange is one topic file's bytes around an install; nil means the
 // file did not exist (JSON null), so a created or deleted file reverts.
-type fileChange struct {
+type FileChange struct {
 	Before []byte `json:"before"`
 	After  []byte `json:"after"`
 }
 
-// insertHistory records an install; recording the same revision twice is a
-// no-op so recovery may replay it.
-func insertHistory(ctx context.Context, db *sql.DB, h historyRecord) error {
-	changed, _ := json.Marshal(nonNil(h.Changed))
+// InsertHistory records an install; recording the same revision twice is
+// a no-op so recovery may replay it. db is a Store's DB (the forget's
+// pinned connection uses the same function).
+func InsertHistory(ctx context.Context, db *sql.DB, h History) error {
+	changed, _ := json.Marshal(NonNil(h.Changed))
 	diffs, _ := json.Marshal(h.Diffs)
 	files := []byte("{}")
 	if len(h.Files) > 0 {
 		files, _ = json.Marshal(h.Files)
 	}
-	sources, _ := json.Marshal(nonNil(h.Sources))
+	sources, _ := json.Marshal(NonNil(h.Sources))
 	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO history (revision, time, actor, kind, changed, diffs, files, reverts, sources)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, h.Revision, h.Time.UTC().Format(time.RFC3339), h.Actor, h.Kind, string(changed),
 		string(diffs), string(files), h.Reverts, string(sources))
@@ -217,7 +292,8 @@ func insertHistory(ctx context.Context, db *sql.DB, h historyRecord) error {
 	return nil
 }
 
-func nonNil(s []string) []string {
+// NonNil is s, or an empty slice for nil (JSON [] rather than null).
+func NonNil(s []string) []string {
 	if s == nil {
 		return []string{}
 	}

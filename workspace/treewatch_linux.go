@@ -1,4 +1,4 @@
-package engine
+package workspace
 
 import (
 	"io/fs"
@@ -9,31 +9,34 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// changeWatch is an inotify instance over some directory trees, read
-// without blocking (snapshot_watch.go says why).
-type changeWatch struct {
-	mu   sync.Mutex
-	fd   int
-	ok   bool
-	gen  uint64
-	dirs map[int32]string // watch descriptor → directory
-	buf  []byte
+// TreeWatch is an inotify instance over some directory trees, read
+// without blocking: a long-lived engine drains it before each read and
+// reuses its snapshot while no event moved the generation (the engine's
+// snapshot_watch.go says why). The zero value is a watch that is off.
+type TreeWatch struct {
+	mu    sync.Mutex
+	fd    int
+	ok    bool
+	gen   uint64
+	dirs  map[int32]string // watch descriptor → directory
+	roots map[int32]bool   // the trees' own roots
+	buf   []byte
 }
 
 const watchMask = unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CLOSE_WRITE | unix.IN_MOVED_FROM |
 	unix.IN_MOVED_TO | unix.IN_CREATE | unix.IN_DELETE | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
-// start watches root/sub for each sub; on any failure the watch is off.
-func (c *changeWatch) start(root string, subs ...string) {
+// Start watches root/sub for each sub; on any failure the watch is off.
+func (c *TreeWatch) Start(root string, subs ...string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return
 	}
-	c.fd, c.dirs, c.buf = fd, map[int32]string{}, make([]byte, 64*1024)
+	c.fd, c.dirs, c.roots, c.buf = fd, map[int32]string{}, map[int32]bool{}, make([]byte, 64*1024)
 	for _, sub := range subs {
-		if !c.addTree(filepath.Join(root, sub)) {
+		if !c.addTree(filepath.Join(root, sub), true) {
 			c.closeLocked()
 			return
 		}
@@ -42,7 +45,7 @@ func (c *changeWatch) start(root string, subs ...string) {
 }
 
 // addTree watches dir and every directory below it.
-func (c *changeWatch) addTree(dir string) bool {
+func (c *TreeWatch) addTree(dir string, root bool) bool {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -53,15 +56,18 @@ func (c *changeWatch) addTree(dir string) bool {
 				return err
 			}
 			c.dirs[int32(wd)] = p
+			if root && p == dir {
+				c.roots[int32(wd)] = true
+			}
 		}
 		return nil
 	})
 	return err == nil
 }
 
-// poll drains the queued events and returns the generation (moved by
+// Poll drains the queued events and returns the generation (moved by
 // every event) and whether the watch can be trusted.
-func (c *changeWatch) poll() (uint64, bool) {
+func (c *TreeWatch) Poll() (uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for c.ok {
@@ -89,33 +95,23 @@ func (c *changeWatch) poll() (uint64, bool) {
 			off += unix.SizeofInotifyEvent + int(ev.Len)
 			c.gen++
 			switch {
-			case ev.Mask&unix.IN_Q_OVERFLOW != 0, ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 && c.isRoot(ev.Wd):
+			case ev.Mask&unix.IN_Q_OVERFLOW != 0, ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 && c.roots[ev.Wd]:
 				c.ok = false // events were lost, or a watched root went away
 			case ev.Mask&unix.IN_ISDIR != 0 && ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0:
 				// A directory made or moved in: watch it and everything in it.
-				if dir, ok := c.dirs[ev.Wd]; ok && !c.addTree(filepath.Join(dir, name)) {
+				if dir, ok := c.dirs[ev.Wd]; ok && !c.addTree(filepath.Join(dir, name), false) {
 					c.ok = false
 				}
 			case ev.Mask&unix.IN_IGNORED != 0:
 				delete(c.dirs, ev.Wd)
+				delete(c.roots, ev.Wd)
 			}
 		}
 	}
 	return c.gen, c.ok
 }
 
-// isRoot reports whether wd watches one of the trees' roots (the first
-// directories added).
-func (c *changeWatch) isRoot(wd int32) bool {
-	dir, ok := c.dirs[wd]
-	if !ok {
-		return false
-	}
-	base := filepath.Base(dir)
-	return base == "topics" || base == "sources"
-}
-
-func (c *changeWatch) closeLocked() {
+func (c *TreeWatch) closeLocked() {
 	if c.dirs != nil {
 		unix.Close(c.fd)
 		c.dirs = nil
@@ -123,7 +119,8 @@ func (c *changeWatch) closeLocked() {
 	c.ok = false
 }
 
-func (c *changeWatch) close() {
+// Close ends the watch; Poll then reports it untrusted.
+func (c *TreeWatch) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closeLocked()

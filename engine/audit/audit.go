@@ -1,4 +1,9 @@
-package engine
+// Package audit reads the audit trail (`audit`): every install with its
+// actor, revision, sources and changed files from state.db's history
+// (engine/records), every promotion and rejection from the trust ledger,
+// every sleep pass and every declined proposal; and one source's story.
+// A service on the core's exported API: it changes nothing.
+package audit
 
 import (
 	"context"
@@ -10,57 +15,20 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/engine"
+	"scriptorium/engine/records"
+
 	"scriptorium/trust"
 )
-
-// AuditEntry is one thing that happened to memory, for `audit`: an install
-// (its history kind: write, update, sleep, promote, backfill, revert,
-// migration, forget), a rejection ("reject"), a promotion without an
-// install of its own ("promote", revision 0), a sleep pass that changed
-// nothing ("sleep", revision 0) or a declined proposal
-// ("proposal_declined"). A source's own story (AuditQuery.Source) adds
-// "received": the install that archived it.
-type AuditEntry struct {
-	Time     string   `json:"time"`
-	Kind     string   `json:"kind"`
-	Actor    string   `json:"actor"`    // tier
-	Revision int64    `json:"revision"` // the install's revision; 0 when nothing was installed
-	Sources  []string `json:"sources"`  // source-ids concerned
-	Changed  []string `json:"changed"`  // files changed (for a declined proposal: the files it would have changed)
-	Detail   string   `json:"detail"`   // one line in words
-
-	// Diffs are the changed files' unified diffs, in Changed order (none
-	// for a declined proposal: its diff left with it).
-	Diffs []FileDiff `json:"-"`
-	// Records locate the Sources still in an archive, for drill-down.
-	Records []CitationView `json:"-"`
-}
-
-// AuditQuery narrows `audit`.
-type AuditQuery struct {
-	// Source, when set, is a source-id: only its story.
-	Source string
-	// Since is YYYY-MM-DD (from that day, UTC) or an RFC 3339 time.
-	Since string
-	// Limit keeps the newest entries only; 0 keeps all.
-	Limit int
-}
-
-// AuditReport is `audit`: the entries newest first and, for a source's
-// story, where the source stands now.
-type AuditReport struct {
-	Entries []AuditEntry `json:"entries"`
-	Source  *SourceStory `json:"source,omitempty"`
-}
 
 // Audit reads the audit trail newest first: every install with its
 // actor, revision, sources and changed files; every promotion and
 // rejection; every sleep pass, empty and rejected ones included; every
 // declined proposal. It reads state.db and the workspace and changes
 // nothing.
-func (e *Engine) Audit(ctx context.Context, q AuditQuery) (AuditReport, error) {
-	rep := AuditReport{Entries: []AuditEntry{}}
-	if err := e.gate(trust.OpAudit); err != nil {
+func Audit(ctx context.Context, e *engine.Engine, q engine.AuditQuery) (engine.AuditReport, error) {
+	rep := engine.AuditReport{Entries: []engine.AuditEntry{}}
+	if err := e.Authorize(trust.OpAudit); err != nil {
 		return rep, err
 	}
 	var since string
@@ -71,22 +39,22 @@ func (e *Engine) Audit(ctx context.Context, q AuditQuery) (AuditReport, error) {
 		}
 		since = t.UTC().Format(time.RFC3339)
 	}
-	s, err := e.snapshot(ctx)
+	v, err := e.View(ctx)
 	if err != nil {
 		return rep, err
 	}
-	entries, err := e.auditEntries(ctx)
+	entries, err := auditEntries(ctx, e)
 	if err != nil {
 		return rep, err
 	}
 	if q.Source != "" {
-		rejected, err := e.rejections(ctx)
+		rejected, err := rejections(ctx, e)
 		if err != nil {
 			return rep, err
 		}
-		story, st := sourceStory(s, entries, rejected, q.Source)
-		if _, ok := s.sources[q.Source]; !ok && len(story) == 0 {
-			return rep, Errorf(CodeNotFound, "no source with source-id %s, and the audit trail never mentions one", q.Source)
+		story, st := sourceStory(v, entries, rejected, q.Source)
+		if _, ok := v.Source(q.Source); !ok && len(story) == 0 {
+			return rep, engine.Errorf(engine.CodeNotFound, "no source with source-id %s, and the audit trail never mentions one", q.Source)
 		}
 		entries, rep.Source = story, st
 	}
@@ -95,7 +63,7 @@ func (e *Engine) Audit(ctx context.Context, q AuditQuery) (AuditReport, error) {
 		if since != "" && en.Time < since {
 			continue
 		}
-		en.Records = s.records(en.Sources)
+		en.Records = sourceRecords(v, en.Sources)
 		rep.Entries = append(rep.Entries, en)
 		if q.Limit > 0 && len(rep.Entries) == q.Limit {
 			break
@@ -106,7 +74,7 @@ func (e *Engine) Audit(ctx context.Context, q AuditQuery) (AuditReport, error) {
 
 // sortEntries orders entries newest first; within a second, the higher
 // revision first, then by kind so the order is stable.
-func sortEntries(es []AuditEntry) {
+func sortEntries(es []engine.AuditEntry) {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if a.Time != b.Time {
@@ -120,39 +88,40 @@ func sortEntries(es []AuditEntry) {
 }
 
 // auditEntries reads every entry, unsorted.
-func (e *Engine) auditEntries(ctx context.Context) ([]AuditEntry, error) {
-	installs, err := e.installEntries(ctx)
+func auditEntries(ctx context.Context, e *engine.Engine) ([]engine.AuditEntry, error) {
+	installs, err := installEntries(ctx, e.Records())
 	if err != nil {
 		return nil, err
 	}
 	out := installs
-	passes, err := e.passes(ctx)
+	passes, err := e.Records().Passes(ctx)
 	if err != nil {
-		return nil, err
+		return nil, engine.AsError(err)
 	}
 	byRev := map[int64]int{}
 	for i, en := range out {
 		byRev[en.Revision] = i
 	}
 	for _, p := range passes {
+		sum := engine.PassReport{Pass: p.ID, Model: p.Model, Changed: p.Changed, Revision: p.Revision, Error: p.Error}.Summary()
 		if i, ok := byRev[p.Revision]; ok && p.Revision > 0 {
-			out[i].Detail = p.Summary() // the install is the pass: say so in its words
+			out[i].Detail = sum // the install is the pass: say so in its words
 			continue
 		}
-		out = append(out, AuditEntry{Time: p.Time, Kind: "sleep", Actor: string(trust.Owner),
-			Sources: []string{}, Changed: []string{}, Detail: p.Summary()})
+		out = append(out, engine.AuditEntry{Time: p.Time, Kind: "sleep", Actor: string(trust.Owner),
+			Sources: []string{}, Changed: []string{}, Detail: sum})
 	}
-	promos, err := e.promotionEntries(ctx, out)
+	promos, err := promotionEntries(ctx, e.Ledger(), out)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, promos...)
-	rejs, err := e.rejectionEntries(ctx)
+	rejs, err := rejectionEntries(ctx, e.Ledger())
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, rejs...)
-	declined, err := e.declinedEntries(ctx)
+	declined, err := declinedEntries(ctx, e.Records())
 	if err != nil {
 		return nil, err
 	}
@@ -163,42 +132,30 @@ func (e *Engine) auditEntries(ctx context.Context) ([]AuditEntry, error) {
 var sourceIDLine = regexp.MustCompile(`(?m)^\+<!-- source-id:(.+) -->$`)
 
 // installEntries reads the history table.
-func (e *Engine) installEntries(ctx context.Context) ([]AuditEntry, error) {
-	rows, err := e.db.QueryContext(ctx, `SELECT revision, time, actor, kind, changed, diffs, reverts, sources FROM history`)
+func installEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntry, error) {
+	rows, err := rec.Histories(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read history")
+		return nil, engine.AsError(err)
 	}
-	defer rows.Close()
-	var out []AuditEntry
-	for rows.Next() {
-		var en AuditEntry
-		var changed, diffs, sources string
-		var reverts int64
-		if err := rows.Scan(&en.Revision, &en.Time, &en.Actor, &en.Kind, &changed, &diffs, &reverts, &sources); err != nil {
-			return nil, Wrap(CodeIO, err, "read history")
-		}
-		var d map[string]string
-		_ = json.Unmarshal([]byte(changed), &en.Changed)
-		_ = json.Unmarshal([]byte(diffs), &d)
-		_ = json.Unmarshal([]byte(sources), &en.Sources)
-		en.Changed = nonNil(en.Changed)
+	out := make([]engine.AuditEntry, 0, len(rows))
+	for _, h := range rows {
+		en := engine.AuditEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind, Changed: h.Changed, Sources: h.Sources}
 		for _, p := range en.Changed {
-			en.Diffs = append(en.Diffs, FileDiff{Path: p, Diff: d[p]})
+			en.Diffs = append(en.Diffs, engine.FileDiff{Path: p, Diff: h.Diffs[p]})
 		}
 		if len(en.Sources) == 0 {
 			// Rows from before the sources column: the records an archive
 			// diff adds are still known.
-			en.Sources = archivedInDiffs(en.Diffs)
+			en.Sources = records.NonNil(archivedInDiffs(en.Diffs))
 		}
-		en.Sources = nonNil(en.Sources)
-		en.Detail = installDetail(en, reverts)
+		en.Detail = installDetail(en, h.Reverts)
 		out = append(out, en)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // archivedInDiffs lists the source-ids whose frames the archive diffs add.
-func archivedInDiffs(diffs []FileDiff) []string {
+func archivedInDiffs(diffs []engine.FileDiff) []string {
 	var out []string
 	for _, d := range diffs {
 		if !strings.HasPrefix(d.Path, "sources/") {
@@ -214,7 +171,7 @@ func archivedInDiffs(diffs []FileDiff) []string {
 }
 
 // installDetail says in words what an install did.
-func installDetail(en AuditEntry, reverts int64) string {
+func installDetail(en engine.AuditEntry, reverts int64) string {
 	var topics, archives int
 	for _, p := range en.Changed {
 		switch {
@@ -262,7 +219,7 @@ var diffBlockID = regexp.MustCompile(`(?:^|\s)\^([0-9a-f]{8})\s*$`)
 // diffs: the id whose line changed within a file (edit), left its file
 // (delete), or left one file for another (move; the blocks whose links
 // followed it changed in place).
-func blockDetail(en AuditEntry) string {
+func blockDetail(en engine.AuditEntry) string {
 	type seen struct{ removed, added []string }
 	ids := map[string]*seen{}
 	var order []string
@@ -317,10 +274,10 @@ func plural(n int, word string) string {
 // from before installs recorded their sources name none; such a row claims
 // the promotions made up to a minute before it. Every promote entry says
 // which rejection it reversed.
-func (e *Engine) promotionEntries(ctx context.Context, installs []AuditEntry) ([]AuditEntry, error) {
-	ps, err := e.ledger.All(ctx)
+func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []engine.AuditEntry) ([]engine.AuditEntry, error) {
+	ps, err := ledger.All(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read promotion ledger")
+		return nil, engine.Wrap(engine.CodeIO, err, "read promotion ledger")
 	}
 	claimed := map[string]int{}
 	var legacy []int
@@ -352,7 +309,7 @@ func (e *Engine) promotionEntries(ctx context.Context, installs []AuditEntry) ([
 	for _, i := range legacy {
 		installs[i].Detail = installDetail(installs[i], 0)
 	}
-	var out []AuditEntry
+	var out []engine.AuditEntry
 	for k, p := range ps {
 		note := ""
 		if p.PreviousState == "rejected" {
@@ -362,7 +319,7 @@ func (e *Engine) promotionEntries(ctx context.Context, installs []AuditEntry) ([
 			installs[i].Detail += note
 			continue
 		}
-		out = append(out, AuditEntry{Time: formatTime(p.PromotedAt), Kind: "promote", Actor: string(p.PromotedBy),
+		out = append(out, engine.AuditEntry{Time: formatTime(p.PromotedAt), Kind: "promote", Actor: string(p.PromotedBy),
 			Sources: []string{p.SourceID}, Changed: []string{},
 			Detail: "promoted by the owner; no install recorded (the distillation failed: backfill distils it)" + note})
 	}
@@ -371,7 +328,7 @@ func (e *Engine) promotionEntries(ctx context.Context, installs []AuditEntry) ([
 
 // promoteRowAfter finds, among the promote installs at idx, the first one
 // at most a minute after a promotion.
-func promoteRowAfter(installs []AuditEntry, idx []int, at time.Time) (int, bool) {
+func promoteRowAfter(installs []engine.AuditEntry, idx []int, at time.Time) (int, bool) {
 	for _, i := range idx {
 		t, err := time.Parse(time.RFC3339, installs[i].Time)
 		if err == nil && !t.Before(at.Truncate(time.Second)) && t.Sub(at) <= time.Minute {
@@ -383,12 +340,12 @@ func promoteRowAfter(installs []AuditEntry, idx []int, at time.Time) (int, bool)
 
 // rejectionEntries reads the rejection log; the rejections of one call
 // (same time, same reason) are one entry.
-func (e *Engine) rejectionEntries(ctx context.Context) ([]AuditEntry, error) {
-	rs, err := e.ledger.Rejections(ctx)
+func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]engine.AuditEntry, error) {
+	rs, err := ledger.Rejections(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read rejections")
+		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
 	}
-	var out []AuditEntry
+	var out []engine.AuditEntry
 	for i, r := range rs {
 		if i > 0 && rs[i-1].RejectedAt.Equal(r.RejectedAt) && rs[i-1].Reason == r.Reason {
 			last := &out[len(out)-1]
@@ -396,7 +353,7 @@ func (e *Engine) rejectionEntries(ctx context.Context) ([]AuditEntry, error) {
 			last.Detail = rejectDetail(len(last.Sources), r.Reason)
 			continue
 		}
-		out = append(out, AuditEntry{Time: formatTime(r.RejectedAt), Kind: "reject", Actor: string(r.RejectedBy),
+		out = append(out, engine.AuditEntry{Time: formatTime(r.RejectedAt), Kind: "reject", Actor: string(r.RejectedBy),
 			Sources: []string{r.SourceID}, Changed: []string{}, Detail: rejectDetail(1, r.Reason)})
 	}
 	return out, nil
@@ -411,18 +368,14 @@ func rejectDetail(n int, reason string) string {
 }
 
 // declinedEntries reads the proposal_declined events.
-func (e *Engine) declinedEntries(ctx context.Context) ([]AuditEntry, error) {
-	rows, err := e.db.QueryContext(ctx, `SELECT time, data FROM events WHERE kind = 'proposal_declined'`)
+func declinedEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntry, error) {
+	rows, err := rec.Events(ctx, "proposal_declined")
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read events")
+		return nil, engine.AsError(err)
 	}
-	defer rows.Close()
-	var out []AuditEntry
-	for rows.Next() {
-		var at, data string
-		if err := rows.Scan(&at, &data); err != nil {
-			return nil, Wrap(CodeIO, err, "read events")
-		}
+	var out []engine.AuditEntry
+	for _, row := range rows {
+		at := row.Time
 		var ev struct {
 			ID           string   `json:"id"`
 			Kind         string   `json:"kind"`
@@ -430,25 +383,58 @@ func (e *Engine) declinedEntries(ctx context.Context) ([]AuditEntry, error) {
 			Paths        []string `json:"paths"`
 			Actor        string   `json:"actor"`
 		}
-		_ = json.Unmarshal([]byte(data), &ev)
+		_ = json.Unmarshal([]byte(row.Data), &ev)
 		if ev.Actor == "" {
 			ev.Actor = string(trust.Owner)
 		}
-		out = append(out, AuditEntry{Time: at, Kind: "proposal_declined", Actor: ev.Actor, Sources: []string{},
-			Changed: nonNil(ev.Paths), Detail: fmt.Sprintf("declined %s proposal %s (base revision %d): %s not installed",
+		out = append(out, engine.AuditEntry{Time: at, Kind: "proposal_declined", Actor: ev.Actor, Sources: []string{},
+			Changed: records.NonNil(ev.Paths), Detail: fmt.Sprintf("declined %s proposal %s (base revision %d): %s not installed",
 				ev.Kind, ev.ID, ev.BaseRevision, plural(len(ev.Paths), "file"))})
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
-// records locates source-ids in the workspace, skipping any that no
+// sourceRecords locates source-ids in the workspace, skipping any that no
 // archive holds any more.
-func (s *snapshot) records(ids []string) []CitationView {
-	var out []CitationView
+func sourceRecords(v *engine.View, ids []string) []engine.CitationView {
+	var out []engine.CitationView
 	for _, id := range ids {
-		if src, ok := s.sources[id]; ok {
-			out = append(out, CitationView{Ref: id, Path: src.view.Path, Anchor: src.view.Anchor})
+		if src, ok := v.Source(id); ok {
+			out = append(out, engine.CitationView{Ref: id, Path: src.Path, Anchor: src.Anchor})
 		}
 	}
 	return out
+}
+
+// rejections is the rejection log by source-id.
+func rejections(ctx context.Context, e *engine.Engine) (map[string]trust.Rejection, error) {
+	rs, err := e.Ledger().Rejections(ctx)
+	if err != nil {
+		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
+	}
+	out := make(map[string]trust.Rejection, len(rs))
+	for _, r := range rs {
+		out[r.SourceID] = r
+	}
+	return out, nil
+}
+
+// sinceTime parses an audit --since bound: YYYY-MM-DD (from the start of
+// that day, UTC) or an RFC 3339 time.
+func sinceTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, engine.Errorf(engine.CodeInvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", s)
+	}
+	return t, nil
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }

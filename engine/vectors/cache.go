@@ -1,4 +1,4 @@
-package engine
+package vectors
 
 import (
 	"context"
@@ -6,14 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"scriptorium/engine/cachedb"
-	"scriptorium/engine/model"
+	"scriptorium/errcode"
 )
 
 // The vector cache is .scriptorium/embeddings.db, a bbolt file beside the
@@ -22,39 +21,23 @@ import (
 // simply gets a new key. Like the index it is a cache: deleting it costs
 // one re-embedding, never memory.
 
-const embedCacheFile = "embeddings.db"
-
-func (e *Engine) embedCachePath() string {
-	return filepath.Join(e.ws.Root(), ".scriptorium", embedCacheFile)
-}
-
-// SetEmbedProgress sets what is told how far the embedding of documents
-// has got (done of total texts) while a search fills the vector cache; the
-// CLI draws it on a terminal's stderr. nil turns it off.
-func (e *Engine) SetEmbedProgress(f func(done, total int)) {
-	if f == nil {
-		e.emb.progress.Store(nil)
-		return
-	}
-	e.emb.progress.Store(&f)
-}
-
 // vectors returns one vector per text, from the cache or, for the texts it
 // lacks, from the embedder in batches, each batch stored as it arrives (an
 // interrupted fill keeps what it got).
-func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string) ([][]float32, error) {
+func (s *Searcher) vectors(ctx context.Context, r Request, texts []string) ([][]float32, error) {
 	keys := make([][]byte, len(texts))
 	for i, t := range texts {
 		sum := sha256.Sum256([]byte(t))
 		keys[i] = sum[:]
 	}
 	out := make([][]float32, len(texts))
+	emb := r.Embedder
 	bucket := []byte("model:" + emb.Name())
-	db, err := cachedb.Open(e.embedCachePath(), time.Second)
+	db, err := cachedb.Open(r.CachePath, time.Second)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		db = nil // another process holds the cache: embed without keeping the vectors
 	} else if err != nil {
-		return nil, Wrap(CodeIO, err, "open the vector cache")
+		return nil, errcode.Wrap(errcode.IO, err, "open the vector cache")
 	}
 	if db != nil {
 		defer func() { _ = cachedb.Guard(db.Close) }()
@@ -74,8 +57,8 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 		})
 		if err != nil { // damaged: start afresh, everything is embedded again
 			clear(out)
-			if db, err = cachedb.Reset(db, e.embedCachePath(), time.Second); err != nil {
-				return nil, Wrap(CodeIO, err, "reset the damaged vector cache")
+			if db, err = cachedb.Reset(db, r.CachePath, time.Second); err != nil {
+				return nil, errcode.Wrap(errcode.IO, err, "reset the damaged vector cache")
 			}
 		}
 	}
@@ -91,8 +74,8 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 			todo = append(todo, i)
 		}
 	}
-	batch := max(1, e.cfg.Embeddings.BatchSize)
-	progress := e.emb.progress.Load()
+	batch := max(1, r.BatchSize)
+	progress := s.progress.Load()
 	for start := 0; start < len(todo); start += batch {
 		idx := todo[start:min(start+batch, len(todo))]
 		in := make([]string, len(idx))
@@ -122,10 +105,10 @@ func (e *Engine) vectors(ctx context.Context, emb model.Embedder, texts []string
 				})
 			})
 			if errors.Is(err, cachedb.ErrDamaged) {
-				db, err = cachedb.Reset(db, e.embedCachePath(), time.Second)
+				db, err = cachedb.Reset(db, r.CachePath, time.Second)
 			}
 			if err != nil {
-				return nil, Wrap(CodeIO, err, "write the vector cache")
+				return nil, errcode.Wrap(errcode.IO, err, "write the vector cache")
 			}
 		}
 		if progress != nil {

@@ -1,4 +1,7 @@
-package engine
+// Package config is <state>/config.toml (SPEC §11): its tables, their
+// defaults and their validation. A leaf: the core, the services and the
+// front ends read it; it imports nothing of the engine.
+package config
 
 import (
 	"errors"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"scriptorium/errcode"
 	"scriptorium/render"
 )
 
@@ -19,42 +23,42 @@ const DefaultCoreBudget = render.DefaultCoreBudget
 // Config is <state>/config.toml (SPEC §11). A missing file means defaults:
 // the local backend, the offline model and a 2000-token core budget.
 type Config struct {
-	Memory MemoryConfig `toml:"memory"`
-	Model  ModelConfig  `toml:"model"`
-	Daemon DaemonConfig `toml:"daemon"`
-	Recall RecallConfig `toml:"recall"`
-	Sleep  ModeConfig   `toml:"sleep"`
-	Writer ModeConfig   `toml:"writer"`
+	Memory Memory  `toml:"memory"`
+	Model  Model   `toml:"model"`
+	Daemon Daemon  `toml:"daemon"`
+	Recall Recall  `toml:"recall"`
+	Sleep  Service `toml:"sleep"`
+	Writer Service `toml:"writer"`
 	// Embeddings, when configured, add a vector ranking to search.
-	Embeddings EmbeddingsConfig `toml:"embeddings"`
+	Embeddings Embeddings `toml:"embeddings"`
 	// Trust is the [trust.<provider>] tables: which senders of a chat
 	// export are the owner and who is paired (import --owner/--paired
 	// stores them; engine/importer reads and writes them).
-	Trust map[string]TrustConfig `toml:"trust"`
+	Trust map[string]Trust `toml:"trust"`
 	// Import is the [import] table: folders of exports the daemon imports.
-	Import ImportConfig `toml:"import"`
+	Import Import `toml:"import"`
 }
 
-// TrustConfig is one [trust.<provider>] table: senders as the export
+// Trust is one [trust.<provider>] table: senders as the export
 // names them (Telegram from_id, Slack user id, Discord author id, the
 // WhatsApp name as written).
-type TrustConfig struct {
+type Trust struct {
 	Owner  []string `toml:"owner"`
 	Paired []string `toml:"paired"`
 }
 
-// ImportConfig is the [import] table.
-type ImportConfig struct {
+// Import is the [import] table.
+type Import struct {
 	// Watch are folders (or files) the daemon imports when a file in them
 	// is new or grew, e.g. "~/.codex/sessions".
 	Watch []string `toml:"watch"`
 }
 
-// EmbeddingsConfig is the [embeddings] table: an OpenAI-compatible
+// Embeddings is the [embeddings] table: an OpenAI-compatible
 // /embeddings endpoint (OpenAI, Ollama, llama.cpp's server, vLLM). With it,
 // search fuses BM25 with vector similarity (method "hybrid", the default);
 // without it search is BM25 only. Only trusted text is ever sent.
-type EmbeddingsConfig struct {
+type Embeddings struct {
 	BaseURL   string `toml:"base_url"`    // endpoint root, e.g. "http://localhost:11434/v1"
 	Model     string `toml:"model"`       // e.g. "nomic-embed-text"
 	APIKeyEnv string `toml:"api_key_env"` // name of the env var holding the key; "" sends none
@@ -66,20 +70,20 @@ type EmbeddingsConfig struct {
 }
 
 // Configured reports whether an embedder is set up.
-func (c EmbeddingsConfig) Configured() bool { return c.BaseURL != "" || c.Model != "" }
+func (c Embeddings) Configured() bool { return c.BaseURL != "" || c.Model != "" }
 
 // DefaultEmbedBatch is embeddings.batch_size when unset.
 const DefaultEmbedBatch = 64
 
-// ModeConfig is the [sleep] or [writer] table: whether that service
+// Service is the [sleep] or [writer] table: whether that service
 // installs its work ("install", the default) or stores it as a proposal
 // the owner accepts or declines ("propose").
-type ModeConfig struct {
+type Service struct {
 	Mode string `toml:"mode"`
 }
 
 // Proposes reports whether the service waits for the owner.
-func (m ModeConfig) Proposes() bool { return m.Mode == ModePropose }
+func (m Service) Proposes() bool { return m.Mode == ModePropose }
 
 // The service modes.
 const (
@@ -87,8 +91,8 @@ const (
 	ModePropose = "propose"
 )
 
-// MemoryConfig is the [memory] table.
-type MemoryConfig struct {
+// Memory is the [memory] table.
+type Memory struct {
 	// Backend is "local" (default) or "none", the off switch.
 	Backend string `toml:"backend"`
 	Writer  struct {
@@ -101,23 +105,23 @@ type MemoryConfig struct {
 	} `toml:"core"`
 }
 
-// ModelConfig is the [model] table: which provider the writer and sleep use.
-type ModelConfig struct {
+// Model is the [model] table: which provider the writer and sleep use.
+type Model struct {
 	Provider  string `toml:"provider"` // "offline" (default), "openai", "anthropic"
 	BaseURL   string `toml:"base_url"`
 	Name      string `toml:"name"`
 	APIKeyEnv string `toml:"api_key_env"` // name of the env var holding the key; never the key itself
 }
 
-// DaemonConfig is the [daemon] table.
-type DaemonConfig struct {
+// Daemon is the [daemon] table.
+type Daemon struct {
 	SleepAt     string `toml:"sleep_at"`     // local "HH:MM", default "03:00"
 	IdleMinutes int    `toml:"idle_minutes"` // force-write sessions idle this long, default 30
 }
 
-// RecallConfig is the [recall] table: per-prompt recall for hosts (the
+// Recall is the [recall] table: per-prompt recall for hosts (the
 // Claude Code hook, MCP memory_recall).
-type RecallConfig struct {
+type Recall struct {
 	// BudgetTokens bounds the fenced context RecallBudget returns, in
 	// o200k_base tokens; 0 means DefaultRecallBudget.
 	BudgetTokens int `toml:"budget_tokens"`
@@ -131,27 +135,27 @@ const DefaultRecallBudget = 1000
 // and its note alone cost about 30 tokens.
 const MinRecallBudget = 64
 
-// LoadConfig reads the config file at path; a missing file gives defaults.
+// Load reads the config file at path; a missing file gives defaults.
 // Unknown keys are an error so a typo never silently falls back to a default.
-func LoadConfig(path string) (Config, error) {
+func Load(path string) (Config, error) {
 	var cfg Config
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg.withDefaults(), nil
 	}
 	if err != nil {
-		return cfg, Wrap(CodeIO, err, "read config %s", path)
+		return cfg, errcode.Wrap(errcode.IO, err, "read config %s", path)
 	}
 	md, err := toml.Decode(string(data), &cfg)
 	if err != nil {
-		return cfg, Wrap(CodeInvalidArgument, err, "parse config %s", path)
+		return cfg, errcode.Wrap(errcode.InvalidArgument, err, "parse config %s", path)
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		keys := make([]string, len(un))
 		for i, k := range un {
 			keys[i] = k.String()
 		}
-		return cfg, Errorf(CodeInvalidArgument, "config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+		return cfg, errcode.Errorf(errcode.InvalidArgument, "config %s: unknown keys: %s", path, strings.Join(keys, ", "))
 	}
 	cfg = cfg.withDefaults()
 	return cfg, cfg.validate(path)
@@ -179,7 +183,7 @@ func (c Config) withDefaults() Config {
 	if c.Embeddings.BatchSize == 0 {
 		c.Embeddings.BatchSize = DefaultEmbedBatch
 	}
-	for _, m := range []*ModeConfig{&c.Sleep, &c.Writer} {
+	for _, m := range []*Service{&c.Sleep, &c.Writer} {
 		if m.Mode == "" {
 			m.Mode = ModeInstall
 		}
@@ -191,45 +195,45 @@ func (c Config) validate(path string) error {
 	switch c.Memory.Backend {
 	case "local", "none":
 	default:
-		return Errorf(CodeInvalidArgument, "config %s: memory.backend must be \"local\" or \"none\", not %q", path, c.Memory.Backend)
+		return errcode.Errorf(errcode.InvalidArgument, "config %s: memory.backend must be \"local\" or \"none\", not %q", path, c.Memory.Backend)
 	}
 	if c.Memory.Core.Budget < 0 {
-		return Errorf(CodeInvalidArgument, "config %s: memory.core.budget must be positive", path)
+		return errcode.Errorf(errcode.InvalidArgument, "config %s: memory.core.budget must be positive", path)
 	}
 	switch c.Model.Provider {
 	case "offline", "openai", "anthropic":
 	default:
-		return Errorf(CodeInvalidArgument, "config %s: model.provider must be offline, openai or anthropic, not %q", path, c.Model.Provider)
+		return errcode.Errorf(errcode.InvalidArgument, "config %s: model.provider must be offline, openai or anthropic, not %q", path, c.Model.Provider)
 	}
 	for _, m := range []struct {
 		name string
-		ModeConfig
+		Service
 	}{{"sleep.mode", c.Sleep}, {"writer.mode", c.Writer}} {
 		if m.Mode != ModeInstall && m.Mode != ModePropose {
-			return Errorf(CodeInvalidArgument, "config %s: %s must be \"install\" or \"propose\", not %q", path, m.name, m.Mode)
+			return errcode.Errorf(errcode.InvalidArgument, "config %s: %s must be \"install\" or \"propose\", not %q", path, m.name, m.Mode)
 		}
 	}
 	if _, err := time.Parse("15:04", c.Daemon.SleepAt); err != nil {
-		return Errorf(CodeInvalidArgument, "config %s: daemon.sleep_at must be HH:MM, not %q", path, c.Daemon.SleepAt)
+		return errcode.Errorf(errcode.InvalidArgument, "config %s: daemon.sleep_at must be HH:MM, not %q", path, c.Daemon.SleepAt)
 	}
 	if c.Daemon.IdleMinutes < 0 {
-		return Errorf(CodeInvalidArgument, "config %s: daemon.idle_minutes must be positive", path)
+		return errcode.Errorf(errcode.InvalidArgument, "config %s: daemon.idle_minutes must be positive", path)
 	}
 	if em := c.Embeddings; em.Configured() {
 		if em.BaseURL == "" || em.Model == "" {
-			return Errorf(CodeInvalidArgument, "config %s: [embeddings] needs both base_url and model", path)
+			return errcode.Errorf(errcode.InvalidArgument, "config %s: [embeddings] needs both base_url and model", path)
 		}
 		if em.BatchSize < 1 || em.BatchSize > 2048 {
-			return Errorf(CodeInvalidArgument, "config %s: embeddings.batch_size must be between 1 and 2048, not %d", path, em.BatchSize)
+			return errcode.Errorf(errcode.InvalidArgument, "config %s: embeddings.batch_size must be between 1 and 2048, not %d", path, em.BatchSize)
 		}
 		if em.TimeoutSeconds < 0 {
-			return Errorf(CodeInvalidArgument, "config %s: embeddings.timeout_seconds must be positive", path)
+			return errcode.Errorf(errcode.InvalidArgument, "config %s: embeddings.timeout_seconds must be positive", path)
 		}
 	}
 	// The whole fenced block must fit: below the fence's own cost nothing
 	// could ever be recalled, which is a typo rather than a wish.
 	if c.Recall.BudgetTokens < MinRecallBudget {
-		return Errorf(CodeInvalidArgument, "config %s: recall.budget_tokens must be at least %d, not %d", path, MinRecallBudget, c.Recall.BudgetTokens)
+		return errcode.Errorf(errcode.InvalidArgument, "config %s: recall.budget_tokens must be at least %d, not %d", path, MinRecallBudget, c.Recall.BudgetTokens)
 	}
 	return nil
 }
@@ -238,13 +242,26 @@ func (c Config) validate(path string) error {
 // the TUI refuse before the workspace is opened.
 func (c Config) Disabled() bool { return c.Memory.Backend == "none" }
 
-// ErrDisabled is returned by Open when memory.backend = "none".
-var ErrDisabled = &Error{Code: CodeMemoryDisabled, Message: "memory is disabled (memory.backend = \"none\" in config.toml)"}
-
 // String summarises the settings that matter most, for logs.
 func (c Config) String() string {
 	return fmt.Sprintf("backend=%s provider=%s budget=%d", c.Memory.Backend, c.Model.Provider, c.Memory.Core.Budget)
 }
 
-// DefaultConfig is the configuration of a state dir without config.toml.
-func DefaultConfig() Config { return Config{}.withDefaults() }
+// Default is the configuration of a state dir without config.toml.
+func Default() Config { return Config{}.withDefaults() }
+
+// OfflineModelName labels the built-in deterministic model everywhere.
+const OfflineModelName = "offline"
+
+// ModelName is the label of the configured model: "offline" for the
+// built-in deterministic model, otherwise "<provider>:<name>".
+func (c Config) ModelName() string {
+	if c.Model.Provider == "" || c.Model.Provider == "offline" {
+		return OfflineModelName
+	}
+	name := c.Model.Name
+	if c.Memory.Writer.Model != "" {
+		name = c.Memory.Writer.Model
+	}
+	return c.Model.Provider + ":" + name
+}

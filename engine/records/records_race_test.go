@@ -1,4 +1,4 @@
-package engine
+package records
 
 import (
 	"database/sql"
@@ -116,38 +116,10 @@ func TestStateDB_ReopenIsNoOp(t *testing.T) {
 	checkStateSchema(t, db, "reopen")
 }
 
-// checkStateSchema asserts one schema_version row per migration and that
-// every table exists.
+// checkStateSchema fails the test unless CheckSchema passes.
 func checkStateSchema(t *testing.T, db *sql.DB, what string) {
 	t.Helper()
-	rows, err := db.Query(`SELECT version FROM schema_version ORDER BY version`)
-	if err != nil {
+	if err := CheckSchema(db); err != nil {
 		t.Fatalf("%s: %v", what, err)
-	}
-	defer rows.Close()
-	var got []int
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		got = append(got, v)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	if len(got) != len(migrations) {
-		t.Fatalf("%s: schema_version rows %v, want 1..%d once each", what, got, len(migrations))
-	}
-	for i, v := range got {
-		if v != i+1 {
-			t.Fatalf("%s: schema_version rows %v, want 1..%d once each", what, got, len(migrations))
-		}
-	}
-	for _, table := range []string{"history", "passes", "events"} {
-		var n int
-		if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil || n != 1 {
-			t.Fatalf("%s: table %s: %d, %v", what, table, n, err)
-		}
 	}
 }

@@ -1,0 +1,24 @@
+package workspace
+
+import "path/filepath"
+
+// The layout of MetaDir, spelled here once: every other package asks for
+// these paths instead of joining ".scriptorium/…" itself. Everything in it
+// but StateDBName is a cache or scratch, rebuilt when missing.
+const (
+	StateDBName    = "state.db"       // install history, the promotion ledger, rejections (engine/records)
+	IndexName      = "index"          // the bleve index (engine/index)
+	ManifestName   = "manifest.jsonl" // per-file signatures and summaries (workspace/manifest)
+	EmbeddingsName = "embeddings.db"  // the vector cache (engine/vectors)
+	ProposalsName  = "proposals"      // waiting proposals (engine/proposals)
+	DaemonLogName  = "daemon.log"     // the daemon's log
+	RuntimeName    = runtimeName      // temp files, status files, the socket
+)
+
+// MetaPath is root/.scriptorium/name… for the workspace at root.
+func MetaPath(root string, name ...string) string {
+	return filepath.Join(append([]string{root, MetaDir}, name...)...)
+}
+
+// RuntimePath is root/.scriptorium/runtime/name for the workspace at root.
+func RuntimePath(root, name string) string { return MetaPath(root, runtimeName, name) }
