@@ -42,7 +42,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	}
 	const m = "scriptorium/"
 	services := []string{m + "engine/writer", m + "engine/sleep", m + "engine/daemon", m + "engine/backend", m + "engine/proposals", m + "engine/importer",
-		m + "engine/curate"}
+		m + "engine/curate", m + "engine/forget", m + "engine/recall"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions",

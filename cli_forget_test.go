@@ -150,7 +150,7 @@ func canaryHolders(t *testing.T, state, s string) []string {
 	forms = append(forms, bytes.Trim(bytes.TrimSpace(esc.Bytes()), `"`))
 	set := map[string]bool{}
 	err := filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() { // a running serve's socket
 			return err
 		}
 		data, err := os.ReadFile(p)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/recall"
 )
 
 // runExplain says why a block is in core.md or left out.
@@ -16,7 +17,7 @@ func runExplain(inv *invocation) error {
 		return err
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		x, err := e.ExplainCore(ctx, inv.positional[0])
+		x, err := recall.ExplainCore(ctx, e, inv.positional[0])
 		if err != nil {
 			return err
 		}
@@ -73,7 +74,7 @@ func runReorder(inv *invocation) error {
 		return usagef("reorder needs exactly one of --top, --to N, --pin, --unpin")
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
-		res, err := e.ReorderCore(ctx, inv.positional[0], m)
+		res, err := recall.ReorderCore(ctx, e, inv.positional[0], m)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/forget"
 )
 
 // forgetFlags are the flags of forget: one selector, then --dry-run/--yes.
@@ -33,7 +34,7 @@ func runForget(inv *invocation) error {
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
 		if !dry && !inv.bool("yes") {
-			preview, err := e.Forget(ctx, sel, true)
+			preview, err := forget.Run(ctx, e, sel, true)
 			if err != nil {
 				return err
 			}
@@ -42,7 +43,7 @@ func runForget(inv *invocation) error {
 				return engine.Errorf(engine.CodeInvalidArgument, "forget cancelled; nothing changed")
 			}
 		}
-		res, err := e.Forget(ctx, sel, dry)
+		res, err := forget.Run(ctx, e, sel, dry)
 		if err != nil {
 			return err
 		}
@@ -88,8 +89,9 @@ func forgetSelector(inv *invocation) (engine.ForgetSelector, error) {
 // forgetQuestion is the confirmation, saying what goes and that it is final.
 func forgetQuestion(sel engine.ForgetSelector, r engine.ForgetResult) string {
 	return fmt.Sprintf("Forget %d record(s) of %s? Their text leaves the archive (tombstones keep source-id, anchor and time), "+
-		"%d block(s) and %d citation(s) leave the topics, %d sessions.db turn(s) are blanked and %d place(s) change as shown. "+
-		"This cannot be reverted.", len(r.Sources), sel, len(r.Blocks), r.Citations, r.Turns, len(r.Changes))
+		"%d block(s) and %d citation(s) leave the topics, %d sessions.db turn(s) are blanked, %d vector(s) leave embeddings.db "+
+		"and %d place(s) change as shown. This cannot be reverted.", len(r.Sources), sel, len(r.Blocks), r.Citations, r.Turns,
+		r.Vectors, len(r.Changes))
 }
 
 func printForgetChanges(w io.Writer, r engine.ForgetResult) {

@@ -19,8 +19,10 @@ const hookDetails = `scriptorium hook claude-code
                       search hits for the prompt with their citations, within
                       [recall] budget_tokens (config.toml, default 1000)
     Stop, PreCompact, SessionEnd
-                      import what the transcript gained and run the writer's normal
-                      threshold pass, within 1.2 s; the daemon force-writes idle sessions
+                      import what the transcript gained since the offset stored for it
+                      (at most 8 MiB an event; the daemon imports what is left) and run
+                      the writer's normal threshold pass, the whole process within 1.2 s;
+                      the daemon force-writes idle sessions
   It always exits 0 and never blocks a prompt: a failure (locked workspace, broken
   config.toml, bad input) prints nothing and is recorded for 'scriptorium status'.
   Without a workspace in the state dir it does nothing and creates nothing.
@@ -147,7 +149,7 @@ func runClaudeCodeHook(inv *invocation) error {
 		fmt.Fprintf(inv.stderr, "scriptorium hook: %v\n", err)
 		return nil
 	}
-	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr,
+	_ = hook.ClaudeCode(inv.stdin, inv.stdout, hook.Options{StateDir: dir, Log: inv.stderr, Start: hook.ProcessStart,
 		Open: app.Opener(dir, app.Hook, app.Options{})})
 	return nil
 }

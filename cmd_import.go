@@ -170,7 +170,11 @@ func printImportNotes(w io.Writer, res importer.Result) {
 			fmt.Fprintf(w, "… and %d more file(s) that are no transcript (--json lists them all)\n", len(res.Unrecognised)-maxListed)
 			break
 		}
-		fmt.Fprintf(w, "not a transcript: %s: %s\n", u.Path, u.LooksLike)
+		label := "not a transcript"
+		if strings.HasPrefix(u.LooksLike, "a symbolic link") {
+			label = "skipped" // a link the walk does not follow (importer.walkFolder)
+		}
+		fmt.Fprintf(w, "%s: %s: %s\n", label, u.Path, u.LooksLike)
 	}
 }
 

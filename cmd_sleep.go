@@ -131,6 +131,27 @@ func importWatcher(dir string, cfg engine.Config) (*importer.Watcher, error) {
 func daemonWatcher(e *engine.Engine, imports *importer.Watcher, logw io.Writer) func(context.Context) error {
 	idle := time.Duration(e.Config().Daemon.IdleMinutes) * time.Minute
 	return func(ctx context.Context) error {
+		// What the transcript hooks left unread (a transcript larger than
+		// one event's bound) is imported first, from where they stopped.
+		finished, err := importer.FinishUnfinished(ctx, e.StateDir())
+		stored := 0
+		for _, r := range finished {
+			switch {
+			case r.Err != nil:
+				fmt.Fprintf(logw, "%s hook import: %s: %s\n", time.Now().Format(time.RFC3339), r.Path, strings.Join(strings.Fields(r.Err.Error()), " "))
+			case r.Result.Imported > 0:
+				fmt.Fprintf(logw, "%s hook import: %s: the rest the hook left, %d new turn(s)\n", time.Now().Format(time.RFC3339), r.Path, r.Result.Imported)
+			}
+			stored += r.Result.Imported
+		}
+		if err != nil {
+			fmt.Fprintf(logw, "%s hook import: %v\n", time.Now().Format(time.RFC3339), err)
+		}
+		if stored > 0 {
+			if _, err := writer.Write(ctx, e, writer.WriteOptions{}); err != nil && ctx.Err() == nil {
+				fmt.Fprintf(logw, "%s hook import: writer: %v\n", time.Now().Format(time.RFC3339), err)
+			}
+		}
 		if imports != nil {
 			// The owner may name senders (import --owner) while the daemon
 			// runs: the watched imports use what config.toml says now.

@@ -13,10 +13,12 @@ import (
 // install: the canonical files are exactly old or exactly new. Whenever
 // the new state stands, reopening the workspace finishes the forget's
 // clean-up, so no copy of the text survives anywhere in the state dir;
-// with the old state, a rerun forgets as an uncrashed run does.
+// with the old state, a rerun forgets as an uncrashed run does. The
+// vectors of the forgotten text (keyed by its SHA-256) go too.
 func TestCrash_ForgetIsAtomic(t *testing.T) {
 	bin := scriptoriumBinary(t)
 	base := forgetBase(t)
+	keys := withVectors(t, base, canarySpeaker)
 	args := []string{"forget", "--speaker", "u456", "--yes"}
 	crashInstall(t, bin, base, args, nil)
 
@@ -43,6 +45,9 @@ func TestCrash_ForgetIsAtomic(t *testing.T) {
 			}
 			if h := canaryHolders(t, state, canarySpeaker); len(h) > 0 {
 				t.Errorf("after a crash at %s and a reopen the canary is still in %v", point, h)
+			}
+			if n := vectorKeysIn(t, state, keys); n > 0 {
+				t.Errorf("after a crash at %s and a reopen embeddings.db still holds %d vector key(s) of the canary", point, n)
 			}
 			if r := runCLI(t, "", "verify", "--state", state); r.code != 0 {
 				t.Errorf("verify: %s", r.stdout)

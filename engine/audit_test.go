@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/forget"
 	"scriptorium/workspace/archive"
 )
 
@@ -182,7 +183,7 @@ func TestAudit_RejectedStory(t *testing.T) {
 func TestAudit_Forget(t *testing.T) {
 	e := ftOpen(t, ftFixture(t, "valid"), tickClock())
 	ctx := context.Background()
-	if _, err := e.Forget(ctx, engine.ForgetSelector{Sources: []string{srcM5}}, false); err != nil {
+	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{srcM5}}, false); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := e.Audit(ctx, engine.AuditQuery{})

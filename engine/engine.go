@@ -75,6 +75,9 @@ type Engine struct {
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
+	locks       atomic.Int32 // write locks this engine holds (finish.go)
+	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
+
 	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
 	indexResynced atomic.Int64 // documents re-indexed by resyncs (index_resync.go), for tests
 	staleSearches atomic.Int64 // searches answered from an index held by another writer (index_stale.go)
@@ -258,6 +261,7 @@ func (e *Engine) gate(op trust.Op) error {
 // pane at once) wait for one read and then reuse it, instead of each
 // reading the whole workspace.
 func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
+	e.finishOwed(ctx)
 	e.loadMu.Lock()
 	defer e.loadMu.Unlock()
 	promoted, err := e.ledger.Promoted(ctx)

@@ -131,6 +131,12 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 		}
 		for ref := range refs {
 			if src, ok := s.sources[ref]; ok {
+				if changedArch[src.file.path] {
+					// Its whole archive, the neighbour included, is built
+					// above; finding the neighbour of each of a long chat's
+					// pending records was quadratic in the chat.
+					continue
+				}
 				s.addSourceDoc(docs, src)
 				// The next turn holds this one as its context: if this
 				// one stopped being trusted, its text must leave there too.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -37,11 +38,22 @@ type journal struct {
 	Revision int64         `json:"revision"`
 	Ops      []journalOp   `json:"ops"`
 	History  historyRecord `json:"history"`
-	// Forget is the ledger record of a forget install, written with the
-	// history row so that recovery finishes a forget as it finishes the
-	// install (it holds hashes and ids, never the forgotten text).
-	Forget *forgetRecord `json:"forget,omitempty"`
-	Sum    string        `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
+	// Finish is the install's owed finish step (finish.go), recorded with
+	// the history row so that recovery runs it as it finishes the install
+	// (ids and hashes, never the forgotten text).
+	Finish *Finish `json:"finish,omitempty"`
+	// Forget is how a journal of an earlier version carried a forget's
+	// ledger record: replayed as the forget service's finish step.
+	Forget json.RawMessage `json:"forget,omitempty"`
+	Sum    string          `json:"sum"` // sha256 of the fields above, so a torn journal is never trusted
+}
+
+// finish is the journal's finish step, from either field.
+func (j journal) finish() *Finish {
+	if j.Finish == nil && len(j.Forget) > 0 && string(j.Forget) != "null" {
+		return &Finish{Service: "forget", Payload: j.Forget}
+	}
+	return j.Finish
 }
 
 func (j journal) checksum() string {
@@ -70,7 +82,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		return Wrap(CodeIO, err, "stage transaction")
 	}
 	fsys := e.ws.FS()
-	stage := filepath.Join(e.ws.RuntimeDir(), "tx-"+hex.EncodeToString(idb))
+	stage := filepath.Join(e.ws.StageDir(), "tx-"+hex.EncodeToString(idb))
 	if err := fsys.Mkdir(stage, workspace.PrivateDir); err != nil {
 		return Wrap(CodeIO, err, "stage transaction")
 	}
@@ -90,7 +102,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		_ = fsys.RemoveAll(stage)
 		return Wrap(CodeIO, err, "%s; nothing was changed", what)
 	}
-	j := journal{Version: 1, Revision: hist.Revision, History: hist, Forget: plan.forget}
+	j := journal{Version: 1, Revision: hist.Revision, History: hist, Finish: plan.finish}
 	for i, p := range plan.order {
 		op := journalOp{Target: p}
 		if data := plan.files[p]; data != nil {
@@ -115,10 +127,10 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	if err := fsys.SyncDir(stage); err != nil {
 		return fail(err, "write journal")
 	}
-	// The stage's own entry in runtime/ must be durable before anything is
-	// renamed out of it: otherwise a power loss could keep renamed files and
-	// lose the journal that completes them.
-	if err := fsys.SyncDir(e.ws.RuntimeDir()); err != nil {
+	// The stage's own entry in its parent must be durable before anything
+	// is renamed out of it: otherwise a power loss could keep renamed files
+	// and lose the journal that completes them.
+	if err := fsys.SyncDir(e.ws.StageDir()); err != nil {
 		return fail(err, "write journal")
 	}
 	e.crashPoint("journal-written")
@@ -166,7 +178,15 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 			if err := mkdirAllSynced(fsys, root, filepath.Dir(target)); err != nil {
 				return err
 			}
-			if err := fsys.Rename(src, target); err != nil {
+			if err := fsys.Rename(src, target); errors.Is(err, syscall.EXDEV) {
+				// A stage on another filesystem (left by an older version
+				// under a runtime dir moved elsewhere) is copied instead:
+				// recovery must never leave the workspace unopenable.
+				err = copyInto(fsys, src, target)
+				if err != nil {
+					return err
+				}
+			} else if err != nil {
 				return err
 			}
 		}
@@ -185,7 +205,7 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 		return err
 	}
 	e.crashPoint("revision-bumped")
-	if err := e.recordHistory(ctx, j.History, j.Forget); err != nil {
+	if err := e.recordHistory(ctx, j.History, j.finish()); err != nil {
 		return err
 	}
 	e.crashPoint("history-recorded")
@@ -218,25 +238,24 @@ func mkdirAllSynced(fsys workspace.FS, root, dir string) error {
 // rendered for an older revision.
 func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 	e.ws = w
-	entries, err := os.ReadDir(w.RuntimeDir())
-	if err != nil {
-		return true
-	}
-	for _, ent := range entries {
-		if strings.HasPrefix(ent.Name(), "tx-") {
+	for _, dir := range w.StageDirs() {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return true
 		}
+		for _, ent := range entries {
+			if strings.HasPrefix(ent.Name(), "tx-") {
+				return true
+			}
+		}
 	}
-	return e.derivedStale() || e.forgetUnfinished()
+	return e.derivedStale() || e.finishesOwed()
 }
 
 // recover runs under the write lock when the workspace opens: every stage
 // with a complete journal is rolled forward, every other stage discarded.
 func (e *Engine) recover(w *workspace.Workspace) error {
 	e.ws = w
-	if _, err := os.Stat(w.RuntimeDir()); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	if err := e.finishStages(w); err != nil {
 		return err
 	}
@@ -247,12 +266,12 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 			_, _ = e.writeDerived(s)
 		}
 	}
-	// A forget whose install stands but whose clean-up was interrupted is
-	// finished now, before anyone reads what it has not scrubbed yet. A
-	// failure (sessions.db or the index busy) is retried on the next open
-	// rather than keeping the workspace closed.
-	_ = e.finishForgets(context.Background())
-	return w.FS().SyncDir(w.RuntimeDir())
+	// A finish step a crash left owed (a forget's clean-up) runs now,
+	// before anyone reads what it has not scrubbed yet. A failure
+	// (sessions.db or the index busy) is retried on the next open rather
+	// than keeping the workspace closed.
+	_ = (&Tx{e: e}).RunFinishes(context.Background())
+	return w.FS().SyncDir(w.StageDir())
 }
 
 // finishStages rolls every stage with a complete journal forward and
@@ -263,7 +282,19 @@ func (e *Engine) recover(w *workspace.Workspace) error {
 // tree whose journal would later be replayed over its own install. The
 // caller holds the write lock.
 func (e *Engine) finishStages(w *workspace.Workspace) error {
-	entries, err := os.ReadDir(w.RuntimeDir())
+	for _, dir := range w.StageDirs() {
+		if err := e.finishStagesIn(w, dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) finishStagesIn(w *workspace.Workspace, dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -271,7 +302,7 @@ func (e *Engine) finishStages(w *workspace.Workspace) error {
 		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
 			continue
 		}
-		stage := filepath.Join(w.RuntimeDir(), ent.Name())
+		stage := filepath.Join(dir, ent.Name())
 		data, err := os.ReadFile(filepath.Join(stage, journalName))
 		var j journal
 		if err == nil && json.Unmarshal(data, &j) == nil && j.Sum != "" && j.Sum == j.checksum() {
@@ -314,4 +345,41 @@ func rebaseTopic(data []byte, from, to string, final func(string) string) []byte
 		}
 		return []byte("](" + nt + ")")
 	})
+}
+
+// copyInto puts src's bytes at target through a synced temp file beside
+// target (a rename within one filesystem), then removes src: a rename
+// that cannot cross filesystems, done so that a crash at any step leaves
+// target old or new and src still there to replay.
+func copyInto(fsys workspace.FS, src, target string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	tmp, err := fsys.CreateTemp(filepath.Dir(target), ".tmp-"+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(workspace.PrivateFile)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = fsys.Rename(name, target)
+	}
+	if err != nil {
+		_ = fsys.Remove(name)
+		return err
+	}
+	if err := fsys.SyncDir(filepath.Dir(target)); err != nil {
+		return err
+	}
+	return fsys.Remove(src)
 }

@@ -18,6 +18,7 @@ var kindOps = map[string]trust.Op{
 	"write": trust.OpWrite, "backfill": trust.OpBackfill, "sleep": trust.OpSleep,
 	"promote": trust.OpPromote, "update": trust.OpUpdate, "revert": trust.OpRevert,
 	"edit": trust.OpUpdate, "delete": trust.OpUpdate, "move": trust.OpUpdate,
+	"forget": trust.OpForget,
 }
 
 // Install validates a change against the whole would-be workspace and

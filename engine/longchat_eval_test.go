@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/recall"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
@@ -198,7 +199,7 @@ func (s *lcSet) recallAtBudget(t *testing.T, budgets []int) map[string][]float64
 			n[cat]++
 		}
 		for i, b := range budgets {
-			rr, err := s.e.RecallBudget(context.Background(), q.Text, b)
+			rr, err := recall.Recall(context.Background(), s.e, recall.Request{Prompt: q.Text, Budget: b})
 			if err != nil {
 				t.Fatalf("%s: %v", q.ID, err)
 			}

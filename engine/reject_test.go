@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/recall"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -198,7 +199,7 @@ func TestReject_NeverVisible(t *testing.T) {
 	if len(res) != 0 {
 		t.Errorf("search %q found a rejected source: %+v", canary, res)
 	}
-	rec, err := e.RecallBudget(ctx, "what is the vault password "+canary, 1000)
+	rec, err := recall.Recall(ctx, e, recall.Request{Prompt: "what is the vault password " + canary, Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

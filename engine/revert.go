@@ -216,3 +216,11 @@ func (l laterRevisions) blame(key string) string {
 	}
 	return "by " + strings.Join(who, "; ")
 }
+
+// scrubbedBy returns the forget revision that scrubbed a history row's
+// recorded bytes, or 0.
+func scrubbedBy(ctx context.Context, db *sql.DB, rev int64) int64 {
+	var by int64
+	_ = db.QueryRowContext(ctx, `SELECT scrubbed_by FROM history WHERE revision = ?`, rev).Scan(&by)
+	return by
+}

@@ -146,16 +146,18 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		s.sources, s.anchors = prev.sources, prev.anchors
 		return s, nil
 	}
+	var fresh []string          // archives read and parsed again
+	reused := map[string]bool{} // archives shared with prev as they are
 	for _, f := range sources {
 		if prev != nil {
 			if a, ok := prev.archives[f.path]; ok && a.sig == f.sig && !a.racy {
-				cp := *a // indexSources rebuilds entries; never touch prev's
-				cp.sources = nil
-				s.archives[f.path] = &cp
+				s.archives[f.path] = a
 				s.archPaths = append(s.archPaths, f.path)
+				reused[f.path] = true
 				continue
 			}
 		}
+		fresh = append(fresh, f.path)
 		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
 			return nil, Wrap(CodeIO, err, "read %s", f.path)
@@ -168,8 +170,30 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		s.archives[f.path].sig = f.sig
 		s.archives[f.path].racy = f.sig.racy(time.Now())
 	}
+	// Only some archives changed (a writer batch appended to one of them):
+	// update prev's source index for those, as an install's plan does,
+	// instead of rebuilding 100k entries for every read after a write.
+	if prev != nil && sameSet(prev.promoted, promoted) && keepsArchives(prev, s) && s.indexChanged(prev, fresh) {
+		return s, nil
+	}
+	for p := range reused {
+		cp := *s.archives[p] // indexSources rebuilds entries; never touch prev's
+		cp.sources = nil
+		s.archives[p] = &cp
+	}
 	s.indexSources()
 	return s, nil
+}
+
+// keepsArchives reports whether every archive of prev is still in s: an
+// archive that went away (or became a stray) needs the whole index rebuilt.
+func keepsArchives(prev, s *snapshot) bool {
+	for _, p := range prev.archPaths {
+		if s.archives[p] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // sameArchives reports whether the listed archive files are exactly the

@@ -55,10 +55,26 @@ var migrations = []string{
 	// otherwise concerned, for the audit; rows from before have none.
 	`ALTER TABLE history ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'`,
 	// The forget ledger: what each forget removed, by hash, never by content.
-	forgetSchema,
+	`CREATE TABLE forgets (
+	id       INTEGER PRIMARY KEY AUTOINCREMENT,
+	revision INTEGER NOT NULL UNIQUE,
+	time     TEXT NOT NULL,
+	actor    TEXT NOT NULL,
+	selector TEXT NOT NULL,           -- JSON ForgetSelector
+	records  TEXT NOT NULL,           -- JSON [{source_id, path, line, sha256}]
+	blocks   TEXT NOT NULL,           -- JSON [block id]
+	labels   TEXT NOT NULL,           -- JSON [footnote label]
+	turns    INTEGER NOT NULL DEFAULT 0,
+	cleaned  TEXT NOT NULL DEFAULT '[]', -- JSON [what else was scrubbed]
+	done     INTEGER NOT NULL DEFAULT 0
+)`,
 	// The forget revision that removed a row's recorded bytes and diffs
 	// because they held forgotten text; such a row cannot be reverted.
 	`ALTER TABLE history ADD COLUMN scrubbed_by INTEGER NOT NULL DEFAULT 0`,
+	// Post-commit finish steps a service owes (finish.go); the forgets an
+	// earlier version left unfinished are carried over.
+	finishSchema,
+	`INSERT INTO finishes (revision, service, payload) SELECT revision, 'forget', '' FROM forgets WHERE done = 0`,
 }
 
 // openStateDB opens .scriptorium/state.db: WAL with synchronous=FULL because

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aymanbagabas/go-udiff"
 
@@ -92,10 +93,12 @@ type Change struct {
 	// on its own (a promotion of sources topics already cite, a forget).
 	Sources []string
 
-	// forget is set only by Forget: the one install allowed to rewrite
-	// archived bytes (replacing records by tombstones), which records no
-	// bytes or diffs in history.
-	forget *forgetRecord
+	// Finish is the post-commit step this install owes (finish.go): kind
+	// "forget" (engine/forget) is the one install allowed to rewrite
+	// archived bytes, to exactly ForgetArchives of its Sources, and records
+	// no bytes or diffs in history. An install with a Finish is a revision
+	// of its own even when it changes no file.
+	Finish *Finish
 }
 
 // FileEdit is the edit that takes topic file path from its current bytes
@@ -141,7 +144,16 @@ func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
 		release()
 		return nil, Wrap(CodeIO, err, "complete an earlier install")
 	}
-	return release, nil
+	e.locks.Add(1)
+	var once sync.Once
+	done := func() {
+		once.Do(func() {
+			e.locks.Add(-1)
+			release()
+		})
+	}
+	e.finishLocked(ctx)
+	return done, nil
 }
 
 // install validates a change against the complete would-be workspace and
@@ -163,6 +175,10 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 	if ch.Base != nil && *ch.Base != rev {
 		return UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
 	}
+	if ch.Kind == "forget" && (ch.Finish == nil || ch.Finish.Service != "forget") {
+		// The clean-up is what makes a forget one: never the rewrite alone.
+		return UpdateResult{}, Errorf(CodeInvalidArgument, "an install of kind forget must owe the forget service's finish step")
+	}
 	before, err := e.snapshot(ctx)
 	if err != nil {
 		return UpdateResult{}, err
@@ -171,7 +187,7 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 	if err != nil {
 		return UpdateResult{}, err
 	}
-	if len(plan.order) == 0 && len(plan.bad) == 0 {
+	if len(plan.order) == 0 && len(plan.bad) == 0 && ch.Finish == nil {
 		return UpdateResult{Revision: rev, Changed: []string{}}, nil
 	}
 	after := before.with(plan)
@@ -190,7 +206,7 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 			hist.Files[p] = fileChange{Before: plan.old[p], After: plan.files[p]}
 		}
 	}
-	if plan.forget != nil {
+	if ch.Kind == "forget" {
 		// A forget keeps no bytes or diffs: they would hold what it removes.
 		hist.Diffs, hist.Files = map[string]string{}, nil
 	}
@@ -207,8 +223,8 @@ type txPlan struct {
 	old   map[string][]byte // previous content; nil = did not exist
 	order []string          // changed paths, sorted
 	bad   []Violation       // edits refused on their own; the plan leaves them out
-	// forget is the ledger record of a forget install (see Change.forget).
-	forget *forgetRecord
+	// finish is the install's owed finish step (see Change.Finish).
+	finish *Finish
 }
 
 // plan applies the edits to an in-memory copy of the topics, checks paths
@@ -341,13 +357,17 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 			bad = append(bad, Violation{Code: "bad_path", Path: p, Message: "archive: " + msg})
 			continue
 		}
-		if msg := archiveRewrite(s, p, data, ch.forget != nil); msg != "" {
+		msg := archiveRewrite(s, p, data, ch.Kind == "forget")
+		if msg == "" && ch.Kind == "forget" {
+			msg = forgetRewrite(s, ch, p, data)
+		}
+		if msg != "" {
 			bad = append(bad, Violation{Code: "archive_rewrite", Path: p, Message: msg})
 			continue
 		}
 		work[p] = data
 	}
-	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad, forget: ch.forget}
+	plan := &txPlan{files: map[string][]byte{}, old: map[string][]byte{}, bad: bad, finish: ch.Finish}
 	for p, c := range work {
 		var prev []byte
 		if tf, ok := s.topics[p]; ok {

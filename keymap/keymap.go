@@ -151,6 +151,7 @@ type Search struct {
 	Edit                                    key.Binding
 	Open                                    key.Binding
 	Sort                                    key.Binding
+	Recall                                  key.Binding // search ⇄ recall: what an agent is given
 }
 
 // SearchInput holds the keys of the search pane while one of its inputs has
@@ -307,9 +308,10 @@ func Default() KeyMap {
 		},
 		Search: Search{
 			Up: up(), Down: down(), PageUp: pgUp(), PageDown: pgDown(), Top: top(), Bottom: bottom(),
-			Edit: bind("/", "edit query", "/"),
-			Open: bind("enter", "open", "enter"),
-			Sort: bind("o", "sort score/date", "o"),
+			Edit:   bind("/", "edit query", "/"),
+			Open:   bind("enter", "open", "enter"),
+			Sort:   bind("o", "sort score/date", "o"),
+			Recall: bind("R", "search/recall", "R"),
 		},
 		Input: SearchInput{
 			ForceQuit: forceQuit(),
@@ -425,7 +427,7 @@ func (k KeyMap) Scopes() []Scope {
 			Bindings: []key.Binding{ps.Up, ps.Down, ps.Top, ps.Bottom, ps.ScrollUp, ps.ScrollDown, ps.Sleep,
 				ps.PrevFile, ps.NextFile, ps.Accept, ps.AcceptAll, ps.Decline, ps.DeclineAll, ps.Revert}},
 		{Name: "Search", Note: "Pane 5, while no input has the focus.", WithGlobal: true,
-			Bindings: []key.Binding{s.Up, s.Down, s.PageUp, s.PageDown, s.Top, s.Bottom, s.Edit, s.Open, s.Sort}},
+			Bindings: []key.Binding{s.Up, s.Down, s.PageUp, s.PageDown, s.Top, s.Bottom, s.Edit, s.Open, s.Sort, s.Recall}},
 		{Name: "Search inputs", Note: "While the query or a filter input has the focus; other keys are typed into it.",
 			Bindings: []key.Binding{k.Input.ForceQuit, k.Input.Run, k.Input.NextField, k.Input.PrevField, k.Input.Leave}},
 		{Name: "Status", Note: "Pane 6: workspace, writer, index and model.", WithGlobal: true,

@@ -6,6 +6,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
+	"scriptorium/views"
 )
 
 // Backend is everything the TUI asks of the engine. The real implementation
@@ -50,6 +51,9 @@ type Backend interface {
 	// every place that holds it.
 	Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error)
 	Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error)
+	// Recall is what an agent is given for a prompt (engine/recall: the
+	// prompt hook's and MCP memory_recall's context).
+	Recall(ctx context.Context, prompt string) (views.Recalled, error)
 	// FindBlock reads a block with its citations and the links to it, for
 	// the editor file (ref: "path#^id").
 	FindBlock(ctx context.Context, ref string) (curate.Block, error)

@@ -24,6 +24,7 @@ const (
 	kindCore
 	kindPasses
 	kindSearch
+	kindRecall
 	kindProposals
 	kindRevertPreview
 	kindExplain
@@ -205,6 +206,11 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 		return m.run(kindSearch, r.Query, "searching", func(ctx context.Context) (tea.Msg, error) {
 			res, err := b.Search(ctx, r.Query)
 			return views.SearchDone{Query: r.Query, Results: res, Err: err}, err
+		}), true
+	case views.RunRecall:
+		return m.run(kindRecall, r.Prompt, "recalling", func(ctx context.Context) (tea.Msg, error) {
+			res, err := b.Recall(ctx, r.Prompt)
+			return views.RecallDone{Prompt: r.Prompt, Result: res, Err: err}, err
 		}), true
 	case views.Promote:
 		return m.mutate(kindPromote, "promoting "+r.Summary, r, func(ctx context.Context) (tea.Msg, error) {

@@ -26,6 +26,7 @@ var scenes = []struct {
 	{name: "core_open", keys: []string{"3", "G", "enter"}},
 	{name: "passes", keys: []string{"4"}},
 	{name: "search", keys: []string{"5", "/"}, text: "budget tracker", then: []string{"enter"}},
+	{name: "search_recall", keys: []string{"5", "R", "/"}, text: "budget tracker", then: []string{"enter"}},
 	{name: "status", keys: []string{"6"}},
 	{name: "fullhelp", keys: []string{"?"}},
 	{name: "passes_proposal", keys: []string{"4"}, withProposal: true},

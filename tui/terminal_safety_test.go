@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
 	"scriptorium/termsafe"
+	"scriptorium/views"
 )
 
 // Issue 24, finding 7, the TUI half: every string the engine hands the TUI
@@ -318,4 +319,7 @@ func TestOptions_NoticeShownAtStart(t *testing.T) {
 	if v := next.(Model).View(); !strings.Contains(v, "tightened 3 directories") {
 		t.Errorf("the notice is not on screen:\n%s", v)
 	}
+}
+func (h hostileBackend) Recall(ctx context.Context, prompt string) (views.Recalled, error) {
+	return poison(h.fakeBackend.Recall(ctx, clean(prompt)))
 }

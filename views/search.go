@@ -43,6 +43,8 @@ type Search struct {
 	err     error
 	cur     int
 	off     int
+
+	rc recallMode // R: what an agent is given for the prompt (search_recall.go)
 }
 
 // NewSearch returns the search pane.
@@ -65,6 +67,12 @@ func (p *Search) Init() tea.Cmd { return nil }
 
 // Refresh implements Component: the last search runs again.
 func (p *Search) Refresh() tea.Cmd {
+	if p.rc.on {
+		if !p.rc.ran {
+			return nil
+		}
+		return Send(RunRecall{Prompt: p.rc.prompt})
+	}
 	if !p.ran {
 		return nil
 	}
@@ -107,7 +115,10 @@ func (p *Search) ShortHelp() []key.Binding {
 		return []key.Binding{k.Run, k.NextField, k.Leave}
 	}
 	k := p.c.Keys.Search
-	return []key.Binding{k.Edit, k.Open, k.Sort}
+	if p.rc.on {
+		return []key.Binding{k.Edit, k.Open, k.Recall}
+	}
+	return []key.Binding{k.Edit, k.Open, k.Sort, k.Recall}
 }
 
 // FullHelp implements help.KeyMap.
@@ -117,12 +128,14 @@ func (p *Search) FullHelp() [][]key.Binding {
 		return [][]key.Binding{{k.Run, k.NextField, k.PrevField, k.Leave, k.ForceQuit}}
 	}
 	k := p.c.Keys.Search
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Edit, k.Open, k.Sort}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Edit, k.Open, k.Sort, k.Recall}}
 }
 
 // Update implements Component.
 func (p *Search) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
+	case RecallDone:
+		p.recallDone(msg)
 	case SearchDone:
 		if !sameQuery(msg.Query, p.query) {
 			return p, nil
@@ -149,7 +162,12 @@ func (p *Search) editKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Run):
 		p.setFocus(-1)
+		if p.rc.on {
+			return p.runRecall()
+		}
 		return p.run()
+	case p.rc.on && (key.Matches(msg, k.NextField) || key.Matches(msg, k.PrevField)):
+		return nil // a prompt has no filters
 	case key.Matches(msg, k.NextField):
 		return p.setFocus((p.focus + 1) % numFields)
 	case key.Matches(msg, k.PrevField):
@@ -164,6 +182,14 @@ func (p *Search) editKey(msg tea.KeyMsg) tea.Cmd {
 
 func (p *Search) browseKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.Keys.Search
+	if key.Matches(msg, k.Recall) {
+		return p.toggleRecall()
+	}
+	if p.rc.on {
+		if cmd, ok := p.recallKey(msg); ok {
+			return cmd
+		}
+	}
 	page := max(p.resultRows()/2, 1)
 	switch {
 	case key.Matches(msg, k.Edit):
@@ -222,7 +248,11 @@ func (p *Search) setPrompts() {
 		if i == p.focus {
 			mark = "› "
 		}
-		p.inputs[i].Prompt = fmt.Sprintf("%s%-7s ", mark, fieldLabels[i])
+		label := fieldLabels[i]
+		if i == fieldQuery && p.rc.on {
+			label = "prompt"
+		}
+		p.inputs[i].Prompt = fmt.Sprintf("%s%-7s ", mark, label)
 	}
 }
 
@@ -250,6 +280,9 @@ func (p *Search) resultRows() int { return max((p.h-searchHeader)/2, 0) }
 
 // View implements Component.
 func (p *Search) View() string {
+	if p.rc.on {
+		return p.recallView()
+	}
 	st := p.c.Styles
 	title := st.Title.Render("Search")
 	switch {

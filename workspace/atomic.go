@@ -130,6 +130,9 @@ func writeFileAtomic(ops fileOps, runtimeDir, target string, data []byte, durabl
 	if err := mkdirAllSynced(ops, parent); err != nil {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
+	if !sameDevice(runtimeDir, parent) {
+		runtimeDir = parent // a rename cannot cross filesystems (device.go)
+	}
 	tmp, err := ops.CreateTemp(runtimeDir, tempPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: create temp file: %w", target, err)

@@ -83,6 +83,7 @@ type Workspace struct {
 	holder     string
 	migrated   []Move
 	lockWarn   string
+	stageDir   string // where installs stage (device.go)
 
 	fl  *flock.Flock
 	sem chan struct{} // in-process lock: one flock instance does not exclude goroutines
@@ -133,6 +134,9 @@ func OpenContext(ctx context.Context, memoryDir string, opts *Options) (*Workspa
 		if err := mkdirAllSynced(w.ops, d); err != nil {
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
+	}
+	if err := w.chooseStageDir(); err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", root, err)
 	}
 	w.fl = flock.New(w.metaPath(lockName), flock.SetPermissions(fileMode))
 	if fsName := unreliableLockFS(w.metaPath()); fsName != "" {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -45,32 +44,25 @@ const (
 
 // folder is a directory on disk.
 type folder struct {
-	root  string
-	files []member
+	root    string
+	files   []member
+	skipped []Unrecognised // what the walk did not read, and why
 }
 
-// openFolder lists the regular files under root. Symbolic links and
-// devices are not followed; a directory the walk cannot read is refused
-// rather than silently left out.
+// openFolder lists the regular files under root (walkFolder: symbolic
+// links are followed, once, and a cycle or a broken link is skipped and
+// said); a directory the walk cannot read is refused rather than silently
+// left out.
 func openFolder(root string) (*folder, error) {
 	f := &folder{root: root}
-	err := fs.WalkDir(os.DirFS(root), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		f.files = append(f.files, member{name: p, size: fi.Size()})
-		return nil
-	})
+	files, skipped, err := walkFolder(root)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.InvalidArgument, err, "read directory %s", root)
 	}
+	for _, w := range files {
+		f.files = append(f.files, member{name: w.name, size: w.size})
+	}
+	f.skipped = skipped
 	return f, nil
 }
 

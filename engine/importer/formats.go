@@ -40,6 +40,10 @@ type format struct {
 	// parse reads one file into turns; nil for our own JSONL, which the
 	// store reads line by line itself, and for Slack, which is a folder.
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
+	// stream reads one file a chunk of turns at a time, handing each to
+	// emit, so that a file of any size is never held in memory (a Claude
+	// Code transcript); nil for the formats parsed whole.
+	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
 	// formats.
@@ -59,12 +63,20 @@ type format struct {
 	chat bool
 }
 
+// streamChunkBytes is the turn text a streamed file hands the store at a
+// time (tests make it small to store a file in many chunks).
+var streamChunkBytes = claudecode.DefaultChunkBytes
+
 // formats are the formats an import reads, in the order --format lists
 // them (transcript/formats.All). A new format is one more row.
 var formatRows = []format{
 	{name: transcript.FormatJSONL, walked: hasSuffix(".jsonl")},
 	{name: transcript.FormatClaudeCode, walked: hasSuffix(".jsonl"), lineOf: lineOfUUID,
-		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return claudecode.Parse(r, o.Name) }},
+		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return claudecode.Parse(r, o.Name) },
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			res, _, err := claudecode.Stream(r, o.Name, claudecode.StreamOptions{ChunkBytes: streamChunkBytes}, emit)
+			return res, err
+		}},
 	{name: transcript.FormatChatGPT, walked: func(name string) bool { return name == "conversations.json" },
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return chatgpt.Parse(r, o.Name) }},
 	{name: transcript.FormatCodex, chat: true, lineOf: lineOfNumber,

@@ -63,6 +63,10 @@ type Options struct {
 	// BusyTimeout bounds the wait for another writer of sessions.db; zero
 	// is the store's default (5 s).
 	BusyTimeout time.Duration
+	// Resume, when set, reads each Claude Code file from where the last
+	// resumable import of it stopped, within its bounds, and stores where
+	// this one stops (resume.go): the hook's and the daemon's imports.
+	Resume *Resume
 }
 
 // Progress hears how an import advances, on the importing goroutine.
@@ -86,6 +90,9 @@ type File struct {
 	Sessions []sessions.SessionKey
 	// Turns is the number of turns its parser gave; -1 for JSONL.
 	Turns int
+	// From is the byte a resumable import started reading at, and Left
+	// what it left unread when it stopped at its bound (Options.Resume).
+	From, Left int64
 }
 
 // Result is what an import stored and skipped.
@@ -295,6 +302,9 @@ func (im *run) file(in Input) error {
 		return nil
 	}
 	file := File{Path: p, Format: name, Turns: -1}
+	if f, ok := r.(*os.File); ok && p != "-" && im.opts.Resume != nil && row.name == transcript.FormatClaudeCode {
+		return im.resumed(p, f, row)
+	}
 	switch {
 	case row.parse == nil && row.parseFiles == nil:
 		if err := im.storeJSONL(br, src, file); err != nil {
@@ -317,9 +327,11 @@ func (im *run) file(in Input) error {
 	if title == "" && p != "-" {
 		title = chatTitle(p)
 	}
-	return im.parsed(file, row, func() (transcript.Result, error) {
-		return row.parse(br, parseOptions{Name: p, Title: title, Location: im.opts.Location})
-	})
+	o := parseOptions{Name: p, Title: title, Location: im.opts.Location}
+	if row.stream != nil {
+		return im.streamed(file, row, br, o)
+	}
+	return im.parsed(file, row, func() (transcript.Result, error) { return row.parse(br, o) })
 }
 
 // member reads one file of a folder or zip with a single-file format.
@@ -345,9 +357,11 @@ func (im *run) member(c container, name string, in Input, row format) error {
 	if title == "" {
 		title = chatTitle(name)
 	}
-	return im.parsed(file, row, func() (transcript.Result, error) {
-		return row.parse(src, parseOptions{Name: display, Title: title, Location: im.opts.Location})
-	})
+	o := parseOptions{Name: display, Title: title, Location: im.opts.Location}
+	if row.stream != nil {
+		return im.streamed(file, row, src, o)
+	}
+	return im.parsed(file, row, func() (transcript.Result, error) { return row.parse(src, o) })
 }
 
 // export reads the files of a multi-file export at once: a Slack export,
@@ -444,6 +458,15 @@ func (im *run) storeJSONL(r io.Reader, src *sourceReader, file File) error {
 // store opens the target and the batch on first use and records the file
 // as the batch's next.
 func (im *run) store(file File) error {
+	if err := im.open(); err != nil {
+		return err
+	}
+	im.added = append(im.added, file)
+	return nil
+}
+
+// open opens the target and the batch, once.
+func (im *run) open() error {
 	if im.batch == nil {
 		t, err := openTarget(im.dir, im.opts.BusyTimeout)
 		if err != nil {
@@ -452,7 +475,6 @@ func (im *run) store(file File) error {
 		im.target = t
 		im.batch = t.store.BeginImport(im.ctx)
 	}
-	im.added = append(im.added, file)
 	return nil
 }
 
@@ -473,27 +495,3 @@ func notATranscript(head []byte) error {
 	return fmt.Errorf("not a format import reads: it looks like %s (the formats are %s; --format FORMAT forces one)",
 		looksLike(head, int64(len(head))), orList(FormatNames()))
 }
-
-// sourceReader counts what is read from an input towards the progress,
-// and keeps the input's own read failure apart from the store's.
-type sourceReader struct {
-	r        io.Reader
-	progress Progress
-	err      error
-}
-
-func (s *sourceReader) Read(b []byte) (int, error) {
-	n, err := s.r.Read(b)
-	if s.progress != nil && n > 0 {
-		s.progress.Read(n)
-	}
-	if err != nil && err != io.EOF && s.err == nil {
-		s.err = err
-	}
-	return n, err
-}
-
-// eofReader is an empty stdin.
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

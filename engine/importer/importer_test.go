@@ -70,6 +70,8 @@ func TestList(t *testing.T) {
 	if err := os.Symlink(a, filepath.Join(root, "link.jsonl")); err != nil {
 		t.Fatal(err)
 	}
+	// A link to a file the walk reads anyway is said, not read twice.
+	linked := Unrecognised{Path: filepath.Join(root, "link.jsonl"), LooksLike: "a symbolic link to a file the walk reads already (p/a.jsonl)"}
 	size := func(p string) int64 { fi, _ := os.Stat(p); return fi.Size() }
 	in := func(p string, f transcript.Format, members ...string) Input {
 		it := Input{Path: p, Format: f, Members: members}
@@ -90,9 +92,11 @@ func TestList(t *testing.T) {
 		{a, transcript.FormatChatGPT, Inputs{Items: []Input{in(a, transcript.FormatChatGPT)}}},
 		{root, transcript.FormatUnknown, Inputs{Walked: true,
 			Items:        []Input{in(root, transcript.FormatJSONL, "p/a.jsonl"), in(root, transcript.FormatChatGPT, "q/conversations.json")},
-			Unrecognised: []Unrecognised{{Path: txt, LooksLike: "plain text, first line “x”"}}}},
-		{root, transcript.FormatClaudeCode, Inputs{Walked: true, Items: []Input{in(root, transcript.FormatClaudeCode, "p/a.jsonl")}}},
-		{root, transcript.FormatChatGPT, Inputs{Walked: true, Items: []Input{in(root, transcript.FormatChatGPT, "q/conversations.json")}}},
+			Unrecognised: []Unrecognised{{Path: txt, LooksLike: "plain text, first line “x”"}, linked}}},
+		{root, transcript.FormatClaudeCode, Inputs{Walked: true, Items: []Input{in(root, transcript.FormatClaudeCode, "p/a.jsonl")},
+			Unrecognised: []Unrecognised{linked}}},
+		{root, transcript.FormatChatGPT, Inputs{Walked: true, Items: []Input{in(root, transcript.FormatChatGPT, "q/conversations.json")},
+			Unrecognised: []Unrecognised{linked}}},
 	}
 	for _, tc := range cases {
 		got, err := List(tc.path, tc.format)

@@ -73,8 +73,10 @@ func Paths(paths ...string) Inputs {
 // holds, and a file no format recognises is listed in Unrecognised with
 // what it looks like. With a format, the walk takes the files that format's
 // exports are made of (*.jsonl, result.json, _chat.txt…; the whole folder
-// for Slack). Symbolic links and devices are not followed; a directory the
-// walk cannot read is refused rather than silently left out.
+// for Slack). Symbolic links are followed, to files and folders, each
+// entered once; a broken link, a link cycle or a device is listed in
+// Unrecognised with why. A directory the walk cannot read is refused
+// rather than silently left out.
 func List(p string, format transcript.Format) (Inputs, error) {
 	if p == "-" {
 		return Paths("-"), nil
@@ -110,6 +112,7 @@ func List(p string, format transcript.Format) (Inputs, error) {
 	if err := in.walk(f, p, false, format, ""); err != nil {
 		return Inputs{}, err
 	}
+	in.Unrecognised = append(in.Unrecognised, f.skipped...)
 	return in, nil
 }
 

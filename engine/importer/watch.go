@@ -157,18 +157,17 @@ func (w *Watcher) dirty(root string, settled time.Time) ([]unit, map[string]file
 		files = []string{root}
 		sigs[root] = fileSig{fi.Size(), fi.ModTime().UTC()}
 	} else {
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // an unreadable folder is skipped this round
-			}
-			if d.Type().IsRegular() {
-				if info, err := d.Info(); err == nil {
-					files = append(files, p)
-					sigs[p] = fileSig{info.Size(), info.ModTime().UTC()}
-				}
-			}
-			return nil
-		})
+		// Links are followed as an import's walk follows them: a watched
+		// folder may itself be a link.
+		found, _, err := walkFrom(root, true)
+		if err != nil {
+			return nil, sigs
+		}
+		for _, f := range found {
+			p := filepath.Join(root, filepath.FromSlash(f.name))
+			files = append(files, p)
+			sigs[p] = fileSig{f.size, f.mtime.UTC()}
+		}
 	}
 	byPath := map[string]*unit{}
 	var order []string

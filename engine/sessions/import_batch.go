@@ -37,6 +37,7 @@ type ImportBatch struct {
 	touched map[SessionKey]bool
 	err     error // the failure that ended the batch
 	done    bool
+	offsets []FileOffset // stored at Commit (offsets.go)
 }
 
 // BeginImport starts an import of one or more files. The batch must end
@@ -149,6 +150,9 @@ func (b *ImportBatch) Commit() (ImportResult, error) {
 	if len(b.bad) > 0 {
 		b.Rollback()
 		return ImportResult{}, importError(b.bad)
+	}
+	if err := b.storeOffsets(); err != nil {
+		return ImportResult{}, err
 	}
 	b.done = true
 	if b.tx == nil { // nothing was read that needed the store

@@ -155,6 +155,9 @@ var migrations = []migration{
 	// to a session's nodes drops its rows, so every writer of nodes —
 	// import, markers, forget, later migrations — keeps it right.
 	{sql: pendingCountsSchema},
+	// 4: how far the hook's resumable imports have read each transcript
+	// (offsets.go).
+	{sql: fileOffsetsSchema},
 }
 
 // migrate brings the schema up to date. An up-to-date file is only read.

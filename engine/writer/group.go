@@ -15,8 +15,8 @@ import (
 // WriteThreshold tokens. A group is one transaction: a writer killed
 // before its markers are set finds the group's turns archived and cited on
 // the rerun and only marks them, so the rerun ends byte-identical. A
-// session that needs more than one batch, has several branches, or fails
-// as part of a group is written on its own, as without grouping, so
+// session that needs more than one batch, or that fails as part of a
+// group, is written on its own, as without grouping, so
 // failures stay per session. A network model keeps one call per session:
 // there the call, not the install, is the cost, and the prompt stays one
 // conversation.
@@ -72,14 +72,10 @@ func (g *grouper) add(k sessions.SessionKey) error {
 	return nil
 }
 
-// whole reads session k's pending work; ok is false unless it is one
-// branch whose pending turns make a single batch.
+// whole reads session k's pending work (every branch); ok is false unless
+// its pending turns make a single batch.
 func (g *grouper) whole(k sessions.SessionKey) (groupItem, bool, error) {
-	branches, err := g.store.Branches(k)
-	if err != nil || len(branches) != 1 {
-		return groupItem{}, false, err
-	}
-	turns, err := g.store.PendingTurns(branches[0].Tip, g.w.e.WorkspaceID())
+	turns, err := g.store.PendingSessionTurns(k, g.w.e.WorkspaceID())
 	if err != nil {
 		return groupItem{}, false, err
 	}

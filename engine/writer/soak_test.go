@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/forget"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
@@ -258,7 +259,7 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 		}
 		ref := (*mine)[rng.Intn(len(*mine))]
 		err := soakRetry(ctx, func() error {
-			_, err := e.Forget(ctx, engine.ForgetSelector{Sources: []string{ref}}, false)
+			_, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{ref}}, false)
 			return err
 		})
 		if raceRefusal(err) {

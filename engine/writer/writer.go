@@ -155,38 +155,52 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// writeSession writes the pending turns of every branch of one session.
+// writeSession writes the pending turns of one session, all its branches
+// together: one batch (and one install) per WriteThreshold tokens of the
+// session, never one per branch, so a chat whose turns have no parent
+// (every turn its own branch) costs what the same turns chained do. The
+// turns come in storage order, parents before children, so the markers of
+// a batch never hide a pending turn of a later one.
 func (w *writer) writeSession(ctx context.Context, store *sessions.Store, session sessions.SessionKey, force bool) (int, error) {
-	branches, err := store.Branches(session)
-	if err != nil {
-		return 0, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
-	}
 	batches := 0
-	for _, b := range branches {
-		for {
-			turns, err := store.PendingTurns(b.Tip, w.e.WorkspaceID())
-			if err != nil {
+	// turns is what is still owed after the batches written so far: the
+	// markers of a batch are a prefix of it, so the rest needs no second
+	// walk of a long session. It is read again when it runs out (turns
+	// imported meanwhile) or a turn was forgotten meanwhile.
+	var turns []sessions.Node
+	fresh := false
+	for {
+		if len(turns) == 0 || !fresh {
+			var err error
+			if turns, err = store.PendingSessionTurns(session, w.e.WorkspaceID()); err != nil {
 				return batches, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
 			}
-			batch, quarantine, skip := splitBatch(turns, force)
-			if len(batch) == 0 && len(quarantine) == 0 && len(skip) == 0 {
-				break
-			}
-			err = w.writeBatch(ctx, store, batch, quarantine, markable(turns, batch))
-			if errors.Is(err, errForgottenMeanwhile) {
-				continue // read the branch again: forgotten turns are no longer pending
-			}
-			if err != nil {
-				return batches, err
-			}
-			if len(batch) > 0 {
-				batches++
-			}
-			// Without force one batch is all a call owes (SPEC §7: the first
-			// turns up to the threshold, not the whole backlog).
-			if !force {
-				break
-			}
+			fresh = true
+		}
+		batch, quarantine, skip := splitBatch(turns, force)
+		if len(batch) == 0 && len(quarantine) == 0 && len(skip) == 0 {
+			break
+		}
+		mark := markable(turns, batch)
+		err := w.writeBatch(ctx, store, batch, quarantine, mark)
+		if errors.Is(err, errForgottenMeanwhile) {
+			fresh = false // read the session again: forgotten turns are no longer pending
+			continue
+		}
+		if err != nil {
+			return batches, err
+		}
+		turns = turns[len(mark):]
+		if len(turns) == 0 {
+			fresh = false
+		}
+		if len(batch) > 0 {
+			batches++
+		}
+		// Without force one batch is all a call owes (SPEC §7: the first
+		// turns up to the threshold, not the whole backlog).
+		if !force {
+			break
 		}
 	}
 	return batches, nil
@@ -362,16 +376,20 @@ var errForgottenMeanwhile = errors.New("a turn of the batch was forgotten while 
 // turn before the forget archived its text after it.
 func (w *writer) install(ctx context.Context, store *sessions.Store, nodes []sessions.Node, ch engine.Change) error {
 	return w.e.Locked(ctx, true, func(tx *engine.Tx) error {
-		for _, n := range nodes {
-			cur, err := store.Node(n.Key())
-			if err != nil {
-				return engine.Wrap(engine.CodeIO, err, "sessions.db")
-			}
-			if cur.Forgotten() {
-				return errForgottenMeanwhile
-			}
+		keys := make([]sessions.Key, len(nodes))
+		for i, n := range nodes {
+			keys[i] = n.Key()
 		}
-		_, err := tx.Install(ctx, ch)
+		// One query per session and chunk, not one per node: a batch of a
+		// long chat holds thousands of nodes.
+		forgotten, err := store.AnyForgotten(keys)
+		if err != nil {
+			return engine.Wrap(engine.CodeIO, err, "sessions.db")
+		}
+		if forgotten {
+			return errForgottenMeanwhile
+		}
+		_, err = tx.Install(ctx, ch)
 		return err
 	})
 }

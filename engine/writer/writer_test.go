@@ -590,10 +590,10 @@ func TestWrite_Branches(t *testing.T) {
 		m := &wtModel{}
 		e := wtOpen(t, state, m)
 		res, err := writer.Write(ctx, e, writer.WriteOptions{Force: true})
-		if err != nil || res.Batches != 2 {
-			t.Fatalf("write: %+v, %v; want one batch per branch", res, err)
+		if err != nil || res.Batches != 1 {
+			t.Fatalf("write: %+v, %v; want one batch for both branches (issue 26: never one per branch)", res, err)
 		}
-		// The prefix is written once, with whichever branch came first.
+		// Every turn is written once, the shared prefix included.
 		seen := map[string]int{}
 		for _, r := range m.requests() {
 			for _, s := range wtSources(wtUserMessage(t, r)) {

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"scriptorium/engine/recall"
+	"scriptorium/hosts/local"
 	"time"
 
 	"scriptorium/engine"
@@ -73,11 +75,21 @@ type Options struct {
 	// Log receives one line per failure (the CLI passes stderr, which
 	// Claude Code shows only in its debug output); nil discards.
 	Log io.Writer
+	// Start is when the hook's process started (ProcessStart), which the
+	// transcript deadline counts from; zero means the call's start.
+	Start time.Time
 	// Open opens the workspace's engine as a background caller (the
 	// composition root's app.Opener with the Hook role: at most 1 s of
 	// waiting for a held lock, then LOCK_BUSY). Required for the events
 	// that need the engine.
 	Open func(context.Context) (*engine.Engine, error)
+}
+
+func (o Options) start() time.Time {
+	if o.Start.IsZero() {
+		return time.Now()
+	}
+	return o.Start
 }
 
 // promptOutput is the UserPromptSubmit answer Claude Code reads from stdout.
@@ -133,11 +145,15 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 	if cfg.Disabled() {
 		return nil // the off switch: silent, and nothing on disk is touched
 	}
-	d := opts.TranscriptDeadline
+	work := func(ctx context.Context) ([]byte, error) { return handle(ctx, in, opts) }
+	var out []byte
 	if in.HookEventName == EventUserPromptSubmit {
-		d = opts.PromptDeadline
+		out, err = within(opts.PromptDeadline, opts.Log, work)
+	} else {
+		// The whole process stays within the transcript deadline (budget.go).
+		soft, hard := deadlines(opts.start(), opts.TranscriptDeadline)
+		out, err = withinBy(soft, hard, opts.Log, work)
 	}
-	out, err := within(d, opts.Log, func(ctx context.Context) ([]byte, error) { return handle(ctx, in, opts) })
 	if err == nil && len(out) > 0 {
 		_, err = stdout.Write(out)
 	}
@@ -159,14 +175,20 @@ const inputDeadline = 500 * time.Millisecond
 // and the workspace are crash-safe). A panic is an error, not a crash; its
 // stack goes to log.
 func within(d time.Duration, log io.Writer, fn func(context.Context) ([]byte, error)) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return run(ctx, d+grace, grace, log, fn)
+}
+
+// run runs fn with ctx and waits for it at most wait; over is how long
+// past its context's deadline the run was given, for the message.
+func run(ctx context.Context, wait, over time.Duration, log io.Writer, fn func(context.Context) ([]byte, error)) ([]byte, error) {
 	type result struct {
 		out []byte
 		err error
 	}
 	ch := make(chan result, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), d)
 	go func() {
-		defer cancel()
 		var r result
 		defer func() {
 			if p := recover(); p != nil {
@@ -178,15 +200,21 @@ func within(d time.Duration, log io.Writer, fn func(context.Context) ([]byte, er
 		}()
 		r.out, r.err = fn(ctx)
 	}()
-	timer := time.NewTimer(d + grace)
+	timer := time.NewTimer(max(wait, 0))
 	defer timer.Stop()
 	select {
 	case r := <-ch:
 		return r.out, r.err
 	case <-timer.C:
-		return nil, engine.Errorf(engine.CodeIO, "gave up after %s; the daemon's idle watcher writes what is left", d+grace)
+		dl, _ := ctx.Deadline()
+		return nil, engine.Errorf(engine.CodeIO, "gave up %s after its deadline (%s); the daemon imports and writes what is left",
+			over, dl.UTC().Format("15:04:05.000"))
 	}
 }
+
+// residentWait bounds the wait for a resident process's recall: well
+// inside the prompt deadline, so recalling here still fits after it.
+const residentWait = time.Second
 
 // handle does one event's work and returns what to print.
 func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
@@ -200,16 +228,23 @@ func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 }
 
 // promptContext is UserPromptSubmit: the budgeted, fenced recall for the
-// prompt, or nothing when there is nothing to recall.
+// prompt (the session's project first, from cwd), or nothing when there is
+// nothing to recall.
 func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) {
-	e, err := openEngine(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer e.Close()
-	res, err := e.RecallBudget(ctx, in.Prompt, 0)
-	if err != nil {
-		return nil, err
+	req := recall.Request{Prompt: in.Prompt, Cwd: in.Cwd}
+	// A long-lived process of the workspace (serve, the daemon) has memory
+	// read and its index open: ask it first; anything but a clean answer
+	// is recalled here.
+	res, ok := local.Recall(workspace.MemoryDir(opts.StateDir), req, residentWait)
+	if !ok {
+		e, err := openEngine(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer e.Close()
+		if res, err = recall.Recall(ctx, e, req); err != nil {
+			return nil, err
+		}
 	}
 	if res.Text == "" {
 		return nil, nil
@@ -234,11 +269,11 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 	if in.TranscriptPath == "" {
 		return engine.Errorf(engine.CodeInvalidArgument, "%s without a transcript_path", in.HookEventName)
 	}
-	has, err := importTranscript(ctx, in.TranscriptPath, in.SessionID, opts.StateDir)
+	has, err := importTranscript(ctx, in.TranscriptPath, in.SessionID, opts.StateDir, opts.Log)
 	if err != nil || !has || in.SessionID == "" {
 		return err
 	}
-	if ctx.Err() != nil {
+	if !timeForWriter(ctx) {
 		// Not a failure: the conversation is stored, and the writer's
 		// threshold pass is the daemon's to run when this one cannot.
 		fmt.Fprintf(opts.Log, "scriptorium hook %s: imported; no time left for the writer, the daemon runs it\n", in.HookEventName)
@@ -255,6 +290,8 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 		return nil
 	case engine.AsError(err).Code == engine.CodeNotFound:
 		return nil // nothing of this session is stored: nothing is owed
+	case engine.AsError(err).Code == engine.CodeLockBusy:
+		return err // the lock's holder is news for status, even when the deadline ended the wait
 	case ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
 		// Cut off by the hook's own deadline (a slow model): the batch
 		// installed nothing, and the daemon writes the session later.

@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/recall"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/hook"
@@ -76,7 +77,7 @@ func TestClaudeCode_StopWritesOverThreshold(t *testing.T) {
 }
 
 // TestClaudeCode_UserPromptSubmit: the answer is exactly Claude Code's
-// hookSpecificOutput with the fenced RecallBudget text, cited, in budget.
+// hookSpecificOutput with the fenced recall.Recall text, cited, in budget.
 func TestClaudeCode_UserPromptSubmit(t *testing.T) {
 	state := enginetest.Fixture(t, "valid")
 	prompt := "When does the staging database move to copper-7?"
@@ -105,22 +106,50 @@ func TestClaudeCode_UserPromptSubmit(t *testing.T) {
 	if !strings.HasPrefix(ctx, "<memory-context>\n") || !strings.HasSuffix(ctx, "</memory-context>\n") || strings.Count(ctx, "<memory-context>") != 1 {
 		t.Errorf("context not fenced once:\n%s", ctx)
 	}
-	for _, want := range []string{"## Core memory", "copper-7", "[sources/openprogram/_v2/group-dev.md#source-fcdcde36]"} {
+	for _, want := range []string{"## Core memory", "copper-7", "[topics/core.md#^1a2b3c4d]"} {
 		if !strings.Contains(ctx, want) {
 			t.Errorf("context lacks %q:\n%s", want, ctx)
 		}
 	}
+	// The turn the core block cites is not repeated beside it.
+	if strings.Contains(ctx, "#source-fcdcde36]") {
+		t.Errorf("the cited turn came in beside its block:\n%s", ctx)
+	}
 	if n := render.CountTokens(ctx); n > engine.DefaultRecallBudget {
 		t.Errorf("context is %d tokens, budget %d", n, engine.DefaultRecallBudget)
 	}
-	// The hook's context is RecallBudget's, the one MCP serves too.
+	// The hook's context is recall.Recall's, the one MCP serves too.
 	e := enginetest.Open(t, state)
-	res, err := e.RecallBudget(context.Background(), prompt, 0)
+	res, err := recall.Recall(context.Background(), e, recall.Request{Prompt: prompt, Cwd: "/home/mara/src/heron"})
 	if err != nil || res.Text != ctx {
-		t.Errorf("hook context differs from RecallBudget (%v):\n%s\n---\n%s", err, ctx, res.Text)
+		t.Errorf("hook context differs from recall.Recall (%v):\n%s\n---\n%s", err, ctx, res.Text)
 	}
 	if st := hookStatus(t, state); st.LastEvent != hook.EventUserPromptSubmit || st.LastFailure != nil {
 		t.Errorf("hook status %+v", st)
+	}
+}
+
+// TestClaudeCode_PromptProjectFirst: the hook input's cwd names the
+// session's project, whose memory comes before the hits.
+func TestClaudeCode_PromptProjectFirst(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	in := input(t, hook.EventUserPromptSubmit, "/nonexistent.jsonl", map[string]any{"prompt": "who reported the build?", "cwd": "/home/mara/src/legacy"})
+	out, log, err := runHook(t, state, in)
+	if err != nil {
+		t.Fatalf("err %v, log %s", err, log)
+	}
+	var doc struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ctx := doc.HookSpecificOutput.AdditionalContext
+	p, h := strings.Index(ctx, "## This project"), strings.Index(ctx, "## Recalled for this prompt")
+	if p < 0 || h < p || !strings.Contains(ctx[p:h], "[topics/projects/legacy.md#^b1ab1ab1]") {
+		t.Errorf("the project's memory is not before the hits:\n%s", ctx)
 	}
 }
 

@@ -7,7 +7,7 @@
 //
 // It owns the hook's input and output formats, its time bounds, the
 // best-effort hook status file and the settings merge. Memory work is the
-// engine's (RecallBudget) and the writer's; transcripts are parsed by
+// recall service's (engine/recall) and the writer's; transcripts are parsed by
 // transcript/claudecode and stored by engine/sessions.
 //
 // Decisions:
@@ -30,6 +30,6 @@
 //     notify program, so the bound only keeps slow runs from piling up.
 //     Codex runs one notify program, so the installer never replaces
 //     another one; it says what to chain instead.
-//   - UserPromptSubmit answers with engine.RecallBudget, the same budgeted,
+//   - UserPromptSubmit answers with recall.Recall, the same budgeted,
 //     fenced, trusted-only context MCP's memory_recall returns.
 package hook

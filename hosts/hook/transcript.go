@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -22,27 +23,47 @@ const provider = claudecode.Provider
 // for background callers, a second and then give up.
 const storeBusyWait = time.Second
 
-// importTranscript stores what the Claude Code transcript at path holds
-// that sessions.db does not have yet, through the import service. The
-// whole file is parsed each time: a turn's parent may sit anywhere above
-// it, and re-importing the lines already stored adds nothing, so a grown
-// transcript adds only its new lines. It reports whether the file holds
-// any turn of session. A missing file is not a failure: Claude Code names
+// importBytesPerEvent bounds what one transcript event reads past the
+// offset imported before: at the import's pace on a slow, busy machine
+// (about 30 MiB/s) a small part of the deadline. A larger gain is read
+// over the next events, or by the daemon (importer.FinishUnfinished).
+var importBytesPerEvent int64 = 8 << 20
+
+// importShare is the part of the time left that the import may use: the
+// commit and the writer's threshold pass need the rest.
+const importShare = 2
+
+// importTranscript stores what the Claude Code transcript at path gained
+// since the hook last read it, through the import service: it reads from
+// the offset sessions.db stores for the file (a turn's parent above it is
+// found through the parser state stored with it), at most
+// importBytesPerEvent and half the time left, and stores the new offset
+// with the turns. It reports whether the file holds turns of session (or
+// held them before). A missing file is not a failure: Claude Code names
 // the transcript before it writes the first line.
-func importTranscript(ctx context.Context, path, session, stateDir string) (bool, error) {
+func importTranscript(ctx context.Context, path, session, stateDir string, log io.Writer) (bool, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	ids, err := importFile(ctx, path, transcript.FormatClaudeCode, stateDir)
+	rz := importer.Resume{MaxBytes: importBytesPerEvent}
+	ctx, rz.Until = importBounds(ctx)
+	res, err := importer.Import(ctx, stateDir, importer.Paths(path),
+		importer.Options{Format: transcript.FormatClaudeCode, BusyTimeout: storeBusyWait, Resume: &rz})
 	if err != nil {
-		return false, err
+		return false, importFailure(path, err)
 	}
-	for _, id := range ids {
-		if id == session {
-			return true, nil
+	has := false
+	for _, f := range res.Files {
+		if f.Left > 0 {
+			fmt.Fprintf(log, "scriptorium hook: imported part of %s; the next %d bytes are left for the next event or the daemon\n",
+				path, f.Left)
+		}
+		has = has || f.From > 0
+		for _, k := range f.Sessions {
+			has = has || k.Session == session
 		}
 	}
-	return false, nil
+	return has, nil
 }
 
 // importFile imports one transcript of format through the import service,

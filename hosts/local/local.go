@@ -42,6 +42,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/recall"
 	"scriptorium/workspace"
 )
 
@@ -70,6 +71,7 @@ type request struct {
 	WorkspaceID string             `json:"workspace_id"`
 	Root        string             `json:"root"` // the memory dir's real path
 	Query       engine.SearchQuery `json:"query"`
+	Recall      *recall.Request    `json:"recall,omitempty"` // op "recall"
 }
 
 type response struct {
@@ -78,6 +80,7 @@ type response struct {
 	WorkspaceID string              `json:"workspace_id"`
 	Root        string              `json:"root"`
 	Report      engine.SearchReport `json:"report"`
+	Recall      *recall.Result      `json:"recall,omitempty"` // op "recall"
 }
 
 // realRoot is the absolute path of a memory dir with symlinks resolved,
@@ -299,7 +302,9 @@ func (s *Server) answer(ctx context.Context, e *engine.Engine, build string, c n
 		return
 	}
 	var resp response
-	if s.ready.Load() && req.Build == build && req.Op == "search" && s.serves(e, req) {
+	if s.ready.Load() && req.Build == build && req.Op == "recall" && req.Recall != nil && s.serves(e, req) {
+		resp = s.recall(ctx, e, build, *req.Recall)
+	} else if s.ready.Load() && req.Build == build && req.Op == "search" && s.serves(e, req) {
 		if rep, err := e.SearchReport(ctx, req.Query); err == nil {
 			if rep.Results == nil {
 				rep.Results = []engine.SearchResult{}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"scriptorium/engine/recall"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -193,29 +194,30 @@ func (t *tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInpu
 type RecallInput struct {
 	Prompt string `json:"prompt" jsonschema:"the user's message, as it came"`
 	Budget int    `json:"budget,omitempty" jsonschema:"o200k_base token budget of the context; 0 or absent means the configured recall.budget_tokens"`
+	Cwd    string `json:"cwd,omitempty" jsonschema:"the agent's working directory; its project's memory comes first"`
 }
 
 // RecallOutput is what the prompt hook would inject, and the items in it.
 type RecallOutput struct {
-	Context string              `json:"context" jsonschema:"core and hits fenced once in <memory-context>; empty when there is nothing to recall"`
-	Items   []engine.RecallItem `json:"items"`
-	Tokens  int                 `json:"tokens"`
-	Budget  int                 `json:"budget"`
+	Context string        `json:"context" jsonschema:"core and hits fenced once in <memory-context>; empty when there is nothing to recall"`
+	Items   []recall.Item `json:"items"`
+	Tokens  int           `json:"tokens"`
+	Budget  int           `json:"budget"`
 }
 
-// recall is engine.RecallBudget, the function the Claude Code hook calls
-// too, so an MCP host and the hook give an agent the same context.
+// recall is recall.Recall, the function the Claude Code hook and the
+// `recall` verb call too, so every host gives an agent the same context.
 func (t *tools) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
 	if in.Budget < 0 {
 		return nil, RecallOutput{}, toolError(engine.Errorf(engine.CodeInvalidArgument, "budget must not be negative"))
 	}
-	res, err := t.read.RecallBudget(ctx, in.Prompt, in.Budget)
+	res, err := recall.Recall(ctx, t.read, recall.Request{Prompt: in.Prompt, Budget: in.Budget, Cwd: in.Cwd})
 	if err != nil {
 		return nil, RecallOutput{}, toolError(err)
 	}
 	out := RecallOutput{Context: res.Text, Items: res.Items, Tokens: res.Tokens, Budget: res.Budget}
 	if out.Items == nil {
-		out.Items = []engine.RecallItem{}
+		out.Items = []recall.Item{}
 	}
 	return nil, out, nil
 }

@@ -17,7 +17,12 @@
 #      `grep -rlF <the query's longest word> D/memory/topics D/memory/sources`
 #      (LC_ALL=C), interleaved: one untimed run of each, then $SCALE_RUNS of
 #      each alternately; p50/p95 are nearest-rank, x = search p50 / grep p50;
-#   4. runs every read verb $SCALE_VERB_RUNS times (p50 wall, peak RSS of
+#   4. times the prompt path (issue 26) the same way: `recall "<query>"
+#      --json` and the Claude Code hook's UserPromptSubmit (`hook
+#      claude-code`, the event on stdin) against `grep -rliF <the query's
+#      rarest word>` (the word in the fewest files), each alone and then with
+#      a resident `daemon` of the workspace serving the local socket;
+#   5. runs every read verb $SCALE_VERB_RUNS times (p50 wall, peak RSS of
 #      any run), then one `update` appending one cited block.
 # Then the writer scenario: import the generated long history (6,000 turns
 # in 270 sessions) into a fresh state dir and time `write --force` (the
@@ -30,6 +35,7 @@
 #
 # Environment (defaults):
 #   SCALE_RUNS=10  SCALE_VERB_RUNS=3  SCALE_QUERIES="0 3 4 5 6" (indices into the manifest's queries)
+#   SCALE_RECALL="0 3 4" (the queries asked as prompts; "" skips the prompt path)
 #   SCALE_CACHE=${TMPDIR:-/tmp}/scriptorium-bench  SCALE_WORK=${TMPDIR:-/tmp}/scriptorium-scale
 #   SCALE_WRITER=1 (0 skips the writer scenario)  SCALE_HISTORY="270 6000" (sessions, turns)
 #   SCALE_TIMEOUT=2m  SCALE_LONG_TIMEOUT=20m
@@ -41,6 +47,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${SCALE_RUNS:-10}
 verb_runs=${SCALE_VERB_RUNS:-3}
 queries_at=${SCALE_QUERIES:-0 3 4 5 6}
+recall_at=${SCALE_RECALL-0 3 4}
 cache=${SCALE_CACHE:-${TMPDIR:-/tmp}/scriptorium-bench}
 work=${SCALE_WORK:-${TMPDIR:-/tmp}/scriptorium-scale}
 timeout=${SCALE_TIMEOUT:-2m}
@@ -66,7 +73,8 @@ started=$(date -u +'%Y-%m-%d %H:%M UTC')
 
 # Tables are collected in files and printed at the end.
 t_ws=$work/t_ws.md t_search=$work/t_search.md t_verbs=$work/t_verbs.md t_writer=$work/t_writer.md
-: >"$t_ws" && : >"$t_search" && : >"$t_verbs" && : >"$t_writer"
+t_recall=$work/t_recall.md
+: >"$t_ws" && : >"$t_search" && : >"$t_verbs" && : >"$t_writer" && : >"$t_recall"
 
 # longest prints the longest word (in bytes) of a query: grep's needle.
 longest() {
@@ -101,6 +109,54 @@ pair() { # label query-args… ::: grep-dirs…
 	if [ "$n" -eq 100000 ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
 	if [ "$n" -eq 1000000 ]; then target="≤ 0.1: $(verdict "$x" 0.1)" rss_target="≤ 1024: $(verdict "$rss" 1024)"; fi
 	echo "| $label | $name | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $rss ($rss_target) | $files |" >>"$t_search"
+}
+# rarest prints the word of a query found in the fewest files under the
+# dirs (case-insensitive, as the prompt path's grep baseline searches).
+rarest() { # query dirs…
+	local q=$1 best="" bestn=-1 w c
+	shift
+	for w in $q; do
+		c=$(grep -rliF -- "$w" "$@" | wc -l || true)
+		if [ "$bestn" -lt 0 ] || [ "$c" -lt "$bestn" ]; then best=$w bestn=$c; fi
+	done
+	printf %s "$best"
+}
+# ppair times one prompt-path command against grep -rliF of the rarest
+# word: ppair MODE NAME WORD [-stdin FILE] -- CMD…
+ppair() {
+	local mode=$1 name=$2 word=$3
+	shift 3
+	local opts=()
+	while [ "$1" != "--" ]; do opts+=("$1") && shift; done
+	shift
+	log "$label: $name ($mode) vs grep -rliF $word ($runs runs each)"
+	local r target="—" rss_target="—"
+	r=$("$m" pair -runs "$runs" -timeout "$timeout" -base-ok 0,1 "${opts[@]}" -- "$@" ::: \
+		grep -rliF -- "$word" "$state/memory/topics" "$state/memory/sources")
+	read -r p50 p95 g50 g95 x rss files <<<"$r"
+	if [ "$n" -eq 100000 ] && [ "$mode" = alone ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
+	if [ "$n" -eq 100000 ] && [ "$mode" = resident ]; then target="≤ 0.3: $(verdict "$x" 0.3)"; fi
+	echo "| $label | $name | $mode | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $rss ($rss_target) | $files |" >>"$t_recall"
+}
+# prompt_path times recall and the hook for the queries $recall_at (mode:
+# alone, or resident while a daemon serves the socket).
+prompt_path() { # mode
+	local mode=$1 i q w ev
+	for i in $recall_at; do
+		q=${queries[$i]}
+		w=$(rarest "$q" "$state/memory/topics" "$state/memory/sources")
+		ev=$work/n$n/prompt-$i.json
+		printf '{"session_id":"scale","transcript_path":"%s/none.jsonl","cwd":"%s","hook_event_name":"UserPromptSubmit","prompt":"%s"}\n' \
+			"$work" "$work" "$q" >"$ev"
+		# A hook that gave up prints nothing and still exits 0: check that
+		# it answers before timing it.
+		if ! "$cli" hook claude-code --state "$state" <"$ev" | grep -q additionalContext; then
+			echo "| $label | \`$q\` (hook) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — |" >>"$t_recall"
+		else
+			ppair "$mode" "\`$q\` (hook)" "$w" -stdin "$ev" -- "$cli" hook claude-code --state "$state"
+		fi
+		ppair "$mode" "\`$q\` (recall)" "$w" -- "$cli" --state "$state" recall "$q" --json
+	done
 }
 # verb runs one CLI verb $verb_runs times: verb NAME ARGS…
 verb() { # name args…
@@ -179,6 +235,22 @@ for n in "${sizes[@]}"; do
 	q=${queries[3]}
 	pair "\`$q\` + speaker, path, dates" "$(longest "$q")" "$q" --speaker "${filter[0]}" --path "${filter[1]}" \
 		--since "${filter[2]}" --until "${filter[3]}" ::: "$state/memory/${filter[1]}"
+	if [ -n "$recall_at" ]; then
+		prompt_path alone
+		log "$label: starting a resident daemon"
+		"$cli" --state "$state" daemon 2>"$work/n$n/daemon.log" &
+		daemon_pid=$!
+		# The daemon owns the socket at once and answers once it has read
+		# the workspace and opened its index (until then the CLI answers
+		# itself): wait for the socket, then for that read.
+		for _ in $(seq 120); do
+			sleep 1
+			if [ -S "$state/memory/.scriptorium/runtime/engine.sock" ]; then break; fi
+		done
+		sleep "${SCALE_RESIDENT_WARM:-20}"
+		prompt_path resident
+		kill "$daemon_pid" && wait "$daemon_pid" || true
+	fi
 	unset LC_ALL
 
 	block=$(grep -oE '\^[0-9a-f]{8}$' "$state/memory/${edits[0]}" | head -1)
@@ -233,6 +305,14 @@ out=$work/results.md
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	cat "$t_search"
 	echo
+	if [ -s "$t_recall" ]; then
+		echo "The prompt path (issue 26): \`hook claude-code\` (UserPromptSubmit, the event on stdin) and \`recall QUERY --json\` vs \`grep -rliF WORD\` of the query's rarest word over topics/ and sources/, interleaved, $runs runs each; alone, then with a \`daemon\` serving the local socket:"
+		echo
+		echo "| N | prompt | mode | grep word | p50 ms | p95 ms | grep p50 ms | p95 ms | x = command / grep (target) | peak RSS MiB (target) | grep files |"
+		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+		cat "$t_recall"
+		echo
+	fi
 	echo "Every verb on the warm workspace ($verb_runs runs each, \`update\` once; the index was built by the warm-up):"
 	echo
 	echo "| N | verb | p50 s | peak RSS MiB (target) |"

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"scriptorium/transcript"
-	"scriptorium/transcript/internal/jsonlines"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -56,33 +55,16 @@ const maxLineBytes = 64 << 20
 // messages. An invalid line followed by another line is an *transcript.Error
 // with its line number; the same on the last line is tolerated.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
-	p := &parser{name: name, seen: map[string]link{}}
-	sc := jsonlines.NewScanner(r, maxLineBytes)
-	var pending error // a bad line that is forgiven if nothing follows it
-	for sc.Scan() {
-		raw, lineNo := sc.Bytes(), sc.Line()
-		switch {
-		case sc.TooLong():
-			return transcript.Result{}, p.errorf(lineNo, "line is longer than %d bytes", maxLineBytes)
-		case len(bytes.TrimSpace(raw)) == 0:
-		case pending != nil:
-			return transcript.Result{}, pending
-		default:
-			if truncatable, perr := p.line(raw, lineNo); perr != nil {
-				if !truncatable {
-					return transcript.Result{}, perr
-				}
-				pending = perr
-			}
-		}
+	var turns []transcript.Turn
+	res, _, err := Stream(r, name, StreamOptions{}, func(chunk []transcript.Turn) error {
+		turns = append(turns, chunk...)
+		return nil
+	})
+	if err != nil {
+		return transcript.Result{}, err
 	}
-	if err := sc.Err(); err != nil {
-		return transcript.Result{}, fmt.Errorf("%s:%d: read: %w", name, sc.Line(), err)
-	}
-	if pending != nil {
-		p.res.Skip(ReasonTruncatedLastLine)
-	}
-	return p.res, nil
+	res.Turns = turns
+	return res, nil
 }
 
 // link is what a line passes on to its children: the nearest kept turn at or
@@ -97,6 +79,8 @@ type parser struct {
 	name string
 	res  transcript.Result
 	seen map[string]link // uuid -> link, for every line with a uuid so far
+	// held is the content bytes of res.Turns, towards the next chunk.
+	held int
 }
 
 func (p *parser) errorf(line int, format string, args ...any) error {
@@ -142,21 +126,25 @@ func isTrue(raw json.RawMessage) bool { return string(raw) == "true" }
 // line handles one non-blank line. truncatable reports an error that is
 // forgiven on the last line: invalid JSON, as a half-written line is.
 func (p *parser) line(raw []byte, n int) (truncatable bool, err error) {
-	var env envelope
-	if e := json.Unmarshal(raw, &env); e != nil {
-		var syn *json.SyntaxError
-		if errors.As(e, &syn) {
-			return true, p.errorf(n, "invalid JSON: %s", strings.TrimPrefix(e.Error(), "json: "))
+	f, ok := decodeFast(raw)
+	if !ok {
+		var env envelope
+		if e := json.Unmarshal(raw, &env); e != nil {
+			var syn *json.SyntaxError
+			if errors.As(e, &syn) {
+				return true, p.errorf(n, "invalid JSON: %s", strings.TrimPrefix(e.Error(), "json: "))
+			}
+			return false, p.errorf(n, "line is not a JSON object")
 		}
-		return false, p.errorf(n, "line is not a JSON object")
+		if bytes.TrimSpace(raw)[0] != '{' { // null decodes into a struct without error
+			return false, p.errorf(n, "line is not a JSON object")
+		}
+		f = env.fields()
 	}
-	if bytes.TrimSpace(raw)[0] != '{' { // null decodes into a struct without error
-		return false, p.errorf(n, "line is not a JSON object")
-	}
-	typ, uuid := str(env.Type), str(env.UUID)
+	typ, uuid := f.typ, f.uuid
 	switch typ {
 	case "user", "assistant":
-		return false, p.message(&env, typ, uuid, n)
+		return false, p.message(&f, typ, uuid, n)
 	case "summary":
 		p.res.Skip(ReasonSummary)
 	case "system":
@@ -168,17 +156,17 @@ func (p *parser) line(raw []byte, n int) (truncatable bool, err error) {
 	}
 	// A skipped line with a uuid is still a link in the chain.
 	if _, dup := p.seen[uuid]; uuid != "" && !dup {
-		p.seen[uuid] = p.above(&env)
+		p.seen[uuid] = p.above(&f)
 	}
 	return false, nil
 }
 
 // above resolves what a line hangs from: its parentUuid, or for a compact
 // boundary (parentUuid null) its logicalParentUuid.
-func (p *parser) above(env *envelope) link {
-	ref := str(env.ParentUUID)
+func (p *parser) above(f *fields) link {
+	ref := f.parent
 	if ref == "" {
-		ref = str(env.LogicalParentUUID)
+		ref = f.logicalParent
 	}
 	if ref == "" {
 		return link{}
@@ -191,11 +179,11 @@ func (p *parser) above(env *envelope) link {
 }
 
 // message handles a user or assistant line.
-func (p *parser) message(env *envelope, role, uuid string, n int) error {
+func (p *parser) message(f *fields, role, uuid string, n int) error {
 	if uuid == "" {
 		return p.errorf(n, "%s line has no uuid", role)
 	}
-	session := str(env.SessionID)
+	session := f.session
 	if session == "" {
 		return p.errorf(n, "%s line %s has no sessionId", role, uuid)
 	}
@@ -203,26 +191,29 @@ func (p *parser) message(env *envelope, role, uuid string, n int) error {
 		p.res.Skip(ReasonDuplicate)
 		return nil
 	}
-	up := p.above(env)
+	up := p.above(f)
 	skip := func(reason string) error {
 		p.res.Skip(reason)
 		p.seen[uuid] = up
 		return nil
 	}
 	switch {
-	case isTrue(env.IsMeta):
+	case f.meta:
 		return skip(ReasonMeta)
-	case isTrue(env.IsCompactSummary):
+	case f.compactSummary:
 		return skip(ReasonCompactSummary)
-	case role == transcript.RoleAssistant && isTrue(env.IsAPIErrorMessage):
+	case role == transcript.RoleAssistant && f.apiError:
 		return skip(ReasonAPIError)
 	}
-	var msg message
-	if len(env.Message) == 0 || env.Message[0] != '{' {
-		return p.errorf(n, "%s line %s has no message object", role, uuid)
-	}
-	if err := json.Unmarshal(env.Message, &msg); err != nil {
-		return p.errorf(n, "%s line %s: message: %s", role, uuid, strings.TrimPrefix(err.Error(), "json: "))
+	msg := f.msg
+	if msg == nil {
+		if len(f.msgRaw) == 0 || f.msgRaw[0] != '{' {
+			return p.errorf(n, "%s line %s has no message object", role, uuid)
+		}
+		msg = new(message)
+		if err := json.Unmarshal(f.msgRaw, msg); err != nil {
+			return p.errorf(n, "%s line %s: message: %s", role, uuid, strings.TrimPrefix(err.Error(), "json: "))
+		}
 	}
 	if role == transcript.RoleAssistant && msg.Model == "<synthetic>" {
 		return skip(ReasonSyntheticMessage)
@@ -244,7 +235,7 @@ func (p *parser) message(env *envelope, role, uuid string, n int) error {
 	if strings.IndexByte(text, 0) >= 0 {
 		return skip(ReasonNULCharacter)
 	}
-	ts := str(env.Timestamp)
+	ts := f.timestamp
 	t, err := time.Parse(time.RFC3339Nano, ts)
 	t = t.UTC()
 	// Years 0 and 10000 can appear in UTC even when the written year is in
@@ -262,10 +253,11 @@ func (p *parser) message(env *envelope, role, uuid string, n int) error {
 		parent = ""
 	}
 	p.seen[uuid] = link{kept: uuid, session: session}
+	p.held += len(text)
 	p.res.Turns = append(p.res.Turns, transcript.Turn{
 		Provider: Provider, Session: session, ID: uuid, Parent: parent,
 		Role: role, Content: text, Time: t, Tier: transcript.TierOwner,
-		Synthetic: isTrue(env.IsSidechain), Project: str(env.Cwd),
+		Synthetic: f.sidechain, Project: f.cwd,
 	})
 	return nil
 }

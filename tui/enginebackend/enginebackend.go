@@ -5,12 +5,16 @@ package enginebackend
 
 import (
 	"context"
+	"os"
 
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
+	"scriptorium/engine/forget"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/recall"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
+	"scriptorium/views"
 	"scriptorium/workspace"
 )
 
@@ -26,6 +30,22 @@ type backend struct {
 // does not watch.
 func New(e *engine.Engine, changes <-chan struct{}) tui.Backend {
 	return backend{e: e, changes: changes}
+}
+
+// Recall is the recall service's answer for the prompt, from the TUI's
+// working directory as the recall verb asks it.
+func (b backend) Recall(ctx context.Context, prompt string) (views.Recalled, error) {
+	cwd, _ := os.Getwd()
+	res, err := recall.Recall(ctx, b.e, recall.Request{Prompt: prompt, Cwd: cwd})
+	if err != nil {
+		return views.Recalled{}, err
+	}
+	out := views.Recalled{Text: res.Text, Tokens: res.Tokens, Budget: res.Budget, Items: make([]views.RecalledItem, 0, len(res.Items))}
+	for _, it := range res.Items {
+		out.Items = append(out.Items, views.RecalledItem{Kind: it.Kind, Ref: it.Ref, Path: it.Path, Anchor: it.Anchor,
+			Date: it.Date, Tokens: it.Tokens, Text: it.Text})
+	}
+	return out, nil
 }
 
 func (b backend) Status(ctx context.Context) (engine.Status, error) { return b.e.Status(ctx) }
@@ -69,11 +89,11 @@ func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engin
 }
 
 func (b backend) ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error) {
-	return b.e.ExplainCore(ctx, id)
+	return recall.ExplainCore(ctx, b.e, id)
 }
 
 func (b backend) ReorderCore(ctx context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error) {
-	return b.e.ReorderCore(ctx, id, m)
+	return recall.ReorderCore(ctx, b.e, id, m)
 }
 
 func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
@@ -99,7 +119,7 @@ func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.Rev
 }
 
 func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
-	return b.e.Forget(ctx, sel, dryRun)
+	return forget.Run(ctx, b.e, sel, dryRun)
 }
 
 func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {

@@ -4,8 +4,9 @@
 //
 //	measure once [-timeout 20m] -- CMD [ARG…]
 //	    one run; prints "<wall s>\t<peak RSS MiB>"
-//	measure pair [-runs 10] [-timeout 2m] [-base-ok 0,1] -- CMD… ::: BASE…
-//	    one untimed run of each, then the two interleaved -runs times;
+//	measure pair [-runs 10] [-timeout 2m] [-base-ok 0,1] [-stdin FILE] -- CMD… ::: BASE…
+//	    one untimed run of each, then the two interleaved -runs times
+//	    (-stdin: CMD reads FILE, as a hook reads its event);
 //	    prints "<p50 ms>\t<p95 ms>\t<base p50 ms>\t<base p95 ms>\t<p50/base p50>\t<peak RSS MiB>\t<base stdout lines>"
 //	measure manifest -manifest FILE queries|edit_topics|cites|filter
 //	    prints that part of a manifest, one value a line (cites: source-ids;
@@ -78,10 +79,13 @@ type sample struct {
 
 // runOnce runs argv with stdout discarded (counting its lines) and returns
 // its wall time and peak RSS. A run over timeout is killed.
-func runOnce(argv []string, timeout time.Duration) (sample, error) {
+func runOnce(argv []string, timeout time.Duration, stdin ...[]byte) (sample, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if len(stdin) > 0 {
+		cmd.Stdin = bytes.NewReader(stdin[0])
+	}
 	var lines lineCounter
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &lines, &stderr
@@ -154,8 +158,17 @@ func pair(args []string) error {
 	runs := fl.Int("runs", 10, "timed runs of each command")
 	timeout := fl.Duration("timeout", 2*time.Minute, "kill a run after this long")
 	baseOK := fl.String("base-ok", "0", "exit statuses of the baseline that count as success (grep: 0,1)")
+	stdinFile := fl.String("stdin", "", "a file the first command reads on its standard input")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	var in [][]byte
+	if *stdinFile != "" {
+		data, err := os.ReadFile(*stdinFile)
+		if err != nil {
+			return err
+		}
+		in = append(in, data)
 	}
 	rest := fl.Args()
 	i := slices.Index(rest, ":::")
@@ -175,7 +188,7 @@ func pair(args []string) error {
 	var rss int64
 	lines := 0
 	for r := -1; r < *runs; r++ { // r = -1: the untimed warm-up
-		sa, err := runOnce(a, *timeout)
+		sa, err := runOnce(a, *timeout, in...)
 		if err == nil {
 			err = check(a, sa, []int{0})
 		}

@@ -70,3 +70,22 @@ func TestScanner_ReadError(t *testing.T) {
 		t.Fatalf("scan = %v, err = %v, line = %d", s.Bytes(), s.Err(), s.Line())
 	}
 }
+
+func TestScanner_Offset(t *testing.T) {
+	in := "ab\n\ncd\r\nef"
+	s := NewScannerAt(iotest.OneByteReader(strings.NewReader(in)), 10, 100, 7)
+	type at struct {
+		line string
+		n    int
+		off  int64
+		nl   bool
+	}
+	var out []at
+	for s.Scan() {
+		out = append(out, at{string(s.Bytes()), s.Line(), s.Offset(), s.Terminated()})
+	}
+	want := []at{{"ab", 8, 103, true}, {"", 9, 104, true}, {"cd", 10, 108, true}, {"ef", 11, 110, false}}
+	if !reflect.DeepEqual(out, want) {
+		t.Fatalf("got %+v, want %+v", out, want)
+	}
+}

@@ -1,4 +1,4 @@
-package engine_test
+package forget_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/forget"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -104,7 +105,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 	}
 	tree := ftTree(t, state)
 	rev := ftRevision(t, e)
-	dry, err := e.Forget(ctx, engine.ForgetSelector{Speaker: "u456"}, true)
+	dry, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 		t.Fatalf("a dry run changed the workspace:\n%s", d)
 	}
 
-	res, err := e.Forget(ctx, engine.ForgetSelector{Speaker: "u456"}, false)
+	res, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 	if h[0].Kind != "forget" || h[0].Revision != res.Revision {
 		t.Errorf("history head = %+v", h[0])
 	}
-	ledger, err := e.Forgets(ctx)
+	ledger, err := forget.Ledger(ctx, e)
 	if err != nil || len(ledger) != 1 || !ledger[0].Done || ledger[0].Selector.Speaker != "u456" ||
 		len(ledger[0].Records) != 2 || len(ledger[0].Records[0].SHA256) != 64 || ledger[0].Turns != 2 {
 		t.Errorf("ledger = %+v, %v", ledger, err)
@@ -178,7 +179,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 		t.Errorf("revert of the scrubbed write: %v", err)
 	}
 	// The same selection again holds nothing left to forget.
-	if _, err := e.Forget(ctx, engine.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeInvalidArgument {
 		t.Errorf("second forget: %v", err)
 	}
 	// Importing the transcript again brings nothing back.
@@ -211,12 +212,12 @@ func TestForget_Errors(t *testing.T) {
 		{engine.ForgetSelector{Thread: "no-slash"}, engine.CodeInvalidArgument},
 	}
 	for _, tt := range tests {
-		if _, err := e.Forget(ctx, tt.sel, true); ftCode(err) != tt.code {
+		if _, err := forget.Run(ctx, e, tt.sel, true); ftCode(err) != tt.code {
 			t.Errorf("Forget(%+v) = %v, want %s", tt.sel, err, tt.code)
 		}
 	}
 	paired := ftOpen(t, e.StateDir(), asPaired)
-	if _, err := paired.Forget(ctx, engine.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeForbidden {
+	if _, err := forget.Run(ctx, paired, engine.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired forget: %v", err)
 	}
 }
@@ -259,7 +260,7 @@ func TestForget_LegacyRecords(t *testing.T) {
 	e := ftOpen(t, state)
 	legacy := "sources/openprogram/old-chat.md"
 	before := ftRead(t, state, legacy)
-	res, err := e.Forget(ctx, engine.ForgetSelector{Thread: "openprogram/old-chat"}, false)
+	res, err := forget.Run(ctx, e, engine.ForgetSelector{Thread: "openprogram/old-chat"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +308,7 @@ func TestForget_UnwrittenTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree, rev := ftTree(t, state), ftRevision(t, e)
-	res, err := e.Forget(ctx, engine.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false)
+	res, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +318,7 @@ func TestForget_UnwrittenTurn(t *testing.T) {
 	if d := ftTreeDiff(tree, ftTree(t, state)); strings.Contains(d, "topics/") || strings.Contains(d, "sources/") {
 		t.Errorf("forgetting an unwritten turn changed memory files:\n%s", d)
 	}
-	if ledger, _ := e.Forgets(ctx); len(ledger) != 1 || !ledger[0].Done || ledger[0].Revision != rev+1 {
+	if ledger, _ := forget.Ledger(ctx, e); len(ledger) != 1 || !ledger[0].Done || ledger[0].Revision != rev+1 {
 		t.Errorf("ledger = %+v", ledger)
 	}
 	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {

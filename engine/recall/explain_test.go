@@ -1,4 +1,4 @@
-package engine_test
+package recall_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/enginetest"
+	"scriptorium/engine/recall"
 )
 
 // explainSetup opens a workspace whose topics/core.md holds four blocks
@@ -17,17 +19,17 @@ func explainSetup(t *testing.T) (*engine.Engine, string) {
 		"Beta: the home server is called atlas and runs Proxmox. ^c0000002\n\n" +
 		"Gamma: the owner's daughter is learning the cello this year. ^c0000003\n\n" +
 		"Delta: backups run every night at two in the morning. ^c0000004\n"
-	state := ftEmpty(t, map[string]string{"topics/core.md": core, "topics/other.md": "# Other\n\nElsewhere. ^c0000009\n"})
+	state := enginetest.Empty(t, map[string]string{"topics/core.md": core, "topics/other.md": "# Other\n\nElsewhere. ^c0000009\n"})
 	cfg := engine.DefaultConfig()
 	cfg.Memory.Core.Budget = 40
-	e := ftOpen(t, state, func(o *engine.Options) { o.Config = &cfg })
+	e := enginetest.Open(t, state, func(o *engine.Options) { o.Config = &cfg })
 	return e, state
 }
 
 func TestExplainCore(t *testing.T) {
 	ctx := context.Background()
 	e, _ := explainSetup(t)
-	first, err := e.ExplainCore(ctx, "^c0000001")
+	first, err := recall.ExplainCore(ctx, e, "^c0000001")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestExplainCore(t *testing.T) {
 	}
 	var states []string
 	for _, id := range []string{"c0000001", "c0000002", "c0000003", "c0000004"} {
-		x, err := e.ExplainCore(ctx, id)
+		x, err := recall.ExplainCore(ctx, e, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,14 +51,14 @@ func TestExplainCore(t *testing.T) {
 	if states[0] != "included" || states[3] != "excluded" {
 		t.Fatalf("states = %v: the budget of 40 should keep the first and drop the last", states)
 	}
-	other, err := e.ExplainCore(ctx, "^c0000009")
+	other, err := recall.ExplainCore(ctx, e, "^c0000009")
 	if err != nil || other.State != "not_in_core" || other.Position != 0 || !strings.Contains(other.Reason, "topics/other.md") {
 		t.Errorf("a block outside topics/core.md = %+v, %v", other, err)
 	}
-	if _, err := e.ExplainCore(ctx, "^deadbeef"); ftCode(err) != engine.CodeNotFound {
+	if _, err := recall.ExplainCore(ctx, e, "^deadbeef"); enginetest.Code(err) != engine.CodeNotFound {
 		t.Errorf("unknown block: %v", err)
 	}
-	if _, err := e.ExplainCore(ctx, "nope"); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := recall.ExplainCore(ctx, e, "nope"); enginetest.Code(err) != engine.CodeInvalidArgument {
 		t.Errorf("not an id: %v", err)
 	}
 }
@@ -64,47 +66,47 @@ func TestExplainCore(t *testing.T) {
 func TestReorderCore(t *testing.T) {
 	ctx := context.Background()
 	e, state := explainSetup(t)
-	last, _ := e.ExplainCore(ctx, "c0000004")
+	last, _ := recall.ExplainCore(ctx, e, "c0000004")
 	if last.State != "excluded" {
 		t.Fatalf("the last block should start excluded: %+v", last)
 	}
-	res, err := e.ReorderCore(ctx, "^c0000004", engine.CoreMove{Top: true})
+	res, err := recall.ReorderCore(ctx, e, "^c0000004", engine.CoreMove{Top: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Position != 1 || res.Revision != ftRevision(t, e) || !contains(res.After.Included, "c0000004") || contains(res.Before.Included, "c0000004") {
+	if res.Position != 1 || res.Revision != enginetest.Revision(t, e) || !contains(res.After.Included, "c0000004") || contains(res.Before.Included, "c0000004") {
 		t.Errorf("move to top = %+v", res)
 	}
 	// Pin the third block: a "## Pinned" section first in the file.
-	res, err = e.ReorderCore(ctx, "c0000003", engine.CoreMove{Pin: true})
+	res, err = recall.ReorderCore(ctx, e, "c0000003", engine.CoreMove{Pin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := ftRead(t, state, "topics/core.md")
+	got := enginetest.Read(t, state, "topics/core.md")
 	if !res.Pinned || res.Position != 1 || !strings.HasPrefix(got, "# Core\n\n## Pinned\n\nGamma:") || !strings.Contains(got, "\n## Core\n") {
 		t.Errorf("pin = %+v\n%s", res, got)
 	}
-	if x, _ := e.ExplainCore(ctx, "c0000003"); !x.Pinned || x.State != "included" {
+	if x, _ := recall.ExplainCore(ctx, e, "c0000003"); !x.Pinned || x.State != "included" {
 		t.Errorf("a pinned block explains as %+v", x)
 	}
 	// Moving to the top now lands after the pinned block.
-	res, err = e.ReorderCore(ctx, "c0000002", engine.CoreMove{Top: true})
+	res, err = recall.ReorderCore(ctx, e, "c0000002", engine.CoreMove{Top: true})
 	if err != nil || res.Position != 2 || res.Pinned {
 		t.Errorf("top under a pin = %+v, %v", res, err)
 	}
-	res, err = e.ReorderCore(ctx, "c0000003", engine.CoreMove{Unpin: true})
+	res, err = recall.ReorderCore(ctx, e, "c0000003", engine.CoreMove{Unpin: true})
 	if err != nil || res.Pinned {
 		t.Errorf("unpin = %+v, %v", res, err)
 	}
-	res, err = e.ReorderCore(ctx, "c0000001", engine.CoreMove{To: 4})
+	res, err = recall.ReorderCore(ctx, e, "c0000001", engine.CoreMove{To: 4})
 	if err != nil || res.Position != 4 {
 		t.Errorf("move to 4 = %+v, %v", res, err)
 	}
-	ftVerifyClean(t, e)
-	if _, err := e.ReorderCore(ctx, "c0000009", engine.CoreMove{Top: true}); ftCode(err) != engine.CodeNotFound {
+	enginetest.VerifyClean(t, e)
+	if _, err := recall.ReorderCore(ctx, e, "c0000009", engine.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeNotFound {
 		t.Errorf("reorder of a block outside core: %v", err)
 	}
-	if _, err := ftOpen(t, state, asPaired).ReorderCore(ctx, "c0000001", engine.CoreMove{Top: true}); ftCode(err) != engine.CodeForbidden && ftCode(err) != engine.CodeRejected {
+	if _, err := recall.ReorderCore(ctx, enginetest.Open(t, state, enginetest.AsPaired), "c0000001", engine.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeForbidden && enginetest.Code(err) != engine.CodeRejected {
 		t.Errorf("a paired reorder: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package forget
 
 import (
 	"context"
@@ -8,7 +8,16 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"scriptorium/engine"
 )
+
+// fileChange is a history row's recorded bytes of one file (the core's
+// JSON of history.files).
+type fileChange struct {
+	Before []byte `json:"before"`
+	After  []byte `json:"after"`
+}
 
 // The state.db part of a forget's clean-up: history rows, sleep pass
 // reports and events that kept a copy of the forgotten text.
@@ -91,7 +100,7 @@ func scrubState(ctx context.Context, db sqlConn, rev int64, nd needles, apply bo
 		return nil, fmt.Errorf("read sleep passes: %w", err)
 	}
 	for _, p := range passes {
-		var changed []FileDiff
+		var changed []engine.FileDiff
 		_ = json.Unmarshal([]byte(p.changed), &changed)
 		var hit []string
 		for i, c := range changed {

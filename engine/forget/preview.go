@@ -1,108 +1,82 @@
-package engine
+package forget
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/workspace"
 )
 
-// forgetPreview lists every place that holds the content and what the
+// preview lists every place that holds the content and what the
 // forget does there, each as a diff: the archives and topics the install
 // changes, the derived views it re-renders, the index documents it drops,
 // the sessions.db turns it blanks, and the earlier copies it scrubs.
-func (e *Engine) forgetPreview(ctx context.Context, s, after *snapshot, plan *txPlan, fp *forgetPlan) (ForgetResult, error) {
-	res := ForgetResult{Sources: fp.sourceIDs(), Changes: []ForgetChange{}, Turns: len(fp.nodes),
+func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine.Plan, fp *forgetPlan) (engine.ForgetResult, error) {
+	after := plan.After
+	res := engine.ForgetResult{Sources: fp.sourceIDs(), Changes: []engine.ForgetChange{}, Turns: len(fp.nodes),
 		Blocks: nonNil(fp.blocks), Citations: fp.citations}
 	add := func(kind, path, diff string) {
 		if diff != "" {
-			res.Changes = append(res.Changes, ForgetChange{Path: path, Kind: kind, Diff: diff})
+			res.Changes = append(res.Changes, engine.ForgetChange{Path: path, Kind: kind, Diff: diff})
 		}
 	}
-	for _, p := range plan.order {
+	for _, p := range plan.Changed {
 		kind := "topic"
 		if strings.HasPrefix(p, workspace.SourcesDir+"/") {
 			kind = "archive"
 		}
-		add(kind, p, unifiedDiff(p, plan.old[p], plan.files[p]))
+		add(kind, p, plan.Diff(p))
 	}
-	for _, d := range e.derivedDiffs(after) {
+	for _, d := range e.DerivedDiffs(after) {
 		add("derived", d.Path, d.Diff)
 	}
-	add("index", ".scriptorium/index", indexDiff(s, after))
+	add("index", ".scriptorium/index", indexDiff(v, after))
 	add("sessions", "sessions.db", sessionsDiff(fp))
-	rows, err := scrubState(ctx, e.db, 0, fp.needles, false)
+	vecs, err := forgottenVectors(e, v, after)
 	if err != nil {
-		return res, Wrap(CodeIO, err, "read state.db")
+		return res, engine.Wrap(engine.CodeIO, err, "read the vector cache")
+	}
+	res.Vectors = vecs
+	if vecs > 0 {
+		add("embeddings", ".scriptorium/"+vectorFile, listDiff(vectorFile,
+			[]string{fmt.Sprintf("%d vector(s) keyed by the SHA-256 of forgotten text", vecs)},
+			"removed, and the file rewritten so that no free page keeps a key"))
+	}
+	rows, err := scrubState(ctx, e.StateDB(), 0, fp.needles, false)
+	if err != nil {
+		return res, engine.Wrap(engine.CodeIO, err, "read state.db")
 	}
 	add("history", ".scriptorium/state.db", listDiff("state.db", rows,
 		"scrubbed: an earlier copy of the forgotten text (these revisions can no longer be reverted)"))
-	props, err := e.scrubProposals(fp.needles, false)
+	props, err := scrubProposals(e, fp.needles, false)
 	if err != nil {
-		return res, Wrap(CodeIO, err, "read proposals")
+		return res, engine.Wrap(engine.CodeIO, err, "read proposals")
 	}
 	for _, p := range props {
 		id := strings.TrimPrefix(p, "proposal ")
 		add("proposal", ".scriptorium/proposals/"+id+".json", listDiff(id+".json", []string{p},
 			"deleted: it holds the forgotten text, and accepting it would bring it back"))
 	}
-	rt, err := e.scrubRuntime(fp.needles, false)
+	rt, err := scrubRuntime(e, fp.needles, false)
 	if err != nil {
-		return res, Wrap(CodeIO, err, "read runtime files")
+		return res, engine.Wrap(engine.CodeIO, err, "read runtime files")
 	}
 	for _, p := range rt {
-		add("runtime", p, listDiff(filepath.Base(p), []string{p}, "the forgotten text is replaced by "+forgottenMark))
+		add("runtime", p, listDiff(filepath.Base(p), []string{p}, "the forgotten text is replaced by "+forgottenMark+"; a status file or cache naming a forgotten record is removed, a log loses those lines"))
 	}
 	return res, nil
-}
-
-// derivedDiffs diffs the derived views as they are on disk against their
-// render from after; timeline days no trusted block mentions any more are
-// deletions.
-func (e *Engine) derivedDiffs(after *snapshot) []FileDiff {
-	files, _ := e.derivedFiles(after)
-	root := e.ws.Root()
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
-	}
-	_ = filepath.WalkDir(filepath.Join(root, "timeline"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		if rel = filepath.ToSlash(rel); files[rel] == nil {
-			paths = append(paths, rel)
-		}
-		return nil
-	})
-	sort.Strings(paths)
-	var out []FileDiff
-	for _, p := range paths {
-		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			old = nil
-		}
-		if bytes.Equal(old, files[p]) {
-			continue
-		}
-		out = append(out, FileDiff{Path: p, Diff: unifiedDiff(p, old, files[p])})
-	}
-	return out
 }
 
 // indexDiff lists the search documents the forget drops or re-indexes.
 // The index is rebuilt from scratch afterwards, so no segment keeps a term
 // of a dropped document.
-func indexDiff(before, after *snapshot) string {
-	old, cur := touchedDocs(before, after)
+func indexDiff(before, after *engine.View) string {
+	old, cur := engine.IndexChanges(before, after)
 	var lines []string
 	for id, d := range old {
 		n, ok := cur[id]

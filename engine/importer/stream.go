@@ -1,0 +1,107 @@
+package importer
+
+import (
+	"errors"
+	"io"
+
+	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
+	"scriptorium/transcript"
+)
+
+// streamed reads a file of a streaming format (format.stream) and stores
+// its turns a chunk at a time: each chunk is one more file of the batch,
+// whose parents the store finds among the chunks stored before it. Memory
+// is bounded by a chunk, not by the file. A parse error after some chunks
+// were stored is the file's problem, and the batch then commits nothing.
+func (im *run) streamed(file File, row format, r io.Reader, o parseOptions) error {
+	res, ok, err := im.streamWith(&file, row, func(emit func([]transcript.Turn) error) (transcript.Result, error) {
+		return row.stream(r, o, emit)
+	})
+	if ok {
+		im.finishFile(file, res)
+	}
+	return err
+}
+
+// errStored ends a stream whose chunk the store could not take.
+var errStored = errors.New("store failed")
+
+// streamWith runs a stream, storing each chunk and noting its sessions
+// and turns in file. Only a failure of the store is returned; a parse
+// error is recorded as the file's problem, and ok is then false.
+func (im *run) streamWith(file *File, row format, run func(emit func([]transcript.Turn) error) (transcript.Result, error)) (res transcript.Result, ok bool, err error) {
+	seen := map[sessions.SessionKey]bool{}
+	file.Turns = 0
+	var storeErr error
+	res, err = run(func(turns []transcript.Turn) error {
+		nodes, keys := nodesOf(turns, im.tiers)
+		im.noteChats(turns, nodes)
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				file.Sessions = append(file.Sessions, k)
+			}
+		}
+		file.Turns += len(turns)
+		if len(im.problems) > 0 || len(nodes) == 0 {
+			return nil
+		}
+		if storeErr = im.store(*file); storeErr != nil {
+			return errStored
+		}
+		add := im.batch.AddNodes
+		if row.chat {
+			add = im.batch.AddChatNodes
+		}
+		if err := add(nodes); err != nil {
+			storeErr = errcode.Wrap(errcode.IO, err, "import")
+			return errStored
+		}
+		return nil
+	})
+	if storeErr != nil {
+		return transcript.Result{}, false, storeErr
+	}
+	if err != nil {
+		im.problem(file.Path, err)
+		return transcript.Result{}, false, nil
+	}
+	return res, true, nil
+}
+
+// finishFile counts a read file's skips and reports it, as parsed does.
+func (im *run) finishFile(file File, res transcript.Result) {
+	for k, n := range res.Skipped {
+		im.res.Skipped[k] += n
+	}
+	if file.Turns == 0 {
+		im.res.Warnings = append(im.res.Warnings, noTurnsWarning(file.Path, res.Skipped))
+	}
+	im.res.Files = append(im.res.Files, file)
+	im.report(file)
+}
+
+// sourceReader counts what is read from an input towards the progress,
+// and keeps the input's own read failure apart from the store's.
+type sourceReader struct {
+	r        io.Reader
+	progress Progress
+	err      error
+}
+
+func (s *sourceReader) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	if s.progress != nil && n > 0 {
+		s.progress.Read(n)
+	}
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// eofReader is an empty stdin.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

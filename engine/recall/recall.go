@@ -1,0 +1,411 @@
+// Package recall is the one recall function: what an agent is given for a
+// prompt. The Claude Code prompt hook, MCP's memory_recall, the HTTP API
+// and the CLI's `recall` verb all call Recall, so each gives an agent the
+// same bytes for the same prompt. It also explains and reorders core.md
+// (explain.go), the other half of "what a prompt is given".
+//
+// A recall spends its budget on memory, not on the transcript: distilled
+// blocks come first; a source comes in only when no block in the recall
+// cites it, so never a block together with the source it cites; footnote
+// markers and role prefixes are dropped; each item carries its date and
+// its topic (the citation's path). For a coding session the project's own
+// topic file (topics/projects/<project>.md, the project named by the
+// session's working directory as the writer names it) comes before the
+// search hits. Pending content never appears: the engine's read
+// (engine.RecallRead) gives only trusted blocks and search never returns
+// pending sources.
+package recall
+
+import (
+	"context"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"scriptorium/engine"
+	"scriptorium/render"
+	"scriptorium/workspace/topic"
+)
+
+// Item is one piece of a recall, in the order it appears inside the fence.
+type Item struct {
+	Kind   string `json:"kind"`   // "core", "project", "topic" or "source"
+	Ref    string `json:"ref"`    // block id or source-id
+	Path   string `json:"path"`   // workspace-relative: "topics/…", "sources/…"
+	Anchor string `json:"anchor"` // "^<id>" or "source-<hash>"
+	Date   string `json:"date"`   // YYYY-MM-DD; "" when memory gives none
+	Tokens int    `json:"tokens"` // o200k_base tokens of Text on its own
+	Text   string `json:"text"`   // the line as it stands inside the fence
+}
+
+// Result is the per-prompt context a host adds to a turn.
+type Result struct {
+	// Text is the whole context fenced once in <memory-context>, or ""
+	// when there is nothing to recall.
+	Text   string `json:"text"`
+	Items  []Item `json:"items"`
+	Tokens int    `json:"tokens"` // o200k_base tokens of Text; never more than Budget
+	Budget int    `json:"budget"`
+}
+
+// Request is one recall.
+type Request struct {
+	Prompt string // the user's message, as it came
+	Budget int    // o200k_base tokens; <= 0 means recall.budget_tokens
+	// Cwd is the agent's working directory, when the host knows it: its
+	// project's memory comes first.
+	Cwd string
+}
+
+// minHits is the fewest hits a recall asks search for; a larger budget
+// asks for more (hitLimit), so the budget rather than the limit decides
+// what fits.
+const minHits = 10
+
+// hitLimit is how many hits to ask for under a budget: about one per 25
+// tokens (a hit line is 25–60), between minHits and 100.
+func hitLimit(budget int) int { return min(max(budget/25, minHits), 100) }
+
+// maxQueryRunes bounds the part of a message searched for: a pasted log is
+// still a message to recall for, but only its start is a query.
+const maxQueryRunes = 1000
+
+// minSourceWords is the fewest words a source line must say to be
+// recalled.
+const minSourceWords = 3
+
+// maxHitRunes is the longest block a hit shows whole.
+const maxHitRunes = 400
+
+// Section headings inside the fence: which part is the standing memory,
+// which the project's, which was found for this prompt.
+const (
+	coreHeading    = "## Core memory\n\n"
+	projectHeading = "## This project\n\n"
+	hitsHeading    = "## Recalled for this prompt\n\n"
+)
+
+// Recall returns what a host adds to one prompt, within the budget
+// counted in o200k_base tokens on the fenced text. Items are whole lines:
+// the first that does not fit ends its section, and the sections come in
+// order (core, project, hits), so a small budget keeps the core.
+func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) {
+	budget := req.Budget
+	if budget <= 0 {
+		budget = e.Config().Recall.BudgetTokens
+	}
+	res := Result{Budget: budget, Items: []Item{}}
+	project := ProjectTopic(req.Cwd)
+	q := engine.RecallQuery{Text: Query(req.Prompt), Limit: hitLimit(budget)}
+	if project != "" {
+		q.Topics = []string{project}
+	}
+	m, err := e.RecallRead(ctx, q)
+	if err != nil {
+		return res, err
+	}
+	p := packer{budget: budget, cited: map[string]int{}, citesOf: map[string][]string{}, blocks: map[string]bool{}}
+	// The core and the project's memory are in the owner's order: each
+	// ends at its first block that does not fit.
+	coreBudget := e.Config().Memory.Core.Budget
+	for _, b := range m.Core {
+		n := len(p.items)
+		if !p.addBlock("core", b) {
+			break
+		}
+		if len(p.items) == n {
+			continue // nothing to say
+		}
+		if p.coreTokens += p.items[n].Tokens; p.coreTokens > coreBudget {
+			p.dropLast() // past memory.core.budget: core.md would leave it out too
+			break
+		}
+	}
+	for _, b := range m.Topics[project] {
+		if !p.addBlock("project", b) {
+			break
+		}
+	}
+	// Distilled blocks first, in rank order; then the sources no recalled
+	// block cites, in rank order. A hit that does not fit leaves room for
+	// a shorter one after it.
+	for _, h := range m.Hits {
+		if h.Block != nil {
+			b := *h.Block
+			// A long block (an old writer's copy of a turn) is shown as
+			// its snippet around the prompt's words.
+			if utf8.RuneCountInString(b.Text) > maxHitRunes && h.Snippet != "" {
+				b.Text = h.Snippet
+			}
+			p.addBlock("topic", b)
+		}
+	}
+	for _, h := range m.Hits {
+		if h.Kind == "source" && p.cited[h.Ref] == 0 {
+			p.addSource(h.SearchResult)
+		}
+	}
+	if len(p.items) == 0 {
+		return res, nil
+	}
+	// The estimate may have let the last items overshoot by a token or two.
+	for len(p.items) > 0 && render.CountTokens(fence(p.items)) > budget {
+		p.items = p.items[:len(p.items)-1]
+	}
+	if len(p.items) == 0 {
+		return res, nil
+	}
+	res.Items = p.items
+	res.Text = fence(p.items)
+	res.Tokens = render.CountTokens(res.Text)
+	return res, nil
+}
+
+// packer adds items while they fit.
+type packer struct {
+	budget  int
+	total   int    // the estimated tokens of the fenced items
+	section string // the heading of the last item
+	items   []Item
+	// coreTokens are the core section's: it stops at memory.core.budget.
+	coreTokens int
+	cited      map[string]int      // source-ids the recalled blocks cite, and recalled sources (how often)
+	citesOf    map[string][]string // a recalled block's citations
+	blocks     map[string]bool     // block ids recalled
+}
+
+// addBlock adds a block unless it is already recalled; false when it
+// does not fit.
+func (p *packer) addBlock(kind string, b engine.RecallBlock) bool {
+	if p.blocks[b.ID] {
+		return true
+	}
+	text := Clean(b.Text)
+	if text == "" {
+		return true // nothing to say is no reason to end a section
+	}
+	it := Item{Kind: kind, Ref: b.ID, Path: b.Path, Anchor: "^" + b.ID, Date: b.Date}
+	it.Text = line(it, text)
+	if !p.add(it) {
+		return false
+	}
+	p.blocks[b.ID] = true
+	p.citesOf[b.ID] = b.Cites
+	for _, c := range b.Cites {
+		p.cited[c]++
+	}
+	return true
+}
+
+// dropLast takes back the last item, a block.
+func (p *packer) dropLast() {
+	it := p.items[len(p.items)-1]
+	p.items = p.items[:len(p.items)-1]
+	delete(p.blocks, it.Ref)
+	for _, c := range p.citesOf[it.Ref] {
+		if p.cited[c]--; p.cited[c] <= 0 {
+			delete(p.cited, c)
+		}
+	}
+	p.total -= it.Tokens + 1
+	if len(p.items) == 0 || heading(p.items[len(p.items)-1].Kind) != heading(it.Kind) {
+		p.total -= headingTokens(heading(it.Kind))
+		p.section = ""
+		if len(p.items) > 0 {
+			p.section = heading(p.items[len(p.items)-1].Kind)
+		}
+	}
+}
+
+// addSource adds a source hit's snippet, said by its speaker.
+func (p *packer) addSource(r engine.SearchResult) {
+	it := Item{Kind: "source", Ref: r.Ref, Path: r.Path, Anchor: r.Anchor, Date: day(r.Time)}
+	text := Clean(r.Snippet)
+	// "Noted.", "ok thanks!": an acknowledgement carries no fact, and its
+	// citation would cost more tokens than it says.
+	if len(strings.Fields(text)) < minSourceWords {
+		return
+	}
+	if who := speaker(r); who != "" {
+		text = who + ": " + text
+	}
+	it.Text = line(it, text)
+	if p.add(it) {
+		p.cited[r.Ref]++
+	}
+}
+
+// add appends it when the fenced whole stays within the budget. Counting
+// the whole fenced text for every candidate made a resident recall spend
+// 70% of its time in the tokenizer (BENCHMARKS.md): the total is kept as
+// the fence's, the headings' and the items' own counts added up, which is
+// within a few tokens of the exact count; Recall takes the exact count at
+// the end and drops the last items while it is over.
+func (p *packer) add(it Item) bool {
+	it.Tokens = render.CountTokens(it.Text)
+	extra := it.Tokens + 1 // and its newline
+	h := heading(it.Kind)
+	if h != p.section {
+		extra += headingTokens(h)
+	}
+	if p.total == 0 {
+		p.total = fenceTokens()
+	}
+	if p.total+extra > p.budget {
+		return false
+	}
+	p.items = append(p.items, it)
+	p.total += extra
+	p.section = h
+	return true
+}
+
+var (
+	countOnce     sync.Once
+	fenceCount    int
+	headingCounts map[string]int
+)
+
+func counts() {
+	countOnce.Do(func() {
+		fenceCount = render.CountTokens(engine.FenceMemory("x")) - render.CountTokens("x")
+		headingCounts = map[string]int{}
+		for _, h := range []string{coreHeading, projectHeading, hitsHeading} {
+			headingCounts[h] = render.CountTokens("\n" + h)
+		}
+	})
+}
+
+// fenceTokens is what the fence and its note cost.
+func fenceTokens() int { counts(); return fenceCount }
+
+// headingTokens is what a section's heading (and the blank line before
+// it) costs.
+func headingTokens(h string) int { counts(); return headingCounts[h] }
+
+// heading is the section an item kind goes under.
+func heading(kind string) string {
+	switch kind {
+	case "core":
+		return coreHeading
+	case "project":
+		return projectHeading
+	}
+	return hitsHeading
+}
+
+// line is an item as the agent reads it: its citation (the topic or
+// source file, which names the topic), its date, and its text on one line.
+func line(it Item, text string) string {
+	var b strings.Builder
+	b.WriteString("- [" + it.Path + "#" + it.Anchor + "]")
+	if it.Date != "" {
+		b.WriteString(" " + it.Date)
+	}
+	b.WriteString(" " + text)
+	return b.String()
+}
+
+// fence puts the items under their sections, fenced once.
+func fence(items []Item) string {
+	var b strings.Builder
+	section := ""
+	for _, it := range items {
+		if h := heading(it.Kind); h != section {
+			if section != "" {
+				b.WriteString("\n")
+			}
+			b.WriteString(h)
+			section = h
+		}
+		b.WriteString(it.Text + "\n")
+	}
+	return engine.FenceMemory(b.String())
+}
+
+// ProjectTopic is the topic file of the project a working directory names,
+// as the writer files a coding session's facts (distill.TopicFor:
+// topics/projects/<slug of the directory's last element>.md); "" for "".
+func ProjectTopic(cwd string) string {
+	dir := strings.TrimRight(strings.ReplaceAll(cwd, `\`, "/"), "/")
+	if dir == "" {
+		return ""
+	}
+	slug := topic.Slug(path.Base(dir))
+	if slug == "" {
+		return ""
+	}
+	return "topics/projects/" + slug + ".md"
+}
+
+// Query turns a user's message into a search text: valid UTF-8, at most
+// maxQueryRunes runes, "" when there is nothing to search for.
+func Query(message string) string {
+	if strings.TrimSpace(message) == "" {
+		return ""
+	}
+	// A host passes the user's message as it came; bytes that are not
+	// UTF-8 make it no less a message to recall for.
+	text := strings.ToValidUTF8(message, " ")
+	if r := []rune(text); len(r) > maxQueryRunes {
+		text = string(r[:maxQueryRunes])
+	}
+	return text
+}
+
+var (
+	footnoteRef = regexp.MustCompile(`\[\^[^\]\s]+\]`)
+	// mdLink is a relative Markdown link: its text says what it is, its
+	// target costs tokens the agent cannot follow.
+	mdLink     = regexp.MustCompile(`\[([^\]]*)\]\([^)\s]*\)`)
+	listMarker = regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d+[.)])\s+`)
+	rolePrefix = regexp.MustCompile(`(?i)^(assistant|user|system|human|ai)\s*:\s*`)
+)
+
+// Clean is a block's or snippet's text as recall shows it: one line, no
+// footnote markers, no role prefix, links as their text, a list's items
+// joined by semicolons.
+func Clean(text string) string {
+	text = footnoteRef.ReplaceAllString(text, "")
+	text = mdLink.ReplaceAllString(text, "$1")
+	if listMarker.MatchString(text) {
+		var parts []string
+		for _, l := range strings.Split(listMarker.ReplaceAllString(text, ""), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				parts = append(parts, l)
+			}
+		}
+		text = strings.Join(parts, "; ")
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	for {
+		t := rolePrefix.ReplaceAllString(text, "")
+		if t == text {
+			return t
+		}
+		text = t
+	}
+}
+
+// speaker is the name a source line is said by: a person's label, never a
+// role ("assistant", "user").
+func speaker(r engine.SearchResult) string {
+	if r.SpeakerLabel == nil {
+		return ""
+	}
+	l := strings.TrimSpace(*r.SpeakerLabel)
+	if rolePrefix.MatchString(l + ":") {
+		return ""
+	}
+	return strings.Join(strings.Fields(l), " ")
+}
+
+// day is the date part of an RFC 3339 time.
+func day(t string) string {
+	if len(t) >= 10 {
+		return t[:10]
+	}
+	return ""
+}
