@@ -16,7 +16,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 	}
 	rows, err := e.db.QueryContext(ctx, `SELECT revision, time, actor, kind, changed, diffs, reverts FROM history`)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read history")
+		return nil, Wrap(CodeIO, err, "read history from state.db")
 	}
 	defer rows.Close()
 	var out []HistoryEntry
@@ -24,7 +24,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 		var h HistoryEntry
 		var changed, diffs string
 		if err := rows.Scan(&h.Revision, &h.Time, &h.Actor, &h.Kind, &changed, &diffs, &h.Reverts); err != nil {
-			return nil, Wrap(CodeIO, err, "read history")
+			return nil, Wrap(CodeIO, err, "read history from state.db")
 		}
 		_ = json.Unmarshal([]byte(changed), &h.Changed)
 		_ = json.Unmarshal([]byte(diffs), &h.Diffs)
@@ -32,7 +32,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, Wrap(CodeIO, err, "read history")
+		return nil, Wrap(CodeIO, err, "read history from state.db")
 	}
 	passes, err := e.passes(ctx)
 	if err != nil {
@@ -64,7 +64,7 @@ func (e *Engine) passes(ctx context.Context) ([]PassReport, error) {
 	rows, err := e.db.QueryContext(ctx, `SELECT id, time, model, revision, changed, tokens_in, tokens_out, error, core_gap
 		FROM passes ORDER BY id DESC`)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read sleep passes")
+		return nil, Wrap(CodeIO, err, "read sleep passes from state.db")
 	}
 	defer rows.Close()
 	var out []PassReport
@@ -72,7 +72,7 @@ func (e *Engine) passes(ctx context.Context) ([]PassReport, error) {
 		var p PassReport
 		var changed, gap string
 		if err := rows.Scan(&p.Pass, &p.Time, &p.Model, &p.Revision, &changed, &p.TokensIn, &p.TokensOut, &p.Error, &gap); err != nil {
-			return nil, Wrap(CodeIO, err, "read sleep passes")
+			return nil, Wrap(CodeIO, err, "read sleep passes from state.db")
 		}
 		_ = json.Unmarshal([]byte(changed), &p.Changed)
 		_ = json.Unmarshal([]byte(gap), &p.CoreGap)
