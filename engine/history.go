@@ -81,5 +81,8 @@ func (e *Engine) passes(ctx context.Context) ([]PassReport, error) {
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, Wrap(CodeIO, err, "read sleep passes from state.db")
+	}
+	return out, nil
 }

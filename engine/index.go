@@ -151,6 +151,9 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 				s.addTopicDocs(docs, tf, nil)
 				continue
 			}
+			if !tf.mayCite(changedArch, refs) {
+				continue // its dependencies name none of them: no block to scan
+			}
 			if only := tf.blocksCiting(changedArch, refs); len(only) > 0 {
 				s.addTopicDocs(docs, tf, only)
 			}
@@ -158,6 +161,25 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 		return docs
 	}
 	return build(before), build(after)
+}
+
+// mayCite reports whether a topic file's citations or links reach one of
+// the archives or cite one of the source-ids given, from its dependencies
+// (built once per parse and shared between snapshots), so that an install
+// scans the blocks of only those files, not of every file of the workspace.
+func (tf *topicFile) mayCite(archives, refs map[string]bool) bool {
+	d := tf.deps()
+	for _, t := range d.targets {
+		if archives[t] {
+			return true
+		}
+	}
+	for _, r := range d.refs {
+		if refs[r] {
+			return true
+		}
+	}
+	return false
 }
 
 // blocksCiting names the blocks of a topic file that cite one of the

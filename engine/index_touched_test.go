@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -85,3 +86,40 @@ func TestTouchedDocs_LongChatMatchesFullBuild(t *testing.T) {
 }
 
 func docSummary(d index.Doc) string { return d.ID + " ctx=" + d.Context }
+
+// TestTouchedDocs_RandomInstallsMatchFullBuild: over random installs
+// (appends, pending records, promotions, topics citing and linking,
+// deletes, moves, damaged archives: incWorld), the documents before an
+// install with touchedDocs' difference applied are exactly a full build
+// of the snapshot after it.
+func TestTouchedDocs_RandomInstallsMatchFullBuild(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(ctx, Options{StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	w := &incWorld{t: t, r: rand.New(rand.NewPCG(26, 9)), engines: []*Engine{e}}
+	for step := range 150 {
+		before := w.snapshot(e)
+		w.step()
+		after := w.snapshot(e)
+		got := before.docsOf()
+		old, cur := touchedDocs(before, after)
+		for id := range old {
+			delete(got, id)
+		}
+		for id, d := range cur {
+			got[id] = d
+		}
+		want := after.docsOf()
+		if len(got) != len(want) {
+			t.Fatalf("step %d: %d documents after the update, a full build has %d", step, len(got), len(want))
+		}
+		for id, d := range want {
+			if g, ok := got[id]; !ok || g != d {
+				t.Fatalf("step %d: document %s: updated %+v, full build %+v", step, id, g, d)
+			}
+		}
+	}
+}

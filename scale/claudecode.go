@@ -30,6 +30,18 @@ const ClaudeCodeSeed uint64 = 26
 // writes a session without edits. The same size and seed give the same
 // bytes.
 func ClaudeCodeTranscript(w io.Writer, size int64, seed uint64) (written int64, turns int, err error) {
+	return claudeCode(w, size, seed, false)
+}
+
+// ClaudeCodeTextHeavy writes a transcript as ClaudeCodeTranscript does,
+// but whose bytes are nearly all kept text: each prompt pastes a long log
+// and each answer is long, with no tool calls. It is the worst case for
+// an importer's memory, which holds what it keeps.
+func ClaudeCodeTextHeavy(w io.Writer, size int64, seed uint64) (written int64, turns int, err error) {
+	return claudeCode(w, size, seed, true)
+}
+
+func claudeCode(w io.Writer, size int64, seed uint64, textHeavy bool) (written int64, turns int, err error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 	g := newTextGen(r)
 	session := fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.IntN(1<<16), r.IntN(1<<12), r.IntN(1<<12), r.Uint64()&(1<<48-1))
@@ -68,6 +80,28 @@ func ClaudeCodeTranscript(w io.Writer, size int64, seed uint64) (written int64, 
 			m["model"], m["id"] = "claude-sonnet-4-5", fmt.Sprintf("msg_%016x", r.Uint64())
 		}
 		return m
+	}
+	for written < size && textHeavy {
+		var paste strings.Builder
+		paste.WriteString(g.english("Mara"))
+		paste.WriteString("\n\n")
+		for range 20 + r.IntN(200) {
+			g.filler(&paste, 8)
+			paste.WriteByte('\n')
+		}
+		if err := line(map[string]any{"type": "user", "message": msg("user", paste.String())}); err != nil {
+			return written, turns, err
+		}
+		var answer strings.Builder
+		for range 3 + r.IntN(20) {
+			answer.WriteString(g.assistant())
+			answer.WriteString("\n\n")
+		}
+		if err := line(map[string]any{"type": "assistant", "message": msg("assistant", []any{
+			map[string]any{"type": "text", "text": answer.String()}})}); err != nil {
+			return written, turns, err
+		}
+		turns += 2
 	}
 	for written < size {
 		if err := line(map[string]any{"type": "user", "message": msg("user", g.english("Mara"))}); err != nil {

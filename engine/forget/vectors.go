@@ -12,6 +12,9 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"scriptorium/engine/cachedb"
 
 	"scriptorium/engine"
 	"scriptorium/workspace"
@@ -89,18 +92,37 @@ func scrubVectors(e *engine.Engine, v *engine.View) (int, error) {
 }
 
 // withVectorFile opens embeddings.db (read-only for a count) and runs fn;
-// a missing file holds nothing and runs nothing.
+// a missing file holds nothing and runs nothing. A damaged file (bbolt
+// refuses or panics on it, cachedb) is only a cache that may still hold
+// keys in its bytes: the scrub removes it, a count finds nothing in it.
 func withVectorFile(e *engine.Engine, readOnly bool, fn func(*bolt.DB) error) error {
 	p := e.VectorCachePath()
 	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	db, err := bolt.Open(p, workspace.PrivateFile, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: readOnly})
-	if err != nil {
-		return fmt.Errorf("open %s: %w", vectorFile, err)
+	var db *bolt.DB
+	err := cachedb.Guard(func() (err error) {
+		db, err = bolt.Open(p, workspace.PrivateFile, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: readOnly})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return fn(db)
+	})
+	damaged := errors.Is(err, cachedb.ErrDamaged) || errors.Is(err, bolterrors.ErrInvalid) ||
+		errors.Is(err, bolterrors.ErrChecksum) || errors.Is(err, bolterrors.ErrVersionMismatch)
+	switch {
+	case damaged && readOnly:
+		return nil
+	case damaged:
+		if rerr := e.FS().Remove(p); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return fmt.Errorf("remove the damaged %s: %w", vectorFile, rerr)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", vectorFile, err)
 	}
-	defer db.Close()
-	return fn(db)
+	return nil
 }
 
 // rewriteVectorFile writes live into a new file beside path, fsynced, and

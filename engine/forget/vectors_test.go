@@ -124,3 +124,24 @@ func TestForget_ScrubsVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestForget_DamagedVectorCache: a vector cache bbolt cannot read may
+// still hold keys in its bytes; the forget removes it and succeeds.
+func TestForget_DamagedVectorCache(t *testing.T) {
+	ctx := context.Background()
+	e, state := forgetSetup(t)
+	p := filepath.Join(state, "memory", ".scriptorium", "embeddings.db")
+	sum := sha256.Sum256([]byte("Bob's locker code is " + forgetCanary))
+	if err := os.WriteFile(p, append([]byte("not a bbolt file "), sum[:]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, true); err != nil {
+		t.Fatalf("preview over a damaged cache: %v", err)
+	}
+	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, false); err != nil {
+		t.Fatalf("forget over a damaged cache: %v", err)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Errorf("the damaged cache is still there: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +59,10 @@ func benchChild(dir, state string) int {
 // benchFolder writes the transcripts folder of mib MiB and returns it,
 // with the number of turns it holds.
 func benchFolder(b *testing.B, mib int64) (string, int) {
+	return benchFolderOf(b, mib, scale.ClaudeCodeTranscript)
+}
+
+func benchFolderOf(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) (string, int) {
 	dir := b.TempDir()
 	const maxFile = 200 << 20
 	total, turns := mib<<20, 0
@@ -68,7 +73,7 @@ func benchFolder(b *testing.B, mib int64) (string, int) {
 			b.Fatal(err)
 		}
 		w := bufio.NewWriterSize(f, 1<<20)
-		n, t, err := scale.ClaudeCodeTranscript(w, size, scale.ClaudeCodeSeed+uint64(i))
+		n, t, err := gen(w, size, scale.ClaudeCodeSeed+uint64(i))
 		if err == nil {
 			err = w.Flush()
 		}
@@ -85,7 +90,10 @@ func benchFolder(b *testing.B, mib int64) (string, int) {
 }
 
 // BenchmarkImport_ClaudeCodeFolder reports, per run, the import's MiB/s,
-// its peak RSS and its time as a ratio to `cat` of the same files.
+// its peak RSS and its time as a ratio to `cat` of the same files: for
+// transcripts as coding sessions write them (mixed: mostly tool results,
+// which the import drops) and for the worst case of memory (text: nearly
+// every byte kept, scale.ClaudeCodeTextHeavy).
 func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	mib := int64(64)
 	if v := os.Getenv(benchMiBEnv); v != "" {
@@ -95,7 +103,12 @@ func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 		}
 		mib = n
 	}
-	dir, turns := benchFolder(b, mib)
+	b.Run("mixed", func(b *testing.B) { benchImportChild(b, mib, scale.ClaudeCodeTranscript) })
+	b.Run("text", func(b *testing.B) { benchImportChild(b, mib, scale.ClaudeCodeTextHeavy) })
+}
+
+func benchImportChild(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) {
+	dir, turns := benchFolderOf(b, mib, gen)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	var bytes int64
 	for _, f := range files {

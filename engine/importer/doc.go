@@ -9,9 +9,13 @@
 //
 // An import is one sessions.ImportBatch: the inputs are read, parsed and
 // stored one at a time inside a single sessions.db transaction, so memory
-// holds one file (or one multi-file export) and the held-back turns whose
-// parent is still to come, never the whole input, and the import stores
-// everything or nothing. A file that does not parse is reported with its
+// holds one file (or one multi-file export; a Claude Code transcript only
+// a chunk of its turns, stream.go) and the held-back turns whose parent is
+// still to come, never the whole input, and the import stores everything
+// or nothing. With Options.Resume a Claude Code transcript is read from
+// the offset stored for it, within a byte and time bound, and the new
+// offset is stored in the same transaction (resume.go): the hooks' import,
+// which the daemon finishes (FinishUnfinished). A file that does not parse is reported with its
 // line (or record); once one has failed, the rest are parsed to report
 // their problems too, but nothing more is stored. A turn the store refuses
 // is reported at its file's line: a JSONL file's own line, a parsed turn

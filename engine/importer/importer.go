@@ -69,9 +69,11 @@ type Options struct {
 	Resume *Resume
 }
 
-// Progress hears how an import advances, on the importing goroutine.
+// Progress hears how an import advances, on the importing goroutine,
+// except Read (below); no two calls are concurrent.
 type Progress interface {
-	// Read counts n more bytes read from the inputs.
+	// Read counts n more bytes read from the inputs; a streamed file's
+	// reads come from the goroutine that parses it.
 	Read(n int)
 	// File reports a file read (and stored, unless a problem was found).
 	File(f File)

@@ -28,46 +28,73 @@ func (im *run) streamed(file File, row format, r io.Reader, o parseOptions) erro
 var errStored = errors.New("store failed")
 
 // streamWith runs a stream, storing each chunk and noting its sessions
-// and turns in file. Only a failure of the store is returned; a parse
-// error is recorded as the file's problem, and ok is then false.
+// and turns in file. The parser runs on its own goroutine, a chunk ahead
+// of the store (a channel of one), so that parsing and storing share the
+// machine's cores while memory stays bounded by about three chunks. Only a
+// failure of the store is returned; a parse error is recorded as the
+// file's problem, and ok is then false.
 func (im *run) streamWith(file *File, row format, run func(emit func([]transcript.Turn) error) (transcript.Result, error)) (res transcript.Result, ok bool, err error) {
+	chunks := make(chan []transcript.Turn, 1)
+	stop := make(chan struct{})
+	var perr error
+	go func() {
+		defer close(chunks)
+		res, perr = run(func(turns []transcript.Turn) error {
+			select {
+			case chunks <- turns:
+				return nil
+			case <-stop:
+				return errStored
+			}
+		})
+	}()
 	seen := map[sessions.SessionKey]bool{}
 	file.Turns = 0
 	var storeErr error
-	res, err = run(func(turns []transcript.Turn) error {
-		nodes, keys := nodesOf(turns, im.tiers)
-		im.noteChats(turns, nodes)
-		for _, k := range keys {
-			if !seen[k] {
-				seen[k] = true
-				file.Sessions = append(file.Sessions, k)
-			}
+	for turns := range chunks {
+		if storeErr != nil {
+			continue // the parser is stopping: drain what it sent
 		}
-		file.Turns += len(turns)
-		if len(im.problems) > 0 || len(nodes) == 0 {
-			return nil
+		if storeErr = im.storeChunk(file, row, turns, seen); storeErr != nil {
+			close(stop)
 		}
-		if storeErr = im.store(*file); storeErr != nil {
-			return errStored
-		}
-		add := im.batch.AddNodes
-		if row.chat {
-			add = im.batch.AddChatNodes
-		}
-		if err := add(nodes); err != nil {
-			storeErr = errcode.Wrap(errcode.IO, err, "import")
-			return errStored
-		}
-		return nil
-	})
+	}
 	if storeErr != nil {
 		return transcript.Result{}, false, storeErr
 	}
-	if err != nil {
-		im.problem(file.Path, err)
+	if perr != nil {
+		im.problem(file.Path, perr)
 		return transcript.Result{}, false, nil
 	}
 	return res, true, nil
+}
+
+// storeChunk notes a chunk's sessions and turns in file and hands its
+// nodes to the batch (unless a problem means nothing will be stored).
+func (im *run) storeChunk(file *File, row format, turns []transcript.Turn, seen map[sessions.SessionKey]bool) error {
+	nodes, keys := nodesOf(turns, im.tiers)
+	im.noteChats(turns, nodes)
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			file.Sessions = append(file.Sessions, k)
+		}
+	}
+	file.Turns += len(turns)
+	if len(im.problems) > 0 || len(nodes) == 0 {
+		return nil
+	}
+	if err := im.store(*file); err != nil {
+		return err
+	}
+	add := im.batch.AddNodes
+	if row.chat {
+		add = im.batch.AddChatNodes
+	}
+	if err := add(nodes); err != nil {
+		return errcode.Wrap(errcode.IO, err, "import")
+	}
+	return nil
 }
 
 // finishFile counts a read file's skips and reports it, as parsed does.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
@@ -58,16 +59,19 @@ func TestClaudeCode_TranscriptEvents(t *testing.T) {
 }
 
 // TestClaudeCode_StopWritesOverThreshold: a session past the writer's
-// threshold gets its batch written by a plain Stop, within the deadline.
+// threshold gets its batch written by a plain Stop. The deadline is long:
+// how the hook keeps to its 1.2 s is budget_test.go's (the writer's pass
+// does not fit what is left of it on a heavily loaded machine, and is
+// then the daemon's), and a timed assertion here only made the test fail
+// under load.
 func TestClaudeCode_StopWritesOverThreshold(t *testing.T) {
 	state := enginetest.Fixture(t, "valid")
 	path := writeFile(t, t.TempDir(), sessionID+".jsonl", longTranscript(8))
-	start := time.Now()
-	if out, log, err := runHook(t, state, input(t, hook.EventStop, path, nil)); err != nil || out != "" {
-		t.Fatalf("out %q, err %v, log %s", out, err, log)
-	}
-	if d := time.Since(start); d > hook.DefaultTranscriptDeadline+500*time.Millisecond {
-		t.Errorf("Stop took %s", d)
+	var out, log strings.Builder
+	err := hook.ClaudeCode(strings.NewReader(input(t, hook.EventStop, path, nil)), &out, hook.Options{StateDir: state,
+		Log: &log, TranscriptDeadline: time.Minute, Open: app.Opener(state, app.Hook, app.Options{})})
+	if err != nil || out.Len() != 0 {
+		t.Fatalf("out %q, err %v, log %s", out.String(), err, log.String())
 	}
 	e := enginetest.Open(t, state)
 	rev, _ := e.Status(context.Background())

@@ -18,11 +18,12 @@
 //   - No workspace, no side effects: when the state dir holds neither
 //     memory/ nor sessions.db the hook does nothing and creates nothing;
 //     memory.backend = "none" is the off switch and is silent too.
-//   - Stop, PreCompact and SessionEnd import the transcript (re-import is
-//     idempotent, so a grown transcript adds only its new lines) and run
-//     the writer's normal threshold pass, bounded by a deadline well inside
-//     Claude Code's 1.5 s SessionEnd limit; forced writes of idle sessions
-//     are the daemon's job.
+//   - Stop, PreCompact and SessionEnd import what the transcript gained
+//     since the offset sessions.db stores for it (at most 8 MiB an event;
+//     the daemon imports what the events left) and run the writer's normal
+//     threshold pass, the whole process within 1.2 s counted from its
+//     start (budget.go), well inside Claude Code's 1.5 s SessionEnd limit;
+//     forced writes of idle sessions are the daemon's job.
 //   - Codex's agent-turn-complete finds the session's rollout by its thread
 //     id (sessions/YYYY/MM/DD/rollout-*-<id>.jsonl under $CODEX_HOME or
 //     ~/.codex, newest day first, then archived_sessions/), imports it and

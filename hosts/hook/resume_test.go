@@ -23,9 +23,18 @@ func TestClaudeCode_LargeTranscriptAcrossEvents(t *testing.T) {
 	data := longTranscript(exchanges)
 	state := enginetest.Fixture(t, "valid")
 	path := writeFile(t, t.TempDir(), sessionID+".jsonl", data)
+	// The deadline is long: this test is about the per-event byte bound,
+	// and the writer's pass, which each event runs, must not be cut off
+	// on a loaded machine (the deadline has its own tests).
+	stop := func() (string, error) {
+		var out, log strings.Builder
+		err := hook.ClaudeCode(strings.NewReader(input(t, hook.EventStop, path, nil)), &out, hook.Options{StateDir: state,
+			Log: &log, TranscriptDeadline: time.Minute, Open: app.Opener(state, app.Hook, app.Options{})})
+		return log.String(), err
+	}
 	last := 0
 	for event := 1; event <= 3; event++ {
-		_, log, err := runHook(t, state, input(t, hook.EventStop, path, nil))
+		log, err := stop()
 		if err != nil {
 			t.Fatalf("event %d: %v\n%s", event, err, log)
 		}
@@ -49,7 +58,7 @@ func TestClaudeCode_LargeTranscriptAcrossEvents(t *testing.T) {
 		t.Fatalf("the daemon stored %d (duplicates %d), want the %d the hook left", res.Imported, res.Skipped[importer.SkipDuplicate], 2*exchanges-last)
 	}
 	// Another event finds nothing new and stores nothing.
-	if _, log, err := runHook(t, state, input(t, hook.EventStop, path, nil)); err != nil || strings.Contains(log, "left for") {
+	if log, err := stop(); err != nil || strings.Contains(log, "left for") {
 		t.Fatalf("after the daemon: %v\n%s", err, log)
 	}
 	if n := storedNodes(t, state); n != 2*exchanges {

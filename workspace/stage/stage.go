@@ -53,27 +53,31 @@ func Read(root, metaDir, journalName string, committed Committed) Overlay {
 	var seen strings.Builder
 	rev, _ := os.ReadFile(filepath.Join(meta, "revision"))
 	seen.Write(bytes.TrimSpace(rev))
-	entries, _ := os.ReadDir(runtime)
 	type stage struct {
 		dir string
 		ops []Op
 		rev int64
 	}
 	var stages []stage
-	for _, ent := range entries {
-		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
-			continue
+	// An install stages in .scriptorium/ itself when runtime/ is on another
+	// filesystem (workspace.StageDir): both are read.
+	for _, parent := range []string{runtime, meta} {
+		entries, _ := os.ReadDir(parent)
+		for _, ent := range entries {
+			if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(parent, ent.Name(), journalName))
+			if err != nil {
+				continue
+			}
+			ops, r, ok := committed(data)
+			if !ok {
+				continue // not committed: the install has not touched the tree
+			}
+			stages = append(stages, stage{filepath.Join(parent, ent.Name()), ops, r})
+			seen.WriteString(" " + ent.Name())
 		}
-		data, err := os.ReadFile(filepath.Join(runtime, ent.Name(), journalName))
-		if err != nil {
-			continue
-		}
-		ops, r, ok := committed(data)
-		if !ok {
-			continue // not committed: the install has not touched the tree
-		}
-		stages = append(stages, stage{filepath.Join(runtime, ent.Name()), ops, r})
-		seen.WriteString(" " + ent.Name())
 	}
 	ov.Seen = seen.String()
 	sort.SliceStable(stages, func(a, b int) bool { return stages[a].rev < stages[b].rev })
