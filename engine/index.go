@@ -473,7 +473,7 @@ func (e *Engine) searchIndexCtx(ctx context.Context, s *snapshot, iq index.Query
 	}
 	ix, err := e.openIndex()
 	if lockBusy(err) {
-		if hits, ok := e.searchStale(s, iq); ok {
+		if hits, ok := e.searchStale(ctx, s, iq); ok {
 			return hits, nil
 		}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"scriptorium/engine/index"
 )
@@ -46,10 +47,23 @@ func (e *Engine) searchAsItStands(ix *index.Index, s *snapshot, iq index.Query) 
 	return hits, nil
 }
 
+// staleWait is how long a search with no deadline waits for a read-only
+// handle while another process has the index for writing (a full rebuild
+// of a large workspace takes seconds): waiting is better than failing.
+var staleWait = 30 * time.Second // a var: tests shorten it
+
 // searchStale answers iq from the index as it stands; ok is false when
-// not even a read-only handle can be had.
-func (e *Engine) searchStale(s *snapshot, iq index.Query) (hits []index.Hit, ok bool) {
-	ix, err := e.openReadOnly()
+// not even a read-only handle can be had before ctx's deadline (or
+// staleWait).
+func (e *Engine) searchStale(ctx context.Context, s *snapshot, iq index.Query) (hits []index.Hit, ok bool) {
+	wait := staleWait
+	if d, budgeted := ctx.Deadline(); budgeted {
+		wait = time.Until(d) - 100*time.Millisecond
+	}
+	if wait <= 0 {
+		return nil, false
+	}
+	ix, err := index.OpenWith(e.indexDir(), index.Options{ReadOnly: true, LockTimeout: wait})
 	if err != nil {
 		return nil, false
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"scriptorium/engine/index"
 )
@@ -54,5 +55,37 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 	res, err = e.Search(context.Background(), SearchQuery{Text: "violin"})
 	if err != nil || len(res) != 1 || res[0].Ref != "0000000c" {
 		t.Fatalf("once the index is free the edit is found: %+v %v", res, err)
+	}
+}
+
+// TestSearch_IndexWrittenElsewhere: another process has the index for
+// writing for five seconds (a full rebuild of a large workspace). A
+// search does not fail LOCK_BUSY: it waits for the index and answers.
+func TestSearch_IndexWrittenElsewhere(t *testing.T) {
+	state := coldFacts(t)
+	mem := filepath.Join(state, "memory")
+	writer, err := index.OpenWith(filepath.Join(mem, ".scriptorium", "index"), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(5 * time.Second)
+		writer.Close()
+		close(released)
+	}()
+	edited := "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n\nThe owner plays the violin on Sundays. ^0000000c\n"
+	if err := os.WriteFile(filepath.Join(mem, "topics", "facts.md"), []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(context.Background(), Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Search(context.Background(), SearchQuery{Text: "bees"})
+	<-released
+	if err != nil || len(res) != 1 || res[0].Ref != "0000000a" {
+		t.Fatalf("search while another process writes the index: %+v %v", res, err)
 	}
 }
