@@ -67,15 +67,16 @@ type Options struct {
 // Engine is an open memory workspace. It is safe for use by several
 // goroutines; writes serialise on the workspace's write lock.
 type Engine struct {
-	opts   Options
-	cfg    config.Config
-	cfgMu  sync.Mutex // guards cfg and cfgSig (config.toml is followed)
-	cfgSig string
-	state  string
-	ws     *workspace.Workspace
-	rec    *records.Store // state.db
-	db     *sql.DB        // rec.DB(), for the forget ledger's scrub
-	ledger *trust.Ledger
+	opts    Options
+	doubted doubtedJournals // journals this process could neither make durable nor withdraw
+	cfg     config.Config
+	cfgMu   sync.Mutex // guards cfg and cfgSig (config.toml is followed)
+	cfgSig  string
+	state   string
+	ws      *workspace.Workspace
+	rec     *records.Store // state.db
+	db      *sql.DB        // rec.DB(), for the forget ledger's scrub
+	ledger  *trust.Ledger
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
@@ -288,7 +289,7 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	if shared := newestShared(e.ws.Root()); shared != nil {
 		prev = shared
 	}
-	s, err := loadSnapshot(e.ws.Root(), promoted, prev)
+	s, err := loadSnapshotDoubting(e.ws.Root(), promoted, prev, e.doubted.has)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"scriptorium/workspace"
@@ -88,6 +89,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	}
 	journalPath := filepath.Join(stage, journalName)
 	placed := false // journal.json may exist: the stage may be committed
+	sum := ""       // the journal's checksum once written
 	fail := func(err error, what string) error {
 		// A stage whose journal is in place is undone by removing the
 		// journal first, on its own: removing the whole stage at once could
@@ -96,6 +98,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		// the next open completes the install, and the error says so.
 		if placed {
 			if rerr := fsys.Remove(journalPath); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				e.doubted.add(sum)
 				return Wrap(CodeIO, err, "%s; the staged install could not be withdrawn (%v) and will be completed when the workspace is next opened", what, rerr)
 			}
 		}
@@ -115,6 +118,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	}
 	e.crashPoint("staged")
 	j.Sum = j.checksum()
+	sum = j.Sum
 	data, _ := json.Marshal(j)
 	tmp := filepath.Join(stage, journalName+".part")
 	if err := writeSynced(fsys, tmp, data); err != nil {
@@ -382,4 +386,28 @@ func copyInto(fsys workspace.FS, src, target string) error {
 		return err
 	}
 	return fsys.Remove(src)
+}
+
+// doubtedJournals are the journals (by checksum) of installs this process
+// reported failed after placing their journal, which it could then
+// neither make durable nor remove. Its own reads skip them: see
+// readStageOverlay.
+type doubtedJournals struct {
+	mu   sync.Mutex
+	sums map[string]bool
+}
+
+func (d *doubtedJournals) add(sum string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sums == nil {
+		d.sums = map[string]bool{}
+	}
+	d.sums[sum] = true
+}
+
+func (d *doubtedJournals) has(sum string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.sums[sum]
 }

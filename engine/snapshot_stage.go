@@ -17,10 +17,18 @@ import (
 const maxStageRetries = 20
 
 // readStageOverlay reads the committed stages of the workspace at root.
-func readStageOverlay(root string) stage.Overlay {
+// doubted (may be nil) names the journals, by checksum, that this process
+// failed to make durable and could not withdraw (installJournal's fail):
+// such a journal may not survive a power loss, so the process that was
+// told its install failed must not read it as done (it would mark turns
+// written that a crash then loses); the next opener completes or drops it.
+func readStageOverlay(root string, doubted func(sum string) bool) stage.Overlay {
 	return stage.Read(root, workspace.MetaDir, journalName, func(data []byte) ([]stage.Op, int64, bool) {
 		var j journal
 		if json.Unmarshal(data, &j) != nil || j.Sum == "" || j.Sum != j.checksum() {
+			return nil, 0, false
+		}
+		if doubted != nil && doubted(j.Sum) {
 			return nil, 0, false
 		}
 		ops := make([]stage.Op, len(j.Ops))
@@ -62,10 +70,15 @@ func applyStages(ov stage.Overlay, sub string, listed []listedFile) []listedFile
 // committed installs leave them, walking again when an install landed
 // during the walk (loadFiles does one walk).
 func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snapshot, error) {
-	ov := readStageOverlay(root)
+	return loadSnapshotDoubting(root, promoted, prev, nil)
+}
+
+// loadSnapshotDoubting is loadSnapshot that skips the doubted journals.
+func loadSnapshotDoubting(root string, promoted map[string]bool, prev *snapshot, doubted func(string) bool) (*snapshot, error) {
+	ov := readStageOverlay(root, doubted)
 	for range maxStageRetries {
 		s, err := loadFiles(root, promoted, prev, ov)
-		after := readStageOverlay(root)
+		after := readStageOverlay(root, doubted)
 		if after.Seen == ov.Seen {
 			return s, err
 		}
