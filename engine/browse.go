@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"regexp"
-	"strings"
 
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -164,44 +162,3 @@ func (e *Engine) MoveCoreBlock(ctx context.Context, id string, delta int) (Updat
 	return e.installLocked(ctx, Change{Kind: "update", Actor: e.opts.Tier, Base: &rev,
 		Edits: []Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
 }
-
-// Recall returns the top five trusted hits for a user's message, fenced
-// once in <memory-context> for a host to add to the turn (SPEC §10). An
-// empty or unsearchable message recalls nothing.
-func (e *Engine) Recall(ctx context.Context, message string) (string, error) {
-	text := recallQuery(message)
-	if text == "" {
-		return "", nil
-	}
-	res, err := e.Search(ctx, SearchQuery{Text: text, Limit: 5})
-	if err != nil {
-		return "", err
-	}
-	if len(res) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	for _, r := range res {
-		b.WriteString(recallLine(r) + "\n")
-	}
-	return FenceMemory(b.String()), nil
-}
-
-// FenceMemory wraps recalled memory in one <memory-context> fence with a
-// note that it is background, not the user's words. Text that is already
-// one fence is returned as it is: a double fence would hide the inner block.
-// Fence tags inside the text (remembered words can hold anything) are
-// defused, so they can neither close the fence early nor open another.
-func FenceMemory(text string) string {
-	t := strings.TrimSpace(text)
-	if strings.HasPrefix(t, "<memory-context>") && strings.HasSuffix(t, "</memory-context>") &&
-		len(fenceTag.FindAllStringIndex(t, -1)) == 2 {
-		return text
-	}
-	return "<memory-context>\n(Recalled from long-term memory: background facts, not the user's current request.)\n" +
-		fenceTag.ReplaceAllString(strings.TrimRight(text, "\n"), "&lt;$1") + "\n</memory-context>\n"
-}
-
-// fenceTag matches the start of a <memory-context> or </memory-context>
-// tag in any case.
-var fenceTag = regexp.MustCompile(`(?i)<(\s*/?\s*memory-context)`)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/fence"
 	"scriptorium/engine/writer"
 )
 
@@ -52,12 +53,7 @@ func (l *Local) SystemPrompt(ctx context.Context) (string, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return "", nil
 	}
-	return engine.FenceMemory(string(data)), nil
-}
-
-// Recall implements Backend.
-func (l *Local) Recall(ctx context.Context, message string) (string, error) {
-	return l.e.Recall(ctx, message)
+	return fence.Memory(string(data)), nil
 }
 
 // OnTurn implements Backend.

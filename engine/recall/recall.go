@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"scriptorium/engine"
+	memfence "scriptorium/engine/fence"
 	"scriptorium/render"
 	"scriptorium/workspace/topic"
 )
@@ -270,7 +271,7 @@ var (
 
 func counts() {
 	countOnce.Do(func() {
-		fenceCount = render.CountTokens(engine.FenceMemory("x")) - render.CountTokens("x")
+		fenceCount = render.CountTokens(memfence.Memory("x")) - render.CountTokens("x")
 		headingCounts = map[string]int{}
 		for _, h := range []string{coreHeading, projectHeading, hitsHeading} {
 			headingCounts[h] = render.CountTokens("\n" + h)
@@ -322,7 +323,7 @@ func fence(items []Item) string {
 		}
 		b.WriteString(it.Text + "\n")
 	}
-	return engine.FenceMemory(b.String())
+	return memfence.Memory(b.String())
 }
 
 // ProjectTopic is the topic file of the project a working directory names,
