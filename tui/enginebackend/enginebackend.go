@@ -87,7 +87,7 @@ func (b backend) Archive(ctx context.Context, path string) (engine.ArchiveView, 
 func (b backend) Core(ctx context.Context) (engine.CoreView, error) { return b.e.CoreView(ctx) }
 
 func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
-	return b.e.MoveCoreBlock(ctx, id, delta)
+	return curate.MoveCoreBlock(ctx, b.e, id, delta)
 }
 
 func (b backend) ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error) {
