@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine/browse"
 	"scriptorium/workspace"
 )
 
@@ -23,7 +24,7 @@ func TestConfig_FollowedByALongLivedEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := e.CoreView(ctx)
+	before, err := browse.CoreView(ctx, e)
 	if err != nil || before.Report.Budget != 2000 || len(before.Report.Excluded) != 0 {
 		t.Fatalf("before: %+v, %v", before.Report, err)
 	}
@@ -35,7 +36,7 @@ func TestConfig_FollowedByALongLivedEngine(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the watcher did not report the config change")
 	}
-	after, err := e.CoreView(ctx)
+	after, err := browse.CoreView(ctx, e)
 	if err != nil || after.Report.Budget != 20 || len(after.Report.Excluded) == 0 {
 		t.Fatalf("after the budget changed to 20: %+v, %v", after.Report, err)
 	}

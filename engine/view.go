@@ -88,6 +88,16 @@ func (v *View) BlockTrusted(p string, b topic.Element) bool {
 	return v.s.blockTrusted(tf, b)
 }
 
+// BlockView is block b of topic file p as get shows it: trust resolved,
+// footnotes with their citations.
+func (v *View) BlockView(p string, b topic.Element) BlockView {
+	tf, ok := v.s.topics[p]
+	if !ok {
+		return BlockView{}
+	}
+	return v.s.blockView(tf, b)
+}
+
 // BlockIDs is the set of every block id in the workspace.
 func (v *View) BlockIDs() map[string]bool {
 	used := map[string]bool{}

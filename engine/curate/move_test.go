@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/browse"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/enginetest"
 )
@@ -62,7 +63,7 @@ func TestMove_IntoCoreRewritesOwnLinks(t *testing.T) {
 		t.Errorf("craig.md:\n%s", craig)
 	}
 	enginetest.VerifyClean(t, e)
-	cv, err := e.CoreView(ctx)
+	cv, err := browse.CoreView(ctx, e)
 	if err != nil {
 		t.Fatal(err)
 	}

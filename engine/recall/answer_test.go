@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/browse"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/sessions"
@@ -212,7 +213,7 @@ func (s *aicSet) distil(t *testing.T) {
 		s.cites[b.ID] = b.Cites
 		fmt.Fprintf(f, "%s[^%s] ^%s\n\n%s\n\n", topic.BlockSafe(b.Text), label, b.ID, topic.FormatDefinition(def))
 	}
-	old, err := s.e.Topics(ctx)
+	old, err := browse.Topics(ctx, s.e)
 	if err != nil {
 		t.Fatal(err)
 	}

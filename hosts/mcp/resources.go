@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/engine/browse"
 	"scriptorium/workspace/topic"
 )
 
@@ -48,7 +49,7 @@ func (t *tools) readCore(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 }
 
 func (t *tools) readTopics(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	sums, err := t.read.Topics(ctx)
+	sums, err := browse.Topics(ctx, t.read)
 	if err != nil {
 		return nil, resourceError(req.Params.URI, err)
 	}
@@ -65,7 +66,7 @@ func (t *tools) readTopic(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	if err != nil || rel == "" || path.Clean(rel) != rel || strings.HasPrefix(rel, "../") || rel == ".." {
 		return nil, resourceError(uri, engine.Errorf(engine.CodeInvalidArgument, "%s does not name a topic file", uri))
 	}
-	v, err := t.read.Topic(ctx, "topics/"+rel)
+	v, err := browse.Topic(ctx, t.read, "topics/"+rel)
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}

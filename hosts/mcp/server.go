@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/engine/browse"
 	"scriptorium/engine/proposals"
 )
 
@@ -282,7 +283,7 @@ func (t *tools) checkTier(ctx context.Context) error {
 		return nil
 	}
 	t.probed.Do(func() {
-		_, err := t.write.CoreView(ctx)
+		_, err := browse.CoreView(ctx, t.write)
 		t.ownerEngine = err == nil || engine.AsError(err).Code != engine.CodeForbidden
 	})
 	if t.ownerEngine {

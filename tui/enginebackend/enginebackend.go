@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
+	"scriptorium/engine/browse"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/proposals"
@@ -73,18 +74,18 @@ func (b backend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditRe
 }
 
 func (b backend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
-	return b.e.Topics(ctx)
+	return browse.Topics(ctx, b.e)
 }
 
 func (b backend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
-	return b.e.Topic(ctx, path)
+	return browse.Topic(ctx, b.e, path)
 }
 
 func (b backend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
 	return b.e.Archive(ctx, path)
 }
 
-func (b backend) Core(ctx context.Context) (engine.CoreView, error) { return b.e.CoreView(ctx) }
+func (b backend) Core(ctx context.Context) (engine.CoreView, error) { return browse.CoreView(ctx, b.e) }
 
 func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
 	return curate.MoveCoreBlock(ctx, b.e, id, delta)

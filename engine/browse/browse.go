@@ -1,0 +1,97 @@
+// Package browse is the read models the TUI's browser and MCP's resources
+// show: the topic list with block and pending counts, one topic file with
+// its blocks, and core.md block by block with its render state. It reads
+// through the core's exported View and writes nothing.
+package browse
+
+import (
+	"context"
+
+	"scriptorium/engine"
+	"scriptorium/trust"
+	"scriptorium/workspace/topic"
+)
+
+// coreTopicPath is the topic file core.md is rendered from.
+const coreTopicPath = "topics/core.md"
+
+// Topics lists every topic file with its block and pending counts.
+func Topics(ctx context.Context, e *engine.Engine) ([]engine.TopicSummary, error) {
+	if err := e.Authorize(trust.OpGet); err != nil {
+		return nil, err
+	}
+	v, err := e.View(ctx)
+	if err != nil {
+		return nil, err
+	}
+	paths := v.TopicPaths()
+	out := make([]engine.TopicSummary, 0, len(paths))
+	for _, p := range paths {
+		_, f, _ := v.Topic(p)
+		sum := engine.TopicSummary{Path: p}
+		for _, b := range f.Blocks() {
+			sum.Blocks++
+			if !v.BlockTrusted(p, b) {
+				sum.Pending++
+			}
+		}
+		out = append(out, sum)
+	}
+	return out, nil
+}
+
+// Topic returns one topic file with its blocks, trust resolved.
+func Topic(ctx context.Context, e *engine.Engine, path string) (engine.TopicView, error) {
+	if err := e.Authorize(trust.OpGet); err != nil {
+		return engine.TopicView{}, err
+	}
+	v, err := e.View(ctx)
+	if err != nil {
+		return engine.TopicView{}, err
+	}
+	data, f, ok := v.Topic(path)
+	if !ok {
+		return engine.TopicView{}, engine.Errorf(engine.CodeNotFound, "no topic file %s", path)
+	}
+	out := engine.TopicView{Path: path, Raw: string(data), Blocks: []engine.BlockView{}}
+	for _, b := range f.Blocks() {
+		out.Blocks = append(out.Blocks, v.BlockView(path, b))
+	}
+	return out, nil
+}
+
+// CoreView returns the core render report with every block of
+// topics/core.md in file order and its token cost. It writes nothing.
+func CoreView(ctx context.Context, e *engine.Engine) (engine.CoreView, error) {
+	if err := e.Authorize(trust.OpCore); err != nil {
+		return engine.CoreView{}, err
+	}
+	v, err := e.View(ctx)
+	if err != nil {
+		return engine.CoreView{}, err
+	}
+	_, rep := e.CoreRender(v)
+	out := engine.CoreView{Report: rep, Blocks: []engine.CoreBlock{}}
+	state := map[string]string{}
+	for _, id := range rep.Included {
+		state[id] = "included"
+	}
+	for _, id := range rep.Excluded {
+		state[id] = "excluded"
+	}
+	for _, id := range rep.Pending {
+		state[id] = "pending"
+	}
+	if _, f, ok := v.Topic(coreTopicPath); ok {
+		pinnedUntil := engine.PinnedEnd(f.Elements)
+		for i, el := range f.Elements {
+			if el.Kind != topic.KindBlock {
+				continue
+			}
+			out.Blocks = append(out.Blocks, engine.CoreBlock{ID: el.BlockID, Text: topic.BlockText(el),
+				Tokens: rep.Costs[el.BlockID], State: state[el.BlockID], Pinned: i < pinnedUntil,
+				Footnotes: v.BlockView(coreTopicPath, el).Footnotes})
+		}
+	}
+	return out, nil
+}

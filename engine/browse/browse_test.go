@@ -1,0 +1,52 @@
+package browse_test
+
+import (
+	"context"
+	"testing"
+
+	"scriptorium/engine"
+	"scriptorium/engine/browse"
+	"scriptorium/engine/enginetest"
+)
+
+// TestBrowse_TopicsTopicCore: the topic list counts blocks, one topic
+// gives its blocks in file order with footnotes, core.md's blocks come
+// with their render state, and a missing topic is NOT_FOUND.
+func TestBrowse_TopicsTopicCore(t *testing.T) {
+	ctx := context.Background()
+	e := enginetest.Open(t, enginetest.Fixture(t, "valid"))
+	sums, err := browse.Topics(ctx, e)
+	if err != nil || len(sums) == 0 {
+		t.Fatalf("topics = %v, %v", sums, err)
+	}
+	for _, s := range sums {
+		v, err := browse.Topic(ctx, e, s.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending := 0
+		for _, b := range v.Blocks {
+			if b.Path != s.Path || b.Anchor != "^"+b.Ref {
+				t.Errorf("block %+v of %s", b, s.Path)
+			}
+			if b.Trust == "pending" {
+				pending++
+			}
+		}
+		if len(v.Blocks) != s.Blocks || pending != s.Pending || v.Raw != enginetest.Read(t, enginetest.Fixture(t, "valid"), s.Path) {
+			t.Errorf("%s: %d blocks (%d pending), summary %+v", s.Path, len(v.Blocks), pending, s)
+		}
+	}
+	cv, err := browse.CoreView(ctx, e)
+	if err != nil || len(cv.Blocks) == 0 {
+		t.Fatalf("core view = %+v, %v", cv, err)
+	}
+	for _, b := range cv.Blocks {
+		if b.State == "" || (b.State == "included" && b.Tokens == 0) {
+			t.Errorf("core block %+v", b)
+		}
+	}
+	if _, err := browse.Topic(ctx, e, "topics/nope.md"); enginetest.Code(err) != engine.CodeNotFound {
+		t.Errorf("missing topic: %v", err)
+	}
+}
