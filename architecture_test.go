@@ -341,6 +341,7 @@ var serviceEdges = map[string][]string{
 	"engine/audit":     {},
 	"engine/forget":    {},
 	"engine/recall":    {},
+	"engine/browse":    {},
 }
 
 // pendingServices may be listed before their package exists (a service
@@ -355,10 +356,10 @@ var frontEndServices = map[string][]string{
 	"tui":                 {"engine/curate", "engine/proposals"},
 	"views":               {"engine/curate", "engine/proposals"},
 	"keymap":              {},
-	"tui/enginebackend":   {"engine/audit", "engine/curate", "engine/forget", "engine/proposals", "engine/recall", "engine/revert", "engine/sleep"},
+	"tui/enginebackend":   {"engine/audit", "engine/browse", "engine/curate", "engine/forget", "engine/proposals", "engine/recall", "engine/revert", "engine/sleep"},
 	"cmd/scriptorium-tui": {},
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/writer"},
-	"hosts/mcp":           {"engine/proposals", "engine/recall"},
+	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
 	"hosts/httpapi":       {"engine/proposals"},
 	"hosts/local":         {"engine/recall"},
 	"hosts/errdoc":        {},
