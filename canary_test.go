@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"scriptorium/engine/enginetest"
 	"sort"
 	"strings"
 	"sync"
@@ -89,25 +89,7 @@ func newCanaryFakes(t *testing.T) *canaryFakes {
 			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			return
 		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, s := range req.Input {
-			v := make([]float32, 16)
-			for _, word := range strings.Fields(strings.ToLower(s)) {
-				h := fnv.New32a()
-				h.Write([]byte(word))
-				v[h.Sum32()%16]++
-			}
-			v[0] += 0.5 // never the zero vector
-			out.Data = append(out.Data, item{Index: i, Embedding: v})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		enginetest.WriteHashEmbeddings(w, req.Input, 16)
 	}))
 	t.Cleanup(f.model.Close)
 	t.Cleanup(f.embed.Close)

@@ -44,6 +44,9 @@ func runStatus(inv *invocation) error {
 					}
 					fmt.Fprintf(w, "           last failure %s%s (%s): %s\n", f.At, on, f.Code, f.Message)
 				}
+				if h.StaleIndexAt != "" {
+					fmt.Fprintf(w, "           answered from the index as it stood at %s (edits behind the engine's back; the next search without a deadline, serve or the daemon brings it up to date)\n", h.StaleIndexAt)
+				}
 			}
 			fmt.Fprintf(w, "core       %d / %d tokens, %d included, %d excluded, %d pending\n",
 				st.Core.Tokens, st.Core.Budget, len(st.Core.Included), len(st.Core.Excluded), len(st.Core.Pending))

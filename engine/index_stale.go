@@ -17,6 +17,11 @@ import (
 // trust, a record no longer preferred or visible are dropped, so a stale
 // index can miss what changed but never show what is gone or pending.
 
+// StaleSearches counts the searches this engine answered from an index
+// not brought up to date (a caller with a deadline, or another process
+// holding the index): the prompt hook says so in its status.
+func (e *Engine) StaleSearches() int64 { return e.staleSearches.Load() }
+
 // stale reports whether a sync that needs a full rebuild should leave the
 // index as it stands: the caller has a deadline (the prompt hook), which a
 // rebuild of a large workspace outlasts and would then throw away, and

@@ -5,15 +5,11 @@ package engine_test
 // questions how well the top score separates them from answerable ones.
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
+	"scriptorium/engine/enginetest"
 	"strings"
 	"testing"
-
-	"scriptorium/engine/index"
 )
 
 // lcQuestion is one entry of testdata/search/longchat/questions.json.
@@ -153,82 +149,22 @@ func lcTable(names []string, scores map[string]map[string]lcScores, auc map[stri
 	return b.String()
 }
 
-// lcTextbook is Okapi BM25 (k1 1.2, b 0.75, Lucene's non-negative idf) over
-// the trusted turns' content, tokenised by the product's analyser. It is
-// the baseline: what a plain BM25 over the transcript would find.
-type lcTextbook struct {
-	ids    []string
-	tf     []map[string]int
-	length []int
-	df     map[string]int
-	avgdl  float64
-}
+// lcTextbook is the baseline: a textbook BM25 over the trusted turns'
+// content (enginetest.Textbook), answering as the rankers do.
+type lcTextbook struct{ *enginetest.Textbook }
 
-func newLCTextbook(t testing.TB, ids, texts []string) *lcTextbook {
-	t.Helper()
-	bl := &lcTextbook{df: map[string]int{}}
-	total := 0
-	for i, text := range texts {
-		toks, err := index.BaselineTokens(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tf := map[string]int{}
-		for _, tok := range toks {
-			tf[tok]++
-		}
-		for term := range tf {
-			bl.df[term]++
-		}
-		bl.ids = append(bl.ids, ids[i])
-		bl.tf = append(bl.tf, tf)
-		bl.length = append(bl.length, len(toks))
-		total += len(toks)
-	}
-	bl.avgdl = float64(total) / float64(max(1, len(bl.ids)))
-	return bl
+func newLCTextbook(t testing.TB, ids, texts []string) lcTextbook {
+	return lcTextbook{enginetest.NewTextbook(t, ids, texts)}
 }
 
 // rank returns the best limit turns for query, ties by id.
-func (bl *lcTextbook) rank(t testing.TB, query string, limit int) lcRanked {
+func (bl lcTextbook) rank(t testing.TB, query string, limit int) lcRanked {
 	t.Helper()
-	toks, err := index.BaselineTokens(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	terms := slices.Compact(slices.Sorted(slices.Values(toks)))
-	const k1, b = 1.2, 0.75
-	n := float64(len(bl.ids))
-	type hit struct {
-		id    string
-		score float64
-	}
-	var hits []hit
-	for i, id := range bl.ids {
-		score := 0.0
-		for _, term := range terms {
-			f := float64(bl.tf[i][term])
-			if f == 0 {
-				continue
-			}
-			df := float64(bl.df[term])
-			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-			norm := 1 - b + b*float64(bl.length[i])/bl.avgdl
-			score += idf * f * (k1 + 1) / (f + k1*norm)
-		}
-		if score > 0 {
-			hits = append(hits, hit{id, score})
-		}
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		return cmp.Or(cmp.Compare(hits[j].score, hits[i].score), cmp.Compare(hits[i].id, hits[j].id)) < 0
-	})
+	ids, top := bl.Scored(t, query, limit)
 	var r lcRanked
-	for _, h := range hits[:min(limit, len(hits))] {
-		r.Covers = append(r.Covers, []string{h.id})
+	for _, id := range ids {
+		r.Covers = append(r.Covers, []string{id})
 	}
-	if len(hits) > 0 {
-		r.Top = hits[0].score
-	}
+	r.Top = top
 	return r
 }

@@ -69,12 +69,12 @@ func listFingerprint(root string, promoted map[string]bool) (map[string]fileSig,
 	sigs := make(map[string]fileSig, len(topics)+len(sources))
 	lines := make([]fpLine, 0, len(topics)+len(sources))
 	for _, f := range topics {
-		lines = append(lines, fpLine{f.path, f.sig})
+		lines = append(lines, fpLine(f))
 		sigs[f.path] = f.sig
 	}
 	for _, f := range sources {
 		if _, _, _, inLayout := archivePathParts(f.path); inLayout {
-			lines = append(lines, fpLine{f.path, f.sig})
+			lines = append(lines, fpLine(f))
 			sigs[f.path] = f.sig
 		}
 	}

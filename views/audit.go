@@ -247,13 +247,13 @@ func (a *Audit) diffKey(msg tea.KeyMsg) tea.Cmd {
 		return a.openRecord()
 	case key.Matches(msg, k.ScrollUp):
 		if msg.String() == "pgup" {
-			a.vp.HalfViewUp()
+			a.vp.HalfPageUp()
 		} else {
 			a.vp.ScrollUp(1)
 		}
 	case key.Matches(msg, k.ScrollDown):
 		if msg.String() == "pgdown" {
-			a.vp.HalfViewDown()
+			a.vp.HalfPageDown()
 		} else {
 			a.vp.ScrollDown(1)
 		}

@@ -51,6 +51,13 @@ func NewTextbook(t testing.TB, ids, texts []string) *Textbook {
 // by id; only texts sharing a term with the query.
 func (bl *Textbook) Rank(t testing.TB, query string, limit int) []string {
 	t.Helper()
+	ids, _ := bl.Scored(t, query, limit)
+	return ids
+}
+
+// Scored is Rank with the best text's score (0 when nothing matched).
+func (bl *Textbook) Scored(t testing.TB, query string, limit int) (ids []string, top float64) {
+	t.Helper()
 	toks, err := index.BaselineTokens(query)
 	if err != nil {
 		t.Fatal(err)
@@ -86,5 +93,8 @@ func (bl *Textbook) Rank(t testing.TB, query string, limit int) []string {
 	for _, h := range hits[:min(limit, len(hits))] {
 		out = append(out, h.id)
 	}
-	return out
+	if len(hits) > 0 {
+		top = hits[0].score
+	}
+	return out, top
 }

@@ -2,13 +2,12 @@ package forget_test
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"scriptorium/engine/enginetest"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -35,25 +34,7 @@ func newWordEmbedder(t *testing.T) *wordEmbedder {
 		f.mu.Lock()
 		f.inputs = append(f.inputs, req.Input...)
 		f.mu.Unlock()
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, s := range req.Input {
-			v := make([]float32, 32)
-			for _, word := range strings.Fields(strings.ToLower(s)) {
-				h := fnv.New32a()
-				h.Write([]byte(word))
-				v[h.Sum32()%32]++
-			}
-			v[0] += 0.5 // never the zero vector
-			out.Data = append(out.Data, item{Index: i, Embedding: v})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		enginetest.WriteHashEmbeddings(w, req.Input, 32)
 	}))
 	t.Cleanup(f.srv.Close)
 	return f

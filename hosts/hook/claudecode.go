@@ -246,6 +246,7 @@ func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) 
 		if res, err = recall.Recall(ctx, e, req); err != nil {
 			return nil, err
 		}
+		recordIndexState(opts, e.StaleSearches() > 0)
 	}
 	if res.Text == "" {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -332,5 +333,51 @@ func TestClaudeCode_Quiet(t *testing.T) {
 	}
 	if n := storedNodes(t, state); n != 0 {
 		t.Errorf("memory off, yet %d nodes were imported", n)
+	}
+}
+
+// TestClaudeCode_PromptSaysStaleIndex: when the index needs a full rebuild
+// (files changed behind the engine's back and no record of the indexed
+// versions), the prompt hook answers from the index as it stands within
+// its deadline and says so in the status file; once an index brought up
+// to date answers, the note goes (issue 24 §4).
+func TestClaudeCode_PromptSaysStaleIndex(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	e := enginetest.Open(t, state)
+	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: "copper-7"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	mem := filepath.Join(state, "memory")
+	if err := os.Remove(filepath.Join(mem, ".scriptorium", "index", "files")); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Add(time.Minute)
+	if err := filepath.WalkDir(filepath.Join(mem, "topics"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.Chtimes(p, now, now)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := input(t, hook.EventUserPromptSubmit, "/nonexistent.jsonl", map[string]any{"prompt": "When does the staging database move to copper-7?"})
+	if out, log, err := runHook(t, state, prompt); err != nil || out == "" {
+		t.Fatalf("out %q err %v log %s", out, err, log)
+	}
+	if st := hookStatus(t, state); st.StaleIndexAt == "" {
+		t.Fatalf("the stale answer is not in the status: %+v", st)
+	}
+	// A search without a deadline rebuilds; the next prompt's answer is fresh.
+	e = enginetest.Open(t, state)
+	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: "copper-7"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	if _, log, err := runHook(t, state, prompt); err != nil {
+		t.Fatalf("err %v log %s", err, log)
+	}
+	if st := hookStatus(t, state); st.StaleIndexAt != "" {
+		t.Fatalf("the note stayed after a fresh answer: %+v", st)
 	}
 }

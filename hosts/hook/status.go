@@ -16,6 +16,30 @@ import (
 // could not open the engine never creates one; errors are ignored,
 // because there is nowhere left to report them.
 func recordStatus(opts Options, event string, err error) {
+	updateStatus(opts, func(st *engine.HookStatus, now string) {
+		if err == nil {
+			st.LastSuccessAt, st.LastEvent = now, event
+		} else {
+			ee := engine.AsError(err)
+			st.LastFailure = &engine.HookFailure{Code: ee.Code, Message: ee.Message, At: now, Event: event}
+		}
+	})
+}
+
+// recordIndexState notes in the status file whether the prompt's recall
+// came from the index as it stood (issue 24 §4: the hook answers from the
+// old index and says so), and clears the note once one did not.
+func recordIndexState(opts Options, stale bool) {
+	updateStatus(opts, func(st *engine.HookStatus, now string) {
+		st.StaleIndexAt = ""
+		if stale {
+			st.StaleIndexAt = now
+		}
+	})
+}
+
+// updateStatus applies change to the status file.
+func updateStatus(opts Options, change func(st *engine.HookStatus, now string)) {
 	if fi, serr := os.Stat(workspace.MemoryDir(opts.StateDir)); serr != nil || !fi.IsDir() {
 		return
 	}
@@ -28,13 +52,7 @@ func recordStatus(opts Options, event string, err error) {
 	if data, rerr := os.ReadFile(path); rerr == nil {
 		_ = json.Unmarshal(data, &st) // a damaged file is replaced
 	}
-	now := opts.Now().UTC().Format(time.RFC3339)
-	if err == nil {
-		st.LastSuccessAt, st.LastEvent = now, event
-	} else {
-		ee := engine.AsError(err)
-		st.LastFailure = &engine.HookFailure{Code: ee.Code, Message: ee.Message, At: now, Event: event}
-	}
+	change(&st, opts.Now().UTC().Format(time.RFC3339))
 	data, _ := json.MarshalIndent(st, "", "  ")
 	_ = workspace.WriteFileAtomic(runtime, path, append(data, '\n'))
 }

@@ -117,7 +117,7 @@ func NewPainter(scale int) (*Painter, error) {
 		}
 		face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
 		if err != nil {
-			return nil, fmt.Errorf("Go Mono face: %w", err)
+			return nil, fmt.Errorf("load the Go Mono face: %w", err)
 		}
 		p.faces[i] = face
 	}
@@ -126,7 +126,7 @@ func NewPainter(scale int) (*Painter, error) {
 		return nil, fmt.Errorf("parse Go Mono: %w", err)
 	}
 	if p.small, err = opentype.NewFace(f, &opentype.FaceOptions{Size: size / 2, DPI: 72, Hinting: font.HintingFull}); err != nil {
-		return nil, fmt.Errorf("Go Mono face: %w", err)
+		return nil, fmt.Errorf("load the Go Mono face: %w", err)
 	}
 	m := p.faces[0].Metrics()
 	asc, desc := m.Ascent.Ceil(), m.Descent.Ceil()
