@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,6 +15,17 @@ import (
 // file from an export the importer misread: "JSON object with top-level
 // keys a, b, c", "plain text, first line “…”", "a PNG image".
 func looksLike(head []byte, size int64) string {
+	// The description quotes the file (a first line, JSON keys) and
+	// reaches the owner's terminal: control characters never pass.
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '·'
+		}
+		return r
+	}, describeHead(head, size))
+}
+
+func describeHead(head []byte, size int64) string {
 	if size == 0 || len(head) == 0 {
 		return "an empty file"
 	}
@@ -44,8 +56,11 @@ func looksLike(head []byte, size int64) string {
 			return s
 		}
 	}
-	first, _, _ := strings.Cut(string(t), "\n")
-	first = strings.TrimRight(first, "\r")
+	// A lone CR ends a line too (old Mac text).
+	first := string(t)
+	if i := strings.IndexAny(first, "\r\n"); i >= 0 {
+		first = first[:i]
+	}
 	if utf8.RuneCountInString(first) > 60 {
 		first = string([]rune(first)[:60]) + "…"
 	}
