@@ -81,3 +81,13 @@ func turnBlockEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []en
 	}
 	return edits
 }
+
+// ProposeCoreOf stores the writer's core.md proposal of the blocks ids of
+// the topic file path, as a write that filed them as core facts does.
+func ProposeCoreOf(ctx context.Context, e *engine.Engine, path string, ids ...string) {
+	w := newWriter(e)
+	for _, id := range ids {
+		w.core = append(w.core, coreBlock{path: path, id: id})
+	}
+	w.proposeCore(ctx)
+}

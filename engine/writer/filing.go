@@ -119,7 +119,10 @@ func (f *filer) apply(a distill.Action, id, seed string) string {
 		f.file(a.Path).amend(a.Block, text, cites, date)
 		for i := range f.existing {
 			if f.existing[i].ID == a.Block {
-				f.existing[i].Text, f.existing[i].Cites = a.Text, a.Cites
+				f.existing[i].Cites = appendNewRefs(f.existing[i].Cites, a.Cites)
+				if text != "" {
+					f.existing[i].Text = text
+				}
 			}
 		}
 		return a.Block
@@ -266,4 +269,20 @@ func nodeMeta(n sessions.Node) (project, title string) {
 	project, _ = meta[sessions.MetaProject].(string)
 	title, _ = meta[sessions.MetaTitle].(string)
 	return project, title
+}
+
+// appendNewRefs is xs with the refs of ys it lacks, in order.
+func appendNewRefs(xs, ys []string) []string {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		seen[x] = true
+	}
+	out := append([]string(nil), xs...)
+	for _, y := range ys {
+		if !seen[y] {
+			seen[y] = true
+			out = append(out, y)
+		}
+	}
+	return out
 }

@@ -38,9 +38,10 @@ type distillRecord struct {
 // written like any other: it is consumed, not copied.
 //
 // replaceSummary says whether a session's summary may replace the one in
-// memory: a writer batch may (a later batch says how the session ended);
-// promotion and backfill see only some turns of a session, so their
-// summary is added only where the session has none.
+// memory: a writer batch may (a later batch says how the session ended).
+// Promotion and backfill see only some turns of a session: their summary
+// is added only where the session has none, else the one in memory cites
+// their turns.
 func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, replaceSummary bool) []engine.Edit {
 	f := newFiler(w.e, v)
 	byRef := map[string]distillRecord{}
@@ -66,6 +67,14 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, replaceSumma
 		s := sessionOf(th, byThread[th])
 		facts, summary := distill.DistilAll(s)
 		if summary.Text != "" {
+			if !replaceSummary {
+				// No marker says these turns were read: the summary cites
+				// them all, so backfill does not come back to them.
+				summary.Cites = nil
+				for _, r := range byThread[th] {
+					summary.Cites = append(summary.Cites, r.Ref)
+				}
+			}
 			facts = append(facts, summary)
 			if s.Title != "" {
 				f.titles[summary.Path] = s.Title
@@ -73,7 +82,9 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, replaceSumma
 		}
 		for _, a := range f.merge(facts) {
 			if a.Op == distill.OpReplace && !replaceSummary && a.Facts[len(a.Facts)-1].Kind == distill.KindSummary {
-				continue
+				// Some turns of a session are no better summary than all
+				// of them: the one in memory stays and cites these too.
+				a.Op, a.Text = distill.OpCite, ""
 			}
 			seed := "write:"
 			if len(a.Cites) > 0 {

@@ -290,12 +290,24 @@ func TestRedistill_CodingSessionProject(t *testing.T) {
 	ftVerifyClean(t, e)
 }
 
-// TestRedistill_LeavesCore: the writer's core proposal copies turn blocks
-// into topics/core.md; once the owner accepted it, core.md is the owner's,
-// and a redistill neither removes those copies nor merges into them.
+// TestRedistill_LeavesCore: the old writer's core proposal copied turn
+// blocks into topics/core.md; once the owner accepted it, core.md is the
+// owner's, and a redistill neither removes those copies nor merges into
+// them.
 func TestRedistill_LeavesCore(t *testing.T) {
 	ctx := context.Background()
 	state, e := rdState(t)
+	var ids []string
+	for p, c := range wtTopics(t, state) {
+		if strings.HasPrefix(p, "topics/threads/") {
+			f, _ := topic.Parse([]byte(c))
+			for _, b := range f.Blocks() {
+				ids = append(ids, b.BlockID)
+			}
+			writer.ProposeCoreOf(ctx, e, p, ids...)
+			break
+		}
+	}
 	waiting, err := proposals.List(e)
 	if err != nil || len(waiting) != 1 {
 		t.Fatalf("want the writer's core proposal: %d, %v", len(waiting), err)
