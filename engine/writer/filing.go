@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"scriptorium/engine"
 	"scriptorium/engine/sessions"
@@ -148,9 +150,9 @@ func titleOf(a distill.Action) string {
 	if ft.Kind == distill.KindSummary {
 		return "Thread " + strings.TrimSuffix(strings.TrimPrefix(a.Path, "topics/threads/"), ".md")
 	}
-	if ft.Subject != "" {
-		// "the owner" heads its file as "The owner".
-		return strings.ToUpper(ft.Subject[:1]) + ft.Subject[1:]
+	if r, n := utf8.DecodeRuneInString(ft.Subject); n > 0 {
+		// "the owner" heads its file as "The owner"; 张敏 stays whole.
+		return string(unicode.ToUpper(r)) + ft.Subject[n:]
 	}
 	return "Notes"
 }

@@ -68,10 +68,11 @@ func (d *distiller) summary(facts []Fact) Fact {
 		// Only when the same people said both: a block joining two
 		// speakers' words would keep one's words, cited by the other's
 		// turn, after the first is forgotten.
-		last := facts[len(facts)-1]
-		if len(facts) > 1 && len(strings.Fields(about.Text+" "+last.Text)) <= chatSummaryWords &&
-			d.saidBy(last.Cites, d.speakers(about.Cites)) {
-			ended = last
+		if len(facts) > 1 {
+			last := facts[len(facts)-1]
+			if len(strings.Fields(about.Text+" "+last.Text)) <= chatSummaryWords && d.saidBy(last.Cites, d.speakers(about.Cites)) {
+				ended = last
+			}
 		}
 	}
 	if about.Text == "" {

@@ -26,3 +26,13 @@ func TestSummary_OneSpeakersWords(t *testing.T) {
 		t.Errorf("one speaker's summary %q citing %v, want both facts", sum.Text, sum.Cites)
 	}
 }
+
+// TestSummary_NothingToSay: a chat without a fact has an empty summary.
+func TestSummary_NothingToSay(t *testing.T) {
+	s := Session{Provider: "telegram", ID: "grp", Turns: []Turn{
+		{Ref: "telegram/grp/1", Role: RoleUser, Speaker: "Ann", SpeakerID: "u1", Content: "Haha 😂"},
+	}}
+	if sum := Summary(s); sum.Text != "" || len(sum.Cites) != 0 {
+		t.Errorf("summary %+v", sum)
+	}
+}
