@@ -37,12 +37,14 @@ type distillRecord struct {
 // its theme. A record that yields no fact is archived and its turn marked
 // written like any other: it is consumed, not copied.
 //
-// replaceSummary says whether a session's summary may replace the one in
-// memory: a writer batch may (a later batch says how the session ended).
-// Promotion and backfill see only some turns of a session: their summary
-// is added only where the session has none, else the one in memory cites
-// their turns.
-func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, replaceSummary bool) []engine.Edit {
+// kind is the install's: a "write" batch's session summary replaces the
+// one in memory (a later batch says how the session ended). Promotion and
+// backfill see only some turns of a session: their summary is added only
+// where the session has none, else the one in memory cites their turns.
+// A promoted turn the distiller finds nothing in is kept in its speaker's
+// words (distill.Quoted): the owner chose to keep it.
+func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string) []engine.Edit {
+	replaceSummary := kind == "write"
 	f := newFiler(w.e, v)
 	byRef := map[string]distillRecord{}
 	byThread := map[string][]distillRecord{}
@@ -66,6 +68,9 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, replaceSumma
 	for _, th := range threads {
 		s := sessionOf(th, byThread[th])
 		facts, summary := distill.DistilAll(s)
+		if kind == "promote" {
+			facts = append(facts, quotedUncited(s, facts)...)
+		}
 		if summary.Text != "" {
 			if !replaceSummary {
 				// No marker says these turns were read: the summary cites
@@ -97,6 +102,24 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, replaceSumma
 		}
 	}
 	return f.edits()
+}
+
+// quotedUncited are the turns of s that no fact cites, in their
+// speakers' words.
+func quotedUncited(s distill.Session, facts []distill.Fact) []distill.Fact {
+	cited := map[string]bool{}
+	for _, f := range facts {
+		for _, r := range f.Cites {
+			cited[r] = true
+		}
+	}
+	var out []distill.Fact
+	for _, t := range s.Turns {
+		if q, ok := distill.Quoted(s, t.Ref); ok && !cited[t.Ref] {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // coreFact reports whether an action's text is an owner's standing
@@ -169,7 +192,7 @@ func (w *writer) distill(ctx context.Context, tx *engine.Tx, v *engine.View, ref
 		}
 		recs = append(recs, recordOf(src))
 	}
-	edits, err := w.distillEdits(ctx, v, recs, false)
+	edits, err := w.distillEdits(ctx, v, recs, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +231,7 @@ func recordOf(src engine.Source) distillRecord {
 
 // distillEdits asks the configured model for edits (the offline model
 // when none is configured).
-func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord, replaceSummary bool) ([]engine.Edit, error) {
+func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord, kind string) ([]engine.Edit, error) {
 	m, err := w.modelFor("")
 	if err != nil {
 		return nil, err
@@ -217,7 +240,7 @@ func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distil
 		if w.turnBlocks != nil {
 			return w.turnBlocks(w.e, v, recs), nil
 		}
-		return w.offlineEdits(v, recs, replaceSummary), nil
+		return w.offlineEdits(v, recs, kind), nil
 	}
 	return w.modelEdits(ctx, m, v, recs)
 }

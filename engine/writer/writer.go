@@ -341,7 +341,7 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		todo := w.unwritten(v, drecs)
 		var edits []engine.Edit
 		if len(todo) > 0 {
-			if edits, err = w.distillEdits(ctx, v, todo, true); err != nil {
+			if edits, err = w.distillEdits(ctx, v, todo, "write"); err != nil {
 				return err
 			}
 		}
