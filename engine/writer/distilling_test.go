@@ -2,9 +2,11 @@ package writer_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
@@ -50,6 +52,9 @@ func TestWrite_DistilsNotCopies(t *testing.T) {
 			threads++
 			if strings.Contains(p, "chat1") {
 				t.Errorf("thread file %s is named by the session id", p)
+			}
+			if !strings.HasPrefix(c, "# The owner, 2026-08-10\n") {
+				t.Errorf("thread file %s's title:\n%s", p, c)
 			}
 		}
 	}
@@ -132,6 +137,51 @@ func TestWrite_CJKSpeakerFile(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no file titled 张敏: %v", wtTopics(t, state))
+	}
+	ftVerifyClean(t, e)
+}
+
+// TestWrite_NamesFilesByWhatTheyHold (issue 22 §1, Organise): a ChatGPT
+// conversation's thread file is named and titled by its title, never by
+// its UUID; a coding session's facts go to projects/<folder>.md from the
+// transcript's working directory.
+func TestWrite_NamesFilesByWhatTheyHold(t *testing.T) {
+	ctx := context.Background()
+	state := filepath.Join(t.TempDir(), "state")
+	wtImport(t, state) // creates sessions.db
+	st := wtStore(t, state)
+	at := time.Date(2026, 8, 10, 12, 0, 0, 0, time.UTC)
+	const uuid = "6f1c2a9e-3b7d-4e21-9a0c-5d8e7f6a1b2c"
+	nodes := []sessions.Node{
+		{Provider: "chatgpt", Session: uuid, ID: "m1", Role: "user", Time: at, Tier: "owner",
+			Content: "I'm vegetarian and I cook for two.", Metadata: json.RawMessage(`{"title":"Weeknight dinners"}`)},
+		{Provider: "claude-code", Session: "cc1", ID: "k1", Role: "user", Time: at.Add(time.Hour), Tier: "owner",
+			Content: "Run the tests with make test-all before every commit, always.", Metadata: json.RawMessage(`{"project":"/home/nadia/src/ledgerline"}`)},
+		{Provider: "claude-code", Session: "cc1", ID: "k2", Parent: "k1", Role: "assistant", Time: at.Add(time.Hour + time.Minute), Tier: "owner",
+			Content: "Let me look at the Makefile first:", Metadata: json.RawMessage(`{"project":"/home/nadia/src/ledgerline"}`)},
+	}
+	b := st.BeginImport(ctx)
+	if err := b.AddNodes(nodes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	e := wtOpen(t, state, nil)
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	topics := wtTopics(t, state)
+	if c := topics["topics/threads/weeknight-dinners.md"]; !strings.HasPrefix(c, "# Weeknight dinners\n") {
+		t.Errorf("no thread file named and titled by the conversation's title: %v", topics)
+	}
+	if c := topics["topics/projects/ledgerline.md"]; !strings.Contains(c, "make test-all") || strings.Contains(c, "Let me look") {
+		t.Errorf("projects/ledgerline.md:\n%s", c)
+	}
+	for p := range topics {
+		if strings.Contains(p, uuid) {
+			t.Errorf("%s is named by the conversation's UUID", p)
+		}
 	}
 	ftVerifyClean(t, e)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"scriptorium/engine"
 	"scriptorium/engine/writer/distill"
@@ -81,9 +82,7 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 				}
 			}
 			facts = append(facts, summary)
-			if s.Title != "" {
-				f.titles[summary.Path] = s.Title
-			}
+			f.titles[summary.Path] = threadTitle(s, summary)
 		}
 		for _, a := range f.merge(facts) {
 			if a.Op == distill.OpReplace && !replaceSummary && a.Facts[len(a.Facts)-1].Kind == distill.KindSummary {
@@ -102,6 +101,19 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 		}
 	}
 	return f.edits()
+}
+
+// threadTitle heads a session's thread file: the chat's title, else who
+// or what it was about and the day it started ("Ledgerline, 2025-03-03").
+func threadTitle(s distill.Session, summary distill.Fact) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	title := summary.Subject
+	if len(s.Turns) > 0 && !s.Turns[0].Time.IsZero() {
+		title += ", " + s.Turns[0].Time.UTC().Format(time.DateOnly)
+	}
+	return title
 }
 
 // quotedUncited are the turns of s that no fact cites, in their
