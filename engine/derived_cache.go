@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace"
 )
@@ -38,7 +39,7 @@ type derivedCache struct {
 
 	coreGen  int // bumped whenever topics/core.md's render input changes
 	core     []byte
-	coreRep  CoreReport
+	coreRep  result.CoreReport
 	coreKey  [2]int // coreGen and budget core was rendered for
 	coreDone bool
 
@@ -146,7 +147,7 @@ func (dc *derivedCache) bumpCore(p string) {
 
 // derivedFilesCached is derivedFiles through the cache: the same bytes,
 // rendered from the fragments of unchanged files.
-func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, CoreReport) {
+func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, result.CoreReport) {
 	dc := e.updateDerivedCache(s)
 	budget := e.Config().Memory.Core.Budget
 	if key := [2]int{dc.coreGen, budget}; !dc.coreDone || dc.coreKey != key {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/manifest"
 )
 
@@ -121,7 +122,7 @@ func coldGet(t *testing.T, state, ref string) string {
 	if err != nil {
 		return ""
 	}
-	if b, ok := v.(BlockView); ok {
+	if b, ok := v.(result.BlockView); ok {
 		return b.Path + ": " + b.Text
 	}
 	return "?"

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
@@ -73,7 +74,7 @@ type archiveFile struct {
 
 // sourceEntry is one source record, resolved.
 type sourceEntry struct {
-	view         SourceView
+	view         result.SourceView
 	framePending bool
 	file         *archiveFile
 	pos          int // its index in file.sources, so neighbours needs no search
@@ -468,7 +469,7 @@ func (s *snapshot) indexSources() {
 }
 
 func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
-	v := SourceView{
+	v := result.SourceView{
 		Kind: "source", Ref: f.SourceID, Path: a.path, Anchor: f.Anchor,
 		Time: formatTime(f.Time), Label: f.Label, Content: f.Content,
 		// An empty speaker-id marker is a trusted display-only identity
@@ -495,7 +496,7 @@ func (s *snapshot) legacyEntry(a *archiveFile, r archive.LegacyRecord) *sourceEn
 	if anchor == "" {
 		anchor = archive.AnchorFor(ref)
 	}
-	v := SourceView{
+	v := result.SourceView{
 		Kind: "source", Ref: ref, Path: a.path, Anchor: anchor, Time: formatTime(r.Time),
 		Label: r.Label, Content: r.Content, Legacy: true, Line: r.Line, Trust: "trusted",
 		Forgotten: archive.LegacyForgotten(r),
