@@ -15,7 +15,7 @@ func (e *Engine) Get(ctx context.Context, ref string) (any, error) {
 	if err := e.gate(trust.OpGet); err != nil {
 		return nil, err
 	}
-	if s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.pathsForRef(ref) }); ok {
+	if s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.PathsForRef(ref) }); ok {
 		return s.get(ref)
 	}
 	s, err := e.snapshot(ctx)

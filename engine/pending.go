@@ -56,7 +56,7 @@ func (e *Engine) reviewQueue(ctx context.Context) ([]result.PendingSource, map[s
 	if err := e.gate(trust.OpPending); err != nil {
 		return nil, nil, err
 	}
-	s, _, ok := e.partial(ctx, (*partialRead).pendingPaths)
+	s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.PendingPaths(pr.promoted) })
 	if !ok {
 		var err error
 		if s, err = e.snapshot(ctx); err != nil {

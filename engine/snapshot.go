@@ -39,7 +39,7 @@ type topicFile struct {
 	// once: every install re-renders the derived views of every file.
 	blocksOnce sync.Once
 	blocks     []render.Block
-	sum        summaryCache // the file's manifest summary, built once (manifest.go)
+	sum        manifest.Cached // the file's manifest summary, built once (manifest.go)
 	// dep is what the file's trust and violations depend on, built once
 	// (depindex.go): incremental views and validation look it up per
 	// file instead of resolving every citation of the workspace.
@@ -69,7 +69,7 @@ type archiveFile struct {
 	records  []archive.LegacyRecord // legacy
 	stopErr  *archive.FrameError    // v2: why parsing stopped, nil if the file is valid
 	sources  []*sourceEntry         // in file order
-	sum      *summaryCache          // the manifest summary, built once; copies share it
+	sum      *manifest.Cached       // the manifest summary, built once; copies share it
 }
 
 // sourceEntry is one source record, resolved.
@@ -204,7 +204,7 @@ func sameArchives(prev *snapshot, listed []listedFile) bool {
 	for _, f := range listed {
 		a, ok := prev.archives[f.path]
 		if !ok {
-			if _, _, _, inLayout := archivePathParts(f.path); inLayout {
+			if _, _, _, inLayout := archive.PathParts(f.path); inLayout {
 				return false
 			}
 			strays++
@@ -386,27 +386,18 @@ func (s *snapshot) removeTopic(p string) {
 	}
 }
 
-// archivePathParts splits "sources/<provider>/_v2/<thread>.md" or
-// "sources/<provider>/<thread>.md".
-func archivePathParts(p string) (provider, thread string, v2, ok bool) {
-	parts := strings.Split(strings.TrimSuffix(p, ".md"), "/")
-	switch {
-	case len(parts) == 4 && parts[0] == "sources" && parts[2] == "_v2":
-		return parts[1], parts[3], true, true
-	case len(parts) == 3 && parts[0] == "sources":
-		return parts[1], parts[2], false, true
-	}
-	return "", "", false, false
-}
+// archivePathParts is archive.PathParts (the search glue still calls it
+// by this name).
+func archivePathParts(p string) (provider, thread string, v2, ok bool) { return archive.PathParts(p) }
 
 // addArchive parses one archive; it reports false for a file outside the
 // archive layout.
 func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
-	provider, thread, inV2, ok := archivePathParts(p)
+	provider, thread, inV2, ok := archive.PathParts(p)
 	if !ok {
 		return Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
 	}
-	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &summaryCache{}}
+	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &manifest.Cached{}}
 	// The location decides the format: a file at the legacy path is frozen
 	// legacy evidence even if it carries the v2 marker, so none of its
 	// speaker markers can be trusted (SPEC §3.2).
