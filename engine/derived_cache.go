@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"scriptorium/engine/deps"
 	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace"
@@ -91,7 +92,7 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 			dirty[p] = true
 		}
 	}
-	changedArch := func(p string) { addKeys(dirty, e.inc.idx.citers[p]) }
+	changedArch := func(p string) { deps.AddKeys(dirty, e.inc.idx.Citers(p)) }
 	for p, data := range dc.arch {
 		if a, ok := s.archives[p]; !ok || !sameBytes(a.data, data) {
 			changedArch(p)
@@ -106,12 +107,12 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 	}
 	for id := range dc.promoted {
 		if !s.promoted[id] {
-			addKeys(dirty, e.inc.idx.refCite[id])
+			deps.AddKeys(dirty, e.inc.idx.Citing(id))
 		}
 	}
 	for id := range s.promoted {
 		if !dc.promoted[id] {
-			addKeys(dirty, e.inc.idx.refCite[id])
+			deps.AddKeys(dirty, e.inc.idx.Citing(id))
 		}
 	}
 	e.inc.mu.Unlock()

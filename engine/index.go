@@ -170,12 +170,12 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 // scans the blocks of only those files, not of every file of the workspace.
 func (tf *topicFile) mayCite(archives, refs map[string]bool) bool {
 	d := tf.deps()
-	for _, t := range d.targets {
+	for _, t := range d.Targets {
 		if archives[t] {
 			return true
 		}
 	}
-	for _, r := range d.refs {
+	for _, r := range d.Refs {
 		if refs[r] {
 			return true
 		}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"scriptorium/engine/deps"
 	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
@@ -44,7 +45,7 @@ type topicFile struct {
 	// (depindex.go): incremental views and validation look it up per
 	// file instead of resolving every citation of the workspace.
 	depOnce sync.Once
-	dep     *topicDeps
+	dep     *deps.Topic
 }
 
 // definitions returns the file's footnote definitions by label (see
