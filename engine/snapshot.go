@@ -3,12 +3,8 @@ package engine
 import (
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +13,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/stage"
@@ -253,107 +250,19 @@ type listedFile struct {
 	sig  fileSig
 }
 
-// listMarkdown lists regular .md files under root/sub as slash paths relative
-// to root, sorted. Symlinks and other files are reported as strays: a
-// symlink could point outside the workspace, so it is never followed.
-//
-// The subdirectories of root/sub are walked concurrently: the walk is one
-// lstat per file, and at 1M records (25k files) it was more than half of a
-// cold search. Strays keep the order of a sequential walk.
+// listMarkdown is workspace.ListMarkdown with each file's signature.
 func listMarkdown(root, sub string) ([]listedFile, []Violation, error) {
-	base := filepath.Join(root, sub)
-	var entries []fs.DirEntry
-	if fi, err := os.Lstat(base); err == nil && fi.IsDir() {
-		entries, err = os.ReadDir(base)
-		if err != nil {
-			entries = nil
+	files, strays, err := workspace.ListMarkdown(root, sub)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]listedFile, len(files))
+	for i, f := range files {
+		if out[i].path = f.Path; f.Info != nil {
+			out[i].sig = statSig(f.Info)
 		}
 	}
-	if entries == nil { // missing, not a directory, unreadable: the plain walk says which
-		w := walkMarkdown(root, sub, base, true)
-		return w.done(sub)
-	}
-	parts := make([]*mdWalk, len(entries))
-	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, ent := range entries {
-		p := filepath.Join(base, ent.Name())
-		if !ent.IsDir() {
-			w := &mdWalk{}
-			w.err = w.visit(root, sub, p, ent, nil)
-			parts[i] = w
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			parts[i] = walkMarkdown(root, sub, p, false)
-		}()
-	}
-	wg.Wait()
-	all := &mdWalk{}
-	for _, w := range parts {
-		all.files = append(all.files, w.files...)
-		all.strays = append(all.strays, w.strays...)
-		if all.err == nil {
-			all.err = w.err
-		}
-	}
-	return all.done(sub)
-}
-
-// mdWalk collects one walk's files and strays.
-type mdWalk struct {
-	files  []listedFile
-	strays []Violation
-	err    error
-}
-
-// walkMarkdown walks the tree at p; top says p is root/sub itself (which
-// may be missing).
-func walkMarkdown(root, sub, p string, top bool) *mdWalk {
-	w := &mdWalk{}
-	w.err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && top && q == p {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		return w.visit(root, sub, q, d, nil)
-	})
-	return w
-}
-
-// visit classifies one entry of the walk.
-func (w *mdWalk) visit(root, sub, p string, d fs.DirEntry, _ error) error {
-	rel, _ := filepath.Rel(root, p)
-	rel = filepath.ToSlash(rel)
-	switch {
-	case d.Type()&fs.ModeSymlink != 0:
-		w.strays = append(w.strays, Violation{Code: "symlink", Path: rel, Message: "symbolic links are not allowed in the workspace"})
-	case d.IsDir():
-	case d.Type().IsRegular() && strings.HasSuffix(rel, ".md"):
-		f := listedFile{path: rel}
-		if fi, err := d.Info(); err == nil {
-			f.sig = statSig(fi)
-		}
-		w.files = append(w.files, f)
-	default:
-		w.strays = append(w.strays, Violation{Code: "unexpected_file", Path: rel, Message: "only .md files belong under " + sub + "/"})
-	}
-	return nil
-}
-
-// done sorts the files and reports the walk's error, if any.
-func (w *mdWalk) done(sub string) ([]listedFile, []Violation, error) {
-	if w.err != nil && !errors.Is(w.err, fs.ErrNotExist) {
-		return nil, nil, Wrap(CodeIO, w.err, "list %s", sub)
-	}
-	sort.Slice(w.files, func(i, j int) bool { return w.files[i].path < w.files[j].path })
-	return w.files, w.strays, nil
+	return out, strays, nil
 }
 
 func (s *snapshot) setTopic(p string, data []byte) {
