@@ -47,6 +47,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/workspace"
 )
 
@@ -74,7 +75,7 @@ type request struct {
 	Op          string             `json:"op"`
 	WorkspaceID string             `json:"workspace_id"`
 	Root        string             `json:"root"` // the memory dir's real path
-	Query       engine.SearchQuery `json:"query"`
+	Query       result.SearchQuery `json:"query"`
 	Recall      *recall.Request    `json:"recall,omitempty"` // op "recall"
 }
 
@@ -274,7 +275,7 @@ func (s *Server) takeOver(ctx context.Context, e *engine.Engine, build string) b
 	// the CLI wait out its timeout behind the first read of a large
 	// workspace.
 	go func() {
-		if _, err := e.SearchReport(ctx, engine.SearchQuery{Text: "warm", Limit: 1, Method: engine.MethodBM25}); err == nil {
+		if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "warm", Limit: 1, Method: engine.MethodBM25}); err == nil {
 			s.ready.Store(true)
 		}
 	}()
@@ -345,7 +346,7 @@ func (s *Server) answer(ctx context.Context, e *engine.Engine, build string, c n
 	} else if s.ready.Load() && req.Build == build && req.Op == "search" && s.serves(e, req) {
 		if rep, err := e.SearchReport(ctx, req.Query); err == nil {
 			if rep.Results == nil {
-				rep.Results = []engine.SearchResult{}
+				rep.Results = []result.SearchResult{}
 			}
 			resp = response{OK: true, Build: build, WorkspaceID: e.WorkspaceID(), Root: s.root, Report: rep}
 			s.answered.Add(1)
@@ -367,7 +368,7 @@ func (s *Server) serves(e *engine.Engine, req request) bool {
 
 // Search asks the workspace's long-lived process, if there is one of this
 // build, for a search. ok is false whenever it did not answer.
-func Search(memDir string, q engine.SearchQuery, timeout time.Duration) (engine.SearchReport, bool) {
+func Search(memDir string, q result.SearchQuery, timeout time.Duration) (engine.SearchReport, bool) {
 	build := thisBuild()
 	path := SocketPath(memDir)
 	if build == "" || len(path) >= maxPath || !ownSocket(path) {
@@ -404,7 +405,7 @@ func Search(memDir string, q engine.SearchQuery, timeout time.Duration) (engine.
 // its own: a results list within the query's limit, each result of a known
 // kind with a workspace path, anchor and ref of that kind, and a source
 // naming its speaker fields (printing reads them).
-func validReport(rep engine.SearchReport, q engine.SearchQuery) bool {
+func validReport(rep engine.SearchReport, q result.SearchQuery) bool {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = index.DefaultLimit
