@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -38,13 +38,13 @@ func TestForget_DistilledBlockOfTwoTurns(t *testing.T) {
 	if h := holders(t, state+"/memory/topics", "walrus-8812"); len(h) < 2 {
 		t.Fatalf("fixture: the code is not in a fact and the session's block: %v", h)
 	}
-	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false); err != nil {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if h := holders(t, state+"/memory/topics", "walrus-8812"); len(h) > 0 {
 		t.Errorf("the forgotten turn's words are still in %v", h)
 	}
-	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{"openprogram/again/d1"}}, false); err != nil {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{"openprogram/again/d1"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if h := holders(t, state+"/memory/topics", "Ines lives in Porto"); len(h) == 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer/distill"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -223,7 +224,7 @@ func (w *writer) distill(ctx context.Context, tx *engine.Tx, v *engine.View, ref
 	return out, nil
 }
 
-func recordOf(src engine.Source) distillRecord {
+func recordOf(src result.Source) distillRecord {
 	v := src.SourceView
 	role := v.Label
 	if v.SpeakerLabel != "" {
