@@ -57,11 +57,17 @@ func Merge(existing []Block, facts []Fact) []Action {
 		block  *Block // nil for a block this merge adds
 		action int    // index in actions, -1 until acted on
 		key    string
+		keyed  bool // key is known: a block's slot is read only when a fact meets it
 	}
 	var targets []*target
 	for i := range existing {
-		b := &existing[i]
-		targets = append(targets, &target{block: b, action: -1, key: b.Slot()})
+		targets = append(targets, &target{block: &existing[i], action: -1})
+	}
+	slot := func(tg *target) string {
+		if !tg.keyed {
+			tg.key, tg.keyed = tg.block.Slot(), true
+		}
+		return tg.key
 	}
 	var actions []Action
 	text := func(tg *target) string {
@@ -77,6 +83,18 @@ func Merge(existing []Block, facts []Fact) []Action {
 		return actions[tg.action].Path
 	}
 	cache := map[string]string{}
+	// A writer merges each session against every block of the files it
+	// touches: a block's stems are worked out once, not once per fact.
+	memo := map[[2]string]map[string]bool{}
+	stemsOf := func(text, subject string) map[string]bool {
+		k := [2]string{text, subject}
+		if m, ok := memo[k]; ok {
+			return m
+		}
+		m := contentStems(text, cache, subject)
+		memo[k] = m
+		return m
+	}
 	cites := func(tg *target) []string {
 		if tg.action >= 0 {
 			return actions[tg.action].Cites
@@ -84,13 +102,13 @@ func Merge(existing []Block, facts []Fact) []Action {
 		return tg.block.Cites
 	}
 	for _, f := range facts {
-		fs := contentStems(f.Text, cache, f.Subject)
+		fs := stemsOf(f.Text, f.Subject)
 		var restated, sameSlot *target
 		for _, tg := range targets {
 			if path(tg) != f.Path {
 				continue
 			}
-			if restates(contentStems(text(tg), cache, f.Subject), fs) {
+			if restates(stemsOf(text(tg), f.Subject), fs) {
 				// The block the fact already made, if any, before another
 				// that says much the same: merging twice changes nothing.
 				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {
@@ -101,7 +119,7 @@ func Merge(existing []Block, facts []Fact) []Action {
 			// golangci-lint") are two facets, not a changed value; a
 			// session's new summary replaces its old one all the same.
 			facet := f.Kind != KindSummary && sharesAny(cites(tg), f.Cites)
-			if sameSlot == nil && f.Key != "" && tg.key == f.Key && !facet {
+			if sameSlot == nil && f.Key != "" && !facet && slot(tg) == f.Key {
 				sameSlot = tg
 			}
 		}
@@ -113,7 +131,7 @@ func Merge(existing []Block, facts []Fact) []Action {
 		default:
 			actions = append(actions, Action{Op: OpAdd, Path: f.Path, Heading: f.Theme, Text: f.Text,
 				Cites: append([]string(nil), f.Cites...), Facts: []Fact{f}})
-			targets = append(targets, &target{action: len(actions) - 1, key: f.Key})
+			targets = append(targets, &target{action: len(actions) - 1, key: f.Key, keyed: true})
 		}
 	}
 	return actions
