@@ -28,6 +28,7 @@ type filer struct {
 	// files' blocks and the ones this filer added, as they are now.
 	existing []distill.Block
 	loaded   map[string]bool
+	merger   *distill.Merger
 	// source resolves a cited ref to where it is archived; a turn archived
 	// by the same install is not in v yet.
 	source func(ref string) (path, anchor, at string, ok bool)
@@ -36,7 +37,7 @@ type filer struct {
 }
 
 func newFiler(e *engine.Engine, v *engine.View) *filer {
-	f := &filer{v: v, files: map[string]*topicEdit{}, loaded: map[string]bool{}, titles: map[string]string{},
+	f := &filer{v: v, files: map[string]*topicEdit{}, loaded: map[string]bool{}, titles: map[string]string{}, merger: distill.NewMerger(),
 		used: takenIDs{taken: e.BlockIDTaken(v), batch: map[string]bool{}}}
 	f.source = func(ref string) (string, string, string, bool) {
 		src, ok := v.Source(ref)
@@ -95,7 +96,7 @@ func (f *filer) merge(facts []distill.Fact) []distill.Action {
 	for _, ft := range facts {
 		f.load(ft.Path)
 	}
-	return distill.Merge(f.existing, facts)
+	return f.merger.Merge(f.existing, facts)
 }
 
 // apply carries out one merge action. An added block takes id, or one

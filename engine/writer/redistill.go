@@ -236,7 +236,7 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 		for _, tb := range tbs {
 			reuse[tb.src.Ref] = tb.id
 		}
-		for _, a := range distill.Merge(r.existing, facts) {
+		for _, a := range r.merger.Merge(r.existing, facts) {
 			id := ""
 			switch a.Op {
 			case distill.OpAdd:

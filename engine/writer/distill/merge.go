@@ -53,6 +53,35 @@ type Action struct {
 // same turns twice asks for nothing the second time. A fact's topic is its
 // Path (Distil fills it); facts and blocks in other files never meet.
 func Merge(existing []Block, facts []Fact) []Action {
+	return NewMerger().Merge(existing, facts)
+}
+
+// Merger is Merge with a memory: the stems of the texts it has read, so a
+// writer that merges session after session against the same files reads
+// each block once, not once per session. Not safe for concurrent use.
+type Merger struct {
+	cache map[string]string             // word -> porter stem
+	memo  map[[2]string]map[string]bool // text, subject -> content stems
+}
+
+// NewMerger returns an empty Merger.
+func NewMerger() *Merger {
+	return &Merger{cache: map[string]string{}, memo: map[[2]string]map[string]bool{}}
+}
+
+// stems are the content stems of text about subject, worked out once.
+func (m *Merger) stems(text, subject string) map[string]bool {
+	k := [2]string{text, subject}
+	if st, ok := m.memo[k]; ok {
+		return st
+	}
+	st := contentStems(text, m.cache, subject)
+	m.memo[k] = st
+	return st
+}
+
+// Merge is the package's Merge.
+func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 	type target struct {
 		block  *Block // nil for a block this merge adds
 		action int    // index in actions, -1 until acted on
@@ -82,19 +111,6 @@ func Merge(existing []Block, facts []Fact) []Action {
 		}
 		return actions[tg.action].Path
 	}
-	cache := map[string]string{}
-	// A writer merges each session against every block of the files it
-	// touches: a block's stems are worked out once, not once per fact.
-	memo := map[[2]string]map[string]bool{}
-	stemsOf := func(text, subject string) map[string]bool {
-		k := [2]string{text, subject}
-		if m, ok := memo[k]; ok {
-			return m
-		}
-		m := contentStems(text, cache, subject)
-		memo[k] = m
-		return m
-	}
 	cites := func(tg *target) []string {
 		if tg.action >= 0 {
 			return actions[tg.action].Cites
@@ -102,13 +118,13 @@ func Merge(existing []Block, facts []Fact) []Action {
 		return tg.block.Cites
 	}
 	for _, f := range facts {
-		fs := stemsOf(f.Text, f.Subject)
+		fs := m.stems(f.Text, f.Subject)
 		var restated, sameSlot *target
 		for _, tg := range targets {
 			if path(tg) != f.Path {
 				continue
 			}
-			if restates(stemsOf(text(tg), f.Subject), fs) {
+			if restates(m.stems(text(tg), f.Subject), fs) {
 				// The block the fact already made, if any, before another
 				// that says much the same: merging twice changes nothing.
 				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {
