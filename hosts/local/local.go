@@ -1,5 +1,5 @@
 // Package local lets a one-shot CLI search ask a long-lived process of the
-// same workspace (serve or the daemon) instead of opening the
+// same workspace (serve, the daemon or the TUI) instead of opening the
 // workspace itself: the long-lived engine has its snapshot in memory, its
 // index open and an inotify watch that makes even the stat walk
 // unnecessary, so the answer costs a query, not a walk of every file.
@@ -25,13 +25,17 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
 	"debug/elf"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -94,12 +98,19 @@ func realRoot(memDir string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
-// Build names this build of the program: the Go build ID of the running
-// executable (from its ELF note), which changes with any change of the
-// code or the toolchain. "" when it cannot be read (then no socket is
-// used: two builds must not be confused). The CLI and the daemon or
-// serve it talks to are the same binary; the TUI is another and does not
-// serve.
+// Build names the code this program was built from, so that a client
+// takes answers only from a server that answers exactly as it would.
+//
+// The CLI and the TUI are two binaries, so the executable's own Go build
+// ID (its ELF note) cannot match between them. A build stamped from a
+// clean commit (vcs.modified=false) is named instead by its revision, Go
+// version, main module and build settings: the CLI and TUI built from one
+// commit with one toolchain and flags link the same engine code, and the
+// same go.mod fixes every dependency's version. Any other build (a dirty
+// tree, go run, -buildvcs=false) falls back to the executable's build ID,
+// which changes with any change of the code; then only the same binary
+// (the CLI's daemon or serve) answers. "" when neither can be read: no
+// socket is used, two builds must not be confused.
 func Build() string {
 	buildOnce.Do(func() { buildID = readBuildID() })
 	return buildID
@@ -111,6 +122,11 @@ var (
 )
 
 func readBuildID() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if id := sourceBuild(bi); id != "" {
+			return id
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -135,6 +151,28 @@ func readBuildID() string {
 		return ""
 	}
 	return "go-buildid:" + string(data[16:16+n])
+}
+
+// sourceBuild names a build stamped from a clean commit by what decides
+// its code: the revision, the Go version, the main module and every build
+// setting (tags, flags, GOOS/GOARCH…). "" for a build that is not.
+func sourceBuild(bi *debug.BuildInfo) string {
+	var rev, modified string
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", bi.GoVersion, bi.Main.Path, bi.Main.Version)
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.modified":
+			modified = st.Value
+		}
+		fmt.Fprintf(h, "%s=%s\x00", st.Key, st.Value)
+	}
+	if rev == "" || modified != "false" {
+		return ""
+	}
+	return "go-source:" + hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 // thisBuild is Build, replaced in tests (a test binary carries no VCS
