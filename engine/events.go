@@ -3,8 +3,9 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"scriptorium/engine/result"
 	"time"
+
+	"scriptorium/engine/result"
 )
 
 // RecordEvent appends an event to state.db.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"scriptorium/engine/recall"
-	"scriptorium/engine/result"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -13,6 +12,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/browse"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 )
 
 // Options configures the MCP server.
