@@ -9,14 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"scriptorium/engine/result"
-	"scriptorium/workspace/archive"
 	"strconv"
 	"strings"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace"
+	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
 

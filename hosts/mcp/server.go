@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"scriptorium/engine/recall"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -12,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/browse"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
 )
 
