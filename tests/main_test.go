@@ -1,9 +1,10 @@
 // Package tests holds the end-to-end robustness suite: crash points and
-// random kills of the real binary, a corruption matrix over every derived
-// file, a soak of every verb at once, concurrent writers, and the pending
-// canary asked of every read path. They run the program as users do (a
-// built binary, often several at once), so they sit apart from the root
-// package's CLI tests; the fixtures both use are in tests/clitest.
+// random kills of the real binary, a soak of every verb at once,
+// concurrent writers, and the pending canary asked of every read path.
+// They run the program as users do (a built binary, often several at
+// once), so they sit apart from the root package's CLI tests; the
+// fixtures both use are in tests/clitest. (The corruption matrix stays
+// beside the CLI: it runs hundreds of read verbs in-process.)
 package tests
 
 import (
