@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
@@ -213,10 +212,6 @@ func VectorKeys(v *View) map[string]bool {
 func (e *Engine) VectorCachePath() string {
 	return workspace.MetaPath(e.ws.Root(), workspace.EmbeddingsName)
 }
-
-// StateDB is the workspace's state.db, for the services that keep or
-// scrub rows of it (forget's ledger and clean-up).
-func (e *Engine) StateDB() *sql.DB { return e.db }
 
 // FS is the filesystem the workspace writes through (a fault-injecting
 // one in tests).

@@ -47,7 +47,7 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 			[]string{fmt.Sprintf("%d vector(s) keyed by the SHA-256 of forgotten text", vecs)},
 			"removed, and the file rewritten so that no free page keeps a key"))
 	}
-	rows, err := scrubState(ctx, e.StateDB(), 0, fp.needles, false)
+	rows, err := scrubState(ctx, e.Records(), 0, fp.needles)
 	if err != nil {
 		return res, engine.Wrap(engine.CodeIO, err, "read state.db")
 	}
