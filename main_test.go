@@ -40,18 +40,18 @@ func updating() bool {
 	return b
 }
 
-// result is one CLI run.
-type result struct {
+// cliRun is one CLI run.
+type cliRun struct {
 	stdout, stderr string
 	code           int
 }
 
 // runCLI runs the CLI in-process with the given stdin.
-func runCLI(t *testing.T, stdin string, args ...string) result {
+func runCLI(t *testing.T, stdin string, args ...string) cliRun {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &out, &errb)
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return cliRun{stdout: out.String(), stderr: errb.String(), code: code}
 }
 
 // inProcess is runCLI as a clitest.Runner, for the shared fixtures.
@@ -62,10 +62,10 @@ func inProcess(t *testing.T, stdin string, args ...string) clitest.Result {
 }
 
 // mustCLI runs args in-process and fails the test unless they exit 0.
-func mustCLI(t *testing.T, args ...string) result {
+func mustCLI(t *testing.T, args ...string) cliRun {
 	t.Helper()
 	r := clitest.Runner(inProcess).Must(t, args...)
-	return result{stdout: r.Stdout, stderr: r.Stderr, code: r.Code}
+	return cliRun{stdout: r.Stdout, stderr: r.Stderr, code: r.Code}
 }
 
 // oneJSON decodes stdout as exactly one JSON document and fails otherwise.

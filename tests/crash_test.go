@@ -16,6 +16,7 @@ import (
 	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/result"
 	"scriptorium/tests/clitest"
 	"scriptorium/workspace/treetest"
 )
@@ -69,7 +70,7 @@ func crashOutcome(t *testing.T, bin, state string, oldTree, newTree map[string]s
 	t.Helper()
 	if viaCLI {
 		out, err := exec.Command(bin, "verify", "--json", "--state", state).Output()
-		var rep engine.VerifyReport
+		var rep result.VerifyReport
 		if jerr := json.Unmarshal(out, &rep); jerr != nil || err != nil || !rep.OK {
 			t.Fatalf("%s: verify after the crash: %v %v\n%s", what, err, jerr, out)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/result"
 	"scriptorium/tests/clitest"
 	"scriptorium/workspace/treetest"
 )
@@ -75,7 +76,7 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 				t.Fatalf("write was not killed at %s: %v", point, err)
 			}
 			out, err := exec.Command(bin, "verify", "--json", "--state", state).Output()
-			var rep engine.VerifyReport
+			var rep result.VerifyReport
 			if jerr := json.Unmarshal(out, &rep); err != nil || jerr != nil || !rep.OK {
 				t.Fatalf("verify after the crash: %v %v\n%s", err, jerr, out)
 			}
@@ -90,7 +91,7 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 				t.Fatalf("after the rerun the workspace differs from an uncrashed write:\n%s", d)
 			}
 			out, err = exec.Command(bin, "status", "--json", "--state", state).Output()
-			var st engine.Status
+			var st result.Status
 			if jerr := json.Unmarshal(out, &st); err != nil || jerr != nil || st.Writer.PendingTurns != 0 {
 				t.Fatalf("status after the rerun: %v %v pending=%d", err, jerr, st.Writer.PendingTurns)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/records"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
@@ -44,7 +45,7 @@ func ledgerRecord(ctx context.Context, st *records.Store, rev int64) (*record, b
 }
 
 // Ledger lists the forget ledger, newest first.
-func Ledger(ctx context.Context, e *engine.Engine) ([]engine.ForgetEntry, error) {
+func Ledger(ctx context.Context, e *engine.Engine) ([]result.ForgetEntry, error) {
 	if err := e.Authorize(trust.OpHistory); err != nil {
 		return nil, err
 	}
@@ -52,14 +53,14 @@ func Ledger(ctx context.Context, e *engine.Engine) ([]engine.ForgetEntry, error)
 	if err != nil {
 		return nil, engine.Wrap(engine.CodeIO, err, "read the forget ledger")
 	}
-	out := []engine.ForgetEntry{}
+	out := []result.ForgetEntry{}
 	for _, row := range rows {
-		f := engine.ForgetEntry{Revision: row.Revision, Time: row.Time, Actor: row.Actor, Turns: row.Turns,
+		f := result.ForgetEntry{Revision: row.Revision, Time: row.Time, Actor: row.Actor, Turns: row.Turns,
 			Cleaned: row.Cleaned, Done: row.Done}
 		_ = json.Unmarshal(row.Selector, &f.Selector)
 		_ = json.Unmarshal(row.Records, &f.Records)
 		if f.Records == nil {
-			f.Records = []engine.ForgetRecordHash{}
+			f.Records = []result.ForgetRecordHash{}
 		}
 		out = append(out, f)
 	}
@@ -73,9 +74,9 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func nonNilRecords(r []engine.ForgottenRecord) []engine.ForgottenRecord {
+func nonNilRecords(r []result.ForgottenRecord) []result.ForgottenRecord {
 	if r == nil {
-		return []engine.ForgottenRecord{}
+		return []result.ForgottenRecord{}
 	}
 	return r
 }

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/records"
+	"scriptorium/engine/result"
 )
 
 // fileChange is a history row's recorded bytes of one file (the core's
@@ -75,7 +75,7 @@ func scrubState(ctx context.Context, src copyReader, rev int64, nd needles) ([]s
 		}
 	}
 	for _, p := range rows.Passes {
-		var changed []engine.FileDiff
+		var changed []result.FileDiff
 		_ = json.Unmarshal([]byte(p.Changed), &changed)
 		var hit []string
 		for i, c := range changed {
