@@ -99,11 +99,11 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 	}
 	res := Result{Budget: budget, Items: []Item{}}
 	project := ProjectTopic(req.Cwd)
-	q := engine.RecallQuery{Text: Query(req.Prompt), Limit: hitLimit(budget)}
+	var topics []string
 	if project != "" {
-		q.Topics = []string{project}
+		topics = []string{project}
 	}
-	m, err := e.RecallRead(ctx, q)
+	m, err := read(ctx, e, Query(req.Prompt), hitLimit(budget), topics)
 	if err != nil {
 		return res, err
 	}
@@ -179,7 +179,7 @@ type packer struct {
 
 // addBlock adds a block unless it is already recalled; false when it
 // does not fit.
-func (p *packer) addBlock(kind string, b engine.RecallBlock) bool {
+func (p *packer) addBlock(kind string, b Block) bool {
 	if p.blocks[b.ID] {
 		return true
 	}
