@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
 	"scriptorium/workspace"
 )
@@ -24,7 +25,7 @@ const (
 
 // SearchReport is a search's results and how they were ranked.
 type SearchReport struct {
-	Results []SearchResult `json:"results"`
+	Results []result.SearchResult `json:"results"`
 	// Method is what ranked the results: "bm25", "hybrid" or "embedding".
 	Method string `json:"method"`
 	// Fallback says why the method asked for (or configured) was not
@@ -57,7 +58,7 @@ func (e *Engine) searchVectors(ctx context.Context, s *snapshot, iq index.Query,
 
 // methodFor resolves the method of a query: the default is hybrid when
 // embeddings are configured, BM25 otherwise.
-func (e *Engine) methodFor(q SearchQuery) (string, error) {
+func (e *Engine) methodFor(q result.SearchQuery) (string, error) {
 	m := q.Method
 	configured := e.cfg.Embeddings.Configured()
 	switch m {

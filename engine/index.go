@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -169,12 +170,12 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 // scans the blocks of only those files, not of every file of the workspace.
 func (tf *topicFile) mayCite(archives, refs map[string]bool) bool {
 	d := tf.deps()
-	for _, t := range d.targets {
+	for _, t := range d.Targets {
 		if archives[t] {
 			return true
 		}
 	}
-	for _, r := range d.refs {
+	for _, r := range d.Refs {
 		if refs[r] {
 			return true
 		}
@@ -385,8 +386,8 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 
 // indexStateOf describes the index without changing it: fresh when it
 // describes the files whose fingerprint is fp.
-func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) IndexState {
-	st := IndexState{Format: index.FormatVersion}
+func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) result.IndexState {
+	st := result.IndexState{Format: index.FormatVersion}
 	// A writable open: it is the one that finds damage a reader would not
 	// (bolt reads its freelist only for writing), so fresh means usable.
 	ix, err := e.openIndex()
@@ -403,7 +404,7 @@ func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) In
 
 // Search runs a search over trusted blocks and sources (SPEC §10): BM25,
 // fused with vector similarity when [embeddings] is configured.
-func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
+func (e *Engine) Search(ctx context.Context, q result.SearchQuery) ([]result.SearchResult, error) {
 	rep, err := e.SearchReport(ctx, q)
 	if err != nil {
 		return nil, err
@@ -413,8 +414,8 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, err
 
 // SearchReport is Search that also says how the results were ranked, and
 // why it fell back to BM25 when the embeddings provider failed.
-func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport, error) {
-	rep := SearchReport{Results: []SearchResult{}}
+func (e *Engine) SearchReport(ctx context.Context, q result.SearchQuery) (SearchReport, error) {
+	rep := SearchReport{Results: []result.SearchResult{}}
 	if err := e.gate(trust.OpSearch); err != nil {
 		return rep, err
 	}
@@ -509,7 +510,7 @@ func (e *Engine) searchIndexCtx(ctx context.Context, s *snapshot, iq index.Query
 
 // checkQuery validates a query and converts it for the index. Every
 // problem is INVALID_ARGUMENT naming it; no filter is ever ignored.
-func checkQuery(q SearchQuery) (index.Query, error) {
+func checkQuery(q result.SearchQuery) (index.Query, error) {
 	var iq index.Query
 	text := strings.TrimSpace(q.Text)
 	switch {
@@ -558,7 +559,7 @@ func checkQuery(q SearchQuery) (index.Query, error) {
 
 // result turns an index hit into a SPEC §10 result, with its snippet cut
 // from the text in the snapshot (the index stores no text).
-func (s *snapshot) result(h index.Hit, query string) SearchResult {
+func (s *snapshot) result(h index.Hit, query string) result.SearchResult {
 	text := ""
 	if h.Kind == index.KindSource {
 		// The record indexed is the one preferred for its source-id (the
@@ -577,8 +578,8 @@ func (s *snapshot) result(h index.Hit, query string) SearchResult {
 }
 
 // hitResult is the result of a hit whose document text is text.
-func hitResult(h index.Hit, query, text string) SearchResult {
-	r := SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
+func hitResult(h index.Hit, query, text string) result.SearchResult {
+	r := result.SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
 	if !h.Time.IsZero() {
 		r.Time = h.Time.UTC().Format(time.RFC3339)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"scriptorium/engine/result"
 	"testing"
 )
 
@@ -15,7 +16,7 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if _, err := e.Search(ctx, SearchQuery{Text: "anything"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "anything"}); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.indexRebuilds.Load(); n != 1 {
@@ -32,7 +33,7 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := e.Search(ctx, SearchQuery{Text: "cello"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "cello"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 )
 
 // TestIndexReader_SharedAndYielding: a long-lived engine keeps a read-only
@@ -21,10 +22,10 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if res, err := a.Search(ctx, SearchQuery{Text: "bees"}); err != nil || len(res) != 1 {
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "bees"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search: %v %v", res, err)
 	}
-	if res, err := a.Search(ctx, SearchQuery{Text: "cello"}); err != nil || len(res) != 1 {
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "cello"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search: %v %v", res, err)
 	}
 	a.reader.mu.Lock()
@@ -39,7 +40,7 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if res, err := b.Search(ctx, SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || b.fastSearches.Load() != 1 {
+	if res, err := b.Search(ctx, result.SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || b.fastSearches.Load() != 1 {
 		t.Fatalf("a one-shot search beside the held handle: %v %v (fast %d)", res, err, b.fastSearches.Load())
 	}
 	rev, err := b.revision()
@@ -66,7 +67,7 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 	}
 	ix.Close()
 
-	if res, err := a.Search(ctx, SearchQuery{Text: "mead"}); err != nil || len(res) != 1 {
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "mead"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search after the other's install: %v %v", res, err)
 	}
 	if n := a.indexRebuilds.Load(); n != 0 {

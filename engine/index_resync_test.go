@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/scale"
 	"scriptorium/workspace/archive"
 )
@@ -25,7 +26,7 @@ func resyncWorkspace(t *testing.T, n int) (string, scale.Manifest) {
 		t.Fatal(err)
 	}
 	e := resyncOpen(t, state)
-	if _, err := e.Search(context.Background(), SearchQuery{Text: m.Queries[0]}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[0]}); err != nil {
 		t.Fatal(err)
 	}
 	if e.indexRebuilds.Load() != 1 {
@@ -121,7 +122,7 @@ func TestIndexResync_TouchOneFile(t *testing.T) {
 	if want == 0 {
 		t.Fatalf("%s holds no documents: pick another file", target)
 	}
-	if _, err := e.Search(context.Background(), SearchQuery{Text: m.Queries[1]}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.indexRebuilds.Load(); n != 0 {
@@ -132,7 +133,7 @@ func TestIndexResync_TouchOneFile(t *testing.T) {
 	}
 	e.Close()
 	e2 := resyncOpen(t, state)
-	if _, err := e2.Search(context.Background(), SearchQuery{Text: m.Queries[1]}); err != nil {
+	if _, err := e2.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if e2.fastSearches.Load() != 1 {
@@ -156,7 +157,7 @@ func TestIndexResync_TouchArchive(t *testing.T) {
 	for _, p := range s.topicPaths {
 		want += len(s.topics[p].blocksCiting(map[string]bool{arch: true}, nil))
 	}
-	if _, err := e.Search(context.Background(), SearchQuery{Text: m.Queries[1]}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if e.indexRebuilds.Load() != 0 || e.indexResynced.Load() > int64(want) || e.indexResynced.Load() < int64(docsOfFile(t, e, arch)) {
@@ -215,14 +216,14 @@ func TestIndexResync_EditsMatchRebuild(t *testing.T) {
 		}
 	}
 	e = resyncOpen(t, state)
-	res, err := e.Search(context.Background(), SearchQuery{Text: "zeppelin hangar"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "zeppelin hangar"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res) == 0 || res[0].Ref != "feedf00d" {
 		t.Fatalf("the new block is not found: %+v", res)
 	}
-	if res, err := e.Search(context.Background(), SearchQuery{Text: "blimp mooring mast"}); err != nil || len(res) == 0 || !strings.HasSuffix(res[0].Ref, "/zz1") {
+	if res, err := e.Search(context.Background(), result.SearchQuery{Text: "blimp mooring mast"}); err != nil || len(res) == 0 || !strings.HasSuffix(res[0].Ref, "/zz1") {
 		t.Fatalf("the appended record is not found: %+v %v", res, err)
 	}
 	if e.indexRebuilds.Load() != 0 || e.indexResynced.Load() == 0 {
@@ -250,7 +251,7 @@ func TestIndexResync_AfterInstall(t *testing.T) {
 	e.Close()
 	touch(t, state, m.EditTopics[0])
 	e = resyncOpen(t, state)
-	res, err := e.Search(context.Background(), SearchQuery{Text: "theremin"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "theremin"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search after the install and the touch: %+v %v", res, err)
 	}
@@ -301,7 +302,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	if _, err := e.syncIndex(ctx, ix, s); !errors.Is(err, errSyncCutShort) {
 		t.Fatalf("a sync whose context ended: %v, want it cut short", err)
 	}
-	iq, err := checkQuery(SearchQuery{Text: "budget"})
+	iq, err := checkQuery(result.SearchQuery{Text: "budget"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +317,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	e.Close()
 
 	e = resyncOpen(t, state)
-	if _, err := e.Search(context.Background(), SearchQuery{Text: "budget"}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: "budget"}); err != nil {
 		t.Fatal(err)
 	}
 	second := e.indexResynced.Load()
@@ -336,7 +337,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 		touch(t, ref, p)
 	}
 	one := resyncOpen(t, ref)
-	if _, err := one.Search(context.Background(), SearchQuery{Text: "budget"}); err != nil {
+	if _, err := one.Search(context.Background(), result.SearchQuery{Text: "budget"}); err != nil {
 		t.Fatal(err)
 	}
 	all := one.indexResynced.Load()
@@ -363,7 +364,7 @@ func TestSearch_BudgetedCallerNeverRebuilds(t *testing.T) {
 	e := resyncOpen(t, state)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := e.Search(ctx, SearchQuery{Text: "bees cello"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "bees cello"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +374,7 @@ func TestSearch_BudgetedCallerNeverRebuilds(t *testing.T) {
 	if e.indexRebuilds.Load() != 0 || e.staleSearches.Load() != 1 {
 		t.Fatalf("budgeted: %d rebuilds, %d stale answers", e.indexRebuilds.Load(), e.staleSearches.Load())
 	}
-	res, err = e.Search(context.Background(), SearchQuery{Text: "violin"})
+	res, err = e.Search(context.Background(), result.SearchQuery{Text: "violin"})
 	if err != nil || len(res) != 1 || e.indexRebuilds.Load() != 1 {
 		t.Fatalf("unbudgeted: %+v %v, %d rebuilds", res, err, e.indexRebuilds.Load())
 	}

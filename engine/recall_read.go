@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -30,7 +31,7 @@ type RecallFile struct {
 // rank order, and the wanted topic files that exist and the topic files
 // holding a hit, by path.
 type RecallMaterial struct {
-	Hits  []SearchResult
+	Hits  []result.SearchResult
 	Files map[string]*RecallFile
 }
 
@@ -47,7 +48,7 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 	}
 	if q.Text != "" {
 		var err error
-		out.Hits, err = e.Search(ctx, SearchQuery{Text: q.Text, Limit: q.Limit})
+		out.Hits, err = e.Search(ctx, result.SearchQuery{Text: q.Text, Limit: q.Limit})
 		// A prompt that is no query at all (only symbols, say) recalls
 		// nothing rather than failing the turn.
 		var ee *Error

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/treetest"
 )
 
@@ -60,7 +61,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != MethodBM25) {
 				continue
 			}
-			sq := SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}
+			sq := result.SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}
 			want, err := warm.Search(ctx, sq)
 			if err != nil {
 				t.Fatalf("%s %q warm: %v", filepath.Base(dir), q.Text, err)
@@ -115,7 +116,7 @@ func coldFacts(t *testing.T) string {
 	if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: "topics/facts.md", Content: &content}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Search(ctx, SearchQuery{Text: "bees"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "bees"}); err != nil {
 		t.Fatal(err)
 	}
 	return state
@@ -130,7 +131,7 @@ func coldSearch(t *testing.T, state, text string) ([]string, bool) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Search(context.Background(), SearchQuery{Text: text})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: text})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestColdSearch_DamagedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix.Close()
-	res, err := e.Search(context.Background(), SearchQuery{Text: "cello"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "cello"})
 	e.Close()
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search: %v %v", res, err)
@@ -309,7 +310,7 @@ func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
 		t.Fatal(err)
 	}
 	editInPlace(t, filepath.Join(state, "memory", "topics", "facts.md"), "cello", "flute")
-	res, err := e.Search(ctx, SearchQuery{Text: "flute"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "flute"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("warm search after a same-size edit: %v %v", res, err)
 	}
@@ -340,7 +341,7 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 			}
 		}
 		for _, w := range words {
-			want, err := warm.Search(ctx, SearchQuery{Text: w, Limit: 50})
+			want, err := warm.Search(ctx, result.SearchQuery{Text: w, Limit: 50})
 			if err != nil {
 				t.Fatalf("%s %q warm: %v", name, w, err)
 			}
@@ -348,7 +349,7 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := cold.Search(ctx, SearchQuery{Text: w, Limit: 50})
+			got, err := cold.Search(ctx, result.SearchQuery{Text: w, Limit: 50})
 			fast := cold.fastSearches.Load()
 			cold.Close()
 			if err != nil || fast != 1 {

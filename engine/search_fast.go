@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -20,7 +21,7 @@ import (
 // searchFromFiles answers a BM25 query from a fresh index. ok is false
 // when the index is not fresh, or anything went wrong: the caller then
 // takes the full path, which rebuilds or repairs and reports errors.
-func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query string) (results []SearchResult, ok bool) {
+func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query string) (results []result.SearchResult, ok bool) {
 	promoted, err := e.ledger.Promoted(ctx)
 	if err != nil {
 		return nil, false
@@ -46,7 +47,7 @@ func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query stri
 	if !ok {
 		return nil, false
 	}
-	results = make([]SearchResult, 0, len(hits))
+	results = make([]result.SearchResult, 0, len(hits))
 	for _, h := range hits {
 		results = append(results, hitResult(h, query, hf.text(h)))
 	}

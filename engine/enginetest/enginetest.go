@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"
@@ -147,7 +148,7 @@ func Revision(t *testing.T, e *engine.Engine) int64 {
 }
 
 // History reads the history rows.
-func History(t *testing.T, e *engine.Engine) []engine.HistoryEntry {
+func History(t *testing.T, e *engine.Engine) []result.HistoryEntry {
 	t.Helper()
 	h, err := e.History(context.Background(), 0)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/topic"
 )
 
@@ -22,7 +23,7 @@ type Block struct {
 // Hit is one search hit; Block is a topic hit's block (nil when the file
 // no longer holds it trusted).
 type Hit struct {
-	engine.SearchResult
+	result.SearchResult
 	Block *Block
 }
 
