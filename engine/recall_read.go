@@ -136,13 +136,13 @@ func (e *Engine) recallFromIndex(ctx context.Context, paths []string) (map[strin
 		}
 		present = append(present, p)
 	}
-	refs, err := ix.DocsIn(present)
+	ids, err := ix.DocIDsIn(present)
 	if err != nil {
 		return nil, false
 	}
-	for _, r := range refs {
-		p, id, ok := strings.Cut(strings.TrimPrefix(r.ID, "topic:"), "#^")
-		if rf := files[p]; ok && rf != nil && id == r.Ref {
+	for _, d := range ids { // "topic:<path>#^<id>" (addTopicDocs)
+		p, id, ok := strings.Cut(strings.TrimPrefix(d, "topic:"), "#^")
+		if rf := files[p]; ok && rf != nil && strings.HasPrefix(d, "topic:") {
 			rf.Trusted[id] = true
 		}
 	}
