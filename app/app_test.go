@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/local"
 	"scriptorium/trust"
@@ -84,7 +85,7 @@ func TestOpen_TUIServesTheSocket(t *testing.T) {
 		}
 	}
 	mem := workspace.MemoryDir(state)
-	if _, ok := local.Search(mem, engine.SearchQuery{Text: "anything", Limit: 5}, 5*time.Second); !ok {
+	if _, ok := local.Search(mem, result.SearchQuery{Text: "anything", Limit: 5}, 5*time.Second); !ok {
 		t.Fatal("a search was not answered by the TUI's engine")
 	}
 	if e.socket.Answered() != 1 {
@@ -93,7 +94,7 @@ func TestOpen_TUIServesTheSocket(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := local.Search(mem, engine.SearchQuery{Text: "anything", Limit: 5}, time.Second); ok {
+	if _, ok := local.Search(mem, result.SearchQuery{Text: "anything", Limit: 5}, time.Second); ok {
 		t.Error("a closed TUI still answered")
 	}
 	if _, err := Opener(state, TUI, Options{})(ctx); engine.AsError(err).Code != engine.CodeInvalidArgument {
