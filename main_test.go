@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"scriptorium/workspace/treetest"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,8 @@ import (
 	// golden owns the -update flag (STYLE.md); the fixture tests here read
 	// it to rewrite their expected files.
 	_ "github.com/charmbracelet/x/exp/golden"
+
+	"scriptorium/workspace/treetest"
 )
 
 // binDir holds the real binary, built once by scriptoriumBinary for the
