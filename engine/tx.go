@@ -20,6 +20,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace"
+	"scriptorium/workspace/topic"
 )
 
 // Edit is one edit of a transaction (SPEC §6).
@@ -343,7 +344,7 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 		case "delete":
 			work[ed.Path] = nil
 		case "move":
-			work[ed.To] = rebaseTopic(old, ed.Path, ed.To, finalPath)
+			work[ed.To] = topic.Rebase(old, ed.Path, ed.To, finalPath)
 			work[ed.Path] = nil
 		default:
 			work[ed.Path] = newContent
