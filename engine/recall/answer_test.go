@@ -218,7 +218,7 @@ func (s *aicSet) distil(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var edits []engine.Edit
+	var edits []result.Edit
 	for _, o := range old {
 		if files[o.Path] == nil {
 			edits = append(edits, enginetest.Delete(o.Path))

@@ -126,7 +126,7 @@ func ReorderCore(ctx context.Context, e *engine.Engine, ref string, m result.Cor
 			return nil
 		}
 		out, err := tx.Install(ctx, engine.Change{Kind: "update", Actor: e.Options().Tier, Base: &v.Revision,
-			Edits: []engine.Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
+			Edits: []result.Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
 		if err != nil {
 			return err
 		}

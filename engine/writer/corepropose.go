@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -55,7 +56,7 @@ func (w *writer) proposeCore(ctx context.Context) {
 		return
 	}
 	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner,
-		Edits: []engine.Edit{{Op: "create", Path: render.CoreTopicPath, Content: &content}}})
+		Edits: []result.Edit{{Op: "create", Path: render.CoreTopicPath, Content: &content}}})
 	if err != nil || len(engine.NewViolations(v, plan.After)) > 0 {
 		return
 	}

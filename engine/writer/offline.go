@@ -30,7 +30,7 @@ type distillRecord struct {
 // one cited block in a topic chosen by speaker (people/<name>.md) or, for
 // speakerless records, by thread (threads/<provider>-<thread>.md). The
 // result is a valid transaction without any network.
-func offlineEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []engine.Edit {
+func offlineEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []result.Edit {
 	type pending struct {
 		title string
 		parts []string
@@ -69,16 +69,16 @@ func offlineEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []engi
 		byPath[p].parts = append(byPath[p].parts, block, def)
 	}
 	sort.Strings(order)
-	var edits []engine.Edit
+	var edits []result.Edit
 	for _, p := range order {
 		pd := byPath[p]
 		body := strings.Join(pd.parts, "\n\n") + "\n"
 		if _, _, exists := v.Topic(p); exists {
-			edits = append(edits, engine.Edit{Op: "append", Path: p, Content: &body})
+			edits = append(edits, result.Edit{Op: "append", Path: p, Content: &body})
 			continue
 		}
 		content := "# " + pd.title + "\n\n" + body
-		edits = append(edits, engine.Edit{Op: "create", Path: p, Content: &content})
+		edits = append(edits, result.Edit{Op: "create", Path: p, Content: &content})
 	}
 	return edits
 }
@@ -181,7 +181,7 @@ func recordOf(src result.Source) distillRecord {
 
 // distillEdits asks the configured model for edits (the offline model
 // when none is configured).
-func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord) ([]engine.Edit, error) {
+func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord) ([]result.Edit, error) {
 	m, err := w.modelFor("")
 	if err != nil {
 		return nil, err

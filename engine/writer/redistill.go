@@ -184,7 +184,7 @@ var markerRE = regexp.MustCompile(`\[\^[^\]\s]+\]`)
 
 // run finds the turn blocks, distils them thread by thread and returns
 // the edits of the files it changed.
-func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, error) {
+func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, error) {
 	linked := r.linkedIDs()
 	byThread := map[string][]turnBlock{}
 	var threads []string
@@ -438,13 +438,13 @@ func (r *redistiller) file(p string) *topicEdit {
 }
 
 // edits are the changed files as whole-file edits, in path order.
-func (r *redistiller) edits() ([]engine.Edit, error) {
+func (r *redistiller) edits() ([]result.Edit, error) {
 	var paths []string
 	for p := range r.files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var out []engine.Edit
+	var out []result.Edit
 	for _, p := range paths {
 		te := r.files[p]
 		after := te.render()
@@ -452,7 +452,7 @@ func (r *redistiller) edits() ([]engine.Edit, error) {
 		if te.before != nil {
 			cur = te.before
 		}
-		if ed, ok := engine.FileEdit(p, cur, after); ok {
+		if ed, ok := result.FileEdit(p, cur, after); ok {
 			out = append(out, ed)
 		}
 	}

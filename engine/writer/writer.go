@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/render"
 	"scriptorium/trust"
@@ -335,7 +336,7 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 				todo = append(todo, r)
 			}
 		}
-		var edits []engine.Edit
+		var edits []result.Edit
 		if len(todo) > 0 {
 			if edits, err = w.distillEdits(ctx, v, todo); err != nil {
 				return err
