@@ -6,15 +6,16 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"scriptorium/engine/enginetest"
-	"scriptorium/tests/clitest"
-	"scriptorium/workspace/treetest"
 	"strings"
 	"testing"
 
 	// golden owns the -update flag (STYLE.md); the fixture tests here read
 	// it to rewrite their expected files.
 	_ "github.com/charmbracelet/x/exp/golden"
+
+	"scriptorium/engine/enginetest"
+	"scriptorium/tests/clitest"
+	"scriptorium/workspace/treetest"
 )
 
 func TestMain(m *testing.M) {

@@ -84,11 +84,12 @@ type Engine struct {
 	locks       atomic.Int32 // write locks this engine holds (finish.go)
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
-	indexRebuilds atomic.Int64 // full index rebuilds by this engine, for tests
-	indexResynced atomic.Int64 // documents re-indexed by resyncs (index_resync.go), for tests
-	staleSearches atomic.Int64 // searches answered from an index held by another writer (index_stale.go)
-	fastSearches  atomic.Int64 // searches answered without a snapshot, for tests
-	partialReads  atomic.Int64 // verbs answered from a partial snapshot, for tests
+	indexRebuilds    atomic.Int64 // full index rebuilds by this engine, for tests
+	indexResynced    atomic.Int64 // documents re-indexed by resyncs (index_resync.go), for tests
+	staleSearches    atomic.Int64 // searches answered from an index held by another writer (index_stale.go)
+	fastSearches     atomic.Int64 // searches answered without a snapshot, for tests
+	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
+	recallIndexReads atomic.Int64 // recalls whose trust came from the index, for tests
 
 	loadMu    sync.Mutex // serialises snapshot loads
 	closeOnce sync.Once

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"context"
-	"scriptorium/engine/result"
 	"testing"
+
+	"scriptorium/engine/result"
 )
 
 // An install updates the index in place: a fact is searchable the moment

@@ -33,7 +33,7 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 		}
 		add(kind, p, plan.Diff(p))
 	}
-	for _, d := range e.DerivedDiffs(after) {
+	for _, d := range derivedDiffs(e, after) {
 		add("derived", d.Path, d.Diff)
 	}
 	add("index", workspace.MetaRel(workspace.IndexName), indexDiff(v, after))
