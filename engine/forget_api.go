@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"sort"
 	"strconv"
 	"time"
@@ -121,9 +120,10 @@ func VectorKeys(v *View) map[string]bool {
 	return out
 }
 
-// StateDB is the workspace's state.db, for the services that keep or
-// scrub rows of it (forget's ledger and clean-up).
-func (e *Engine) StateDB() *sql.DB { return e.db }
+// VectorCachePath is the vector cache file, .scriptorium/embeddings.db.
+func (e *Engine) VectorCachePath() string {
+	return workspace.MetaPath(e.ws.Root(), workspace.EmbeddingsName)
+}
 
 // FS is the filesystem the workspace writes through (a fault-injecting
 // one in tests).

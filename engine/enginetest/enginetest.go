@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 	"scriptorium/workspace/treetest"
 )
 
@@ -79,7 +80,7 @@ func AsPaired(o *engine.Options) { o.Tier = trust.Paired }
 // runtime state in .scriptorium/, to a digest of its bytes.
 func Tree(t *testing.T, state string) map[string]string {
 	t.Helper()
-	st, err := treetest.State(filepath.Join(state, "memory"), ".scriptorium")
+	st, err := treetest.State(filepath.Join(state, "memory"), workspace.MetaDir)
 	if err != nil {
 		t.Fatal(err)
 	}

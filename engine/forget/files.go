@@ -66,8 +66,8 @@ const forgottenMark = "[forgotten]"
 // touches: the workspace's own bookkeeping (no text), and the stores that
 // have a scrub of their own.
 var runtimeKept = map[string]bool{
-	"workspace-id": true, "revision": true, "format": true, "write.lock": true, "lock": true,
-	"runtime/lock-holder": true, vectorFile: true,
+	workspace.IDName: true, workspace.RevisionName: true, "format": true, workspace.WriteLockName: true, "lock": true,
+	workspace.RuntimeName + "/" + workspace.LockHolderName: true, vectorFile: true,
 }
 
 // scrubRuntime lists, and with apply rewrites, the runtime status files,
@@ -124,7 +124,7 @@ func scrubRuntime(e *engine.Engine, nd needles, apply bool) ([]string, error) {
 		if !remove && bytes.Equal(changed, data) {
 			return nil
 		}
-		out = append(out, ".scriptorium/"+rel)
+		out = append(out, workspace.MetaRel(rel))
 		switch {
 		case !apply:
 			return nil

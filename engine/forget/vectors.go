@@ -21,7 +21,7 @@ import (
 )
 
 // vectorFile is the vector cache's name under .scriptorium/.
-const vectorFile = "embeddings.db"
+const vectorFile = workspace.EmbeddingsName
 
 // The vector cache's part of a forget. embeddings.db keys each vector by
 // the SHA-256 of the exact text embedded, so a kept key confirms a guessed

@@ -1,4 +1,4 @@
-package main
+package tests
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace/archive"
 )
 
@@ -26,7 +27,7 @@ import (
 // is archived exactly once and cited. SCRIPTORIUM_SOAK=1 runs more
 // processes for more rounds.
 func TestConcurrentWriters_EveryTurnArchivedOnceAndCited(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	procs, rounds := 3, 3
 	if os.Getenv("SCRIPTORIUM_SOAK") != "" {
 		procs, rounds = 6, 8

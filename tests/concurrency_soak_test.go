@@ -1,4 +1,4 @@
-package main
+package tests
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace/archive"
 )
 
@@ -86,7 +87,7 @@ func soakCLI(ctx context.Context, bin string, ok []string, args ...string) (out 
 // least one round of every verb each); SCRIPTORIUM_SOAK=1: 6 workers for
 // 90 s.
 func TestSoak_EveryVerbConcurrently(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	workers, dur := 3, 4*time.Second
 	if os.Getenv("SCRIPTORIUM_SOAK") == "1" {
 		workers, dur = 6, 90*time.Second
