@@ -213,7 +213,7 @@ func soakWorker(ctx context.Context, t *testing.T, bin, state, dir string, w int
 				n++
 				add(map[string]any{"session": session, "id": id, "parent": parent, "role": "user",
 					"speaker_id": "u1", "speaker_display": "Craig", "tier": "owner",
-					"content": fmt.Sprintf("Craig counts heron %s: there are %d herons.", id, n),
+					"content": fmt.Sprintf("I play the cello with the %s quartet.", id),
 					"time":    time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(w*100000+n) * time.Second).Format(time.RFC3339)},
 					"openprogram/"+session+"/"+id, true)
 				parent = id

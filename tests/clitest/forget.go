@@ -29,17 +29,17 @@ func ForgetTurnsJSONL() string {
 		return string(b) + "\n"
 	}
 	return line(map[string]any{"session": "grp", "provider": "telegram", "id": "1", "role": "user", "speaker_id": "u1",
-		"speaker_display": "Ann", "content": "Ann likes the harbour walk in spring.", "time": "2026-08-10T10:00:00Z", "tier": "paired", "group": true}) +
+		"speaker_display": "Ann", "content": "I love the harbour walk in spring.", "time": "2026-08-10T10:00:00Z", "tier": "paired", "group": true}) +
 		line(map[string]any{"session": "grp", "provider": "telegram", "id": "2", "parent": "1", "role": "user", "speaker_id": "u456",
-			"speaker_display": "Bob", "content": "Bob's note: " + CanarySpeaker, "time": "2026-08-10T10:01:00Z", "tier": "paired", "group": true}) +
+			"speaker_display": "Bob", "content": "My gym locker code is " + CanarySpeaker + ".", "time": "2026-08-10T10:01:00Z", "tier": "paired", "group": true}) +
 		line(map[string]any{"session": "grp", "provider": "telegram", "id": "3", "parent": "2", "role": "user", "speaker_id": "u789",
 			"speaker_display": "Mallory", "content": "Mallory wants the vault key.", "time": "2026-08-10T10:03:00Z", "tier": "unpaired", "group": true}) +
-		line(map[string]any{"session": "club", "provider": "telegram", "id": "1", "role": "user", "content": "The club rule: " + CanaryThread,
+		line(map[string]any{"session": "club", "provider": "telegram", "id": "1", "role": "user", "content": "I pay the club dues to " + CanaryThread + " every month.",
 			"time": "2026-08-11T09:00:00Z"}) +
 		line(map[string]any{"session": "club", "provider": "telegram", "id": "2", "parent": "1", "role": "assistant", "content": "Noted the club rule.",
 			"time": "2026-08-11T09:01:00Z"}) +
 		line(map[string]any{"session": "chat", "id": "c1", "role": "user", "content": "My sister Ines lives in Porto.", "time": "2026-08-12T12:00:00Z"}) +
-		line(map[string]any{"session": "chat", "id": "c2", "parent": "c1", "role": "user", "content": "The alarm: " + CanarySource, "time": "2026-08-12T12:01:00Z"})
+		line(map[string]any{"session": "chat", "id": "c2", "parent": "c1", "role": "user", "content": "My home alarm code is " + CanarySource + ".", "time": "2026-08-12T12:01:00Z"})
 }
 
 // ForgetBase is a state dir where every canary reached every place a copy
