@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 6450
+	coreLineLimit = 6370
 	coreFileLimit = 600
 )
 
@@ -360,7 +360,7 @@ var frontEndServices = map[string][]string{
 	"cmd/scriptorium-tui": {},
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
-	"hosts/httpapi":       {"engine/proposals"},
+	"hosts/httpapi":       {"engine/audit", "engine/proposals"},
 	"hosts/local":         {"engine/recall"},
 	"hosts/errdoc":        {},
 	"hosts/loopback":      {},

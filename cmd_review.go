@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 )
 
 func runPending(inv *invocation) error {
@@ -109,7 +110,7 @@ func runHistory(inv *invocation) error {
 		return err
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
-		hs, err := e.History(ctx, 0)
+		hs, err := audit.History(ctx, e, 0)
 		if err != nil {
 			return err
 		}

@@ -6,23 +6,7 @@ import (
 
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
-	"scriptorium/trust"
 )
-
-// Passes lists every recorded sleep pass, newest first, for the passes pane.
-func (e *Engine) Passes(ctx context.Context) ([]result.PassReport, error) {
-	if err := e.gate(trust.OpHistory); err != nil {
-		return nil, err
-	}
-	ps, err := e.passes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if ps == nil {
-		ps = []result.PassReport{}
-	}
-	return ps, nil
-}
 
 // RecordPass appends the report to the passes table and sets its number
 // and time.

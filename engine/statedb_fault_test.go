@@ -108,7 +108,7 @@ func TestStateDB_FailedMigrationLeavesOldSchema(t *testing.T) {
 	if err := records.CheckSchema(e.db); err != nil {
 		t.Fatalf("%s: %v", "after the repaired migration", err)
 	}
-	hist, err := e.History(context.Background(), 0)
+	hist, err := e.rec.Histories(context.Background())
 	if err != nil || len(hist) != 1 || hist[0].Revision != 1 {
 		t.Fatalf("history after the migration: %+v %v", hist, err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
 	"scriptorium/tests/clitest"
@@ -105,7 +106,7 @@ func crashOutcome(t *testing.T, bin, state string, oldTree, newTree map[string]s
 	if err != nil || st.Revision != wantRev {
 		t.Fatalf("%s: %s state but revision %d (%v)", what, which, st.Revision, err)
 	}
-	hist, err := e.History(ctx, 0)
+	hist, err := audit.History(ctx, e.Engine, 0)
 	if err != nil || len(hist) != int(wantRev) || hist[0].Revision != wantRev {
 		t.Fatalf("%s: %s state but history %+v (%v)", what, which, hist, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/config"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
@@ -42,7 +43,7 @@ func sleepOpen(t *testing.T, name string, tier trust.Tier) (*engine.Engine, stri
 
 func sleepPasses(t *testing.T, e *engine.Engine) []result.PassReport {
 	t.Helper()
-	ps, err := e.Passes(context.Background())
+	ps, err := audit.Passes(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
@@ -151,7 +152,7 @@ func Revision(t *testing.T, e *engine.Engine) int64 {
 // History reads the history rows.
 func History(t *testing.T, e *engine.Engine) []result.HistoryEntry {
 	t.Helper()
-	h, err := e.History(context.Background(), 0)
+	h, err := audit.History(context.Background(), e, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

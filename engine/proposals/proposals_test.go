@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
@@ -68,7 +69,7 @@ func TestAccept_StaleBaseRebases(t *testing.T) {
 	if ps, _ := proposals.List(e); len(ps) != 0 {
 		t.Errorf("an accepted proposal is still listed: %+v", ps)
 	}
-	passes, _ := e.Passes(ctx)
+	passes, _ := audit.Passes(ctx, e)
 	if len(passes) != 1 || passes[0].Revision != res.Revision || len(passes[0].Changed) != 2 {
 		t.Errorf("the accepted pass is not recorded: %+v", passes)
 	}

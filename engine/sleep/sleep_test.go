@@ -21,6 +21,7 @@ import (
 	"golang.org/x/text/cases"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
@@ -120,7 +121,7 @@ func fileOf(v *engine.View, p string) *topic.File {
 
 func sleepPasses(t *testing.T, e *engine.Engine) []result.PassReport {
 	t.Helper()
-	ps, err := e.Passes(context.Background())
+	ps, err := audit.Passes(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +319,7 @@ func TestSleep_HistoryRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs, err := e.History(context.Background(), 0)
+	hs, err := audit.History(context.Background(), e, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/audit"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
 	"scriptorium/hosts/errdoc"
@@ -215,7 +216,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		if err := method(http.MethodGet); err != nil {
 			return nil, err
 		}
-		hs, err := e.History(ctx, 0)
+		hs, err := audit.History(ctx, e, 0)
 		return map[string]any{"entries": hs}, err
 	case "core":
 		if err := method(http.MethodPost); err != nil {

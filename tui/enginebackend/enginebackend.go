@@ -101,7 +101,7 @@ func (b backend) ReorderCore(ctx context.Context, id string, m result.CoreMove) 
 }
 
 func (b backend) Passes(ctx context.Context) ([]result.PassReport, error) {
-	return b.e.Passes(ctx)
+	return audit.Passes(ctx, b.e)
 }
 
 func (b backend) Sleep(ctx context.Context) (result.PassReport, error) {

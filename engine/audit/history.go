@@ -1,29 +1,30 @@
-package engine
+package audit
 
 import (
 	"context"
 	"sort"
 
+	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
 // History lists installed transactions and sleep passes, newest first.
 // A pass that changed nothing has no revision (0) and no changed files.
-func (e *Engine) History(ctx context.Context, limit int) ([]result.HistoryEntry, error) {
-	if err := e.gate(trust.OpHistory); err != nil {
+func History(ctx context.Context, e *engine.Engine, limit int) ([]result.HistoryEntry, error) {
+	if err := e.Authorize(trust.OpHistory); err != nil {
 		return nil, err
 	}
-	rows, err := e.rec.Histories(ctx)
+	rows, err := e.Records().Histories(ctx)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, engine.AsError(err)
 	}
 	out := make([]result.HistoryEntry, 0, len(rows))
 	for _, h := range rows {
 		out = append(out, result.HistoryEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind,
 			Changed: h.Changed, Diffs: h.Diffs, Reverts: h.Reverts})
 	}
-	passes, err := e.passes(ctx)
+	passes, err := passReports(ctx, e)
 	if err != nil {
 		return nil, err
 	}
@@ -42,17 +43,22 @@ func (e *Engine) History(ctx context.Context, limit int) ([]result.HistoryEntry,
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}
-	if out == nil {
-		out = []result.HistoryEntry{}
-	}
 	return out, nil
 }
 
-// passes reads every sleep pass report, newest first.
-func (e *Engine) passes(ctx context.Context) ([]result.PassReport, error) {
-	rows, err := e.rec.Passes(ctx)
+// Passes lists every recorded sleep pass, newest first, for the passes pane.
+func Passes(ctx context.Context, e *engine.Engine) ([]result.PassReport, error) {
+	if err := e.Authorize(trust.OpHistory); err != nil {
+		return nil, err
+	}
+	return passReports(ctx, e)
+}
+
+// passReports reads every sleep pass report, newest first.
+func passReports(ctx context.Context, e *engine.Engine) ([]result.PassReport, error) {
+	rows, err := e.Records().Passes(ctx)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, engine.AsError(err)
 	}
 	out := make([]result.PassReport, 0, len(rows))
 	for _, p := range rows {
