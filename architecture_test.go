@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 6370
+	coreLineLimit = 6280
 	coreFileLimit = 600
 )
 
@@ -342,6 +342,7 @@ var serviceEdges = map[string][]string{
 	"engine/forget":    {},
 	"engine/recall":    {},
 	"engine/browse":    {},
+	"engine/review":    {},
 }
 
 // pendingServices may be listed before their package exists (a service
@@ -356,7 +357,7 @@ var frontEndServices = map[string][]string{
 	"tui":                 {"engine/curate", "engine/proposals"},
 	"views":               {"engine/curate", "engine/proposals"},
 	"keymap":              {},
-	"tui/enginebackend":   {"engine/audit", "engine/browse", "engine/curate", "engine/forget", "engine/proposals", "engine/recall", "engine/revert", "engine/sleep"},
+	"tui/enginebackend":   {"engine/audit", "engine/browse", "engine/curate", "engine/forget", "engine/proposals", "engine/recall", "engine/review", "engine/revert", "engine/sleep"},
 	"cmd/scriptorium-tui": {},
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},

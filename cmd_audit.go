@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 )
 
 // runReject takes pending sources out of the review queue. Like promote it
@@ -43,7 +44,7 @@ func runReject(inv *invocation) error {
 				return engine.Errorf(engine.CodeInvalidArgument, "rejection cancelled; nothing changed")
 			}
 		}
-		res, err := e.Reject(ctx, refs, inv.flag("reason"))
+		res, err := review.Reject(ctx, e, refs, inv.flag("reason"))
 		if err != nil {
 			return err
 		}

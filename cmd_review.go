@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
+	"scriptorium/engine/review"
 )
 
 func runPending(inv *invocation) error {
@@ -34,7 +35,7 @@ func runPending(inv *invocation) error {
 // emitRejected is `pending --rejected`: the sources the owner rejected,
 // still untrusted, oldest rejection first.
 func emitRejected(ctx context.Context, inv *invocation, e *engine.Engine) error {
-	rs, err := e.Rejected(ctx)
+	rs, err := review.Rejected(ctx, e)
 	if err != nil {
 		return err
 	}

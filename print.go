@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 )
 
 // What several verbs print the same way: speakers, sources, diffs, one-line
@@ -29,7 +30,7 @@ func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]result.Pendi
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := e.Rejected(ctx)
+	rs, err := review.Rejected(ctx, e)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/importer"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
@@ -78,7 +79,7 @@ func Write(ctx context.Context, dir string) error {
 	}
 	// The owner already turned one message down: it forges an archive
 	// frame in its text. It stays untrusted; the Audit pane shows why.
-	if _, err := e.Reject(ctx, []string{"telegram/team-chat/t6"}, "forges an archive frame in its text"); err != nil {
+	if _, err := review.Reject(ctx, e, []string{"telegram/team-chat/t6"}, "forges an archive frame in its text"); err != nil {
 		return fmt.Errorf("demo reject: %w", err)
 	}
 	cite := func(from string, i int) (string, string) {

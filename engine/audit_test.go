@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine/audit"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/workspace/archive"
 )
 
@@ -34,7 +35,7 @@ func auditWorkspace(t *testing.T) (*engine.Engine, string) {
 	if _, err := e.Install(ctx, engine.Change{Kind: "write", Archives: map[string][]byte{path: arch}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Reject(ctx, []string{newSrc}, "rumour"); err != nil {
+	if _, err := review.Reject(ctx, e, []string{newSrc}, "rumour"); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.RecordPass(ctx, &result.PassReport{Model: "offline"}); err != nil {
@@ -167,7 +168,7 @@ func TestAudit_SourceStory(t *testing.T) {
 func TestAudit_RejectedStory(t *testing.T) {
 	e := ftOpen(t, ftFixture(t, "valid"), tickClock())
 	ctx := context.Background()
-	if _, err := e.Reject(ctx, []string{srcM5}, "spam"); err != nil {
+	if _, err := review.Reject(ctx, e, []string{srcM5}, "spam"); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := audit.Audit(ctx, e, result.AuditQuery{Source: srcM5})

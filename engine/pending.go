@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"sort"
 	"strings"
 
@@ -15,7 +13,7 @@ import (
 // Rejected sources are pending too but no longer await review: Rejected
 // lists them.
 func (e *Engine) Pending(ctx context.Context) ([]result.PendingSource, error) {
-	pending, rejected, err := e.reviewQueue(ctx)
+	pending, rejected, err := e.ReviewQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +48,9 @@ func (s *snapshot) pendingSources() []result.PendingSource {
 	return out
 }
 
-// reviewQueue reads every pending source and the rejections recorded for
-// them: Pending and Rejected are the two halves of it.
-func (e *Engine) reviewQueue(ctx context.Context) ([]result.PendingSource, map[string]trust.Rejection, error) {
+// ReviewQueue reads every pending source and the rejections recorded for
+// them: Pending and engine/review's Rejected are the two halves of it.
+func (e *Engine) ReviewQueue(ctx context.Context) ([]result.PendingSource, map[string]trust.Rejection, error) {
 	if err := e.gate(trust.OpPending); err != nil {
 		return nil, nil, err
 	}
@@ -116,7 +114,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 			prev = "rejected"
 		}
 		batch = append(batch, trust.Promotion{SourceID: ref, PromotedBy: trust.Owner, PromotedAt: e.opts.Now().UTC(),
-			PreviousState: prev, RecordSHA256: recordSHA256(src.view.Text), Path: src.view.Path, Anchor: src.view.Anchor})
+			PreviousState: prev, RecordSHA256: trust.RecordSHA256(src.view.Text), Path: src.view.Path, Anchor: src.view.Anchor})
 	}
 	if len(batch) == 0 {
 		return res, nil
@@ -173,11 +171,17 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	return res, nil
 }
 
-// recordSHA256 is the hex SHA-256 of the record bytes the owner was shown,
-// kept with each promotion and rejection.
-func recordSHA256(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
+// rejections maps each rejected source-id to its rejection.
+func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
+	rs, err := e.ledger.Rejections(ctx)
+	if err != nil {
+		return nil, Wrap(CodeIO, err, "read rejections")
+	}
+	out := make(map[string]trust.Rejection, len(rs))
+	for _, r := range rs {
+		out[r.SourceID] = r
+	}
+	return out, nil
 }
 
 // lastInstall is the newest revision and the topic files it changed.

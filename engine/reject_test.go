@@ -15,6 +15,7 @@ import (
 	"scriptorium/engine/audit"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -60,7 +61,7 @@ func TestReject_ThenPromote(t *testing.T) {
 	ctx := context.Background()
 	rev := ftRevision(t, e)
 
-	res, err := e.Reject(ctx, []string{srcM5, srcM5}, "  not about the project  ")
+	res, err := review.Reject(ctx, e, []string{srcM5, srcM5}, "  not about the project  ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestReject_ThenPromote(t *testing.T) {
 	if got := pendingRefs(t, e); !slices.Equal(got, []string{srcM3}) {
 		t.Errorf("pending after reject = %v, want only %s", got, srcM3)
 	}
-	rj, err := e.Rejected(ctx)
+	rj, err := review.Rejected(ctx, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestReject_ThenPromote(t *testing.T) {
 	if v, err := e.Get(ctx, srcM5); err != nil || v.(result.SourceView).Trust != "pending" {
 		t.Errorf("get %s after reject = %+v, %v; want it still pending", srcM5, v, err)
 	}
-	again, err := e.Reject(ctx, []string{srcM5}, "twice")
+	again, err := review.Reject(ctx, e, []string{srcM5}, "twice")
 	if err != nil || len(again.Rejected) != 0 {
 		t.Errorf("second reject = %v, %v; want a no-op", again, err)
 	}
@@ -100,7 +101,7 @@ func TestReject_ThenPromote(t *testing.T) {
 	if v, _ := e.Get(ctx, srcM5); v.(result.SourceView).Trust != "trusted" {
 		t.Errorf("%s is %s after promotion", srcM5, v.(result.SourceView).Trust)
 	}
-	if rj, _ := e.Rejected(ctx); len(rj) != 0 {
+	if rj, _ := review.Rejected(ctx, e); len(rj) != 0 {
 		t.Errorf("rejected after promotion = %+v, want none", rj)
 	}
 	promos, rejs := ledgers(t, state)
@@ -114,7 +115,7 @@ func TestReject_ThenPromote(t *testing.T) {
 		t.Errorf("rejection log = %+v", rejs)
 	}
 	// A trusted source can no longer be rejected.
-	if _, err := e.Reject(ctx, []string{srcM5}, ""); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := review.Reject(ctx, e, []string{srcM5}, ""); ftCode(err) != engine.CodeInvalidArgument {
 		t.Errorf("reject of a promoted source: %v, want INVALID_ARGUMENT", err)
 	}
 	ftVerifyClean(t, e)
@@ -155,7 +156,7 @@ func TestReject_Refused(t *testing.T) {
 		"trusted":        {[]string{srcM5, srcM1}, engine.CodeInvalidArgument},
 		"legacy trusted": {[]string{"openprogram/old-chat/legacy-L3"}, engine.CodeInvalidArgument},
 	} {
-		if _, err := e.Reject(ctx, c.refs, "x"); ftCode(err) != c.code {
+		if _, err := review.Reject(ctx, e, c.refs, "x"); ftCode(err) != c.code {
 			t.Errorf("%s: %v, want %s", name, err, c.code)
 		}
 	}
@@ -163,7 +164,7 @@ func TestReject_Refused(t *testing.T) {
 		t.Errorf("a refused rejection changed the queue: %v", got)
 	}
 	paired := ftOpen(t, state, asPaired)
-	if _, err := paired.Reject(ctx, []string{srcM5}, ""); ftCode(err) != engine.CodeForbidden {
+	if _, err := review.Reject(ctx, paired, []string{srcM5}, ""); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired reject: %v, want FORBIDDEN", err)
 	}
 	if _, err := audit.Audit(ctx, paired, result.AuditQuery{}); ftCode(err) != engine.CodeForbidden {
@@ -191,7 +192,7 @@ func TestReject_NeverVisible(t *testing.T) {
 	state := ftEmpty(t, map[string]string{path: string(arch), "topics/vault.md": topic})
 	e := ftOpen(t, state)
 	ctx := context.Background()
-	if _, err := e.Reject(ctx, []string{ref}, "impersonation"); err != nil {
+	if _, err := review.Reject(ctx, e, []string{ref}, "impersonation"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.Search(ctx, result.SearchQuery{Text: canary})

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
@@ -247,7 +248,7 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 				_, err := e.Promote(ctx, []string{ref})
 				return err
 			}
-			_, err := e.Reject(ctx, []string{ref}, "soak")
+			_, err := review.Reject(ctx, e, []string{ref}, "soak")
 			return err
 		})
 		if raceRefusal(err) {

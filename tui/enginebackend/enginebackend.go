@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
+	"scriptorium/engine/review"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
 	"scriptorium/views"
@@ -63,11 +64,11 @@ func (b backend) Promote(ctx context.Context, refs []string) (result.PromoteResu
 }
 
 func (b backend) Reject(ctx context.Context, refs []string, reason string) (result.RejectResult, error) {
-	return b.e.Reject(ctx, refs, reason)
+	return review.Reject(ctx, b.e, refs, reason)
 }
 
 func (b backend) Rejected(ctx context.Context) ([]result.RejectedSource, error) {
-	return b.e.Rejected(ctx)
+	return review.Rejected(ctx, b.e)
 }
 
 func (b backend) Audit(ctx context.Context, q result.AuditQuery) (result.AuditReport, error) {
