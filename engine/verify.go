@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"fmt"
-	"strings"
-
+	"scriptorium/engine/verify"
 	"scriptorium/workspace/topic"
 )
 
@@ -19,38 +17,17 @@ func (s *snapshot) violations() []Violation {
 }
 
 // archiveViolationsOf validates the archives at paths (sorted), as if they
-// were the whole workspace's.
+// were the whole workspace's. The rules are engine/verify's; the walk is
+// the core's.
 func (s *snapshot) archiveViolationsOf(paths []string) []Violation {
 	var out []Violation
 	firstSeen := map[string]string{} // source-id -> v2 archive path
 	for _, p := range paths {
-		a := s.archives[p]
-		if a.legacy {
-			continue
-		}
-		if a.stopErr != nil {
-			where := ""
-			if fl := a.stopErr.FrameLine; fl > 0 && fl != a.stopErr.Line {
-				where = fmt.Sprintf(" (the frame starts at line %d)", fl)
-			}
-			out = append(out, Violation{Code: "invalid_frame", Path: p, Line: a.stopErr.Line,
-				Message: "invalid or truncated frame" + where + "; parsing stops here and nothing after it is read: " + a.stopErr.Reason})
-		}
-		for _, f := range a.frames {
-			if prev, dup := firstSeen[f.SourceID]; dup {
-				out = append(out, Violation{Code: "duplicate_source", Path: p, Line: f.Line,
-					Message: fmt.Sprintf("source-id %s is already archived in %s", f.SourceID, prev)})
-				continue
-			}
-			firstSeen[f.SourceID] = p
+		if a := s.archives[p]; !a.legacy {
+			out = append(out, verify.Archive(p, a.stopErr, a.frames, firstSeen)...)
 		}
 	}
 	return out
-}
-
-type blockLoc struct {
-	path string
-	line int
 }
 
 // topicViolationsOf validates the topic files at paths (sorted), as if
@@ -58,23 +35,9 @@ type blockLoc struct {
 // in the files links says (nil: all of them).
 func (s *snapshot) topicViolationsOf(paths []string, links func(string) bool) []Violation {
 	var out []Violation
-	seen := map[string]blockLoc{}
+	seen := map[string]verify.Loc{}
 	for _, p := range paths {
-		tf := s.topics[p]
-		for _, pr := range tf.problems {
-			if pr.Severity == topic.SeverityWarning {
-				continue // style, not a rule of SPEC §4
-			}
-			out = append(out, Violation{Code: pr.Code, Path: p, Line: pr.Line, Message: pr.Message})
-		}
-		for _, b := range tf.file.Blocks() {
-			if first, dup := seen[b.BlockID]; dup && first.path != p {
-				out = append(out, Violation{Code: "duplicate_block_id", Path: p, Line: b.Line,
-					Message: fmt.Sprintf("block id ^%s is already used at %s:%d", b.BlockID, first.path, first.line)})
-			} else if !dup {
-				seen[b.BlockID] = blockLoc{p, b.Line}
-			}
-		}
+		out = append(out, verify.Topic(p, s.topics[p].problems, s.topics[p].file, seen)...)
 	}
 	for _, p := range paths {
 		if links != nil && !links(p) {
@@ -83,10 +46,14 @@ func (s *snapshot) topicViolationsOf(paths []string, links func(string) bool) []
 		tf := s.topics[p]
 		for _, e := range tf.file.Elements {
 			if e.Def != nil {
-				out = append(out, s.citationViolations(tf, e)...)
+				for _, c := range e.Def.Sources {
+					if got, target := s.resolveCitation(tf.path, c); got == nil {
+						out = append(out, verify.Unresolved(s, tf.path, e.Line, c, target))
+					}
+				}
 			}
 			for _, l := range e.Links {
-				if v, bad := s.linkViolation(p, l); bad {
+				if v, bad := verify.Link(s, p, l); bad {
 					out = append(out, v)
 				}
 			}
@@ -95,72 +62,30 @@ func (s *snapshot) topicViolationsOf(paths []string, links func(string) bool) []
 	return out
 }
 
-func (s *snapshot) citationViolations(tf *topicFile, e topic.Element) []Violation {
-	var out []Violation
-	for _, c := range e.Def.Sources {
-		if got, target := s.resolveCitation(tf.path, c); got == nil {
-			out = append(out, Violation{Code: "unresolved_source", Path: tf.path, Line: e.Line,
-				Message: s.whyUnresolved(c, target)})
-		}
+// The snapshot answers engine/verify's cross-file lookups (verify.Workspace).
+
+func (s *snapshot) TopicFile(p string) (*topic.File, bool) {
+	tf, ok := s.topics[p]
+	if !ok {
+		return nil, false
 	}
-	return out
+	return tf.file, true
 }
 
-// whyUnresolved names exactly what part of a citation does not resolve.
-func (s *snapshot) whyUnresolved(c topic.Citation, target string) string {
-	prefix := fmt.Sprintf("footnote cites [%s](%s#%s): ", c.SourceID, c.Path, c.Anchor)
-	if target == "" {
-		return prefix + "the path leaves the workspace"
+func (s *snapshot) IsArchive(p string) bool { _, ok := s.archives[p]; return ok }
+
+func (s *snapshot) AnchorRef(p, anchor string) (string, bool) {
+	if e, ok := s.anchors[p+"#"+anchor]; ok {
+		return e.view.Ref, true
 	}
-	a, ok := s.archives[target]
-	if !ok {
-		return prefix + "no source archive at " + target
-	}
-	if e, ok := s.anchors[target+"#"+c.Anchor]; ok {
-		return prefix + fmt.Sprintf("anchor %s in %s holds source-id %s", c.Anchor, target, e.view.Ref)
-	}
-	for _, e := range a.sources {
-		if e.view.Ref == c.SourceID {
-			return prefix + fmt.Sprintf("%s holds %s under anchor %s", target, c.SourceID, e.view.Anchor)
-		}
-	}
-	return prefix + fmt.Sprintf("%s has no valid frame with anchor %s", target, c.Anchor)
+	return "", false
 }
 
-// linkViolation checks one block link: the file must exist under topics/
-// and, with #^id, hold that block.
-func (s *snapshot) linkViolation(from string, l topic.Link) (Violation, bool) {
-	if strings.HasPrefix(l.Anchor, "source-") {
-		target := resolveRel(from, l.Path)
-		if _, ok := s.anchors[target+"#"+l.Anchor]; !ok {
-			return Violation{Code: "broken_link", Path: from, Line: l.Line,
-				Message: fmt.Sprintf("link (%s) points to a source frame that does not exist", l.Target)}, true
-		}
-		return Violation{}, false
-	}
-	if l.Path != "" && !strings.HasSuffix(l.Path, ".md") {
-		return Violation{}, false // not a topic link; files outside topics are not our business
-	}
-	target := from
-	if l.Path != "" {
-		target = resolveRel(from, l.Path)
-	}
-	tf, ok := s.topics[target]
-	if _, isArchive := s.archives[target]; !ok && isArchive && l.Anchor == "" {
-		return Violation{}, false // a link to a whole source archive
-	}
-	if !ok {
-		return Violation{Code: "broken_link", Path: from, Line: l.Line,
-			Message: fmt.Sprintf("link (%s) points to a missing topic file", l.Target)}, true
-	}
-	if l.BlockID == "" {
-		return Violation{}, false
-	}
-	for _, b := range tf.file.Blocks() {
-		if b.BlockID == l.BlockID {
-			return Violation{}, false
+func (s *snapshot) ArchiveAnchor(p, ref string) (string, bool) {
+	for _, e := range s.archives[p].sources {
+		if e.view.Ref == ref {
+			return e.view.Anchor, true
 		}
 	}
-	return Violation{Code: "broken_link", Path: from, Line: l.Line,
-		Message: fmt.Sprintf("link (%s) points to block ^%s, which %s does not hold", l.Target, l.BlockID, target)}, true
+	return "", false
 }
