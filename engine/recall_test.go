@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/engine/runstatus"
 	"scriptorium/workspace"
 )
 
@@ -36,10 +37,10 @@ func TestRecallConfig(t *testing.T) {
 func TestHookStatusPath(t *testing.T) {
 	state := ftFixture(t, "valid")
 	e := ftOpen(t, state)
-	if got, want := engine.HookStatusPath(state), filepath.Join(e.RuntimeDir(), engine.HookStatusFile); got != want {
+	if got, want := runstatus.HookPath(state), filepath.Join(e.RuntimeDir(), runstatus.HookFile); got != want {
 		t.Fatalf("HookStatusPath %s, runtime file %s", got, want)
 	}
-	if err := os.WriteFile(engine.HookStatusPath(state), []byte(`{"last_failure":{"code":"LOCK_BUSY","message":"m","at":"t","event":"Stop"}}`), 0o644); err != nil {
+	if err := os.WriteFile(runstatus.HookPath(state), []byte(`{"last_failure":{"code":"LOCK_BUSY","message":"m","at":"t","event":"Stop"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	st, err := e.Status(context.Background())

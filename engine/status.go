@@ -2,19 +2,13 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 
 	"scriptorium/engine/result"
+	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
-
-// WriterStatusFile is the writer's best-effort status file under the
-// runtime directory (SPEC §7).
-const WriterStatusFile = "writer-status.json"
 
 // Status reports the workspace, writer, core and index state (SPEC §12).
 // It is read-only: the core report is computed, not written.
@@ -37,9 +31,9 @@ func (e *Engine) Status(ctx context.Context) (result.Status, error) {
 	_, core := e.coreRender(s)
 	st := result.Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.Config().Memory.Backend, Model: e.Config().ModelName(),
 		Core: core, StateDir: e.state}
-	st.Writer = e.WriterStatus()
+	st.Writer = runstatus.Writer(e.ws.RuntimeDir())
 	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())
-	st.Hook = e.HookStatus()
+	st.Hook = runstatus.Hook(e.ws.RuntimeDir())
 	if partial {
 		st.Index = e.indexStateOf(pr.fingerprint(), diskContent(e.ws.Root()))
 	} else {
@@ -51,21 +45,4 @@ func (e *Engine) Status(ctx context.Context) (result.Status, error) {
 		st.Lock = result.LockState{Held: true, Holder: holder}
 	}
 	return st, nil
-}
-
-// WriterStatus reads the best-effort writer status file; a missing or
-// damaged file reads as "nothing recorded yet".
-func (e *Engine) WriterStatus() result.WriterStatus {
-	ws := result.WriterStatus{FailedSessions: []result.WriterSessionFailure{}}
-	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), WriterStatusFile))
-	if err != nil {
-		return ws
-	}
-	if json.Unmarshal(data, &ws) != nil {
-		return result.WriterStatus{FailedSessions: []result.WriterSessionFailure{}}
-	}
-	if ws.FailedSessions == nil {
-		ws.FailedSessions = []result.WriterSessionFailure{}
-	}
-	return ws
 }

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/workspace"
 )
@@ -74,7 +75,7 @@ func (w *writer) failedError() error {
 // that failed in this run replace their earlier entries; sessions written
 // in this run lose theirs; the others keep theirs.
 func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err error) {
-	st := w.e.WriterStatus()
+	st := runstatus.Writer(w.e.RuntimeDir())
 	now := formatTime(w.e.Now())
 	if err == nil {
 		if res.Batches > 0 || st.LastSuccessAt == "" {
@@ -112,5 +113,5 @@ func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err e
 	st.PendingTurns = sessions.PendingTurnCount(w.sessionsPath(), w.e.WorkspaceID())
 	data, _ := json.MarshalIndent(st, "", "  ")
 	dir := w.e.RuntimeDir()
-	_ = workspace.WriteFileAtomic(dir, filepath.Join(dir, engine.WriterStatusFile), append(data, '\n'))
+	_ = workspace.WriteFileAtomic(dir, filepath.Join(dir, runstatus.WriterFile), append(data, '\n'))
 }

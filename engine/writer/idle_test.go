@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
+	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -75,7 +76,7 @@ func TestWriteIdle_RetryableVersusFinal(t *testing.T) {
 			if c.wantEvent && (evs[0].OK || evs[0].Session != "old" || evs[0].Code != engine.CodeModelAuth) {
 				t.Errorf("event = %+v, want ingest_ended ok=false for session old with MODEL_AUTH", evs[0])
 			}
-			st := e.WriterStatus()
+			st := runstatus.Writer(e.RuntimeDir())
 			if st.LastFailure == nil || st.LastFailure.Retryable != c.err.Retryable {
 				t.Errorf("writer status %+v does not record the %s failure", st.LastFailure, c.name)
 			}

@@ -17,6 +17,7 @@ import (
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
+	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/hook"
@@ -54,7 +55,7 @@ func TestClaudeCode_TranscriptEvents(t *testing.T) {
 			// The writer ran its threshold pass (nothing owed yet) and
 			// said so in its own status.
 			e := enginetest.Open(t, state)
-			if ws := e.WriterStatus(); ws.LastSuccessAt == "" || ws.PendingTurns != 7 {
+			if ws := runstatus.Writer(e.RuntimeDir()); ws.LastSuccessAt == "" || ws.PendingTurns != 7 {
 				t.Errorf("writer status %+v, want a success with 7 pending turns", ws)
 			}
 		})
@@ -79,7 +80,7 @@ func TestClaudeCode_StopWritesOverThreshold(t *testing.T) {
 	e := enginetest.Open(t, state)
 	rev, _ := e.Status(context.Background())
 	if rev.Revision == 0 {
-		t.Errorf("no batch was written (revision 0); writer status %+v", e.WriterStatus())
+		t.Errorf("no batch was written (revision 0); writer status %+v", runstatus.Writer(e.RuntimeDir()))
 	}
 }
 
@@ -329,7 +330,7 @@ func TestClaudeCode_Quiet(t *testing.T) {
 			t.Errorf("%s with memory off: out %q, err %v", event, out, err)
 		}
 	}
-	if _, err := os.Stat(engine.HookStatusPath(state)); !os.IsNotExist(err) {
+	if _, err := os.Stat(runstatus.HookPath(state)); !os.IsNotExist(err) {
 		t.Errorf("a quiet run wrote the hook status")
 	}
 	if n := storedNodes(t, state); n != 0 {

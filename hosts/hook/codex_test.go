@@ -14,6 +14,7 @@ import (
 	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/hosts/hook"
 	"scriptorium/workspace"
@@ -103,7 +104,7 @@ func TestCodex_TurnComplete(t *testing.T) {
 		t.Errorf("hook status %+v", st)
 	}
 	e := enginetest.Open(t, state)
-	if ws := e.WriterStatus(); ws.LastSuccessAt == "" {
+	if ws := runstatus.Writer(e.RuntimeDir()); ws.LastSuccessAt == "" {
 		t.Errorf("the writer's threshold pass did not run: %+v", ws)
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"scriptorium/app"
-	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/hosts/hook"
 	"scriptorium/workspace"
@@ -100,7 +100,7 @@ func runHook(t *testing.T, state, stdin string) (string, string, error) {
 func hookStatus(t *testing.T, state string) result.HookStatus {
 	t.Helper()
 	var st result.HookStatus
-	data, err := os.ReadFile(engine.HookStatusPath(state))
+	data, err := os.ReadFile(runstatus.HookPath(state))
 	if err != nil {
 		return st
 	}

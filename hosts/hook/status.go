@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/engine/runstatus"
 	"scriptorium/workspace"
 )
 
@@ -44,7 +45,7 @@ func updateStatus(opts Options, change func(st *result.HookStatus, now string)) 
 	if fi, serr := os.Stat(workspace.MemoryDir(opts.StateDir)); serr != nil || !fi.IsDir() {
 		return
 	}
-	path := engine.HookStatusPath(opts.StateDir)
+	path := runstatus.HookPath(opts.StateDir)
 	runtime := filepath.Dir(path)
 	if os.MkdirAll(runtime, workspace.PrivateDir) != nil {
 		return
