@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -132,6 +133,10 @@ type writer struct {
 	// distiller: tests use the old writer's one block per turn to make
 	// memory for Redistill.
 	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []engine.Edit
+	// merger outlives each install's filer: a forced write merges batch
+	// after batch against the same growing files, and the stems of a
+	// block's text are a pure function of it, so each is read once a run.
+	merger *distill.Merger
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }
@@ -225,6 +230,13 @@ func (w *writer) writeSession(ctx context.Context, store *sessions.Store, sessio
 // quarantine is always archived so no unpaired group message waits for
 // review behind the threshold.
 func splitBatch(turns []sessions.Node, force bool) (batch, quarantine, skip []sessions.Node) {
+	batch, quarantine, skip, _ = splitBatchTokens(turns, force)
+	return batch, quarantine, skip
+}
+
+// splitBatchTokens is splitBatch that also returns the batch's tokens, so
+// the grouper does not count every turn a second time.
+func splitBatchTokens(turns []sessions.Node, force bool) (batch, quarantine, skip []sessions.Node, tokens int) {
 	var trusted []sessions.Node
 	for _, n := range turns {
 		switch {
@@ -240,14 +252,14 @@ func splitBatch(turns []sessions.Node, force bool) (batch, quarantine, skip []se
 	for i, n := range trusted {
 		cost := render.CountTokens(turnLine(n))
 		if total+cost > WriteThreshold && i > 0 {
-			return trusted[:i], quarantine, skip
+			return trusted[:i], quarantine, skip, total
 		}
 		total += cost
 	}
 	if force || total >= WriteThreshold {
-		return trusted, quarantine, skip
+		return trusted, quarantine, skip, total
 	}
-	return nil, quarantine, skip
+	return nil, quarantine, skip, 0
 }
 
 // markable returns the ids of the pending turns that may be marked written
