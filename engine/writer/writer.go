@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
@@ -132,7 +133,7 @@ type writer struct {
 	// turnBlocks, when set, is the offline writer instead of the
 	// distiller: tests use the old writer's one block per turn to make
 	// memory for Redistill.
-	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []engine.Edit
+	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []result.Edit
 	// merger outlives each install's filer: a forced write merges batch
 	// after batch against the same growing files, and the stems of a
 	// block's text are a pure function of it, so each is read once a run.
@@ -351,7 +352,7 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 			return err
 		}
 		todo := w.unwritten(v, drecs)
-		var edits []engine.Edit
+		var edits []result.Edit
 		if len(todo) > 0 {
 			if edits, err = w.distillEdits(ctx, v, todo, "write"); err != nil {
 				return err
