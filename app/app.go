@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/local"
 	"scriptorium/trust"

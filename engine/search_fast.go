@@ -13,45 +13,52 @@ import (
 
 // A search needs the whole workspace only to bring the index up to date.
 // When the index already is a fresh build of the files on disk (the same
-// signatures, racy files unchanged, the same promotions), the answer comes
-// from the index and only the files holding a hit are read, for their
-// snippets: a stat walk instead of reading and parsing everything.
+// signatures, racy files unchanged, the same promotions), the search
+// service (engine/search) answers from the index and reads only the files
+// holding a hit, for their snippets: a stat walk instead of reading and
+// parsing everything. Listing is that walk.
 
-// searchFromFiles answers a BM25 query from a fresh index. ok is false
-// when the index is not fresh, or anything went wrong: the caller then
-// takes the full path, which rebuilds or repairs and reports errors.
-func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query string) (results []SearchResult, ok bool) {
+// Listing is a stat walk of the workspace's memory files.
+type Listing struct {
+	root     string
+	promoted map[string]bool
+	sigs     map[string]fileSig
+	fp       string
+}
+
+// List stats the memory files; ok is false when any could not be stat'ed
+// or the ledger read (the caller then takes the full path, which says
+// why).
+func (e *Engine) List(ctx context.Context) (*Listing, bool) {
 	promoted, err := e.ledger.Promoted(ctx)
 	if err != nil {
 		return nil, false
 	}
 	root := e.ws.Root()
-	listed, fp, ok := listFingerprint(root, promoted)
+	sigs, fp, ok := listFingerprint(root, promoted)
 	if !ok {
 		return nil, false
 	}
-	ix, err := e.openReadOnly()
-	if err != nil {
-		return nil, false
-	}
-	defer ix.Close()
-	if !indexDescribes(ix, fp, diskContent(root)) {
-		return nil, false
-	}
-	hits, err := ix.Search(iq)
-	if err != nil {
-		return nil, false
-	}
-	hf, ok := loadHitFiles(root, promoted, listed, hits)
+	return &Listing{root: root, promoted: promoted, sigs: sigs, fp: fp}, true
+}
+
+// Fingerprint is the fingerprint a snapshot of the listed files would
+// have.
+func (l *Listing) Fingerprint() string { return l.fp }
+
+// HitTexts reads the files holding hits, each only if it is still the
+// version the walk saw, and returns the text of each hit's document; ok
+// is false when a file moved (the index may describe another version).
+func (l *Listing) HitTexts(hits []index.Hit) ([]string, bool) {
+	hf, ok := loadHitFiles(l.root, l.promoted, l.sigs, hits)
 	if !ok {
 		return nil, false
 	}
-	results = make([]SearchResult, 0, len(hits))
-	for _, h := range hits {
-		results = append(results, hitResult(h, query, hf.text(h)))
+	texts := make([]string, len(hits))
+	for i, h := range hits {
+		texts[i] = hf.text(h)
 	}
-	e.fastSearches.Add(1)
-	return results, true
+	return texts, true
 }
 
 // listFingerprint stats the workspace's memory files and returns their

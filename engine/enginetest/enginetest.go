@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"

@@ -1,4 +1,4 @@
-package engine
+package search
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 )
 
@@ -27,19 +28,19 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mem, "topics", "facts.md"), []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Search(context.Background(), SearchQuery{Text: "bees"})
+	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "bees"})
 	if err != nil {
 		t.Fatalf("search while another process holds the index: %v", err)
 	}
 	if len(res) != 1 || res[0].Ref != "0000000a" {
 		t.Fatalf("search while another process holds the index: %+v", res)
 	}
-	res, err = e.Search(context.Background(), SearchQuery{Text: "cello Sundays"})
+	res, err = e.Search(context.Background(), engine.SearchQuery{Text: "cello Sundays"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +49,11 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 			t.Fatalf("the stale index showed a block the file no longer holds: %+v", res)
 		}
 	}
-	if e.staleSearches.Load() == 0 {
+	if StatsOf(e).Stale == 0 {
 		t.Fatalf("the searches did not go the stale way")
 	}
 	holder.Close()
-	res, err = e.Search(context.Background(), SearchQuery{Text: "violin"})
+	res, err = e.Search(context.Background(), engine.SearchQuery{Text: "violin"})
 	if err != nil || len(res) != 1 || res[0].Ref != "0000000c" {
 		t.Fatalf("once the index is free the edit is found: %+v %v", res, err)
 	}
@@ -78,12 +79,12 @@ func TestSearch_IndexWrittenElsewhere(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mem, "topics", "facts.md"), []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Search(context.Background(), SearchQuery{Text: "bees"})
+	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "bees"})
 	<-released
 	if err != nil || len(res) != 1 || res[0].Ref != "0000000a" {
 		t.Fatalf("search while another process writes the index: %+v %v", res, err)

@@ -1,7 +1,8 @@
-package engine
+package search
 
 import (
 	"context"
+	"scriptorium/engine"
 	"testing"
 )
 
@@ -10,36 +11,36 @@ import (
 func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 	state := t.TempDir()
 	ctx := context.Background()
-	e, err := Open(ctx, Options{StateDir: state})
+	e, err := engine.Open(ctx, engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if _, err := e.Search(ctx, SearchQuery{Text: "anything"}); err != nil {
+	if _, err := e.Search(ctx, engine.SearchQuery{Text: "anything"}); err != nil {
 		t.Fatal(err)
 	}
-	if n := e.indexRebuilds.Load(); n != 1 {
+	if n := StatsOf(e).Rebuilds; n != 1 {
 		t.Fatalf("first search: %d rebuilds, want 1", n)
 	}
 	// Create a file, then change it: the second install replaces a file
 	// the index already describes.
-	for i, ed := range []Edit{
+	for i, ed := range []engine.Edit{
 		{Op: "create", Path: "topics/facts.md", Content: ptr("# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")},
 		{Op: "append", Path: "topics/facts.md", Content: ptr("The owner plays the cello on Sundays. ^0000000b\n")},
 	} {
 		rev := int64(i)
-		if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{ed}}); err != nil {
+		if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{ed}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res, err := e.Search(ctx, SearchQuery{Text: "cello"})
+	res, err := e.Search(ctx, engine.SearchQuery{Text: "cello"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res) != 1 || res[0].Ref != "0000000b" {
 		t.Fatalf("search after install: %+v", res)
 	}
-	if n := e.indexRebuilds.Load(); n != 1 {
+	if n := StatsOf(e).Rebuilds; n != 1 {
 		t.Errorf("installs caused %d full rebuilds; want the index updated in place", n-1)
 	}
 }

@@ -1,0 +1,307 @@
+package engine
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"scriptorium/engine/index"
+	"scriptorium/workspace/manifest"
+	"scriptorium/workspace/topic"
+)
+
+// Corpus is the search service's read of one snapshot: the documents it
+// holds (trusted blocks and visible records only, so pending content never
+// reaches the index or an embedder), the fingerprint and signatures of
+// its files, and the text of a hit. Two Corpus values are equal when they
+// read the same snapshot.
+type Corpus struct {
+	s    *snapshot
+	root string
+}
+
+// Fingerprint summarises every memory file's path and signature and the
+// promotion ledger (see fingerprint).
+func (c Corpus) Fingerprint() string { return c.s.fingerprint(c.root) }
+
+// Content is a file's bytes as the snapshot holds them.
+func (c Corpus) Content(p string) ([]byte, bool) { return c.s.snapshotContent(p) }
+
+// TopicPaths lists the topic files, sorted.
+func (c Corpus) TopicPaths() []string { return c.s.topicPaths }
+
+// ArchivePaths lists the source archives, sorted.
+func (c Corpus) ArchivePaths() []string { return c.s.archPaths }
+
+// Files is how many memory files the snapshot holds.
+func (c Corpus) Files() int { return len(c.s.topicPaths) + len(c.s.archPaths) }
+
+// Docs is every searchable document, sorted by id.
+func (c Corpus) Docs() []index.Doc {
+	docs := c.s.docsOf()
+	list := make([]index.Doc, 0, len(docs))
+	for _, d := range docs {
+		list = append(list, d)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	return list
+}
+
+// DocMap is every searchable document by id.
+func (c Corpus) DocMap() map[string]index.Doc { return c.s.docsOf() }
+
+// Touched is the documents of before and c that the change between them
+// can have touched (touchedDocs).
+func (c Corpus) Touched(before Corpus) (old, cur map[string]index.Doc) {
+	return touchedDocs(before.s, c.s)
+}
+
+// Meta is the index meta written with every build or update from c: its
+// fingerprint and its racy files.
+func (c Corpus) Meta(now time.Time) map[string]string {
+	return map[string]string{index.FingerprintKey: c.Fingerprint(), index.RacyKey: c.s.racyFiles(now)}
+}
+
+// Versions is the record of the file versions c holds. A file with no
+// signature (written by a transaction in memory, read through a stage) is
+// stat'ed, as its fingerprint is: it is racy, so its bytes are checked
+// too. ok is false when such a file cannot be stat'ed.
+func (c Corpus) Versions() (index.Files, bool) {
+	s := c.s
+	f := index.Files{Sigs: make(map[string]manifest.Sig, len(s.topicPaths)+len(s.archPaths))}
+	put := func(p string, sig fileSig) bool {
+		if sig == (fileSig{}) {
+			fi, err := os.Lstat(filepath.Join(c.root, filepath.FromSlash(p)))
+			if err != nil {
+				return false
+			}
+			sig = statSig(fi)
+		}
+		f.Sigs[p] = toManifestSig(sig)
+		return true
+	}
+	for _, p := range s.topicPaths {
+		if !put(p, s.topics[p].sig) {
+			return index.Files{}, false
+		}
+	}
+	for _, p := range s.archPaths {
+		if !put(p, s.archives[p].sig) {
+			return index.Files{}, false
+		}
+	}
+	for id := range s.promoted {
+		f.Promoted = append(f.Promoted, id)
+	}
+	sort.Strings(f.Promoted)
+	return f, true
+}
+
+// RecordFingerprint is the fingerprint of the files a record names, as
+// a snapshot of exactly those versions would have it.
+func RecordFingerprint(root string, rec index.Files) string {
+	paths := make([]string, 0, len(rec.Sigs))
+	for p := range rec.Sigs {
+		paths = append(paths, p)
+	}
+	// A snapshot's fingerprint lists topics first, then archives.
+	sort.Slice(paths, func(i, j int) bool {
+		ti, tj := strings.HasPrefix(paths[i], "topics/"), strings.HasPrefix(paths[j], "topics/")
+		if ti != tj {
+			return ti
+		}
+		return paths[i] < paths[j]
+	})
+	lines := make([]fpLine, len(paths))
+	for i, p := range paths {
+		m := rec.Sigs[p]
+		lines[i] = fpLine{p, fileSig{size: m.Size, mtime: m.MtimeNS, ctime: m.CtimeNS, ino: m.Ino}}
+	}
+	promoted := make(map[string]bool, len(rec.Promoted))
+	for _, id := range rec.Promoted {
+		promoted[id] = true
+	}
+	return fingerprintOf(root, lines, promoted)
+}
+
+// ChangedSince lists the files of c that the index does not hold as they
+// are, and the source-ids whose promotion changed (index.Files.Changed).
+func (c Corpus) ChangedSince(rec index.Files, racy index.Racy) ([]string, map[string]bool) {
+	s := c.s
+	now := make(map[string]manifest.Sig, len(s.topicPaths)+len(s.archPaths))
+	for _, p := range s.topicPaths {
+		now[p] = toManifestSig(s.topics[p].sig)
+	}
+	for _, p := range s.archPaths {
+		now[p] = toManifestSig(s.archives[p].sig)
+	}
+	promoted := make([]string, 0, len(s.promoted))
+	for id := range s.promoted {
+		promoted = append(promoted, id)
+	}
+	return rec.Changed(now, func(p string) []byte { data, _ := s.snapshotContent(p); return data }, racy.Files, promoted)
+}
+
+// PartialMeta is the meta of an index that holds the files of rec: its
+// fingerprint, and the racy hashes of the files just re-indexed (done)
+// beside those the old record kept for the others; old is updated to the
+// new record.
+func (c Corpus) PartialMeta(rec index.Files, old *index.Racy, done []string) map[string]string {
+	s := c.s
+	now := time.Now()
+	r := index.Racy{Stamp: now.UnixNano(), Files: map[string]string{}}
+	for p, h := range old.Files {
+		r.Files[p] = h
+	}
+	for _, p := range done {
+		delete(r.Files, p)
+		var sig fileSig
+		if tf, ok := s.topics[p]; ok {
+			sig = tf.sig
+		} else if a, ok := s.archives[p]; ok {
+			sig = a.sig
+		} else {
+			continue
+		}
+		if data, _ := s.snapshotContent(p); sig.racy(now) {
+			r.Files[p] = index.HashContent(data)
+		}
+	}
+	old.Files = r.Files
+	return map[string]string{index.FingerprintKey: RecordFingerprint(c.root, rec), index.RacyKey: r.String()}
+}
+
+// Resync is the batch that re-indexes the changed files and the documents
+// elsewhere they (or the promotions of refs) can affect: old are the
+// documents the index holds of the changed files.
+func (c Corpus) Resync(changed []string, refs map[string]bool, old []index.DocRef) (upserts []index.Doc, deletes []string) {
+	s := c.s
+	refs = maps.Clone(refs)
+	if refs == nil {
+		refs = map[string]bool{}
+	}
+	changedArch := map[string]bool{}
+	changedTopic := map[string]bool{}
+	for _, p := range changed {
+		if strings.HasPrefix(p, "topics/") {
+			changedTopic[p] = true
+			continue
+		}
+		changedArch[p] = true
+		if a, ok := s.archives[p]; ok {
+			for _, src := range a.sources {
+				refs[src.view.Ref] = true
+			}
+		}
+	}
+	candidates := map[string]bool{}
+	for _, d := range old {
+		candidates[d.ID] = true
+		if d.Kind == index.KindSource {
+			refs[d.Ref] = true // another archive's record of it may be preferred now
+		}
+	}
+	docs := map[string]index.Doc{}
+	for p := range changedArch {
+		if a, ok := s.archives[p]; ok {
+			for _, src := range a.sources {
+				s.addSourceDoc(docs, src)
+			}
+		}
+	}
+	if len(refs) > 0 {
+		for _, p := range s.archPaths {
+			for _, src := range s.archives[p].sources {
+				if !refs[src.view.Ref] {
+					continue
+				}
+				candidates["source:"+src.view.Path+"#"+src.view.Anchor] = true
+				s.addSourceDoc(docs, src)
+				// The next turn holds this one as its context.
+				if _, next := s.neighbours(src); next != nil {
+					s.addSourceDoc(docs, next)
+				}
+			}
+		}
+	}
+	for _, p := range s.topicPaths {
+		tf := s.topics[p]
+		if changedTopic[p] {
+			s.addTopicDocs(docs, tf, nil)
+			continue
+		}
+		if only := tf.blocksCiting(changedArch, refs); len(only) > 0 {
+			for id := range only {
+				candidates["topic:"+p+"#^"+id] = true
+			}
+			s.addTopicDocs(docs, tf, only)
+		}
+	}
+	upserts = make([]index.Doc, 0, len(docs))
+	for _, d := range docs {
+		upserts = append(upserts, d)
+	}
+	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
+	for id := range candidates {
+		if _, ok := docs[id]; !ok {
+			deletes = append(deletes, id)
+		}
+	}
+	sort.Strings(deletes)
+	return upserts, deletes
+}
+
+// BlocksCiting counts the blocks of topic file p that cite one of the
+// archives or source-ids given (what a change of those re-indexes).
+func (c Corpus) BlocksCiting(p string, archives, refs map[string]bool) int {
+	if tf, ok := c.s.topics[p]; ok {
+		return len(tf.blocksCiting(archives, refs))
+	}
+	return 0
+}
+
+// Holds reports whether the snapshot still has the document of a hit: a
+// trusted block of that id in that file, or the visible record at that
+// anchor with that source-id (what a stale index's answer keeps).
+func (c Corpus) Holds(h index.Hit) bool {
+	s := c.s
+	if h.Kind == index.KindSource {
+		src, ok := s.anchors[h.Path+"#"+h.Anchor]
+		return ok && src.view.Ref == h.Ref && s.visible(src)
+	}
+	tf, ok := s.topics[h.Path]
+	if !ok {
+		return false
+	}
+	b, ok := tf.file.Block(h.Ref)
+	return ok && s.blockTrusted(tf, b)
+}
+
+// HitText is the text of a hit's document in the snapshot (the index
+// stores no text), for its snippet.
+func (c Corpus) HitText(h index.Hit) string {
+	s := c.s
+	if h.Kind == index.KindSource {
+		// The record indexed is the one preferred for its source-id (the
+		// first of duplicates), which the anchor map may not be.
+		if src, ok := s.sources[h.Ref]; ok && src.view.Path == h.Path && src.view.Anchor == h.Anchor {
+			return src.view.Content
+		}
+		if src, ok := s.anchors[h.Path+"#"+h.Anchor]; ok {
+			return src.view.Content
+		}
+		return ""
+	}
+	if tf, ok := s.topics[h.Path]; ok {
+		if b, ok := tf.file.Block(h.Ref); ok {
+			return topic.BlockText(b)
+		}
+	}
+	return ""
+}
+
+// Root is the workspace directory the files are read from.
+func (c Corpus) Root() string { return c.root }

@@ -1,0 +1,82 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+)
+
+// Whether the index still describes the files is recorded in its meta,
+// in the same batch as the documents: the fingerprint of the file
+// versions indexed, and the content hash of every file that was "racy"
+// then (changed within the clock's granularity of the recording, so its
+// signature alone cannot be trusted; git's word for it).
+
+// Meta keys the engine writes with every batch.
+const (
+	FingerprintKey = "fingerprint" // the fingerprint of the files indexed
+	RacyKey        = "racy"        // a Racy record, as JSON
+)
+
+// Racy is the value stored under RacyKey.
+type Racy struct {
+	Stamp int64             `json:"stamp"` // unix ns when the record was made
+	Files map[string]string `json:"files"` // path → hex sha256 of the content indexed
+}
+
+// ParseRacy reads a Racy record; ok is false for a missing or damaged one.
+func ParseRacy(meta string) (r Racy, ok bool) {
+	if meta == "" || json.Unmarshal([]byte(meta), &r) != nil || r.Files == nil {
+		return Racy{}, false
+	}
+	return r, true
+}
+
+// String is the record as stored.
+func (r Racy) String() string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+// HashContent is the hash a Racy record keeps of a file's content.
+func HashContent(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// RacyHold reports whether every racy file recorded in meta still holds
+// the content it held then. content returns a file's current bytes; a
+// record that cannot be read holds nothing.
+func RacyHold(meta string, content func(p string) ([]byte, bool)) bool {
+	rec, ok := ParseRacy(meta)
+	if !ok {
+		return false
+	}
+	paths := make([]string, 0, len(rec.Files))
+	for p := range rec.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		data, ok := content(p)
+		if !ok || HashContent(data) != rec.Files[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// Describes reports whether the index is a fresh build of the files whose
+// fingerprint is fp: not marked for a rebuild, the same fingerprint, and
+// every racy file recorded with it unchanged (content reads them).
+func (ix *Index) Describes(fp string, content func(p string) ([]byte, bool)) bool {
+	if ix.NeedsRebuild() {
+		return false
+	}
+	if have, err := ix.Meta(FingerprintKey); err != nil || have != fp {
+		return false
+	}
+	racy, err := ix.Meta(RacyKey)
+	return err == nil && RacyHold(racy, content)
+}
