@@ -46,7 +46,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		m + "engine/curate", m + "engine/revert", m + "engine/audit", m + "engine/forget", m + "engine/recall", m + "engine/search"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
-	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records",
+	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records", m + "engine/result", m + "engine/deps",
 		m + "engine/model", m + "transcript", m + "errcode", m + "termsafe"}
 	rules := []struct {
 		pkgs      []string // import-path prefixes the rule is about
@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 7370
+	coreLineLimit = 6300
 	coreFileLimit = 600
 )
 
@@ -448,10 +448,8 @@ func slicesContains(s []string, v string) bool {
 
 // literalLayoutAllowed are the files that still join ".scriptorium"
 // themselves; they leave the list when their code moves (issue 25: forget's
-// preview labels; manifest.go is being reworked in
-// parallel). The list only shrinks.
+// preview labels). The list only shrinks.
 var literalLayoutAllowed = map[string]bool{
-	"engine/manifest.go":     true,
 	"engine/forget/files.go": true, "engine/forget/preview.go": true,
 	"engine/enginetest/faults.go": true, "engine/enginetest/enginetest.go": true,
 }

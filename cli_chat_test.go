@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/workspace"
 )
@@ -252,7 +252,7 @@ func TestReview_SenderConfirmation(t *testing.T) {
 	runCLI(t, "", "import", filepath.Join("testdata", "chat", "team-hostile.json"), "--owner", "user100", "--state", state)
 	runCLI(t, "", "write", "--force", "--state", state)
 	pend := oneJSON(t, runCLI(t, "", "pending", "--json", "--state", state).stdout)
-	var queue []engine.PendingSource
+	var queue []result.PendingSource
 	data, _ := json.Marshal(pend["sources"])
 	if err := json.Unmarshal(data, &queue); err != nil {
 		t.Fatal(err)

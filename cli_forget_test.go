@@ -125,7 +125,7 @@ func hexOf(s string) string {
 	return string(out)
 }
 
-func mustCLI(t *testing.T, args ...string) result {
+func mustCLI(t *testing.T, args ...string) cliRun {
 	t.Helper()
 	r := runCLI(t, "", args...)
 	if r.code != 0 {

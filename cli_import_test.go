@@ -24,7 +24,7 @@ func ccTranscript(t *testing.T) []byte {
 }
 
 // importDoc runs import --json and decodes its document.
-func importDoc(t *testing.T, stdin string, args ...string) (map[string]any, result) {
+func importDoc(t *testing.T, stdin string, args ...string) (map[string]any, cliRun) {
 	t.Helper()
 	r := runCLI(t, stdin, append([]string{"import", "--json"}, args...)...)
 	return oneJSON(t, r.stdout), r

@@ -50,7 +50,7 @@ func TestCLI_FlagsAnywhere(t *testing.T) {
 		{"get", "--state", state, "^f888f60e", "--json"},
 		{"--json", "--state", state, "get", "--", "^f888f60e"},
 	}
-	var first result
+	var first cliRun
 	for i, args := range lines {
 		r := runCLI(t, "", args...)
 		if r.code != 0 {

@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
+	"scriptorium/engine/result"
 )
 
 // runReject takes pending sources out of the review queue. Like promote it
@@ -61,7 +62,7 @@ func runAudit(inv *invocation) error {
 	if err := inv.wantArgs(0, 0); err != nil {
 		return err
 	}
-	q := engine.AuditQuery{Source: inv.flag("source"), Since: inv.flag("since")}
+	q := result.AuditQuery{Source: inv.flag("source"), Since: inv.flag("since")}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
 		rep, err := audit.Audit(ctx, e, q)
 		if err != nil {
@@ -110,7 +111,7 @@ func firstFew(names []string) string {
 }
 
 // printStory is where a source stands, above its story.
-func printStory(w io.Writer, st *engine.SourceStory) {
+func printStory(w io.Writer, st *result.SourceStory) {
 	fmt.Fprintf(w, "source   %s\n", st.Ref)
 	if st.State == "missing" {
 		fmt.Fprintln(w, "record:  no archive holds it any more")
@@ -130,7 +131,7 @@ func printStory(w io.Writer, st *engine.SourceStory) {
 }
 
 // recordState says in words what the record's trust is and why.
-func recordState(st *engine.SourceStory) string {
+func recordState(st *result.SourceStory) string {
 	switch st.State {
 	case "rejected":
 		s := "rejected by the owner (untrusted, out of the review queue)"

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 )
 
 // runExplain says why a block is in core.md or left out.
@@ -48,7 +49,7 @@ func runReorder(inv *invocation) error {
 	if err := inv.wantArgs(1, 1); err != nil {
 		return err
 	}
-	var m engine.CoreMove
+	var m result.CoreMove
 	n := 0
 	if inv.bool("top") {
 		m.Top = true

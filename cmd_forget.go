@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
 )
 
 // forgetFlags are the flags of forget: one selector, then --dry-run/--yes.
@@ -62,8 +63,8 @@ func runForget(inv *invocation) error {
 
 // forgetSelector reads the one selector: --source ID… (the flag's value and
 // any further positional arguments), --speaker SID or --thread P/T.
-func forgetSelector(inv *invocation) (engine.ForgetSelector, error) {
-	var sel engine.ForgetSelector
+func forgetSelector(inv *invocation) (result.ForgetSelector, error) {
+	var sel result.ForgetSelector
 	n := 0
 	for _, f := range []string{"source", "speaker", "thread"} {
 		if inv.set[f] {
@@ -87,14 +88,14 @@ func forgetSelector(inv *invocation) (engine.ForgetSelector, error) {
 }
 
 // forgetQuestion is the confirmation, saying what goes and that it is final.
-func forgetQuestion(sel engine.ForgetSelector, r engine.ForgetResult) string {
+func forgetQuestion(sel result.ForgetSelector, r result.ForgetResult) string {
 	return fmt.Sprintf("Forget %d record(s) of %s? Their text leaves the archive (tombstones keep source-id, anchor and time), "+
 		"%d block(s) and %d citation(s) leave the topics, %d sessions.db turn(s) are blanked, %d vector(s) leave embeddings.db "+
 		"and %d place(s) change as shown. This cannot be reverted.", len(r.Sources), sel, len(r.Blocks), r.Citations, r.Turns,
 		r.Vectors, len(r.Changes))
 }
 
-func printForgetChanges(w io.Writer, r engine.ForgetResult) {
+func printForgetChanges(w io.Writer, r result.ForgetResult) {
 	for _, c := range r.Changes {
 		fmt.Fprintf(w, "\n[%s] %s\n%s", c.Kind, c.Path, c.Diff)
 		if !strings.HasSuffix(c.Diff, "\n") {

@@ -11,6 +11,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/trust"
 )
@@ -62,7 +63,7 @@ func runGet(inv *invocation) error {
 		}
 		return inv.emit(v, func(w io.Writer) {
 			switch x := v.(type) {
-			case engine.BlockView:
+			case result.BlockView:
 				fmt.Fprintf(w, "%s#%s (%s)\n\n%s\n", x.Path, x.Anchor, x.Trust, x.Text)
 				for _, f := range x.Footnotes {
 					fmt.Fprintf(w, "\n[^%s] %s\n", f.Label, f.Time)
@@ -70,7 +71,7 @@ func runGet(inv *invocation) error {
 						fmt.Fprintf(w, "  %s  %s#%s\n", s.Ref, s.Path, s.Anchor)
 					}
 				}
-			case engine.SourceView:
+			case result.SourceView:
 				fmt.Fprintf(w, "%s\n%s#%s\ntime: %s\nspeaker: %s\nrecord: %s\n\n%s\n",
 					x.Ref, x.Path, x.Anchor, x.Time, sourceSpeaker(x), recordTrust(x.Trust), x.Content)
 			}

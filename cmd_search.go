@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/engine/result"
 	"scriptorium/engine/search"
 	"scriptorium/hosts/local"
 	"scriptorium/termsafe"
@@ -23,7 +24,7 @@ func runSearch(inv *invocation) error {
 	if len(inv.positional) == 0 {
 		return usagef("usage: scriptorium search QUERY [--speaker S] [--path P] [--since D] [--until D] [--sort score|date] [--limit N] [--method hybrid|bm25|embedding] [--explain]")
 	}
-	q := engine.SearchQuery{Text: strings.Join(inv.positional, " "), Speaker: inv.flag("speaker"), Path: inv.flag("path"),
+	q := result.SearchQuery{Text: strings.Join(inv.positional, " "), Speaker: inv.flag("speaker"), Path: inv.flag("path"),
 		Since: inv.flag("since"), Until: inv.flag("until"), Sort: inv.flag("sort"), Method: inv.flag("method"),
 		Explain: inv.bool("explain")}
 	if strings.TrimSpace(q.Text) == "" {
@@ -63,7 +64,7 @@ func runSearch(inv *invocation) error {
 
 // searchResident asks the workspace's long-lived process for the search
 // (hosts/local), where there is one and memory is not switched off.
-func (inv *invocation) searchResident(q engine.SearchQuery) (engine.SearchReport, bool) {
+func (inv *invocation) searchResident(q result.SearchQuery) (engine.SearchReport, bool) {
 	dir, err := inv.stateDir()
 	if err != nil || inv.requireWorkspace(dir) != nil {
 		return engine.SearchReport{}, false

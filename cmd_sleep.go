@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/daemon"
 	"scriptorium/engine/importer"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
@@ -55,7 +56,7 @@ func runSleep(inv *invocation) error {
 
 // printPass prints a pass report for people: the summary line, the core
 // gap if any, then each file's unified diff.
-func printPass(w io.Writer, rep engine.PassReport) {
+func printPass(w io.Writer, rep result.PassReport) {
 	fmt.Fprintf(w, "%s at %s\n", rep.Summary(), rep.Time)
 	if rep.TokensIn > 0 || rep.TokensOut > 0 {
 		fmt.Fprintf(w, "tokens: %d in, %d out\n", rep.TokensIn, rep.TokensOut)

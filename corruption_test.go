@@ -147,18 +147,18 @@ func TestCorruption_ReadVerbsAnswer(t *testing.T) {
 // answer: exit 0 with a document that is not an error, or exit 1 with a
 // result document (verify's {"ok": false}) or a closed-set error document
 // that names the damaged file; never a panic.
-func cmAnswers(t *testing.T, state, damaged string, args ...string) result {
+func cmAnswers(t *testing.T, state, damaged string, args ...string) cliRun {
 	t.Helper()
-	done := make(chan result, 1)
+	done := make(chan cliRun, 1)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				done <- result{code: -1, stderr: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())}
+				done <- cliRun{code: -1, stderr: fmt.Sprintf("panic: %v\n%s", v, debug.Stack())}
 			}
 		}()
 		done <- runCLI(t, "", append(args, "--json", "--state", state)...)
 	}()
-	var r result
+	var r cliRun
 	select {
 	case r = <-done:
 	case <-time.After(cmCallTimeout):

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // crashBase prepares the "valid" fixture at revision 1 (one install that
@@ -87,7 +88,7 @@ func crashOutcome(t *testing.T, bin, state string, oldTree, newTree map[string]s
 	t.Helper()
 	if viaCLI {
 		out, err := exec.Command(bin, "verify", "--json", "--state", state).Output()
-		var rep engine.VerifyReport
+		var rep result.VerifyReport
 		if jerr := json.Unmarshal(out, &rep); jerr != nil || err != nil || !rep.OK {
 			t.Fatalf("%s: verify after the crash: %v %v\n%s", what, err, jerr, out)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // TestCrash_WriterIsAtomicAndResumable kills a real `scriptorium write`
@@ -72,7 +73,7 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 				t.Fatalf("write was not killed at %s: %v", point, err)
 			}
 			out, err := exec.Command(bin, "verify", "--json", "--state", state).Output()
-			var rep engine.VerifyReport
+			var rep result.VerifyReport
 			if jerr := json.Unmarshal(out, &rep); err != nil || jerr != nil || !rep.OK {
 				t.Fatalf("verify after the crash: %v %v\n%s", err, jerr, out)
 			}
@@ -87,7 +88,7 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 				t.Fatalf("after the rerun the workspace differs from an uncrashed write:\n%s", d)
 			}
 			out, err = exec.Command(bin, "status", "--json", "--state", state).Output()
-			var st engine.Status
+			var st result.Status
 			if jerr := json.Unmarshal(out, &st); err != nil || jerr != nil || st.Writer.PendingTurns != 0 {
 				t.Fatalf("status after the rerun: %v %v pending=%d", err, jerr, st.Writer.PendingTurns)
 			}

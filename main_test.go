@@ -76,18 +76,18 @@ func updating() bool {
 	return b
 }
 
-// result is one CLI run.
-type result struct {
+// cliRun is one CLI run.
+type cliRun struct {
 	stdout, stderr string
 	code           int
 }
 
 // runCLI runs the CLI in-process with the given stdin.
-func runCLI(t *testing.T, stdin string, args ...string) result {
+func runCLI(t *testing.T, stdin string, args ...string) cliRun {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &out, &errb)
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return cliRun{stdout: out.String(), stderr: errb.String(), code: code}
 }
 
 // oneJSON decodes stdout as exactly one JSON document and fails otherwise.

@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 )
 
 // What several verbs print the same way: speakers, sources, diffs, one-line
@@ -23,7 +24,7 @@ func orNone(s string) string {
 // reviewQueue maps the pending and the rejected sources by source-id, so
 // the CLI can say whose words a decision concerns, and returns the review
 // queue (the pending sources not rejected), oldest first.
-func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]engine.PendingSource, []engine.PendingSource, error) {
+func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]result.PendingSource, []result.PendingSource, error) {
 	ps, err := e.Pending(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -32,7 +33,7 @@ func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]engine.Pendi
 	if err != nil {
 		return nil, nil, err
 	}
-	out := map[string]engine.PendingSource{}
+	out := map[string]result.PendingSource{}
 	for _, p := range ps {
 		out[p.Ref] = p
 	}
@@ -43,7 +44,7 @@ func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]engine.Pendi
 }
 
 // describeSources prints one line per source-id: speaker, thread, text.
-func describeSources(w io.Writer, refs []string, known map[string]engine.PendingSource) {
+func describeSources(w io.Writer, refs []string, known map[string]result.PendingSource) {
 	for _, r := range refs {
 		p, ok := known[r]
 		if !ok {
@@ -56,7 +57,7 @@ func describeSources(w io.Writer, refs []string, known map[string]engine.Pending
 
 // sourceSpeaker is `get`'s speaker line: who, and whether the identity
 // came from a trusted v2 frame. It says nothing about the record's trust.
-func sourceSpeaker(x engine.SourceView) string {
+func sourceSpeaker(x result.SourceView) string {
 	switch {
 	case x.SpeakerLabel == "":
 		return "(no speaker identity; role " + orNone(x.Label) + ")"
@@ -102,7 +103,7 @@ func proposalPaths(p proposals.Proposal) []string {
 }
 
 // printDiffs prints each file's unified diff.
-func printDiffs(w io.Writer, diffs []engine.FileDiff) {
+func printDiffs(w io.Writer, diffs []result.FileDiff) {
 	for _, c := range diffs {
 		fmt.Fprintf(w, "\n%s", c.Diff)
 		if !strings.HasSuffix(c.Diff, "\n") {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/transcript/whatsapp"
 	"scriptorium/workspace/archive"
 )
@@ -29,12 +30,12 @@ type pendingSender struct {
 	SpeakerLabel string `json:"speaker_label"`
 	Pending      int    `json:"pending"`
 	// refs are the sender's sources, oldest first.
-	refs []engine.PendingSource
+	refs []result.PendingSource
 }
 
 // groupPending groups the queue by chat (in the order of their oldest
 // source) and, in each chat, by sender (most pending first).
-func groupPending(ps []engine.PendingSource) []pendingChat {
+func groupPending(ps []result.PendingSource) []pendingChat {
 	var out []pendingChat
 	index := map[string]int{}
 	for _, p := range ps {
@@ -65,7 +66,7 @@ func groupPending(ps []engine.PendingSource) []pendingChat {
 
 // printPending is `pending`'s human output: each chat with its count, each
 // sender with theirs and the id promote --sender takes, then the sources.
-func printPending(w io.Writer, ps []engine.PendingSource) {
+func printPending(w io.Writer, ps []result.PendingSource) {
 	if len(ps) == 0 {
 		fmt.Fprintln(w, "no pending sources")
 		return
@@ -100,7 +101,7 @@ func senderArg(id, label string) string {
 // speaker id, or, for a sender without one (WhatsApp), their name as the
 // archive labels it, compared after WhatsApp's marks are removed as import
 // --owner compares it.
-func fromSender(p engine.PendingSource, sender string) bool {
+func fromSender(p result.PendingSource, sender string) bool {
 	if p.SpeakerID != "" {
 		return p.SpeakerID == sender
 	}
@@ -111,8 +112,8 @@ func fromSender(p engine.PendingSource, sender string) bool {
 // senderSelection is every pending source of sender, in chat (all chats
 // when chat is ""), oldest first. None is NOT_FOUND, naming the senders
 // the queue does have.
-func senderSelection(queue []engine.PendingSource, sender, chat string) ([]engine.PendingSource, error) {
-	var sel []engine.PendingSource
+func senderSelection(queue []result.PendingSource, sender, chat string) ([]result.PendingSource, error) {
+	var sel []result.PendingSource
 	for _, p := range queue {
 		if fromSender(p, sender) && (chat == "" || p.Thread == chat) {
 			sel = append(sel, p)
@@ -146,7 +147,7 @@ const maxDescribed = 5
 
 // describeSelection says which sources a --sender decision takes: how
 // many, whose, in which chats, and the first lines of the first few.
-func describeSelection(w io.Writer, sel []engine.PendingSource) {
+func describeSelection(w io.Writer, sel []result.PendingSource) {
 	chats := map[string]int{}
 	var order []string
 	for _, p := range sel {
@@ -171,13 +172,13 @@ func describeSelection(w io.Writer, sel []engine.PendingSource) {
 
 // senderQuestion describes a --sender selection on w and returns the
 // question that confirms it: verb is "Promote" or "Reject".
-func senderQuestion(w io.Writer, verb string, sel []engine.PendingSource) string {
+func senderQuestion(w io.Writer, verb string, sel []result.PendingSource) string {
 	describeSelection(w, sel)
 	return fmt.Sprintf("%s all %d pending source(s) of %s? [y/N] ", verb, len(sel), orNone(sel[0].SpeakerLabel))
 }
 
 // sourceIDs is the source-ids of sources.
-func sourceIDs(ps []engine.PendingSource) []string {
+func sourceIDs(ps []result.PendingSource) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Ref
@@ -206,7 +207,7 @@ func reviewArgs(inv *invocation) error {
 // reviewTargets is what promote or reject acts on: the source-ids given,
 // or with --sender every pending source of that sender (in --chat), which
 // sel then lists.
-func reviewTargets(inv *invocation, queue []engine.PendingSource) (refs []string, sel []engine.PendingSource, err error) {
+func reviewTargets(inv *invocation, queue []result.PendingSource) (refs []string, sel []result.PendingSource, err error) {
 	if !inv.set["sender"] {
 		return inv.positional, nil, nil
 	}

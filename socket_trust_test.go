@@ -39,7 +39,7 @@ func TestSearchCLI_HostileSocket(t *testing.T) {
 			t.Fatalf("%v: %s %s", args, r.stdout, r.stderr)
 		}
 	}
-	want := map[string]result{}
+	want := map[string]cliRun{}
 	for _, limit := range []string{"2", "10"} {
 		for _, js := range []string{"--json", "--json=false"} {
 			want[limit+js] = runCLI(t, "", "search", "copper", "--limit", limit, js, "--state", state)

@@ -88,7 +88,7 @@ type Options struct {
 }
 
 // Engine is an engine opened for a role, with what runs beside it for that
-// role (the Daemon's local socket). Close stops both.
+// role (the local socket of the Daemon and the TUI). Close stops both.
 type Engine struct {
 	*engine.Engine
 	socket *local.Server
@@ -106,15 +106,17 @@ func (e *Engine) Close() error {
 }
 
 // Open opens the engine of the state dir stateDir for role. The Daemon
-// starts answering searches on the workspace's local socket, with ctx,
-// until Close.
+// and the TUI start answering searches and recalls on the workspace's
+// local socket, with ctx, until Close: while the owner has the TUI open,
+// the CLI's searches and the agents' hooks are answered from its
+// long-lived engine instead of each reading the workspace.
 func Open(ctx context.Context, stateDir string, role Role, opts Options) (*Engine, error) {
 	e, err := engine.Open(ctx, engineOptions(stateDir, role, opts))
 	if err != nil {
 		return nil, err
 	}
 	out := &Engine{Engine: e}
-	if role == Daemon {
+	if role == Daemon || role == TUI {
 		out.socket = local.Serve(ctx, e)
 	}
 	return out, nil
@@ -122,11 +124,11 @@ func Open(ctx context.Context, stateDir string, role Role, opts Options) (*Engin
 
 // Opener is Open bound to a state dir, a role and options, for a host that
 // opens its engines on demand (the hook). It is for roles that run nothing
-// beside the engine: not the Daemon.
+// beside the engine: not the Daemon or the TUI.
 func Opener(stateDir string, role Role, opts Options) func(context.Context) (*engine.Engine, error) {
 	return func(ctx context.Context) (*engine.Engine, error) {
-		if role == Daemon {
-			return nil, engine.Errorf(engine.CodeInvalidArgument, "app.Opener: the daemon's engine runs its socket beside it; use Open")
+		if role == Daemon || role == TUI {
+			return nil, engine.Errorf(engine.CodeInvalidArgument, "app.Opener: the %s's engine runs its socket beside it; use Open", role)
 		}
 		e, err := Open(ctx, stateDir, role, opts)
 		if err != nil {

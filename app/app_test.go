@@ -4,10 +4,14 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
+	"scriptorium/hosts/local"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 )
 
 // TestEngineOptions: the one table of how each role opens the engine.
@@ -62,5 +66,38 @@ func TestOpen(t *testing.T) {
 	h.Close()
 	if _, err := Opener(state, Daemon, Options{})(ctx); engine.AsError(err).Code != engine.CodeInvalidArgument {
 		t.Errorf("an opener for the daemon: %v", err)
+	}
+}
+
+// TestOpen_TUIServesTheSocket: while the owner has the TUI open, a
+// one-shot search of the workspace is answered by the TUI's engine; once
+// it closes, the socket is gone and the CLI searches itself.
+func TestOpen_TUIServesTheSocket(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	ctx := context.Background()
+	e, err := Open(ctx, state, TUI, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for start := time.Now(); !e.socket.Ready(); time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("the TUI's engine never served the socket")
+		}
+	}
+	mem := workspace.MemoryDir(state)
+	if _, ok := local.Search(mem, result.SearchQuery{Text: "anything", Limit: 5}, 5*time.Second); !ok {
+		t.Fatal("a search was not answered by the TUI's engine")
+	}
+	if e.socket.Answered() != 1 {
+		t.Errorf("answered %d searches, want 1", e.socket.Answered())
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := local.Search(mem, result.SearchQuery{Text: "anything", Limit: 5}, time.Second); ok {
+		t.Error("a closed TUI still answered")
+	}
+	if _, err := Opener(state, TUI, Options{})(ctx); engine.AsError(err).Code != engine.CodeInvalidArgument {
+		t.Errorf("an opener for the TUI: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 )
 
@@ -36,7 +37,7 @@ func auditWorkspace(t *testing.T) (*engine.Engine, string) {
 	if _, err := e.Reject(ctx, []string{newSrc}, "rumour"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.RecordPass(ctx, &engine.PassReport{Model: "offline"}); err != nil {
+	if err := e.RecordPass(ctx, &result.PassReport{Model: "offline"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.RecordAudit(ctx, "proposal_declined", map[string]any{"id": "p-1", "kind": "sleep", "base_revision": 2,
@@ -57,7 +58,7 @@ const newSrc = "telegram/g/m1"
 func TestAudit_Entries(t *testing.T) {
 	e, path := auditWorkspace(t)
 	ctx := context.Background()
-	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, result.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestAudit_Entries(t *testing.T) {
 	if !slices.Equal(kinds, want) {
 		t.Fatalf("kinds newest first = %v, want %v", kinds, want)
 	}
-	byKind := func(i int) engine.AuditEntry { return rep.Entries[i] }
+	byKind := func(i int) result.AuditEntry { return rep.Entries[i] }
 	if en := byKind(0); en.Revision != 4 || !slices.Equal(en.Sources, []string{srcM3}) || len(en.Changed) != 0 ||
 		!strings.Contains(en.Detail, "nothing distilled") {
 		t.Errorf("promote of a cited source = %+v", en)
@@ -106,14 +107,14 @@ func TestAudit_Entries(t *testing.T) {
 
 	// --since keeps the entries at or after the bound; a bad bound is
 	// INVALID_ARGUMENT.
-	since, err := audit.Audit(ctx, e, engine.AuditQuery{Since: rep.Entries[2].Time})
+	since, err := audit.Audit(ctx, e, result.AuditQuery{Since: rep.Entries[2].Time})
 	if err != nil || len(since.Entries) != 3 {
 		t.Errorf("since %s: %d entries, %v; want 3", rep.Entries[2].Time, len(since.Entries), err)
 	}
-	if _, err := audit.Audit(ctx, e, engine.AuditQuery{Since: "yesterday"}); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := audit.Audit(ctx, e, result.AuditQuery{Since: "yesterday"}); ftCode(err) != engine.CodeInvalidArgument {
 		t.Errorf("since yesterday: %v", err)
 	}
-	if all, _ := audit.Audit(ctx, e, engine.AuditQuery{Since: "2026-08-11"}); len(all.Entries) != len(rep.Entries) {
+	if all, _ := audit.Audit(ctx, e, result.AuditQuery{Since: "2026-08-11"}); len(all.Entries) != len(rep.Entries) {
 		t.Errorf("since the fixture's day: %d entries, want %d", len(all.Entries), len(rep.Entries))
 	}
 }
@@ -123,7 +124,7 @@ func TestAudit_Entries(t *testing.T) {
 func TestAudit_SourceStory(t *testing.T) {
 	e, path := auditWorkspace(t)
 	ctx := context.Background()
-	rep, err := audit.Audit(ctx, e, engine.AuditQuery{Source: newSrc})
+	rep, err := audit.Audit(ctx, e, result.AuditQuery{Source: newSrc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestAudit_SourceStory(t *testing.T) {
 	}
 
 	// A fixture source no install archived is received at its own time.
-	rep, err = audit.Audit(ctx, e, engine.AuditQuery{Source: srcM5})
+	rep, err = audit.Audit(ctx, e, result.AuditQuery{Source: srcM5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +154,11 @@ func TestAudit_SourceStory(t *testing.T) {
 		rep.Entries[0].Time != "2026-08-09T08:00:00Z" || rep.Source.State != "pending" || len(rep.Source.CitedBy) != 0 {
 		t.Errorf("story of %s = %+v %+v", srcM5, rep.Entries, rep.Source)
 	}
-	rep, err = audit.Audit(ctx, e, engine.AuditQuery{Source: srcM3})
+	rep, err = audit.Audit(ctx, e, result.AuditQuery{Source: srcM3})
 	if err != nil || rep.Source.State != "promoted" || len(rep.Source.CitedBy) != 1 || rep.Source.CitedBy[0].Block != "deadbeef" {
 		t.Errorf("story of %s = %+v, %v", srcM3, rep.Source, err)
 	}
-	if _, err := audit.Audit(ctx, e, engine.AuditQuery{Source: "nope/nope/nope"}); ftCode(err) != engine.CodeNotFound {
+	if _, err := audit.Audit(ctx, e, result.AuditQuery{Source: "nope/nope/nope"}); ftCode(err) != engine.CodeNotFound {
 		t.Errorf("story of an unknown source: %v", err)
 	}
 }
@@ -169,7 +170,7 @@ func TestAudit_RejectedStory(t *testing.T) {
 	if _, err := e.Reject(ctx, []string{srcM5}, "spam"); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := audit.Audit(ctx, e, engine.AuditQuery{Source: srcM5})
+	rep, err := audit.Audit(ctx, e, result.AuditQuery{Source: srcM5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,10 +185,10 @@ func TestAudit_RejectedStory(t *testing.T) {
 func TestAudit_Forget(t *testing.T) {
 	e := ftOpen(t, ftFixture(t, "valid"), tickClock())
 	ctx := context.Background()
-	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{srcM5}}, false); err != nil {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{srcM5}}, false); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, result.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestAudit_Forget(t *testing.T) {
 		!strings.Contains(rep.Entries[0].Detail, "forgot 1 source") {
 		t.Fatalf("trail after a forget = %+v", rep.Entries)
 	}
-	story, err := audit.Audit(ctx, e, engine.AuditQuery{Source: srcM5})
+	story, err := audit.Audit(ctx, e, result.AuditQuery{Source: srcM5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/search"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
@@ -91,7 +92,7 @@ func benchWarm(b *testing.B, n int) (string, *benchManifest) {
 		}
 		b.Fatalf("generated workspace has %d violations", len(rep.Violations))
 	}
-	if _, err := e.Search(ctx, engine.SearchQuery{Text: m.Queries[0]}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: m.Queries[0]}); err != nil {
 		b.Fatal(err)
 	}
 	if err := e.Close(); err != nil {
@@ -622,7 +623,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 				}
 				b.StartTimer()
 				tm.measure(func() {
-					if _, err := e.Search(ctx, engine.SearchQuery{Text: m.Queries[0]}); err != nil {
+					if _, err := e.Search(ctx, result.SearchQuery{Text: m.Queries[0]}); err != nil {
 						b.Fatal(err)
 					}
 				})
@@ -692,11 +693,11 @@ func BenchmarkSearch(b *testing.B) {
 					q := m.Queries[i%len(m.Queries)]
 					var want []string
 					tm.baseline(b, func() { want = base(q) })
-					sq := engine.SearchQuery{Text: q, Limit: 10}
+					sq := result.SearchQuery{Text: q, Limit: 10}
 					if filtered {
 						sq.Speaker, sq.Path, sq.Since, sq.Until = m.Filter.Speaker, m.Filter.Path, m.Filter.Since, m.Filter.Until
 					}
-					var res []engine.SearchResult
+					var res []result.SearchResult
 					tm.measure(func() {
 						if res, err = e.Search(ctx, sq); err != nil {
 							b.Fatal(err)
@@ -726,7 +727,7 @@ func BenchmarkSearch(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer e.Close()
-				if _, err := e.Search(ctx, engine.SearchQuery{Text: m.Queries[0], Limit: 10}); err != nil {
+				if _, err := e.Search(ctx, result.SearchQuery{Text: m.Queries[0], Limit: 10}); err != nil {
 					b.Fatal(err)
 				}
 				ix, err := index.OpenWith(indexDir(state), index.Options{ReadOnly: true})
@@ -740,7 +741,7 @@ func BenchmarkSearch(b *testing.B) {
 				for b.Loop() {
 					q := m.Queries[i%len(m.Queries)]
 					iq := index.Query{Text: q, Limit: 10, Sort: "score"}
-					sq := engine.SearchQuery{Text: q, Limit: 10}
+					sq := result.SearchQuery{Text: q, Limit: 10}
 					if filtered {
 						iq.Speaker, iq.PathPrefix, iq.Since, iq.Until = m.Filter.Speaker, m.Filter.Path, since, until
 						sq.Speaker, sq.Path, sq.Since, sq.Until = m.Filter.Speaker, m.Filter.Path, m.Filter.Since, m.Filter.Until
@@ -985,7 +986,7 @@ func BenchmarkCore(b *testing.B) {
 		coreOut := filepath.Join(memDir(state), "core.md")
 
 		var tm timings
-		var rep engine.CoreReport
+		var rep result.CoreReport
 		resetPeakRSS()
 		for b.Loop() {
 			tm.baseline(b, func() {

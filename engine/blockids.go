@@ -10,7 +10,7 @@ func (e *Engine) BlockIDTaken(v *View) func(id string) bool {
 		e.inc.mu.Lock()
 		defer e.inc.mu.Unlock()
 		e.inc.idx.sync(v.s)
-		return len(e.inc.idx.idHold[id]) > 0
+		return len(e.inc.idx.Holding(id)) > 0
 	}
 }
 
@@ -22,6 +22,6 @@ func (e *Engine) SourceCited(v *View) func(ref string) bool {
 		e.inc.mu.Lock()
 		defer e.inc.mu.Unlock()
 		e.inc.idx.sync(v.s)
-		return len(e.inc.idx.refCite[ref]) > 0
+		return len(e.inc.idx.Citing(ref)) > 0
 	}
 }

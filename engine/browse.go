@@ -3,23 +3,24 @@ package engine
 import (
 	"context"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
 // Archive returns every source record of one archive, for drill-down.
-func (e *Engine) Archive(ctx context.Context, path string) (ArchiveView, error) {
+func (e *Engine) Archive(ctx context.Context, path string) (result.ArchiveView, error) {
 	if err := e.gate(trust.OpGet); err != nil {
-		return ArchiveView{}, err
+		return result.ArchiveView{}, err
 	}
 	s, err := e.snapshot(ctx)
 	if err != nil {
-		return ArchiveView{}, err
+		return result.ArchiveView{}, err
 	}
 	a, ok := s.archives[path]
 	if !ok {
-		return ArchiveView{}, Errorf(CodeNotFound, "no source archive %s", path)
+		return result.ArchiveView{}, Errorf(CodeNotFound, "no source archive %s", path)
 	}
-	v := ArchiveView{Path: path, Legacy: a.legacy, Sources: []SourceView{}}
+	v := result.ArchiveView{Path: path, Legacy: a.legacy, Sources: []result.SourceView{}}
 	for _, src := range a.sources {
 		v.Sources = append(v.Sources, src.view)
 	}

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"maps"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -65,85 +63,20 @@ func (c Corpus) Meta(now time.Time) map[string]string {
 	return map[string]string{index.FingerprintKey: c.Fingerprint(), index.RacyKey: c.s.racyFiles(now)}
 }
 
-// Versions is the record of the file versions c holds. A file with no
-// signature (written by a transaction in memory, read through a stage) is
-// stat'ed, as its fingerprint is: it is racy, so its bytes are checked
-// too. ok is false when such a file cannot be stat'ed.
-func (c Corpus) Versions() (index.Files, bool) {
-	s := c.s
-	f := index.Files{Sigs: make(map[string]manifest.Sig, len(s.topicPaths)+len(s.archPaths))}
-	put := func(p string, sig fileSig) bool {
-		if sig == (fileSig{}) {
-			fi, err := os.Lstat(filepath.Join(c.root, filepath.FromSlash(p)))
-			if err != nil {
-				return false
-			}
-			sig = statSig(fi)
-		}
-		f.Sigs[p] = toManifestSig(sig)
-		return true
+// Sig is the signature file p was read with; zero for a file written by
+// a transaction in memory or read through a stage (it is racy).
+func (c Corpus) Sig(p string) (manifest.Sig, bool) {
+	if tf, ok := c.s.topics[p]; ok {
+		return toManifestSig(tf.sig), true
 	}
-	for _, p := range s.topicPaths {
-		if !put(p, s.topics[p].sig) {
-			return index.Files{}, false
-		}
+	if a, ok := c.s.archives[p]; ok {
+		return toManifestSig(a.sig), true
 	}
-	for _, p := range s.archPaths {
-		if !put(p, s.archives[p].sig) {
-			return index.Files{}, false
-		}
-	}
-	for id := range s.promoted {
-		f.Promoted = append(f.Promoted, id)
-	}
-	sort.Strings(f.Promoted)
-	return f, true
+	return manifest.Sig{}, false
 }
 
-// RecordFingerprint is the fingerprint of the files a record names, as
-// a snapshot of exactly those versions would have it.
-func RecordFingerprint(root string, rec index.Files) string {
-	paths := make([]string, 0, len(rec.Sigs))
-	for p := range rec.Sigs {
-		paths = append(paths, p)
-	}
-	// A snapshot's fingerprint lists topics first, then archives.
-	sort.Slice(paths, func(i, j int) bool {
-		ti, tj := strings.HasPrefix(paths[i], "topics/"), strings.HasPrefix(paths[j], "topics/")
-		if ti != tj {
-			return ti
-		}
-		return paths[i] < paths[j]
-	})
-	lines := make([]fpLine, len(paths))
-	for i, p := range paths {
-		m := rec.Sigs[p]
-		lines[i] = fpLine{p, fileSig{size: m.Size, mtime: m.MtimeNS, ctime: m.CtimeNS, ino: m.Ino}}
-	}
-	promoted := make(map[string]bool, len(rec.Promoted))
-	for _, id := range rec.Promoted {
-		promoted[id] = true
-	}
-	return fingerprintOf(root, lines, promoted)
-}
-
-// ChangedSince lists the files of c that the index does not hold as they
-// are, and the source-ids whose promotion changed (index.Files.Changed).
-func (c Corpus) ChangedSince(rec index.Files, racy index.Racy) ([]string, map[string]bool) {
-	s := c.s
-	now := make(map[string]manifest.Sig, len(s.topicPaths)+len(s.archPaths))
-	for _, p := range s.topicPaths {
-		now[p] = toManifestSig(s.topics[p].sig)
-	}
-	for _, p := range s.archPaths {
-		now[p] = toManifestSig(s.archives[p].sig)
-	}
-	promoted := make([]string, 0, len(s.promoted))
-	for id := range s.promoted {
-		promoted = append(promoted, id)
-	}
-	return rec.Changed(now, func(p string) []byte { data, _ := s.snapshotContent(p); return data }, racy.Files, promoted)
-}
+// Promoted is the set of promoted source-ids; it must not be modified.
+func (c Corpus) Promoted() map[string]bool { return c.s.promoted }
 
 // PartialMeta is the meta of an index that holds the files of rec: its
 // fingerprint, and the racy hashes of the files just re-indexed (done)
@@ -171,7 +104,7 @@ func (c Corpus) PartialMeta(rec index.Files, old *index.Racy, done []string) map
 		}
 	}
 	old.Files = r.Files
-	return map[string]string{index.FingerprintKey: RecordFingerprint(c.root, rec), index.RacyKey: r.String()}
+	return map[string]string{index.FingerprintKey: index.RecordFingerprint(c.root, rec), index.RacyKey: r.String()}
 }
 
 // Resync is the batch that re-indexes the changed files and the documents

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 	"strconv"
 	"strings"
@@ -77,7 +78,7 @@ func (s *snapshot) renderTopics() []render.Topic {
 }
 
 // coreRender renders core.md from the snapshot without writing it.
-func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
+func (e *Engine) coreRender(s *snapshot) ([]byte, result.CoreReport) {
 	var t render.Topic
 	if tf, ok := s.topics[coreTopicPath]; ok {
 		t = s.renderTopic(tf)
@@ -96,7 +97,7 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, CoreReport) {
 // files that changed or cite what changed, and writes only the files
 // whose bytes changed; timeline days that no longer exist are removed.
 // The caller holds the write lock.
-func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
+func (e *Engine) writeDerived(s *snapshot) (result.CoreReport, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	files, rep := e.derivedFilesCached(s)
@@ -115,7 +116,7 @@ func (e *Engine) writeDerived(s *snapshot) (CoreReport, error) {
 // derivedFiles renders every derived view of s from scratch, by workspace
 // path: core.md, recent_events.jsonl, relations.json and the timeline
 // days. writeDerived renders the same bytes incrementally.
-func (e *Engine) derivedFiles(s *snapshot) (map[string][]byte, CoreReport) {
+func (e *Engine) derivedFiles(s *snapshot) (map[string][]byte, result.CoreReport) {
 	core, rep := e.coreRender(s)
 	topics := s.renderTopics()
 	files := map[string][]byte{
@@ -188,21 +189,21 @@ func (e *Engine) afterInstall(ctx context.Context, before, s *snapshot) {
 // Core renders core.md now (and every other derived view) and reports the
 // budget outcome. A hand-written core.md with no topics/core.md is first
 // moved into topics/core.md through a normal transaction.
-func (e *Engine) Core(ctx context.Context) (CoreReport, error) {
+func (e *Engine) Core(ctx context.Context) (result.CoreReport, error) {
 	if err := e.gate("core"); err != nil {
-		return CoreReport{}, err
+		return result.CoreReport{}, err
 	}
 	release, err := e.lock(ctx, !e.opts.Interactive)
 	if err != nil {
-		return CoreReport{}, err
+		return result.CoreReport{}, err
 	}
 	defer release()
 	if _, err := e.migrateCore(ctx); err != nil {
-		return CoreReport{}, err
+		return result.CoreReport{}, err
 	}
 	s, err := e.snapshot(ctx)
 	if err != nil {
-		return CoreReport{}, err
+		return result.CoreReport{}, err
 	}
 	return e.writeDerived(s)
 }
@@ -243,10 +244,10 @@ var atxHeading = regexp.MustCompile(`^#{1,6} \S`)
 // topic as one source record under sources/migration/_v2/core.md (its
 // bytes kept exactly) and creates topics/core.md with one cited block per
 // paragraph and its headings, in one install.
-func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (UpdateResult, error) {
+func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (result.UpdateResult, error) {
 	s, err := e.snapshot(ctx)
 	if err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	sum := sha256.Sum256(data)
 	ref := "migration/core/" + hex.EncodeToString(sum[:6])
@@ -257,7 +258,7 @@ func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (UpdateRes
 	rec := archive.Record{SourceID: ref, Role: "user", Time: when.Truncate(time.Second), Content: string(data)}
 	archives, frames, err := e.archiveBatch(s, []archive.Record{rec})
 	if err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	anchor := archive.AnchorFor(ref)
 	if len(frames) == 1 {

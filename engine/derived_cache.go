@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 
+	"scriptorium/engine/deps"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace"
 )
@@ -38,7 +40,7 @@ type derivedCache struct {
 
 	coreGen  int // bumped whenever topics/core.md's render input changes
 	core     []byte
-	coreRep  CoreReport
+	coreRep  result.CoreReport
 	coreKey  [2]int // coreGen and budget core was rendered for
 	coreDone bool
 
@@ -90,7 +92,7 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 			dirty[p] = true
 		}
 	}
-	changedArch := func(p string) { addKeys(dirty, e.inc.idx.citers[p]) }
+	changedArch := func(p string) { deps.AddKeys(dirty, e.inc.idx.Citers(p)) }
 	for p, data := range dc.arch {
 		if a, ok := s.archives[p]; !ok || !sameBytes(a.data, data) {
 			changedArch(p)
@@ -105,12 +107,12 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 	}
 	for id := range dc.promoted {
 		if !s.promoted[id] {
-			addKeys(dirty, e.inc.idx.refCite[id])
+			deps.AddKeys(dirty, e.inc.idx.Citing(id))
 		}
 	}
 	for id := range s.promoted {
 		if !dc.promoted[id] {
-			addKeys(dirty, e.inc.idx.refCite[id])
+			deps.AddKeys(dirty, e.inc.idx.Citing(id))
 		}
 	}
 	e.inc.mu.Unlock()
@@ -146,7 +148,7 @@ func (dc *derivedCache) bumpCore(p string) {
 
 // derivedFilesCached is derivedFiles through the cache: the same bytes,
 // rendered from the fragments of unchanged files.
-func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, CoreReport) {
+func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, result.CoreReport) {
 	dc := e.updateDerivedCache(s)
 	budget := e.Config().Memory.Core.Budget
 	if key := [2]int{dc.coreGen, budget}; !dc.coreDone || dc.coreKey != key {

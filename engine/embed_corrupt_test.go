@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // TestEmbeddings_DamagedCache is the corruption matrix of the vector
@@ -52,7 +53,7 @@ func TestEmbeddings_DamagedCache(t *testing.T) {
 		t.Run(d.name, func(t *testing.T) {
 			ctx := context.Background()
 			e, f, canaries := embedState(t, 4)
-			if _, err := e.Search(ctx, engine.SearchQuery{Text: "quokka budget"}); err != nil {
+			if _, err := e.Search(ctx, result.SearchQuery{Text: "quokka budget"}); err != nil {
 				t.Fatal(err)
 			}
 			p := filepath.Join(e.Root(), ".scriptorium", "embeddings.db")
@@ -63,7 +64,7 @@ func TestEmbeddings_DamagedCache(t *testing.T) {
 			d.fn(t, p)
 			for round := 0; round < 2; round++ {
 				e2 := ftOpen(t, e.StateDir())
-				rep, err := searchNoPanic(t, e2, engine.SearchQuery{Text: "quokka budget", Method: engine.MethodHybrid})
+				rep, err := searchNoPanic(t, e2, result.SearchQuery{Text: "quokka budget", Method: engine.MethodHybrid})
 				switch {
 				case err == nil:
 					noCanary(t, f, canaries, rep.Results)
@@ -100,7 +101,7 @@ func rewrite(t *testing.T, p string, fn func([]byte) []byte) {
 
 // searchNoPanic runs a search, turning a panic into a test failure that
 // names it.
-func searchNoPanic(t *testing.T, e *engine.Engine, q engine.SearchQuery) (rep engine.SearchReport, err error) {
+func searchNoPanic(t *testing.T, e *engine.Engine, q result.SearchQuery) (rep engine.SearchReport, err error) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {

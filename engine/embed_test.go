@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/result"
 )
 
 // The embeddings tests run against fakeEmbedder (embed_fake_test.go), an
@@ -51,7 +52,7 @@ func embedState(t *testing.T, batch int) (*engine.Engine, *fakeEmbedder, []strin
 }
 
 // noCanary fails if any pending text reached the embedder or a result.
-func noCanary(t *testing.T, f *fakeEmbedder, canaries []string, res []engine.SearchResult) {
+func noCanary(t *testing.T, f *fakeEmbedder, canaries []string, res []result.SearchResult) {
 	t.Helper()
 	inputs, _ := f.received()
 	for _, in := range inputs {
@@ -73,7 +74,7 @@ func noCanary(t *testing.T, f *fakeEmbedder, canaries []string, res []engine.Sea
 func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 	ctx := context.Background()
 	e, f, canaries := embedState(t, 2)
-	for _, q := range []engine.SearchQuery{
+	for _, q := range []result.SearchQuery{
 		{Text: "zebrafish vault passphrase"},
 		{Text: "quokka budget"},
 		{Text: "quokka", Method: engine.MethodEmbedding},
@@ -105,7 +106,7 @@ func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 	if requests < 3 || len(inputs) < 4 {
 		t.Fatalf("%d requests with %d texts: the documents were not embedded", requests, len(inputs))
 	}
-	if _, err := e.Search(ctx, engine.SearchQuery{Text: "harbour trip"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "harbour trip"}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := f.received()
@@ -115,7 +116,7 @@ func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 	// A second engine (another process) reads the same cache.
 	e.Close()
 	e2 := ftOpen(t, e.StateDir())
-	if _, err := e2.Search(ctx, engine.SearchQuery{Text: "rottnest"}); err != nil {
+	if _, err := e2.Search(ctx, result.SearchQuery{Text: "rottnest"}); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := f.received(); len(again) != len(after)+1 {
@@ -126,13 +127,13 @@ func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 func TestEmbeddings_ProviderDownFallsBackToBM25(t *testing.T) {
 	ctx := context.Background()
 	e, f, canaries := embedState(t, 0)
-	bm, err := e.SearchReport(ctx, engine.SearchQuery{Text: "quokka budget", Method: engine.MethodBM25})
+	bm, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget", Method: engine.MethodBM25})
 	if err != nil || bm.Method != engine.MethodBM25 || bm.Fallback != "" {
 		t.Fatalf("bm25: %+v %v", bm, err)
 	}
 	f.down.Store(true)
 	for _, m := range []string{"", engine.MethodHybrid, engine.MethodEmbedding} {
-		rep, err := e.SearchReport(ctx, engine.SearchQuery{Text: "quokka budget", Method: m})
+		rep, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget", Method: m})
 		if err != nil {
 			t.Fatalf("%q: %v", m, err)
 		}
@@ -147,7 +148,7 @@ func TestEmbeddings_ProviderDownFallsBackToBM25(t *testing.T) {
 	// Retried: two failures, then an answer.
 	f.down.Store(false)
 	f.failNext.Store(2)
-	rep, err := e.SearchReport(ctx, engine.SearchQuery{Text: "quokka budget"})
+	rep, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget"})
 	if err != nil || rep.Method != engine.MethodHybrid || rep.Fallback != "" {
 		t.Errorf("after two 503s: %+v %v", rep, err)
 	}
@@ -157,21 +158,21 @@ func TestEmbeddings_Refusals(t *testing.T) {
 	ctx := context.Background()
 	e := enginetest.Open(t, seState(t, "trust"))
 	for _, m := range []string{engine.MethodHybrid, engine.MethodEmbedding} {
-		_, err := e.Search(ctx, engine.SearchQuery{Text: "quokka", Method: m})
+		_, err := e.Search(ctx, result.SearchQuery{Text: "quokka", Method: m})
 		if enginetest.Code(err) != engine.CodeNotConfigured {
 			t.Errorf("%s without [embeddings]: %v, want NOT_CONFIGURED", m, err)
 		}
 	}
-	rep, err := e.SearchReport(ctx, engine.SearchQuery{Text: "quokka"})
+	rep, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka"})
 	if err != nil || rep.Method != engine.MethodBM25 {
 		t.Errorf("default without [embeddings]: %+v %v, want bm25", rep, err)
 	}
 	e2, _, _ := embedState(t, 0)
-	_, err = e2.Search(ctx, engine.SearchQuery{Text: "quokka", Method: engine.MethodEmbedding, Speaker: "u1"})
+	_, err = e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: engine.MethodEmbedding, Speaker: "u1"})
 	if enginetest.Code(err) != engine.CodeInvalidArgument {
 		t.Errorf("embedding with a speaker: %v, want INVALID_ARGUMENT", err)
 	}
-	if _, err := e2.Search(ctx, engine.SearchQuery{Text: "quokka", Method: engine.MethodHybrid, Speaker: "u1"}); err != nil {
+	if _, err := e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: engine.MethodHybrid, Speaker: "u1"}); err != nil {
 		t.Errorf("hybrid with a speaker: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/engine/records"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -303,25 +304,19 @@ func (e *Engine) warm() bool {
 	return e.cache != nil
 }
 
-// VerifyReport is the result of Verify.
-type VerifyReport struct {
-	OK         bool        `json:"ok"`
-	Violations []Violation `json:"violations"`
-}
-
 // Verify validates the whole workspace (SPEC §3–§4). It never changes a
 // memory file.
-func (e *Engine) Verify(ctx context.Context) (VerifyReport, error) {
+func (e *Engine) Verify(ctx context.Context) (result.VerifyReport, error) {
 	if err := e.gate(trust.OpVerify); err != nil {
-		return VerifyReport{}, err
+		return result.VerifyReport{}, err
 	}
 	s, err := e.snapshot(ctx)
 	if err != nil {
-		return VerifyReport{}, err
+		return result.VerifyReport{}, err
 	}
 	v := s.violations()
 	if v == nil {
 		v = []Violation{}
 	}
-	return VerifyReport{OK: len(v) == 0, Violations: v}, nil
+	return result.VerifyReport{OK: len(v) == 0, Violations: v}, nil
 }

@@ -3,22 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"scriptorium/engine/result"
 	"time"
 )
 
-// IngestEvent is an `ingest_ended` event: the outcome of the idle
-// watcher's final write of a session.
-type IngestEvent struct {
-	Kind    string `json:"kind"` // "ingest_ended"
-	Session string `json:"session"`
-	OK      bool   `json:"ok"`
-	Code    Code   `json:"code,omitempty"`
-	Message string `json:"message,omitempty"`
-	Time    string `json:"time"`
-}
-
 // RecordEvent appends an event to state.db.
-func (e *Engine) RecordEvent(ctx context.Context, ev IngestEvent) error {
+func (e *Engine) RecordEvent(ctx context.Context, ev result.IngestEvent) error {
 	data, _ := json.Marshal(ev)
 	if err := e.rec.AddEvent(ctx, ev.Time, ev.Kind, data); err != nil {
 		return AsError(err)
@@ -27,14 +17,14 @@ func (e *Engine) RecordEvent(ctx context.Context, ev IngestEvent) error {
 }
 
 // Events returns the recorded ingest_ended events, newest first.
-func (e *Engine) Events(ctx context.Context) ([]IngestEvent, error) {
+func (e *Engine) Events(ctx context.Context) ([]result.IngestEvent, error) {
 	rows, err := e.rec.Events(ctx, "ingest_ended")
 	if err != nil {
 		return nil, AsError(err)
 	}
-	var out []IngestEvent
+	var out []result.IngestEvent
 	for _, r := range rows {
-		var ev IngestEvent
+		var ev result.IngestEvent
 		if json.Unmarshal([]byte(r.Data), &ev) == nil {
 			out = append(out, ev)
 		}

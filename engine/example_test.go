@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // A transaction either installs whole or changes nothing; a rejection lists
@@ -41,7 +42,7 @@ func ExampleEngine_Update() {
 	}
 
 	block, _ := e.Get(ctx, "^7ea7ea00")
-	fmt.Println(block.(engine.BlockView).Text)
+	fmt.Println(block.(result.BlockView).Text)
 	// Output:
 	// 1 [topics/tea.md] <nil>
 	// REJECTED 2

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/faultfs"
 )
 
@@ -101,7 +102,7 @@ func TestInstall_RuntimeOnAnotherFilesystem(t *testing.T) {
 	if _, err := e.Update(ctx, exdevUpdate); err != nil {
 		t.Fatalf("install with the runtime dir on another filesystem: %v", err)
 	}
-	if _, err := e.Search(ctx, engine.SearchQuery{Text: "zymurgy"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "zymurgy"}); err != nil {
 		t.Fatal(err)
 	}
 	e.Close()
@@ -112,7 +113,7 @@ func TestInstall_RuntimeOnAnotherFilesystem(t *testing.T) {
 	if rev, _ := e2.Revision(); rev != 1 {
 		t.Errorf("revision %d, want 1", rev)
 	}
-	if res, err := e2.Search(ctx, engine.SearchQuery{Text: "zymurgy"}); err != nil || len(res) != 1 {
+	if res, err := e2.Search(ctx, result.SearchQuery{Text: "zymurgy"}); err != nil || len(res) != 1 {
 		t.Errorf("search: %v %v", res, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 )
 
@@ -113,7 +114,7 @@ func TestFaults_IndexUpdateFails(t *testing.T) {
 	ctx := context.Background()
 	state := ftFixture(t, "valid")
 	e := ftOpen(t, state)
-	if _, err := e.Search(ctx, engine.SearchQuery{Text: "Craig"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "Craig"}); err != nil {
 		t.Fatal(err)
 	}
 	holder, err := index.OpenWith(filepath.Join(state, "memory", ".scriptorium", "index"), index.Options{})
@@ -129,7 +130,7 @@ func TestFaults_IndexUpdateFails(t *testing.T) {
 	if err != nil || st.Index.Fresh {
 		t.Fatalf("status after the failed index update: fresh %v (%v)", st.Index.Fresh, err)
 	}
-	res, err := e.Search(ctx, engine.SearchQuery{Text: "zymurgy"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "zymurgy"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search after the failed index update: %v %v", res, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
@@ -23,92 +23,6 @@ import (
 // types the front ends share, the one sanctioned rewrite of archived
 // records (ForgetArchives: v2 frames become tombstones, legacy records are
 // blanked), and what the service reads of the core to preview and clean.
-
-// ForgetSelector chooses what a forget removes. Exactly one field is set.
-type ForgetSelector struct {
-	// Sources are source-ids.
-	Sources []string `json:"sources,omitempty"`
-	// Speaker is a trusted speaker id: every record a v2 frame attributes
-	// to it (legacy speaker hints are never trusted, so never selected).
-	Speaker string `json:"speaker,omitempty"`
-	// Thread is <provider>/<thread>: every record of that thread and its
-	// sessions.db session.
-	Thread string `json:"thread,omitempty"`
-}
-
-// String names the selection in words: "speaker u456", "thread
-// telegram/group-42", "source openprogram/s/1" or "3 sources".
-func (s ForgetSelector) String() string {
-	switch {
-	case s.Speaker != "":
-		return "speaker " + s.Speaker
-	case s.Thread != "":
-		return "thread " + s.Thread
-	case len(s.Sources) == 1:
-		return "source " + s.Sources[0]
-	}
-	return fmt.Sprintf("%d sources", len(s.Sources))
-}
-
-// ForgetChange is one place that holds the forgotten content and what
-// forgetting does there, as a diff.
-type ForgetChange struct {
-	Path string `json:"path"`
-	// Kind is archive, topic, derived, index, embeddings (vectors keyed by
-	// the text's hash) or sessions; history (state.db rows), proposal and
-	// runtime (status files and logs) name the other places an earlier
-	// copy is scrubbed from.
-	Kind string `json:"kind"`
-	Diff string `json:"diff"`
-}
-
-// ForgetResult is what a forget removed, or would remove on a dry run.
-type ForgetResult struct {
-	// Sources are the source-ids whose records are forgotten.
-	Sources []string       `json:"sources"`
-	Changes []ForgetChange `json:"changes"`
-	// Turns is the number of sessions.db nodes blanked.
-	Turns int `json:"turns"`
-	// Revision is the forget's own revision; absent on a dry run.
-	Revision int64 `json:"revision,omitempty"`
-
-	Blocks    []string `json:"-"` // block ids removed from topics
-	Citations int      `json:"-"` // citations dropped from blocks that stay
-	// Vectors counts the embeddings.db vectors of forgotten text (keyed by
-	// its SHA-256) removed; in JSON it is the "embeddings" change's diff.
-	Vectors int `json:"-"`
-}
-
-// ForgetEntry is one row of the forget ledger.
-type ForgetEntry struct {
-	Revision int64          `json:"revision"`
-	Time     string         `json:"time"`
-	Actor    string         `json:"actor"`
-	Selector ForgetSelector `json:"selector"`
-	// Records are the removed records with the SHA-256 of their bytes.
-	Records []ForgetRecordHash `json:"records"`
-	Turns   int                `json:"turns"`
-	// Cleaned names what else was scrubbed of the text: history rows,
-	// sleep passes, events, proposals, runtime files.
-	Cleaned []string `json:"cleaned"`
-	Done    bool     `json:"done"`
-}
-
-// ForgetRecordHash is one removed record of the ledger.
-type ForgetRecordHash struct {
-	SourceID string `json:"source_id"`
-	Path     string `json:"path"`
-	SHA256   string `json:"sha256"`
-}
-
-// ForgottenRecord is one archived record ForgetArchives removes: where it
-// was and the SHA-256 of its bytes.
-type ForgottenRecord struct {
-	SourceID string `json:"source_id"`
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	SHA256   string `json:"sha256"`
-}
 
 // ForgetCleanupCrashPoint is the test-only crash point between a forget's
 // install and its clean-up outside the files (see Options.CrashAt).
@@ -120,13 +34,13 @@ const ForgetCleanupCrashPoint = "forget-installed"
 // text), v2 frames replaced by tombstones and legacy records blanked, and
 // what each lost. An install of kind "forget" may change archives only to
 // exactly these bytes for its Sources.
-func ForgetArchives(v *View, ids map[string]bool) (map[string][]byte, []ForgottenRecord) {
+func ForgetArchives(v *View, ids map[string]bool) (map[string][]byte, []result.ForgottenRecord) {
 	return v.s.forgetArchives(ids)
 }
 
-func (s *snapshot) forgetArchives(ids map[string]bool) (map[string][]byte, []ForgottenRecord) {
+func (s *snapshot) forgetArchives(ids map[string]bool) (map[string][]byte, []result.ForgottenRecord) {
 	files := map[string][]byte{}
-	var removed []ForgottenRecord
+	var removed []result.ForgottenRecord
 	for _, p := range s.archPaths {
 		a := s.archives[p]
 		refs, lines := map[string]bool{}, map[int]bool{}
@@ -150,7 +64,7 @@ func (s *snapshot) forgetArchives(ids map[string]bool) (map[string][]byte, []For
 			if ref == "" {
 				ref = a.provider + "/" + a.thread + "/legacy-L" + strconv.Itoa(r.Line)
 			}
-			removed = append(removed, ForgottenRecord{SourceID: ref, Path: p, Line: r.Line, SHA256: r.SHA256})
+			removed = append(removed, result.ForgottenRecord{SourceID: ref, Path: p, Line: r.Line, SHA256: r.SHA256})
 		}
 		if len(gone) > 0 {
 			files[p] = out
@@ -176,8 +90,8 @@ func forgetRewrite(s *snapshot, ch Change, p string, data []byte) string {
 // ArchiveRecords lists every record of every archive of v in path and
 // file order, shadowed and forgotten ones included: what a forget selects
 // from.
-func (v *View) ArchiveRecords() []Source {
-	var out []Source
+func (v *View) ArchiveRecords() []result.Source {
+	var out []result.Source
 	for _, p := range v.s.archPaths {
 		for _, src := range v.s.archives[p].sources {
 			out = append(out, v.sourceOf(src))
@@ -189,7 +103,7 @@ func (v *View) ArchiveRecords() []Source {
 // DerivedDiffs diffs the derived views as they are on disk against their
 // render from after; timeline days no trusted block mentions any more are
 // deletions. Nothing is written.
-func (e *Engine) DerivedDiffs(after *View) []FileDiff { return e.derivedDiffs(after.s) }
+func (e *Engine) DerivedDiffs(after *View) []result.FileDiff { return e.derivedDiffs(after.s) }
 
 // IndexChanges returns the search documents of the files that differ
 // between two views, as each holds them.
@@ -248,7 +162,7 @@ func (tx *Tx) RebuildAll(ctx context.Context) error {
 
 // derivedDiffs diffs the derived views on disk against their render from
 // after.
-func (e *Engine) derivedDiffs(after *snapshot) []FileDiff {
+func (e *Engine) derivedDiffs(after *snapshot) []result.FileDiff {
 	files, _ := e.derivedFiles(after)
 	root := e.ws.Root()
 	var paths []string
@@ -266,7 +180,7 @@ func (e *Engine) derivedDiffs(after *snapshot) []FileDiff {
 		return nil
 	})
 	sort.Strings(paths)
-	var out []FileDiff
+	var out []result.FileDiff
 	for _, p := range paths {
 		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		if err != nil {
@@ -275,7 +189,7 @@ func (e *Engine) derivedDiffs(after *snapshot) []FileDiff {
 		if bytes.Equal(old, files[p]) {
 			continue
 		}
-		out = append(out, FileDiff{Path: p, Diff: unifiedDiff(p, old, files[p])})
+		out = append(out, result.FileDiff{Path: p, Diff: unifiedDiff(p, old, files[p])})
 	}
 	return out
 }

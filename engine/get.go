@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -14,7 +15,7 @@ func (e *Engine) Get(ctx context.Context, ref string) (any, error) {
 	if err := e.gate(trust.OpGet); err != nil {
 		return nil, err
 	}
-	if s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.pathsForRef(ref) }); ok {
+	if s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.PathsForRef(ref) }); ok {
 		return s.get(ref)
 	}
 	s, err := e.snapshot(ctx)
@@ -62,31 +63,31 @@ func (s *snapshot) get(ref string) (any, error) {
 	return nil, Errorf(CodeInvalidArgument, "reference %q is neither a block (^id, path#^id) nor a source (provider/thread/message, path#source-hash)", ref)
 }
 
-func (s *snapshot) block(id string) (BlockView, error) {
+func (s *snapshot) block(id string) (result.BlockView, error) {
 	for _, p := range s.topicPaths {
 		if v, err := s.blockIn(p, id); err == nil {
 			return v, nil
 		}
 	}
-	return BlockView{}, Errorf(CodeNotFound, "no block ^%s in any topic", id)
+	return result.BlockView{}, Errorf(CodeNotFound, "no block ^%s in any topic", id)
 }
 
-func (s *snapshot) blockIn(p, id string) (BlockView, error) {
+func (s *snapshot) blockIn(p, id string) (result.BlockView, error) {
 	tf, ok := s.topics[p]
 	if !ok {
-		return BlockView{}, Errorf(CodeNotFound, "no topic file %s", p)
+		return result.BlockView{}, Errorf(CodeNotFound, "no topic file %s", p)
 	}
 	for _, b := range tf.file.Blocks() {
 		if b.BlockID == id {
 			return s.blockView(tf, b), nil
 		}
 	}
-	return BlockView{}, Errorf(CodeNotFound, "no block ^%s in %s", id, p)
+	return result.BlockView{}, Errorf(CodeNotFound, "no block ^%s in %s", id, p)
 }
 
-func (s *snapshot) blockView(tf *topicFile, b topic.Element) BlockView {
-	v := BlockView{Kind: "topic", Ref: b.BlockID, Path: tf.path, Anchor: "^" + b.BlockID,
-		Text: topic.BlockText(b), Trust: "trusted", Footnotes: []FootnoteView{}, Line: b.Line}
+func (s *snapshot) blockView(tf *topicFile, b topic.Element) result.BlockView {
+	v := result.BlockView{Kind: "topic", Ref: b.BlockID, Path: tf.path, Anchor: "^" + b.BlockID,
+		Text: topic.BlockText(b), Trust: "trusted", Footnotes: []result.FootnoteView{}, Line: b.Line}
 	if !s.blockTrusted(tf, b) {
 		v.Trust = "pending"
 	}
@@ -97,7 +98,7 @@ func (s *snapshot) blockView(tf *topicFile, b topic.Element) BlockView {
 			continue
 		}
 		seen[r.Label] = true
-		fv := FootnoteView{Label: r.Label, Sources: []CitationView{}}
+		fv := result.FootnoteView{Label: r.Label, Sources: []result.CitationView{}}
 		if d, ok := defs[r.Label]; ok {
 			fv.Time = d.Date
 			for _, c := range d.Sources {
@@ -105,7 +106,7 @@ func (s *snapshot) blockView(tf *topicFile, b topic.Element) BlockView {
 				if p == "" {
 					p = c.Path
 				}
-				fv.Sources = append(fv.Sources, CitationView{Ref: c.SourceID, Path: p, Anchor: c.Anchor})
+				fv.Sources = append(fv.Sources, result.CitationView{Ref: c.SourceID, Path: p, Anchor: c.Anchor})
 			}
 		}
 		v.Footnotes = append(v.Footnotes, fv)

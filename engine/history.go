@@ -4,12 +4,13 @@ import (
 	"context"
 	"sort"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
 // History lists installed transactions and sleep passes, newest first.
 // A pass that changed nothing has no revision (0) and no changed files.
-func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error) {
+func (e *Engine) History(ctx context.Context, limit int) ([]result.HistoryEntry, error) {
 	if err := e.gate(trust.OpHistory); err != nil {
 		return nil, err
 	}
@@ -17,9 +18,9 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 	if err != nil {
 		return nil, AsError(err)
 	}
-	out := make([]HistoryEntry, 0, len(rows))
+	out := make([]result.HistoryEntry, 0, len(rows))
 	for _, h := range rows {
-		out = append(out, HistoryEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind,
+		out = append(out, result.HistoryEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind,
 			Changed: h.Changed, Diffs: h.Diffs, Reverts: h.Reverts})
 	}
 	passes, err := e.passes(ctx)
@@ -30,7 +31,7 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 		if p.Revision != 0 {
 			continue // its install is already a history row of kind sleep
 		}
-		out = append(out, HistoryEntry{Kind: "sleep", Time: p.Time, Actor: string(trust.Owner), Changed: []string{}})
+		out = append(out, result.HistoryEntry{Kind: "sleep", Time: p.Time, Actor: string(trust.Owner), Changed: []string{}})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Time != out[j].Time {
@@ -42,20 +43,20 @@ func (e *Engine) History(ctx context.Context, limit int) ([]HistoryEntry, error)
 		out = out[:limit]
 	}
 	if out == nil {
-		out = []HistoryEntry{}
+		out = []result.HistoryEntry{}
 	}
 	return out, nil
 }
 
 // passes reads every sleep pass report, newest first.
-func (e *Engine) passes(ctx context.Context) ([]PassReport, error) {
+func (e *Engine) passes(ctx context.Context) ([]result.PassReport, error) {
 	rows, err := e.rec.Passes(ctx)
 	if err != nil {
 		return nil, AsError(err)
 	}
-	out := make([]PassReport, 0, len(rows))
+	out := make([]result.PassReport, 0, len(rows))
 	for _, p := range rows {
-		out = append(out, PassReport{Pass: p.ID, Time: p.Time, Model: p.Model, Changed: p.Changed, TokensIn: p.TokensIn,
+		out = append(out, result.PassReport{Pass: p.ID, Time: p.Time, Model: p.Model, Changed: p.Changed, TokensIn: p.TokensIn,
 			TokensOut: p.TokensOut, Revision: p.Revision, Error: p.Error, CoreGap: p.CoreGap})
 	}
 	return out, nil

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // indexDamage is one way of damaging one index file in place.
@@ -130,10 +130,10 @@ func TestIndexDamage_SearchAndStatusRecover(t *testing.T) {
 	}
 }
 
-var searchAnchovy = engine.SearchQuery{Text: "anchovy", Limit: 100}
+var searchAnchovy = result.SearchQuery{Text: "anchovy", Limit: 100}
 
 // sortedRefs returns the refs of results, sorted.
-func sortedRefs(res []engine.SearchResult) []string {
+func sortedRefs(res []result.SearchResult) []string {
 	refs := seRefs(res)
 	slices.Sort(refs)
 	return refs

@@ -2,12 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"time"
 
 	"scriptorium/engine/index"
@@ -159,12 +153,12 @@ func touchedDocs(before, after *snapshot) (old, cur map[string]index.Doc) {
 // scans the blocks of only those files, not of every file of the workspace.
 func (tf *topicFile) mayCite(archives, refs map[string]bool) bool {
 	d := tf.deps()
-	for _, t := range d.targets {
+	for _, t := range d.Targets {
 		if archives[t] {
 			return true
 		}
 	}
-	for _, r := range d.refs {
+	for _, r := range d.Refs {
 		if refs[r] {
 			return true
 		}
@@ -251,29 +245,12 @@ type fpLine struct {
 	sig  fileSig
 }
 
-// fingerprintOf hashes the files (topics first, then archives, each in
-// path order) and the promoted source-ids. A zero signature is stat'ed.
+// fingerprintOf is index.Fingerprint of the files (topics first, then
+// archives, each in path order) and the promoted source-ids.
 func fingerprintOf(root string, lines []fpLine, promoted map[string]bool) string {
-	h := sha256.New()
-	for _, l := range lines {
-		sig := l.sig
-		if sig == (fileSig{}) {
-			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(l.path)))
-			if err != nil {
-				fmt.Fprintf(h, "%s missing\n", l.path)
-				continue
-			}
-			sig = statSig(fi)
-		}
-		fmt.Fprintf(h, "%s %d %d %d %d\n", l.path, sig.size, sig.mtime, sig.ctime, sig.ino)
+	files := make([]index.FileSig, len(lines))
+	for i, l := range lines {
+		files[i] = index.FileSig{Path: l.path, Sig: toManifestSig(l.sig)}
 	}
-	ids := make([]string, 0, len(promoted))
-	for id := range promoted {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		fmt.Fprintf(h, "promoted %s\n", id)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return index.Fingerprint(root, files, promoted)
 }

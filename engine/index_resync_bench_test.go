@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // BenchmarkIndexSync20k is the first search after the files changed
@@ -27,7 +28,7 @@ func BenchmarkIndexSync20k(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := e.Search(context.Background(), engine.SearchQuery{Text: m.Queries[1]}); err != nil {
+			if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()

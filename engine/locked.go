@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
@@ -24,9 +25,9 @@ var kindOps = map[string]trust.Op{
 // Install validates a change against the whole would-be workspace and
 // installs it crash-atomically, taking the write lock for the duration.
 // The change's kind must be one the caller's tier may perform.
-func (e *Engine) Install(ctx context.Context, ch Change) (UpdateResult, error) {
+func (e *Engine) Install(ctx context.Context, ch Change) (result.UpdateResult, error) {
 	if err := e.gateKind(ch.Kind); err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	return e.install(ctx, e.withActor(ch))
 }
@@ -85,9 +86,9 @@ func (tx *Tx) View(ctx context.Context) (*View, error) {
 }
 
 // Install installs a change inside the transaction (see Engine.Install).
-func (tx *Tx) Install(ctx context.Context, ch Change) (UpdateResult, error) {
+func (tx *Tx) Install(ctx context.Context, ch Change) (result.UpdateResult, error) {
 	if err := tx.e.gateKind(ch.Kind); err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	ch.Sources = append(ch.Sources[:len(ch.Sources):len(ch.Sources)], tx.sources...)
 	return tx.e.installLocked(ctx, tx.e.withActor(ch))

@@ -23,6 +23,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
@@ -112,7 +113,7 @@ func lcLoad(t *testing.T, mod ...func(*engine.Options)) *lcSet {
 }
 
 // covers maps search results to the evidence they stand for.
-func (s *lcSet) covers(t *testing.T, res []engine.SearchResult) lcRanked {
+func (s *lcSet) covers(t *testing.T, res []result.SearchResult) lcRanked {
 	t.Helper()
 	var r lcRanked
 	for i, h := range res {
@@ -139,11 +140,11 @@ func (s *lcSet) cover(t *testing.T, kind, ref string) []string {
 	if err != nil {
 		t.Fatalf("get %s: %v", ref, err)
 	}
-	var fns []engine.FootnoteView
+	var fns []result.FootnoteView
 	switch b := got.(type) {
-	case engine.BlockView:
+	case result.BlockView:
 		fns = b.Footnotes
-	case *engine.BlockView:
+	case *result.BlockView:
 		fns = b.Footnotes
 	default:
 		t.Fatalf("get %s: %T", ref, got)
@@ -163,7 +164,7 @@ func (s *lcSet) ask(t *testing.T, method string) map[string]lcRanked {
 	t.Helper()
 	out := map[string]lcRanked{}
 	for _, q := range s.questions {
-		res, err := s.e.Search(context.Background(), engine.SearchQuery{Text: q.Text, Limit: 10, Method: method})
+		res, err := s.e.Search(context.Background(), result.SearchQuery{Text: q.Text, Limit: 10, Method: method})
 		if err != nil {
 			t.Fatalf("%s %q: %v", q.ID, q.Text, err)
 		}

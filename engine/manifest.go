@@ -4,12 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	"scriptorium/workspace"
+	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
 )
 
@@ -22,88 +20,30 @@ import (
 // archives their citations name. A long-lived engine keeps its whole
 // snapshot in memory and does not use this path.
 
-func (e *Engine) manifestPath() string {
-	return filepath.Join(e.ws.Root(), ".scriptorium", manifest.FileName)
-}
-
 func toManifestSig(s fileSig) manifest.Sig {
 	return manifest.Sig{Size: s.size, MtimeNS: s.mtime, CtimeNS: s.ctime, Ino: s.ino}
 }
 
 // summary is a topic file's manifest entry, without its signature; built
 // once per parsed file (a snapshot shares unchanged files with the last).
-func (tf *topicFile) summary() *manifest.Entry { return tf.sum.get(tf.summarise) }
-
-// summaryCache holds a parsed file's manifest summary once built.
-type summaryCache struct {
-	once sync.Once
-	ent  *manifest.Entry
-}
-
-// get returns a copy of the summary, building it on first use.
-func (c *summaryCache) get(build func() *manifest.Entry) *manifest.Entry {
-	if c == nil {
-		return build()
-	}
-	c.once.Do(func() { c.ent = build() })
-	cp := *c.ent
-	return &cp
-}
-
-func (tf *topicFile) summarise() *manifest.Entry {
-	ent := &manifest.Entry{Path: tf.path}
-	for _, b := range tf.file.Blocks() {
-		ent.Blocks = append(ent.Blocks, b.BlockID)
-	}
-	seen := map[string]bool{}
-	for _, d := range tf.definitions() {
-		for _, c := range d.Sources {
-			if p := resolveRel(tf.path, c.Path); p != "" && !seen[p] {
-				seen[p] = true
-				ent.Cites = append(ent.Cites, p)
-			}
-		}
-	}
-	sort.Strings(ent.Cites)
-	return ent
+func (tf *topicFile) summary() *manifest.Entry {
+	return tf.sum.Get(func() *manifest.Entry { return manifest.TopicEntry(tf.path, tf.file, tf.definitions()) })
 }
 
 // summary is an archive's manifest entry, without its signature.
-func (a *archiveFile) summary() *manifest.Entry { return a.sum.get(a.summarise) }
-
-func (a *archiveFile) summarise() *manifest.Entry {
-	ent := &manifest.Entry{Path: a.path}
-	own := a.provider + "/" + a.thread + "/"
-	foreign := func(id string) {
-		if id != "" && !strings.HasPrefix(id, own) {
-			ent.Foreign = append(ent.Foreign, id)
-		}
-	}
-	for _, f := range a.frames {
-		ent.Records++
-		if f.Pending {
-			ent.Pending = append(ent.Pending, f.SourceID)
-		}
-		foreign(f.SourceID)
-	}
-	for _, r := range a.records {
-		ent.Records++
-		foreign(r.SourceID)
-	}
-	return ent
+func (a *archiveFile) summary() *manifest.Entry {
+	return a.sum.Get(func() *manifest.Entry {
+		return manifest.ArchiveEntry(a.path, a.provider, a.thread, a.frames, a.records)
+	})
 }
 
 // partialRead is a stat walk reconciled with the manifest.
 type partialRead struct {
+	*manifest.Listing
 	root     string
 	promoted map[string]bool
 	listed   map[string]fileSig // in-layout memory files
-	topics   []string           // listed topic paths, sorted
-	archives []string           // listed archive paths, sorted
-	m        *manifest.Manifest
-	parsed   *snapshot // files parsed while repairing the manifest
-
-	byThread, byForeign map[string][]string // archivesHolding's lookups, built on first use
+	parsed   *snapshot          // files parsed while repairing the manifest
 }
 
 // readPartial stats the workspace and brings the manifest up to date with
@@ -115,7 +55,7 @@ func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
 		return nil, false, Wrap(CodeIO, err, "state.db")
 	}
 	root := e.ws.Root()
-	pr := &partialRead{root: root, promoted: promoted, listed: map[string]fileSig{},
+	pr := &partialRead{Listing: &manifest.Listing{}, root: root, promoted: promoted, listed: map[string]fileSig{},
 		parsed: &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}}
 	topics, _, err := listMarkdown(root, "topics")
 	if err != nil {
@@ -126,35 +66,31 @@ func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
 		return nil, false, err
 	}
 	for _, f := range topics {
-		pr.listed[f.path], pr.topics = f.sig, append(pr.topics, f.path)
+		pr.listed[f.path], pr.Topics = f.sig, append(pr.Topics, f.path)
 	}
 	for _, f := range sources {
-		if _, _, _, ok := archivePathParts(f.path); ok {
-			pr.listed[f.path], pr.archives = f.sig, append(pr.archives, f.path)
+		if _, _, _, ok := archive.PathParts(f.path); ok {
+			pr.listed[f.path], pr.Archives = f.sig, append(pr.Archives, f.path)
 		}
 	}
-	pr.m = e.readManifest()
-	changed := false
-	for _, p := range pr.m.Paths() {
-		if _, ok := pr.listed[p]; !ok {
-			pr.m.Delete(p)
-			changed = true
-		}
+	pr.M = manifest.Read(manifest.Path(root))
+	sigs := make(map[string]manifest.Sig, len(pr.listed))
+	for p, sig := range pr.listed {
+		sigs[p] = toManifestSig(sig)
 	}
 	now := time.Now()
-	for p, sig := range pr.listed {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if pr.m.Get(p).Describes(toManifestSig(sig), func() ([]byte, error) { return os.ReadFile(full) }) {
-			continue
-		}
-		if !pr.parse(p) {
-			return nil, false, nil
-		}
-		pr.m.Put(pr.entryOf(p, sig, now))
-		changed = true
+	changed, ok := pr.M.Reconcile(sigs, func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) },
+		func(p string) (*manifest.Entry, bool) {
+			if !pr.parse(p) {
+				return nil, false
+			}
+			return pr.entryOf(p, pr.listed[p], now), true
+		})
+	if !ok {
+		return nil, false, nil
 	}
 	if changed {
-		e.writeManifest(pr.m, now)
+		e.writeManifest(pr.M, now)
 	}
 	return pr, true, nil
 }
@@ -235,57 +171,28 @@ func (e *Engine) recordManifest(s *snapshot) {
 	e.writeManifest(m, now)
 }
 
-// readManifest reads the manifest; a missing, damaged or unreadable one
-// reads as empty, so every file is read again and the manifest rebuilt.
-func (e *Engine) readManifest() *manifest.Manifest {
-	data, err := os.ReadFile(e.manifestPath())
-	if err != nil {
-		return manifest.New()
-	}
-	m, err := manifest.Decode(data, e.manifestPath())
-	if err != nil {
-		return manifest.New()
-	}
-	return m
-}
-
-// writeManifest replaces the manifest, best effort: it is a cache, and a
-// reader that finds it missing or stale reads the files instead. Two
-// processes writing at once each install a complete, self-checking file.
+// writeManifest replaces the manifest, best effort (manifest.Write).
 func (e *Engine) writeManifest(m *manifest.Manifest, now time.Time) {
-	_ = workspace.WriteFileAtomic(e.ws.RuntimeDir(), e.manifestPath(), m.Encode(now.UnixNano()))
+	manifest.Write(e.ws.RuntimeDir(), manifest.Path(e.ws.Root()), m, now)
 }
 
 // snapshotOf returns a snapshot of just the files named and the archives
 // the named topic files cite. ok is false when a file changed while it
 // was being read.
 func (pr *partialRead) snapshotOf(paths []string) (*snapshot, bool) {
-	want := map[string]bool{}
-	for _, p := range paths {
-		if _, ok := pr.listed[p]; !ok {
-			continue
-		}
-		want[p] = true
-		if ent := pr.m.Get(p); ent != nil {
-			for _, c := range ent.Cites {
-				if _, ok := pr.listed[c]; ok {
-					want[c] = true
-				}
-			}
-		}
-	}
+	want := pr.WithCites(paths)
 	for p := range want {
 		if !pr.parse(p) {
 			return nil, false
 		}
 	}
 	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: pr.promoted}
-	for _, p := range pr.topics {
+	for _, p := range pr.Topics {
 		if want[p] {
 			s.topics[p], s.topicPaths = pr.parsed.topics[p], append(s.topicPaths, p)
 		}
 	}
-	for _, p := range pr.archives {
+	for _, p := range pr.Archives {
 		if want[p] {
 			a := *pr.parsed.archives[p] // indexSources fills entries: keep pr's untouched
 			a.sources = nil
@@ -296,110 +203,16 @@ func (pr *partialRead) snapshotOf(paths []string) (*snapshot, bool) {
 	return s, true
 }
 
-// archivesHolding names every archive that may hold a record of the
-// source-id: the thread's own archives (v2 and legacy) and any archive the
-// manifest lists it in as out of thread. The lookup tables are built once
-// per read (a pending list asks for thousands of ids).
-func (pr *partialRead) archivesHolding(id string) []string {
-	if pr.byThread == nil {
-		pr.byThread, pr.byForeign = map[string][]string{}, map[string][]string{}
-		for _, p := range pr.archives {
-			provider, thread, _, _ := archivePathParts(p)
-			key := provider + "/" + thread + "/"
-			pr.byThread[key] = append(pr.byThread[key], p)
-			if ent := pr.m.Get(p); ent != nil {
-				for _, f := range ent.Foreign {
-					pr.byForeign[f] = append(pr.byForeign[f], p)
-				}
-			}
-		}
-	}
-	seen := map[string]bool{}
-	var out []string
-	// A thread's key "provider/thread/" is a prefix of the id ending in a
-	// slash: look each such prefix up.
-	for i := 0; i < len(id); i++ {
-		if id[i] != '/' {
-			continue
-		}
-		for _, p := range pr.byThread[id[:i+1]] {
-			if !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
-		}
-	}
-	for _, p := range pr.byForeign[id] {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// topicHolding names the first topic file (in path order) with the block.
-func (pr *partialRead) topicHolding(id string) []string {
-	for _, p := range pr.topics {
-		if ent := pr.m.Get(p); ent != nil {
-			for _, b := range ent.Blocks {
-				if b == id {
-					return []string{p}
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // fingerprint is the fingerprint a full snapshot of the listed files has.
 func (pr *partialRead) fingerprint() string {
 	lines := make([]fpLine, 0, len(pr.listed))
-	for _, p := range pr.topics {
+	for _, p := range pr.Topics {
 		lines = append(lines, fpLine{p, pr.listed[p]})
 	}
-	for _, p := range pr.archives {
+	for _, p := range pr.Archives {
 		lines = append(lines, fpLine{p, pr.listed[p]})
 	}
 	return fingerprintOf(pr.root, lines, pr.promoted)
-}
-
-// pathsForRef names the files a get of ref reads (see snapshot.get).
-func (pr *partialRead) pathsForRef(ref string) []string {
-	ref = strings.TrimSpace(ref)
-	if p, _, ok := strings.Cut(ref, "#"); ok {
-		return []string{strings.TrimPrefix(p, "./")}
-	}
-	if id := strings.TrimPrefix(ref, "^"); len(id) == 8 {
-		if hits := pr.topicHolding(id); hits != nil {
-			return hits
-		}
-	}
-	if strings.Count(ref, "/") >= 2 {
-		return pr.archivesHolding(ref)
-	}
-	return nil
-}
-
-// pendingPaths names the archives the pending list is made of: those
-// holding a frame marked pending that no promotion lifted, and every other
-// archive holding a record of the same source-id (the preferred record
-// decides).
-func (pr *partialRead) pendingPaths() []string {
-	var out []string
-	for _, p := range pr.archives {
-		ent := pr.m.Get(p)
-		if ent == nil {
-			continue
-		}
-		for _, id := range ent.Pending {
-			if !pr.promoted[id] {
-				out = append(out, pr.archivesHolding(id)...)
-			}
-		}
-	}
-	return out
 }
 
 // partial is a snapshot of just the files pick names, for a cold engine;

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/manifest"
 )
 
@@ -103,7 +104,7 @@ func partialFacts(t *testing.T) string {
 	if _, err := e.Get(context.Background(), "^0000000a"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(e.manifestPath()); err != nil {
+	if _, err := os.Stat(manifest.Path(e.Root())); err != nil {
 		t.Fatalf("no manifest written: %v", err)
 	}
 	return state
@@ -121,7 +122,7 @@ func coldGet(t *testing.T, state, ref string) string {
 	if err != nil {
 		return ""
 	}
-	if b, ok := v.(BlockView); ok {
+	if b, ok := v.(result.BlockView); ok {
 		return b.Path + ": " + b.Text
 	}
 	return "?"
@@ -234,7 +235,7 @@ func TestPartial_TransactionRecordsManifest(t *testing.T) {
 	if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: "topics/garden.md", Content: &content}}}); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(e.manifestPath())
+	data, err := os.ReadFile(manifest.Path(e.Root()))
 	if err != nil {
 		t.Fatalf("no manifest after an install: %v", err)
 	}

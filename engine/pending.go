@@ -7,18 +7,19 @@ import (
 	"sort"
 	"strings"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
 // Pending lists the sources awaiting the owner's review, oldest first.
 // Rejected sources are pending too but no longer await review: Rejected
 // lists them.
-func (e *Engine) Pending(ctx context.Context) ([]PendingSource, error) {
+func (e *Engine) Pending(ctx context.Context) ([]result.PendingSource, error) {
 	pending, rejected, err := e.reviewQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := []PendingSource{}
+	out := []result.PendingSource{}
 	for _, p := range pending {
 		if _, ok := rejected[p.Ref]; !ok {
 			out = append(out, p)
@@ -27,15 +28,15 @@ func (e *Engine) Pending(ctx context.Context) ([]PendingSource, error) {
 	return out, nil
 }
 
-func (s *snapshot) pendingSources() []PendingSource {
-	out := []PendingSource{}
+func (s *snapshot) pendingSources() []result.PendingSource {
+	out := []result.PendingSource{}
 	for _, p := range s.archPaths {
 		for _, src := range s.archives[p].sources {
 			if !src.pending() || s.sources[src.view.Ref] != src {
 				continue
 			}
 			v := src.view
-			out = append(out, PendingSource{Ref: v.Ref, Path: v.Path, Anchor: v.Anchor, Time: v.Time,
+			out = append(out, result.PendingSource{Ref: v.Ref, Path: v.Path, Anchor: v.Anchor, Time: v.Time,
 				SpeakerLabel: v.SpeakerLabel, SpeakerID: v.SpeakerID, Content: v.Content,
 				Thread: src.file.provider + "/" + src.file.thread, Text: v.Text})
 		}
@@ -51,11 +52,11 @@ func (s *snapshot) pendingSources() []PendingSource {
 
 // reviewQueue reads every pending source and the rejections recorded for
 // them: Pending and Rejected are the two halves of it.
-func (e *Engine) reviewQueue(ctx context.Context) ([]PendingSource, map[string]trust.Rejection, error) {
+func (e *Engine) reviewQueue(ctx context.Context) ([]result.PendingSource, map[string]trust.Rejection, error) {
 	if err := e.gate(trust.OpPending); err != nil {
 		return nil, nil, err
 	}
-	s, _, ok := e.partial(ctx, (*partialRead).pendingPaths)
+	s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.PendingPaths(pr.promoted) })
 	if !ok {
 		var err error
 		if s, err = e.snapshot(ctx); err != nil {
@@ -76,8 +77,8 @@ func (e *Engine) reviewQueue(ctx context.Context) ([]PendingSource, map[string]t
 // uncited one is distilled by the writer in one transaction. Either way a
 // promotion is one new revision with a history row of kind "promote";
 // promoting an already promoted source is a no-op (no new revision).
-func (e *Engine) Promote(ctx context.Context, refs []string) (PromoteResult, error) {
-	res := PromoteResult{Promoted: []string{}, Distilled: []string{}}
+func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResult, error) {
+	res := result.PromoteResult{Promoted: []string{}, Distilled: []string{}}
 	if err := e.gate(trust.OpPromote); err != nil {
 		return res, err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -26,7 +27,7 @@ type RecallBlock struct {
 // RecallHit is one search hit; Block is the hit's block for a topic hit
 // (nil when it could not be read back or is not trusted).
 type RecallHit struct {
-	SearchResult
+	result.SearchResult
 	Block *RecallBlock
 }
 
@@ -56,10 +57,10 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 	if err := e.gate(trust.OpSearch); err != nil {
 		return out, err
 	}
-	var hits []SearchResult
+	var hits []result.SearchResult
 	if q.Text != "" {
 		var err error
-		hits, err = e.Search(ctx, SearchQuery{Text: q.Text, Limit: q.Limit})
+		hits, err = e.Search(ctx, result.SearchQuery{Text: q.Text, Limit: q.Limit})
 		// A prompt that is no query at all (only symbols, say) recalls
 		// nothing rather than failing the turn.
 		var ee *Error

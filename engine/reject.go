@@ -5,24 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
-
-// RejectResult is the outcome of reject.
-type RejectResult struct {
-	// Rejected are the source-ids newly rejected; sources rejected
-	// already are left out, so rejecting twice returns none.
-	Rejected []string `json:"rejected"`
-}
-
-// RejectedSource is one row of `pending --rejected`: a pending source the
-// owner rejected, with the decision.
-type RejectedSource struct {
-	PendingSource
-	Reason     string `json:"reason"`
-	RejectedAt string `json:"rejected_at"`
-	RejectedBy string `json:"rejected_by"`
-}
 
 // Reject takes pending sources out of the owner's review queue (SPEC §5
 // extended): owner only and, like Promote, interactive. Each rejection is
@@ -32,8 +17,8 @@ type RejectedSource struct {
 // installed, and a later Promote still trusts it. Rejecting a rejected
 // source is a no-op; a trusted source cannot be rejected (INVALID_ARGUMENT)
 // and an unknown one is NOT_FOUND, and then nothing is rejected.
-func (e *Engine) Reject(ctx context.Context, refs []string, reason string) (RejectResult, error) {
-	res := RejectResult{Rejected: []string{}}
+func (e *Engine) Reject(ctx context.Context, refs []string, reason string) (result.RejectResult, error) {
+	res := result.RejectResult{Rejected: []string{}}
 	if err := e.gate(trust.OpReject); err != nil {
 		return res, err
 	}
@@ -84,15 +69,15 @@ func (e *Engine) Reject(ctx context.Context, refs []string, reason string) (Reje
 
 // Rejected lists the rejected sources that are still pending (a promoted
 // one is trusted and no longer rejected), oldest rejection first.
-func (e *Engine) Rejected(ctx context.Context) ([]RejectedSource, error) {
+func (e *Engine) Rejected(ctx context.Context) ([]result.RejectedSource, error) {
 	pending, rejected, err := e.reviewQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := []RejectedSource{}
+	out := []result.RejectedSource{}
 	for _, p := range pending {
 		if r, ok := rejected[p.Ref]; ok {
-			out = append(out, RejectedSource{PendingSource: p, Reason: r.Reason,
+			out = append(out, result.RejectedSource{PendingSource: p, Reason: r.Reason,
 				RejectedAt: formatTime(r.RejectedAt), RejectedBy: string(r.RejectedBy)})
 		}
 	}

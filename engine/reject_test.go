@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -80,7 +81,7 @@ func TestReject_ThenPromote(t *testing.T) {
 	if got := ftRevision(t, e); got != rev {
 		t.Errorf("a rejection installed revision %d (was %d)", got, rev)
 	}
-	if v, err := e.Get(ctx, srcM5); err != nil || v.(engine.SourceView).Trust != "pending" {
+	if v, err := e.Get(ctx, srcM5); err != nil || v.(result.SourceView).Trust != "pending" {
 		t.Errorf("get %s after reject = %+v, %v; want it still pending", srcM5, v, err)
 	}
 	again, err := e.Reject(ctx, []string{srcM5}, "twice")
@@ -96,8 +97,8 @@ func TestReject_ThenPromote(t *testing.T) {
 		len(pr.Topics) == 0 {
 		t.Fatalf("promote of a rejected source = %+v", pr)
 	}
-	if v, _ := e.Get(ctx, srcM5); v.(engine.SourceView).Trust != "trusted" {
-		t.Errorf("%s is %s after promotion", srcM5, v.(engine.SourceView).Trust)
+	if v, _ := e.Get(ctx, srcM5); v.(result.SourceView).Trust != "trusted" {
+		t.Errorf("%s is %s after promotion", srcM5, v.(result.SourceView).Trust)
 	}
 	if rj, _ := e.Rejected(ctx); len(rj) != 0 {
 		t.Errorf("rejected after promotion = %+v, want none", rj)
@@ -165,7 +166,7 @@ func TestReject_Refused(t *testing.T) {
 	if _, err := paired.Reject(ctx, []string{srcM5}, ""); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired reject: %v, want FORBIDDEN", err)
 	}
-	if _, err := audit.Audit(ctx, paired, engine.AuditQuery{}); ftCode(err) != engine.CodeForbidden {
+	if _, err := audit.Audit(ctx, paired, result.AuditQuery{}); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired audit: %v, want FORBIDDEN", err)
 	}
 }
@@ -193,7 +194,7 @@ func TestReject_NeverVisible(t *testing.T) {
 	if _, err := e.Reject(ctx, []string{ref}, "impersonation"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Search(ctx, engine.SearchQuery{Text: canary})
+	res, err := e.Search(ctx, result.SearchQuery{Text: canary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestReject_NeverVisible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sv := v.(engine.SourceView); sv.Trust != "pending" {
+	if sv := v.(result.SourceView); sv.Trust != "pending" {
 		t.Errorf("get %s: trust %s, want pending", ref, sv.Trust)
 	}
 	if got := ftBlockTrust(t, e, "0c0c0c0c"); got != "pending" {

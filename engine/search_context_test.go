@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // TestSearchContext_IncrementalMatchesRebuild: a record's context is the
@@ -34,7 +35,7 @@ func TestSearchContext_IncrementalMatchesRebuild(t *testing.T) {
 	answer := func(e *engine.Engine) map[string][]hit {
 		out := map[string][]hit{}
 		for _, q := range queries {
-			for _, r := range seSearch(t, e, engine.SearchQuery{Text: q, Limit: 50}) {
+			for _, r := range seSearch(t, e, result.SearchQuery{Text: q, Limit: 50}) {
 				out[q] = append(out[q], hit{r.Ref, r.Score})
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/treetest"
 	"slices"
 	"strings"
@@ -80,8 +81,8 @@ func (q seQuery) text() string {
 }
 
 // query converts the fixture query for the engine.
-func (q seQuery) query() engine.SearchQuery {
-	return engine.SearchQuery{Text: q.text(), Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until,
+func (q seQuery) query() result.SearchQuery {
+	return result.SearchQuery{Text: q.text(), Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until,
 		Sort: q.Sort, Limit: q.Limit, Method: q.Method}
 }
 
@@ -135,7 +136,7 @@ func seState(t *testing.T, name string) string {
 
 // seCheck checks the results of one fixture query against what it expects
 // and against the case's never list. It reports through t.Errorf.
-func seCheck(t *testing.T, c seCase, q seQuery, res []engine.SearchResult, err error) {
+func seCheck(t *testing.T, c seCase, q seQuery, res []result.SearchResult, err error) {
 	t.Helper()
 	if q.Error == "" && q.Want == nil && q.WantTop == nil && q.WantCount == nil && q.Expect == nil {
 		t.Fatal("the query expects nothing")
@@ -237,7 +238,7 @@ var (
 // anchor and ref agree, times are RFC 3339 UTC to the second, speaker
 // fields are present exactly for sources, and the snippet is a piece of the
 // document that says whether it is all of it.
-func seShape(t *testing.T, r engine.SearchResult) {
+func seShape(t *testing.T, r result.SearchResult) {
 	t.Helper()
 	switch r.Kind {
 	case "topic":
@@ -278,7 +279,7 @@ func seShape(t *testing.T, r engine.SearchResult) {
 }
 
 // seRefs returns the refs of results in order.
-func seRefs(res []engine.SearchResult) []string {
+func seRefs(res []result.SearchResult) []string {
 	out := make([]string, 0, len(res))
 	for _, r := range res {
 		out = append(out, r.Ref)
@@ -287,7 +288,7 @@ func seRefs(res []engine.SearchResult) []string {
 }
 
 // seSearch runs a search and fails the test on an error.
-func seSearch(t *testing.T, e *engine.Engine, q engine.SearchQuery) []engine.SearchResult {
+func seSearch(t *testing.T, e *engine.Engine, q result.SearchQuery) []result.SearchResult {
 	t.Helper()
 	res, err := e.Search(context.Background(), q)
 	if err != nil {
@@ -299,13 +300,13 @@ func seSearch(t *testing.T, e *engine.Engine, q engine.SearchQuery) []engine.Sea
 // seFind returns the refs a plain search for text gives, sorted.
 func seFind(t *testing.T, e *engine.Engine, text string) []string {
 	t.Helper()
-	refs := seRefs(seSearch(t, e, engine.SearchQuery{Text: text, Limit: 100}))
+	refs := seRefs(seSearch(t, e, result.SearchQuery{Text: text, Limit: 100}))
 	slices.Sort(refs)
 	return refs
 }
 
 // seIndex reads the index part of status, which never changes the index.
-func seIndex(t *testing.T, e *engine.Engine) engine.IndexState {
+func seIndex(t *testing.T, e *engine.Engine) result.IndexState {
 	t.Helper()
 	st, err := e.Status(context.Background())
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
 )
 
@@ -20,7 +21,7 @@ import (
 // Searcher is the search service as the core calls it.
 type Searcher interface {
 	// Search answers a query (SPEC §10) with how it was ranked.
-	Search(ctx context.Context, e *Engine, q SearchQuery) (SearchReport, error)
+	Search(ctx context.Context, e *Engine, q result.SearchQuery) (SearchReport, error)
 	// Installed brings the index from before (nil when unknown) to after,
 	// once an install stands. Failures leave the index stale: the next
 	// search repairs it.
@@ -29,7 +30,7 @@ type Searcher interface {
 	Rebuild(ctx context.Context, e *Engine, c Corpus) error
 	// IndexState describes the index against the files whose fingerprint
 	// is fp (content reads them), changing nothing.
-	IndexState(e *Engine, fp string, content func(string) ([]byte, bool)) IndexState
+	IndexState(e *Engine, fp string, content func(string) ([]byte, bool)) result.IndexState
 }
 
 var searchService struct {
@@ -62,7 +63,7 @@ const (
 
 // SearchReport is a search's results and how they were ranked.
 type SearchReport struct {
-	Results []SearchResult `json:"results"`
+	Results []result.SearchResult `json:"results"`
 	// Method is what ranked the results: "bm25", "hybrid" or "embedding".
 	Method string `json:"method"`
 	// Fallback says why the method asked for (or configured) was not
@@ -72,7 +73,7 @@ type SearchReport struct {
 
 // Search runs a search over trusted blocks and sources (SPEC §10): BM25,
 // fused with vector similarity when [embeddings] is configured.
-func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
+func (e *Engine) Search(ctx context.Context, q result.SearchQuery) ([]result.SearchResult, error) {
 	rep, err := e.SearchReport(ctx, q)
 	if err != nil {
 		return nil, err
@@ -82,10 +83,10 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchResult, err
 
 // SearchReport is Search that also says how the results were ranked, and
 // why it fell back to BM25 when the embeddings provider failed.
-func (e *Engine) SearchReport(ctx context.Context, q SearchQuery) (SearchReport, error) {
+func (e *Engine) SearchReport(ctx context.Context, q result.SearchQuery) (SearchReport, error) {
 	s := searcher()
 	if s == nil {
-		return SearchReport{Results: []SearchResult{}}, Errorf(CodeNotConfigured, "this program has no search service")
+		return SearchReport{Results: []result.SearchResult{}}, Errorf(CodeNotConfigured, "this program has no search service")
 	}
 	return s.Search(ctx, e, q)
 }
@@ -107,11 +108,11 @@ func (e *Engine) updateIndex(ctx context.Context, before, after *snapshot) {
 }
 
 // indexStateOf describes the index without changing it.
-func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) IndexState {
+func (e *Engine) indexStateOf(fp string, content func(string) ([]byte, bool)) result.IndexState {
 	if s := searcher(); s != nil {
 		return s.IndexState(e, fp, content)
 	}
-	return IndexState{Format: index.FormatVersion}
+	return result.IndexState{Format: index.FormatVersion}
 }
 
 // Warm reports whether the engine holds a snapshot in memory: a cold one

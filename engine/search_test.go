@@ -15,6 +15,7 @@ import (
 	"scriptorium/engine/backend"
 	"scriptorium/engine/fence"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -60,11 +61,11 @@ func TestSearchEngine_NeverReturned(t *testing.T) {
 				var text, path, day, exact string
 				var speakers []string
 				switch v := v.(type) {
-				case engine.SourceView:
+				case result.SourceView:
 					text, path, exact = v.Content, v.Path, v.Time
 					day = v.Time[:len("2006-01-02")]
 					speakers = []string{v.SpeakerID, v.SpeakerDisplay, v.SpeakerLabel}
-				case engine.BlockView:
+				case result.BlockView:
 					if v.Trust != "pending" {
 						t.Fatalf("%s is a trusted block; only pending blocks belong in never", key)
 					}
@@ -75,13 +76,13 @@ func TestSearchEngine_NeverReturned(t *testing.T) {
 				default:
 					t.Fatalf("get %s returned %T", key, v)
 				}
-				var qs []engine.SearchQuery
+				var qs []result.SearchQuery
 				for _, words := range []string{text, strings.Join(strings.Fields(text)[:1], " "), strings.Join(strings.Fields(text)[1:], " ")} {
 					if strings.TrimSpace(words) == "" {
 						continue
 					}
 					for _, sortBy := range []string{"", "score", "date"} {
-						base := engine.SearchQuery{Text: words, Sort: sortBy, Limit: index.MaxLimit}
+						base := result.SearchQuery{Text: words, Sort: sortBy, Limit: index.MaxLimit}
 						qs = append(qs, base)
 						withPath := base
 						withPath.Path = path
@@ -169,7 +170,7 @@ func TestSearchEngine_PromoteCited(t *testing.T) {
 	if got := seFind(t, e, "quokka"); !slices.Equal(got, want) {
 		t.Errorf("after promotion: %q, want %q", got, want)
 	}
-	got := seSearch(t, e, engine.SearchQuery{Text: "secret", Speaker: "mallory"})
+	got := seSearch(t, e, result.SearchQuery{Text: "secret", Speaker: "mallory"})
 	if len(got) != 1 || got[0].Ref != "telegram/family/f3" || !*got[0].SpeakerTrusted {
 		t.Errorf("speaker search for the promoted source: %+v", got)
 	}
@@ -217,7 +218,7 @@ func TestSearchEngine_PromoteUncited(t *testing.T) {
 	// The next trusted turn holds the promoted one as its context now: the
 	// update re-indexed it too.
 	kinds := map[string]int{}
-	for _, r := range seSearch(t, e, engine.SearchQuery{Text: "zebrafish"}) {
+	for _, r := range seSearch(t, e, result.SearchQuery{Text: "zebrafish"}) {
 		kinds[r.Kind]++
 	}
 	if kinds["source"] != 2 || kinds["topic"] != 1 {
@@ -233,7 +234,7 @@ func TestSearchEngine_ResultJSON(t *testing.T) {
 	common := []string{"anchor", "kind", "path", "ref", "score", "snippet", "snippet_complete", "time"}
 	speaker := []string{"speaker_display", "speaker_id", "speaker_label", "speaker_trusted"}
 	seenKinds := map[string]bool{}
-	for _, r := range seSearch(t, e, engine.SearchQuery{Text: "copper", Limit: 50}) {
+	for _, r := range seSearch(t, e, result.SearchQuery{Text: "copper", Limit: 50}) {
 		data, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
@@ -283,13 +284,13 @@ func TestSearchEngine_ResultJSON(t *testing.T) {
 		{"staging database", "openprogram/group-dev/m1", "source-fcdcde36", "sources/openprogram/_v2/group-dev.md"},
 		{"kettle stove", "openprogram/old-chat/legacy-L3", "", "sources/openprogram/old-chat.md"},
 	} {
-		res := seSearch(t, e, engine.SearchQuery{Text: tc.q, Limit: 1})
+		res := seSearch(t, e, result.SearchQuery{Text: tc.q, Limit: 1})
 		if len(res) != 1 || res[0].Ref != tc.ref || res[0].Path != tc.path || (tc.anchor != "" && res[0].Anchor != tc.anchor) {
 			t.Errorf("search %q: %+v, want ref %s anchor %s path %s", tc.q, res, tc.ref, tc.anchor, tc.path)
 		}
 	}
 	// The snippet of a short record is the record's content, byte for byte.
-	res := seSearch(t, e, engine.SearchQuery{Text: "staging", Limit: 1})
+	res := seSearch(t, e, result.SearchQuery{Text: "staging", Limit: 1})
 	if len(res) != 1 || res[0].Snippet != "The staging database moves to copper-7 on Friday." || !res[0].SnippetComplete {
 		t.Errorf("snippet of m1: %+v", res)
 	}
@@ -299,7 +300,7 @@ func TestSearchEngine_ResultJSON(t *testing.T) {
 // piece of its content around the match, marked incomplete.
 func TestSearchEngine_SnippetOfLongRecord(t *testing.T) {
 	e := ftOpen(t, seState(t, "filters"))
-	res := seSearch(t, e, engine.SearchQuery{Text: "sardine"})
+	res := seSearch(t, e, result.SearchQuery{Text: "sardine"})
 	if len(res) != 1 {
 		t.Fatalf("sardine: %+v", res)
 	}
@@ -307,7 +308,7 @@ func TestSearchEngine_SnippetOfLongRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	content := v.(engine.SourceView).Content
+	content := v.(result.SourceView).Content
 	r := res[0]
 	if r.SnippetComplete || !strings.Contains(content, r.Snippet) || !strings.Contains(r.Snippet, "sardine") ||
 		len([]rune(r.Snippet)) > index.DefaultSnippetRunes || len(r.Snippet) >= len(content) {
@@ -511,13 +512,13 @@ func TestSearchEngine_InstallIsIncremental(t *testing.T) {
 			t.Errorf("%s: anchovy finds %d: %q, want %d", s.name, len(got), got, s.anchovy)
 		}
 	}
-	res := seSearch(t, e, engine.SearchQuery{Text: "narwhal", Path: "topics/archive"})
+	res := seSearch(t, e, result.SearchQuery{Text: "narwhal", Path: "topics/archive"})
 	if len(res) != 1 || res[0].Path != "topics/archive/notes-old.md" {
 		t.Errorf("after the move: %+v", res)
 	}
 
 	// The updated index scores exactly as one rebuilt from the files.
-	queries := []engine.SearchQuery{{Text: "anchovy report narwhal tusks"}, {Text: "anchovy", Sort: "date"}, {Text: "beluga boats sardine"}}
+	queries := []result.SearchQuery{{Text: "anchovy report narwhal tusks"}, {Text: "anchovy", Sort: "date"}, {Text: "beluga boats sardine"}}
 	var incremental []string
 	for _, q := range queries {
 		b, _ := json.Marshal(seSearch(t, e, q))
@@ -561,7 +562,7 @@ func TestRecall_TopFiveFencedOnce(t *testing.T) {
 	ctx := context.Background()
 	e := ftOpen(t, seState(t, "filters"))
 	msg := "what did the anchovy reports say?"
-	top := seSearch(t, e, engine.SearchQuery{Text: msg, Limit: 5})
+	top := seSearch(t, e, result.SearchQuery{Text: msg, Limit: 5})
 	if len(top) != 5 {
 		t.Fatalf("the fixture should give at least 5 hits, got %d", len(top))
 	}
@@ -721,7 +722,7 @@ func TestSearchEngine_WriterInstallIsIncremental(t *testing.T) {
 		t.Errorf("%d documents after the write, want %d+2 (the trusted turn and its block)", st.Documents, docs)
 	}
 	kinds := map[string][]string{}
-	for _, r := range seSearch(t, e, engine.SearchQuery{Text: "capybara"}) {
+	for _, r := range seSearch(t, e, result.SearchQuery{Text: "capybara"}) {
 		kinds[r.Kind] = append(kinds[r.Kind], r.Ref)
 	}
 	if len(kinds["source"]) != 1 || kinds["source"][0] != "openprogram/s9/t1" || len(kinds["topic"]) != 1 {

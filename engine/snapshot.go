@@ -3,18 +3,17 @@ package engine
 import (
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"scriptorium/engine/deps"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/stage"
@@ -38,12 +37,12 @@ type topicFile struct {
 	// once: every install re-renders the derived views of every file.
 	blocksOnce sync.Once
 	blocks     []render.Block
-	sum        summaryCache // the file's manifest summary, built once (manifest.go)
+	sum        manifest.Cached // the file's manifest summary, built once (manifest.go)
 	// dep is what the file's trust and violations depend on, built once
 	// (depindex.go): incremental views and validation look it up per
 	// file instead of resolving every citation of the workspace.
 	depOnce sync.Once
-	dep     *topicDeps
+	dep     *deps.Topic
 }
 
 // definitions returns the file's footnote definitions by label (see
@@ -68,12 +67,12 @@ type archiveFile struct {
 	records  []archive.LegacyRecord // legacy
 	stopErr  *archive.FrameError    // v2: why parsing stopped, nil if the file is valid
 	sources  []*sourceEntry         // in file order
-	sum      *summaryCache          // the manifest summary, built once; copies share it
+	sum      *manifest.Cached       // the manifest summary, built once; copies share it
 }
 
 // sourceEntry is one source record, resolved.
 type sourceEntry struct {
-	view         SourceView
+	view         result.SourceView
 	framePending bool
 	file         *archiveFile
 	pos          int // its index in file.sources, so neighbours needs no search
@@ -203,7 +202,7 @@ func sameArchives(prev *snapshot, listed []listedFile) bool {
 	for _, f := range listed {
 		a, ok := prev.archives[f.path]
 		if !ok {
-			if _, _, _, inLayout := archivePathParts(f.path); inLayout {
+			if _, _, _, inLayout := archive.PathParts(f.path); inLayout {
 				return false
 			}
 			strays++
@@ -251,107 +250,19 @@ type listedFile struct {
 	sig  fileSig
 }
 
-// listMarkdown lists regular .md files under root/sub as slash paths relative
-// to root, sorted. Symlinks and other files are reported as strays: a
-// symlink could point outside the workspace, so it is never followed.
-//
-// The subdirectories of root/sub are walked concurrently: the walk is one
-// lstat per file, and at 1M records (25k files) it was more than half of a
-// cold search. Strays keep the order of a sequential walk.
+// listMarkdown is workspace.ListMarkdown with each file's signature.
 func listMarkdown(root, sub string) ([]listedFile, []Violation, error) {
-	base := filepath.Join(root, sub)
-	var entries []fs.DirEntry
-	if fi, err := os.Lstat(base); err == nil && fi.IsDir() {
-		entries, err = os.ReadDir(base)
-		if err != nil {
-			entries = nil
+	files, strays, err := workspace.ListMarkdown(root, sub)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]listedFile, len(files))
+	for i, f := range files {
+		if out[i].path = f.Path; f.Info != nil {
+			out[i].sig = statSig(f.Info)
 		}
 	}
-	if entries == nil { // missing, not a directory, unreadable: the plain walk says which
-		w := walkMarkdown(root, sub, base, true)
-		return w.done(sub)
-	}
-	parts := make([]*mdWalk, len(entries))
-	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, ent := range entries {
-		p := filepath.Join(base, ent.Name())
-		if !ent.IsDir() {
-			w := &mdWalk{}
-			w.err = w.visit(root, sub, p, ent, nil)
-			parts[i] = w
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			parts[i] = walkMarkdown(root, sub, p, false)
-		}()
-	}
-	wg.Wait()
-	all := &mdWalk{}
-	for _, w := range parts {
-		all.files = append(all.files, w.files...)
-		all.strays = append(all.strays, w.strays...)
-		if all.err == nil {
-			all.err = w.err
-		}
-	}
-	return all.done(sub)
-}
-
-// mdWalk collects one walk's files and strays.
-type mdWalk struct {
-	files  []listedFile
-	strays []Violation
-	err    error
-}
-
-// walkMarkdown walks the tree at p; top says p is root/sub itself (which
-// may be missing).
-func walkMarkdown(root, sub, p string, top bool) *mdWalk {
-	w := &mdWalk{}
-	w.err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && top && q == p {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		return w.visit(root, sub, q, d, nil)
-	})
-	return w
-}
-
-// visit classifies one entry of the walk.
-func (w *mdWalk) visit(root, sub, p string, d fs.DirEntry, _ error) error {
-	rel, _ := filepath.Rel(root, p)
-	rel = filepath.ToSlash(rel)
-	switch {
-	case d.Type()&fs.ModeSymlink != 0:
-		w.strays = append(w.strays, Violation{Code: "symlink", Path: rel, Message: "symbolic links are not allowed in the workspace"})
-	case d.IsDir():
-	case d.Type().IsRegular() && strings.HasSuffix(rel, ".md"):
-		f := listedFile{path: rel}
-		if fi, err := d.Info(); err == nil {
-			f.sig = statSig(fi)
-		}
-		w.files = append(w.files, f)
-	default:
-		w.strays = append(w.strays, Violation{Code: "unexpected_file", Path: rel, Message: "only .md files belong under " + sub + "/"})
-	}
-	return nil
-}
-
-// done sorts the files and reports the walk's error, if any.
-func (w *mdWalk) done(sub string) ([]listedFile, []Violation, error) {
-	if w.err != nil && !errors.Is(w.err, fs.ErrNotExist) {
-		return nil, nil, Wrap(CodeIO, w.err, "list %s", sub)
-	}
-	sort.Slice(w.files, func(i, j int) bool { return w.files[i].path < w.files[j].path })
-	return w.files, w.strays, nil
+	return out, strays, nil
 }
 
 func (s *snapshot) setTopic(p string, data []byte) {
@@ -385,27 +296,18 @@ func (s *snapshot) removeTopic(p string) {
 	}
 }
 
-// archivePathParts splits "sources/<provider>/_v2/<thread>.md" or
-// "sources/<provider>/<thread>.md".
-func archivePathParts(p string) (provider, thread string, v2, ok bool) {
-	parts := strings.Split(strings.TrimSuffix(p, ".md"), "/")
-	switch {
-	case len(parts) == 4 && parts[0] == "sources" && parts[2] == "_v2":
-		return parts[1], parts[3], true, true
-	case len(parts) == 3 && parts[0] == "sources":
-		return parts[1], parts[2], false, true
-	}
-	return "", "", false, false
-}
+// archivePathParts is archive.PathParts (the search glue still calls it
+// by this name).
+func archivePathParts(p string) (provider, thread string, v2, ok bool) { return archive.PathParts(p) }
 
 // addArchive parses one archive; it reports false for a file outside the
 // archive layout.
 func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
-	provider, thread, inV2, ok := archivePathParts(p)
+	provider, thread, inV2, ok := archive.PathParts(p)
 	if !ok {
 		return Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
 	}
-	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &summaryCache{}}
+	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &manifest.Cached{}}
 	// The location decides the format: a file at the legacy path is frozen
 	// legacy evidence even if it carries the v2 marker, so none of its
 	// speaker markers can be trusted (SPEC §3.2).
@@ -468,7 +370,7 @@ func (s *snapshot) indexSources() {
 }
 
 func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
-	v := SourceView{
+	v := result.SourceView{
 		Kind: "source", Ref: f.SourceID, Path: a.path, Anchor: f.Anchor,
 		Time: formatTime(f.Time), Label: f.Label, Content: f.Content,
 		// An empty speaker-id marker is a trusted display-only identity
@@ -495,7 +397,7 @@ func (s *snapshot) legacyEntry(a *archiveFile, r archive.LegacyRecord) *sourceEn
 	if anchor == "" {
 		anchor = archive.AnchorFor(ref)
 	}
-	v := SourceView{
+	v := result.SourceView{
 		Kind: "source", Ref: ref, Path: a.path, Anchor: anchor, Time: formatTime(r.Time),
 		Label: r.Label, Content: r.Content, Legacy: true, Line: r.Line, Trust: "trusted",
 		Forgotten: archive.LegacyForgotten(r),

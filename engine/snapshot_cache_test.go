@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"scriptorium/engine/result"
 	"testing"
 	"time"
 )
@@ -42,7 +43,7 @@ func TestSnapshotCache_SeesEveryEdit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := v.(BlockView).Text; got != want {
+		if got := v.(result.BlockView).Text; got != want {
 			t.Fatalf("block text %q, want %q", got, want)
 		}
 	}

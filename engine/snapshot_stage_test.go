@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/faultfs"
 	"scriptorium/workspace/treetest"
 )
@@ -46,7 +47,7 @@ func residentState(t *testing.T, e *engine.Engine) string {
 	t.Helper()
 	ctx := context.Background()
 	found := func(q string) bool {
-		res, err := e.Search(ctx, engine.SearchQuery{Text: q, Limit: 50})
+		res, err := e.Search(ctx, result.SearchQuery{Text: q, Limit: 50})
 		if err != nil {
 			t.Fatalf("search %q on the resident engine: %v", q, err)
 		}

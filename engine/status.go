@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -17,24 +18,24 @@ const WriterStatusFile = "writer-status.json"
 
 // Status reports the workspace, writer, core and index state (SPEC §12).
 // It is read-only: the core report is computed, not written.
-func (e *Engine) Status(ctx context.Context) (Status, error) {
+func (e *Engine) Status(ctx context.Context) (result.Status, error) {
 	if err := e.gate(trust.OpStatus); err != nil {
-		return Status{}, err
+		return result.Status{}, err
 	}
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return Status{}, Wrap(CodeIO, err, "read revision")
+		return result.Status{}, Wrap(CodeIO, err, "read revision")
 	}
 	// core.md's report needs core.md and the archives it cites; the index
 	// state needs only the files' signatures.
 	s, pr, partial := e.partial(ctx, func(*partialRead) []string { return []string{coreTopicPath} })
 	if !partial {
 		if s, err = e.snapshot(ctx); err != nil {
-			return Status{}, err
+			return result.Status{}, err
 		}
 	}
 	_, core := e.coreRender(s)
-	st := Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.Config().Memory.Backend, Model: e.Config().ModelName(),
+	st := result.Status{WorkspaceID: e.ws.ID(), Revision: rev, Backend: e.Config().Memory.Backend, Model: e.Config().ModelName(),
 		Core: core, StateDir: e.state}
 	st.Writer = e.WriterStatus()
 	st.Writer.PendingTurns = sessions.PendingTurnCount(workspace.SessionsDB(e.state), e.ws.ID())
@@ -47,24 +48,24 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	// Probe the lock itself: the holder file alone can miss a holder.
 	if held, holder := e.ws.LockState(); held {
 		st.LockHolder = holder
-		st.Lock = LockState{Held: true, Holder: holder}
+		st.Lock = result.LockState{Held: true, Holder: holder}
 	}
 	return st, nil
 }
 
 // WriterStatus reads the best-effort writer status file; a missing or
 // damaged file reads as "nothing recorded yet".
-func (e *Engine) WriterStatus() WriterStatus {
-	ws := WriterStatus{FailedSessions: []WriterSessionFailure{}}
+func (e *Engine) WriterStatus() result.WriterStatus {
+	ws := result.WriterStatus{FailedSessions: []result.WriterSessionFailure{}}
 	data, err := os.ReadFile(filepath.Join(e.ws.RuntimeDir(), WriterStatusFile))
 	if err != nil {
 		return ws
 	}
 	if json.Unmarshal(data, &ws) != nil {
-		return WriterStatus{FailedSessions: []WriterSessionFailure{}}
+		return result.WriterStatus{FailedSessions: []result.WriterSessionFailure{}}
 	}
 	if ws.FailedSessions == nil {
-		ws.FailedSessions = []WriterSessionFailure{}
+		ws.FailedSessions = []result.WriterSessionFailure{}
 	}
 	return ws
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace"
 )
 
@@ -736,7 +737,7 @@ func TestTransaction_OtherEngineSeesInstall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v.(engine.BlockView).Text
+		return v.(result.BlockView).Text
 	}
 	if got := get(); !strings.HasPrefix(got, "The assistant agreed to tea.") {
 		t.Fatalf("before: %q", got)

@@ -15,6 +15,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -26,7 +27,7 @@ func ftBlockTrust(t *testing.T, e *engine.Engine, id string) string {
 	if err != nil {
 		t.Fatalf("get ^%s: %v", id, err)
 	}
-	b, ok := v.(engine.BlockView)
+	b, ok := v.(result.BlockView)
 	if !ok {
 		t.Fatalf("get ^%s returned %T", id, v)
 	}
@@ -106,7 +107,7 @@ func TestTrustFlow_PromoteCited(t *testing.T) {
 		t.Errorf("^deadbeef is %s after promotion", got)
 	}
 	src, err := e.Get(ctx, "openprogram/group-dev/m3")
-	if err != nil || src.(engine.SourceView).Trust != "trusted" {
+	if err != nil || src.(result.SourceView).Trust != "trusted" {
 		t.Errorf("m3 after promotion: %+v %v", src, err)
 	}
 	rev, hist, tree := ftRevision(t, e), ftHistory(t, e), ftTree(t, state)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -120,9 +121,9 @@ func FileEdit(path string, cur, want []byte) (ed Edit, ok bool) {
 }
 
 // Update applies a transaction as the engine's caller tier (SPEC §6).
-func (e *Engine) Update(ctx context.Context, tx Transaction) (UpdateResult, error) {
+func (e *Engine) Update(ctx context.Context, tx Transaction) (result.UpdateResult, error) {
 	if err := e.gate(trust.OpUpdate); err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	return e.install(ctx, Change{Kind: "update", Actor: e.opts.Tier, Base: tx.BaseRevision, Edits: tx.Edits,
 		Background: !e.opts.Interactive})
@@ -158,43 +159,43 @@ func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
 
 // install validates a change against the complete would-be workspace and
 // installs it crash-atomically. A rejected change touches nothing.
-func (e *Engine) install(ctx context.Context, ch Change) (UpdateResult, error) {
+func (e *Engine) install(ctx context.Context, ch Change) (result.UpdateResult, error) {
 	release, err := e.lock(ctx, ch.Background)
 	if err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	defer release()
 	return e.installLocked(ctx, ch)
 }
 
-func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, error) {
+func (e *Engine) installLocked(ctx context.Context, ch Change) (result.UpdateResult, error) {
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return UpdateResult{}, Wrap(CodeIO, err, "read revision")
+		return result.UpdateResult{}, Wrap(CodeIO, err, "read revision")
 	}
 	if ch.Base != nil && *ch.Base != rev {
-		return UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
+		return result.UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
 	}
 	if ch.Kind == "forget" && (ch.Finish == nil || ch.Finish.Service != "forget") {
 		// The clean-up is what makes a forget one: never the rewrite alone.
-		return UpdateResult{}, Errorf(CodeInvalidArgument, "an install of kind forget must owe the forget service's finish step")
+		return result.UpdateResult{}, Errorf(CodeInvalidArgument, "an install of kind forget must owe the forget service's finish step")
 	}
 	before, err := e.snapshot(ctx)
 	if err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	plan, err := e.planAll(before, ch)
 	if err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	if len(plan.order) == 0 && len(plan.bad) == 0 && ch.Finish == nil {
-		return UpdateResult{Revision: rev, Changed: []string{}}, nil
+		return result.UpdateResult{Revision: rev, Changed: []string{}}, nil
 	}
 	after := before.with(plan)
 	// Edits refused on their own (bad path, missing file) and the damage
 	// the others would do are reported together: every violation, at once.
 	if bad := append(plan.bad, e.introducedBy(before, after, plan)...); len(bad) > 0 {
-		return UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
+		return result.UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
 	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
@@ -211,10 +212,10 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (UpdateResult, er
 		hist.Diffs, hist.Files = map[string]string{}, nil
 	}
 	if err := e.commit(ctx, plan, hist); err != nil {
-		return UpdateResult{}, err
+		return result.UpdateResult{}, err
 	}
 	e.afterInstall(ctx, before, after)
-	return UpdateResult{Revision: rev + 1, Changed: append([]string(nil), plan.order...)}, nil
+	return result.UpdateResult{Revision: rev + 1, Changed: append([]string(nil), plan.order...)}, nil
 }
 
 // txPlan is a validated set of file changes.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"scriptorium/engine/deps"
 	"slices"
 	"sort"
 )
@@ -32,13 +33,13 @@ func (e *Engine) introducedBy(before, after *snapshot, plan *txPlan) []Violation
 		} else {
 			changedR[p], affR[p] = true, true
 		}
-		addKeys(affT, x.citers[p])
+		deps.AddKeys(affT, x.Citers(p))
 	}
 	for p := range changedT {
 		for _, s := range []*snapshot{before, after} {
 			if tf, ok := s.topics[p]; ok {
-				for _, id := range tf.deps().ids {
-					addKeys(affT, x.idHold[id])
+				for _, id := range tf.deps().IDs {
+					deps.AddKeys(affT, x.Holding(id))
 				}
 			}
 		}
@@ -46,7 +47,7 @@ func (e *Engine) introducedBy(before, after *snapshot, plan *txPlan) []Violation
 	for p := range changedR {
 		for _, s := range []*snapshot{before, after} {
 			for _, ref := range s.archiveRefs(x, p, changedR) {
-				addKeys(affR, x.refHold[ref])
+				deps.AddKeys(affR, x.ArchivesHolding(ref))
 			}
 		}
 	}
@@ -62,9 +63,9 @@ func (s *snapshot) archiveRefs(x *depIndex, p string, changed map[string]bool) [
 	case !ok || a.legacy:
 		return nil
 	case !changed[p]:
-		return x.archRefs[p]
+		return x.ArchiveRefs(p)
 	}
-	return frameRefs(a.frames)
+	return deps.FrameRefs(a.frames)
 }
 
 // violationsIn is violations() restricted to the topic files affT and the
@@ -80,20 +81,20 @@ func (s *snapshot) violationsIn(x *depIndex, affT, affR, changedT, changedR map[
 	for p := range affR {
 		walkR[p] = true
 		for _, ref := range s.archiveRefs(x, p, changedR) {
-			addKeys(walkR, x.refHold[ref])
+			deps.AddKeys(walkR, x.ArchivesHolding(ref))
 		}
 	}
-	addKeys(walkR, changedR)
+	deps.AddKeys(walkR, changedR)
 	walkT := map[string]bool{}
 	for p := range affT {
 		walkT[p] = true
 		if tf, ok := s.topics[p]; ok {
-			for _, id := range tf.deps().ids {
-				addKeys(walkT, x.idHold[id])
+			for _, id := range tf.deps().IDs {
+				deps.AddKeys(walkT, x.Holding(id))
 			}
 		}
 	}
-	addKeys(walkT, changedT)
+	deps.AddKeys(walkT, changedT)
 	archPaths := present(walkR, func(p string) bool { _, ok := s.archives[p]; return ok })
 	topicPaths := present(walkT, func(p string) bool { _, ok := s.topics[p]; return ok })
 	var out []Violation

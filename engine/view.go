@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -90,10 +91,10 @@ func (v *View) BlockTrusted(p string, b topic.Element) bool {
 
 // BlockView is block b of topic file p as get shows it: trust resolved,
 // footnotes with their citations.
-func (v *View) BlockView(p string, b topic.Element) BlockView {
+func (v *View) BlockView(p string, b topic.Element) result.BlockView {
 	tf, ok := v.s.topics[p]
 	if !ok {
-		return BlockView{}
+		return result.BlockView{}
 	}
 	return v.s.blockView(tf, b)
 }
@@ -112,32 +113,20 @@ func (v *View) BlockIDs() map[string]bool {
 // CitedSources is the set of source-ids some topic footnote cites.
 func (v *View) CitedSources() map[string]bool { return v.s.citedSources() }
 
-// Source is one resolved source record of a View.
-type Source struct {
-	SourceView
-	// Thread is "<provider>/<thread>" of the archive holding the record.
-	Thread string
-	// Pending is true until the owner promotes the record.
-	Pending bool
-	// ArrivedPending says the record arrived pending review (an unpaired
-	// sender); Promoted that the owner promoted it since.
-	ArrivedPending, Promoted bool
-}
-
 // Source returns the record a source-id resolves to (a v2 frame wins
 // over a legacy record).
-func (v *View) Source(ref string) (Source, bool) {
+func (v *View) Source(ref string) (result.Source, bool) {
 	src, ok := v.s.sources[ref]
 	if !ok {
-		return Source{}, false
+		return result.Source{}, false
 	}
 	return v.sourceOf(src), true
 }
 
 // Sources lists every resolved source record, archive by archive in path
 // order and in file order within an archive; a source-id appears once.
-func (v *View) Sources() []Source {
-	var out []Source
+func (v *View) Sources() []result.Source {
+	var out []result.Source
 	for _, p := range v.s.archPaths {
 		for _, src := range v.s.archives[p].sources {
 			if v.s.sources[src.view.Ref] != src {
@@ -149,8 +138,8 @@ func (v *View) Sources() []Source {
 	return out
 }
 
-func (v *View) sourceOf(src *sourceEntry) Source {
-	return Source{SourceView: src.view, Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending(),
+func (v *View) sourceOf(src *sourceEntry) result.Source {
+	return result.Source{SourceView: src.view, Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending(),
 		ArrivedPending: src.framePending, Promoted: v.s.promoted[src.view.Ref]}
 }
 
@@ -190,7 +179,7 @@ func (e *Engine) CheckTopicPath(p string) string { return e.checkTopicPath(p) }
 
 // CoreRender renders core.md from a view under the configured budget,
 // without writing anything.
-func (e *Engine) CoreRender(v *View) ([]byte, CoreReport) { return e.coreRender(v.s) }
+func (e *Engine) CoreRender(v *View) ([]byte, result.CoreReport) { return e.coreRender(v.s) }
 
 // CoreExcluded lists the core blocks the budget leaves out of core.md in
 // a view: the gap a sleep pass reports.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/scale"
 )
 
@@ -96,7 +97,7 @@ func TestWorkspace_Verifies(t *testing.T) {
 	if !rep.OK || len(rep.Violations) > 0 {
 		t.Fatalf("%d violations, first: %+v", len(rep.Violations), rep.Violations[:min(3, len(rep.Violations))])
 	}
-	res, err := e.Search(ctx, engine.SearchQuery{Text: m.Queries[1]})
+	res, err := e.Search(ctx, result.SearchQuery{Text: m.Queries[1]})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -114,47 +115,47 @@ type timedBackend struct {
 	s *callStats
 }
 
-func (t timedBackend) Status(ctx context.Context) (engine.Status, error) {
+func (t timedBackend) Status(ctx context.Context) (result.Status, error) {
 	defer t.s.add("Status", time.Now())
 	return t.Backend.Status(ctx)
 }
 
-func (t timedBackend) Pending(ctx context.Context) ([]engine.PendingSource, error) {
+func (t timedBackend) Pending(ctx context.Context) ([]result.PendingSource, error) {
 	defer t.s.add("Pending", time.Now())
 	return t.Backend.Pending(ctx)
 }
 
-func (t timedBackend) Rejected(ctx context.Context) ([]engine.RejectedSource, error) {
+func (t timedBackend) Rejected(ctx context.Context) ([]result.RejectedSource, error) {
 	defer t.s.add("Rejected", time.Now())
 	return t.Backend.Rejected(ctx)
 }
 
-func (t timedBackend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error) {
+func (t timedBackend) Audit(ctx context.Context, q result.AuditQuery) (result.AuditReport, error) {
 	defer t.s.add("Audit", time.Now())
 	return t.Backend.Audit(ctx, q)
 }
 
-func (t timedBackend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
+func (t timedBackend) Topics(ctx context.Context) ([]result.TopicSummary, error) {
 	defer t.s.add("Topics", time.Now())
 	return t.Backend.Topics(ctx)
 }
 
-func (t timedBackend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
+func (t timedBackend) Topic(ctx context.Context, path string) (result.TopicView, error) {
 	defer t.s.add("Topic", time.Now())
 	return t.Backend.Topic(ctx, path)
 }
 
-func (t timedBackend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
+func (t timedBackend) Archive(ctx context.Context, path string) (result.ArchiveView, error) {
 	defer t.s.add("Archive", time.Now())
 	return t.Backend.Archive(ctx, path)
 }
 
-func (t timedBackend) Core(ctx context.Context) (engine.CoreView, error) {
+func (t timedBackend) Core(ctx context.Context) (result.CoreView, error) {
 	defer t.s.add("Core", time.Now())
 	return t.Backend.Core(ctx)
 }
 
-func (t timedBackend) Passes(ctx context.Context) ([]engine.PassReport, error) {
+func (t timedBackend) Passes(ctx context.Context) ([]result.PassReport, error) {
 	defer t.s.add("Passes", time.Now())
 	return t.Backend.Passes(ctx)
 }
@@ -164,7 +165,7 @@ func (t timedBackend) Proposals(ctx context.Context) ([]proposals.Proposal, erro
 	return t.Backend.Proposals(ctx)
 }
 
-func (t timedBackend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
+func (t timedBackend) Search(ctx context.Context, q result.SearchQuery) ([]result.SearchResult, error) {
 	defer t.s.add("Search", time.Now())
 	return t.Backend.Search(ctx, q)
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/views"
 )
 
@@ -60,7 +61,7 @@ func (k reqKind) mutation() bool { return k >= kindPromote }
 // result overtaken by a newer request for the same key.
 type reqKey struct {
 	kind reqKind
-	arg  any // nil, a path string or an engine.SearchQuery: always comparable
+	arg  any // nil, a path string or a result.SearchQuery: always comparable
 }
 
 // resultMsg carries the outcome of engine work back to the loop.
@@ -229,7 +230,7 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 		}), true
 	case views.LoadAudit:
 		return m.run(kindAudit, nil, "loading the audit trail", func(ctx context.Context) (tea.Msg, error) {
-			rep, err := b.Audit(ctx, engine.AuditQuery{})
+			rep, err := b.Audit(ctx, result.AuditQuery{})
 			return views.AuditLoaded{Report: rep, Err: err}, err
 		}), true
 	case views.MoveCoreBlock:
@@ -313,7 +314,7 @@ func (m *Model) mutate(kind reqKind, label string, req tea.Msg, fn func(ctx cont
 }
 
 // moveLabel says where a reorder moves a block.
-func moveLabel(m engine.CoreMove) string {
+func moveLabel(m result.CoreMove) string {
 	switch {
 	case m.Pin:
 		return "into the pinned section"

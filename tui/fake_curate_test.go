@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
+	"scriptorium/engine/result"
 )
 
 // The fake's corrections of a block, done the way engine/curate does them
@@ -16,7 +17,7 @@ import (
 const corePath = "topics/core.md"
 
 // locate finds a block by "path#^id" or "^id"; f.mu is held.
-func (f *fakeBackend) locate(ref string) (path string, i int, b engine.BlockView, err error) {
+func (f *fakeBackend) locate(ref string) (path string, i int, b result.BlockView, err error) {
 	p, id, ok := strings.Cut(ref, "#^")
 	if !ok {
 		p, id = "", strings.TrimPrefix(ref, "^")
@@ -82,7 +83,7 @@ func (f *fakeBackend) EditBlock(_ context.Context, req curate.EditRequest) (cura
 	before := b.Text
 	f.topics[path].Blocks[i].Text = text
 	if path == corePath {
-		f.core[slices.IndexFunc(f.core, func(c engine.CoreBlock) bool { return c.ID == b.Ref })].Text = text
+		f.core[slices.IndexFunc(f.core, func(c result.CoreBlock) bool { return c.ID == b.Ref })].Text = text
 		f.syncCoreTopic()
 	}
 	f.revision++
@@ -92,11 +93,11 @@ func (f *fakeBackend) EditBlock(_ context.Context, req curate.EditRequest) (cura
 
 // take removes a block from its file, and the file when no block is left
 // (core.md stays), reporting that; f.mu is held.
-func (f *fakeBackend) take(path string, i int) (engine.BlockView, bool) {
+func (f *fakeBackend) take(path string, i int) (result.BlockView, bool) {
 	t := f.topics[path]
 	b := t.Blocks[i]
 	if path == corePath {
-		f.core = slices.DeleteFunc(f.core, func(c engine.CoreBlock) bool { return c.ID == b.Ref })
+		f.core = slices.DeleteFunc(f.core, func(c result.CoreBlock) bool { return c.ID == b.Ref })
 		f.syncCoreTopic()
 		return b, false
 	}
@@ -170,11 +171,11 @@ func (f *fakeBackend) MoveBlock(_ context.Context, req curate.MoveRequest) (cura
 	}
 	f.take(path, i)
 	if !exists {
-		f.topics[to] = &engine.TopicView{Path: to}
+		f.topics[to] = &result.TopicView{Path: to}
 	}
 	b.Path = to
 	if to == corePath {
-		f.core = append(f.core, engine.CoreBlock{ID: b.Ref, Text: b.Text, Tokens: 30, Footnotes: b.Footnotes})
+		f.core = append(f.core, result.CoreBlock{ID: b.Ref, Text: b.Text, Tokens: 30, Footnotes: b.Footnotes})
 		f.syncCoreTopic()
 	} else {
 		f.topics[to].Blocks = append(f.topics[to].Blocks, b)

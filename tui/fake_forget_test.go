@@ -7,15 +7,16 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Forget selects frames of the fake's archives as the engine does (a
 // speaker's v2 frames, a thread, source-ids), previews every place they
 // are as diffs and, unless dryRun, turns them into tombstones, drops them
 // from the pending queue and removes the blocks that cite only them.
-func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
+func (f *fakeBackend) Forget(_ context.Context, sel result.ForgetSelector, dryRun bool) (result.ForgetResult, error) {
 	if err := f.call("Forget"); err != nil {
-		return engine.ForgetResult{}, err
+		return result.ForgetResult{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -23,7 +24,7 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 	for _, id := range sel.Sources {
 		want[id] = true
 	}
-	hit := func(s engine.SourceView) bool {
+	hit := func(s result.SourceView) bool {
 		switch {
 		case len(want) > 0:
 			return want[s.Ref]
@@ -32,7 +33,7 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 		}
 		return threadOf(s.Ref) == sel.Thread
 	}
-	res := engine.ForgetResult{Sources: []string{}, Changes: []engine.ForgetChange{}, Blocks: []string{}}
+	res := result.ForgetResult{Sources: []string{}, Changes: []result.ForgetChange{}, Blocks: []string{}}
 	ids := map[string]bool{}
 	var paths []string
 	for p := range f.archives {
@@ -49,24 +50,24 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 			res.Sources = append(res.Sources, s.Ref)
 			fmt.Fprintf(&diff, "@@ -%d,3 +%d,3 @@\n <!-- source-id:%s -->\n-%s\n+<!-- forgotten:%s -->\n", 3+5*i, 3+5*i, s.Ref, s.Text, s.Time)
 			if !dryRun {
-				f.archives[p].Sources[i] = engine.SourceView{Kind: "source", Ref: s.Ref, Path: s.Path, Anchor: s.Anchor,
+				f.archives[p].Sources[i] = result.SourceView{Kind: "source", Ref: s.Ref, Path: s.Path, Anchor: s.Anchor,
 					Time: s.Time, Trust: "trusted", Forgotten: true}
 			}
 		}
 		if diff.Len() > 0 {
-			res.Changes = append(res.Changes, engine.ForgetChange{Path: p, Kind: "archive",
+			res.Changes = append(res.Changes, result.ForgetChange{Path: p, Kind: "archive",
 				Diff: "--- a/" + p + "\n+++ b/" + p + "\n" + diff.String()})
 		}
 	}
 	if len(want) > 0 {
 		for id := range want {
 			if !ids[id] {
-				return engine.ForgetResult{}, engine.Errorf(engine.CodeNotFound, "no archived record or stored turn has source-id %s", id)
+				return result.ForgetResult{}, engine.Errorf(engine.CodeNotFound, "no archived record or stored turn has source-id %s", id)
 			}
 		}
 	}
 	if len(ids) == 0 {
-		return engine.ForgetResult{}, engine.Errorf(engine.CodeInvalidArgument, "forget %s: nothing to forget", sel)
+		return result.ForgetResult{}, engine.Errorf(engine.CodeInvalidArgument, "forget %s: nothing to forget", sel)
 	}
 	var tpaths []string
 	for p := range f.topics {
@@ -76,7 +77,7 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 	for _, p := range tpaths {
 		t := f.topics[p]
 		var diff strings.Builder
-		var keep []engine.BlockView
+		var keep []result.BlockView
 		for _, b := range t.Blocks {
 			if citesOnly(b, ids) {
 				res.Blocks = append(res.Blocks, b.Ref)
@@ -86,7 +87,7 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 			keep = append(keep, b)
 		}
 		if diff.Len() > 0 {
-			res.Changes = append(res.Changes, engine.ForgetChange{Path: p, Kind: "topic",
+			res.Changes = append(res.Changes, result.ForgetChange{Path: p, Kind: "topic",
 				Diff: "--- a/" + p + "\n+++ b/" + p + "\n" + diff.String()})
 			if !dryRun {
 				t.Blocks = keep
@@ -95,13 +96,13 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 	}
 	res.Turns = len(res.Sources)
 	res.Changes = append(res.Changes,
-		engine.ForgetChange{Path: ".scriptorium/index", Kind: "index", Diff: "--- a/.scriptorium/index\n+++ b/.scriptorium/index\n" +
+		result.ForgetChange{Path: ".scriptorium/index", Kind: "index", Diff: "--- a/.scriptorium/index\n+++ b/.scriptorium/index\n" +
 			"-" + strings.Join(res.Sources, "\n-") + "\n the whole index is rebuilt from the files afterwards\n"},
-		engine.ForgetChange{Path: "sessions.db", Kind: "sessions", Diff: fmt.Sprintf("--- a/sessions.db\n+++ b/sessions.db\n-%d turn(s)\n+(forgotten)\n", res.Turns)})
+		result.ForgetChange{Path: "sessions.db", Kind: "sessions", Diff: fmt.Sprintf("--- a/sessions.db\n+++ b/sessions.db\n-%d turn(s)\n+(forgotten)\n", res.Turns)})
 	if dryRun {
 		return res, nil
 	}
-	var pending []engine.PendingSource
+	var pending []result.PendingSource
 	for _, p := range f.pending {
 		if !ids[p.Ref] {
 			pending = append(pending, p)
@@ -114,7 +115,7 @@ func (f *fakeBackend) Forget(_ context.Context, sel engine.ForgetSelector, dryRu
 }
 
 // citesOnly reports whether every source a block cites is in ids.
-func citesOnly(b engine.BlockView, ids map[string]bool) bool {
+func citesOnly(b result.BlockView, ids map[string]bool) bool {
 	n := 0
 	for _, fn := range b.Footnotes {
 		for _, c := range fn.Sources {

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/views"
 )
 
@@ -18,7 +18,7 @@ func (f *fakeBackend) Recall(ctx context.Context, prompt string) (views.Recalled
 	if err := f.call("Recall"); err != nil {
 		return views.Recalled{}, err
 	}
-	hits, err := f.Search(ctx, engine.SearchQuery{Text: prompt})
+	hits, err := f.Search(ctx, result.SearchQuery{Text: prompt})
 	if err != nil {
 		return views.Recalled{}, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/termsafe"
 	"scriptorium/views"
 )
@@ -98,50 +99,50 @@ func cleanAll(ss []string) []string {
 	return out
 }
 
-func (h hostileBackend) Status(ctx context.Context) (engine.Status, error) {
+func (h hostileBackend) Status(ctx context.Context) (result.Status, error) {
 	return poison(h.fakeBackend.Status(ctx))
 }
-func (h hostileBackend) Pending(ctx context.Context) ([]engine.PendingSource, error) {
+func (h hostileBackend) Pending(ctx context.Context) ([]result.PendingSource, error) {
 	return poison(h.fakeBackend.Pending(ctx))
 }
-func (h hostileBackend) Promote(ctx context.Context, refs []string) (engine.PromoteResult, error) {
+func (h hostileBackend) Promote(ctx context.Context, refs []string) (result.PromoteResult, error) {
 	return poison(h.fakeBackend.Promote(ctx, cleanAll(refs)))
 }
-func (h hostileBackend) Reject(ctx context.Context, refs []string, reason string) (engine.RejectResult, error) {
+func (h hostileBackend) Reject(ctx context.Context, refs []string, reason string) (result.RejectResult, error) {
 	return poison(h.fakeBackend.Reject(ctx, cleanAll(refs), reason))
 }
-func (h hostileBackend) Rejected(ctx context.Context) ([]engine.RejectedSource, error) {
+func (h hostileBackend) Rejected(ctx context.Context) ([]result.RejectedSource, error) {
 	return poison(h.fakeBackend.Rejected(ctx))
 }
-func (h hostileBackend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error) {
+func (h hostileBackend) Audit(ctx context.Context, q result.AuditQuery) (result.AuditReport, error) {
 	q.Source = clean(q.Source)
 	return poison(h.fakeBackend.Audit(ctx, q))
 }
-func (h hostileBackend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
+func (h hostileBackend) Topics(ctx context.Context) ([]result.TopicSummary, error) {
 	return poison(h.fakeBackend.Topics(ctx))
 }
-func (h hostileBackend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
+func (h hostileBackend) Topic(ctx context.Context, path string) (result.TopicView, error) {
 	return poison(h.fakeBackend.Topic(ctx, clean(path)))
 }
-func (h hostileBackend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
+func (h hostileBackend) Archive(ctx context.Context, path string) (result.ArchiveView, error) {
 	return poison(h.fakeBackend.Archive(ctx, clean(path)))
 }
-func (h hostileBackend) Core(ctx context.Context) (engine.CoreView, error) {
+func (h hostileBackend) Core(ctx context.Context) (result.CoreView, error) {
 	return poison(h.fakeBackend.Core(ctx))
 }
-func (h hostileBackend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
+func (h hostileBackend) MoveCoreBlock(ctx context.Context, id string, delta int) (result.UpdateResult, error) {
 	return poison(h.fakeBackend.MoveCoreBlock(ctx, clean(id), delta))
 }
-func (h hostileBackend) ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error) {
+func (h hostileBackend) ExplainCore(ctx context.Context, id string) (result.CoreExplanation, error) {
 	return poison(h.fakeBackend.ExplainCore(ctx, clean(id)))
 }
-func (h hostileBackend) ReorderCore(ctx context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error) {
+func (h hostileBackend) ReorderCore(ctx context.Context, id string, m result.CoreMove) (result.CoreMoveResult, error) {
 	return poison(h.fakeBackend.ReorderCore(ctx, clean(id), m))
 }
-func (h hostileBackend) Passes(ctx context.Context) ([]engine.PassReport, error) {
+func (h hostileBackend) Passes(ctx context.Context) ([]result.PassReport, error) {
 	return poison(h.fakeBackend.Passes(ctx))
 }
-func (h hostileBackend) Sleep(ctx context.Context) (engine.PassReport, error) {
+func (h hostileBackend) Sleep(ctx context.Context) (result.PassReport, error) {
 	return poison(h.fakeBackend.Sleep(ctx))
 }
 func (h hostileBackend) Proposals(ctx context.Context) ([]proposals.Proposal, error) {
@@ -153,14 +154,14 @@ func (h hostileBackend) Accept(ctx context.Context, id string, only []string) (p
 func (h hostileBackend) Decline(ctx context.Context, id string, only []string) ([]string, error) {
 	return poison(h.fakeBackend.Decline(ctx, clean(id), cleanAll(only)))
 }
-func (h hostileBackend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error) {
+func (h hostileBackend) Revert(ctx context.Context, rev int64, dryRun bool) (result.RevertResult, error) {
 	return poison(h.fakeBackend.Revert(ctx, rev, dryRun))
 }
-func (h hostileBackend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
+func (h hostileBackend) Forget(ctx context.Context, sel result.ForgetSelector, dryRun bool) (result.ForgetResult, error) {
 	sel.Sources, sel.Speaker, sel.Thread = cleanAll(sel.Sources), clean(sel.Speaker), clean(sel.Thread)
 	return poison(h.fakeBackend.Forget(ctx, sel, dryRun))
 }
-func (h hostileBackend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
+func (h hostileBackend) Search(ctx context.Context, q result.SearchQuery) ([]result.SearchResult, error) {
 	return poison(h.fakeBackend.Search(ctx, q))
 }
 func (h hostileBackend) LockHolder() (string, bool) {

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Archive is the source drill-down: one archive, scrolled to the frame a
@@ -19,7 +19,7 @@ type Archive struct {
 
 	path   string
 	anchor string
-	view   engine.ArchiveView
+	view   result.ArchiveView
 	loaded bool
 	err    error
 
@@ -47,7 +47,7 @@ func NewArchive(c *Common) *Archive { return &Archive{c: c} }
 func (a *Archive) Open(path, anchor string) tea.Cmd {
 	a.path, a.anchor = path, anchor
 	a.loaded, a.err = false, nil
-	a.view, a.lines = engine.ArchiveView{}, nil
+	a.view, a.lines = result.ArchiveView{}, nil
 	a.cur, a.off, a.jump = 0, 0, true
 	return Send(LoadArchive{Path: path})
 }
@@ -73,9 +73,9 @@ func (a *Archive) Capturing() bool { return false }
 func (a *Archive) SetSize(w, h int) { a.w, a.h = w, h }
 
 // Selected returns the selected frame.
-func (a *Archive) Selected() (engine.SourceView, bool) {
+func (a *Archive) Selected() (result.SourceView, bool) {
 	if !a.loaded || a.cur >= len(a.view.Sources) {
-		return engine.SourceView{}, false
+		return result.SourceView{}, false
 	}
 	return a.view.Sources[a.cur], true
 }
@@ -234,7 +234,7 @@ func (al *archiveLines) window(off, n, cur int, sel []string) []string {
 
 // frame renders one record: anchor and source-id, then time, speaker and
 // trust, then the record text verbatim.
-func (a *Archive) frame(s engine.SourceView, selected bool) []string {
+func (a *Archive) frame(s result.SourceView, selected bool) []string {
 	st := a.c.Styles
 	w := max(a.w-2, 1)
 	title := Visible(s.Anchor) + " · " + Visible(s.Ref)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/muesli/termenv"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // TestArchive_WindowMatchesFullRender: the drill-down draws only the
@@ -18,9 +18,9 @@ import (
 // must show exactly what drawing every frame did (refArchiveView).
 func TestArchive_WindowMatchesFullRender(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var srcs []engine.SourceView
+	var srcs []result.SourceView
 	for i := range 60 {
-		srcs = append(srcs, engine.SourceView{Ref: fmt.Sprintf("telegram/g/m%03d", i), Anchor: fmt.Sprintf("source-%03d", i),
+		srcs = append(srcs, result.SourceView{Ref: fmt.Sprintf("telegram/g/m%03d", i), Anchor: fmt.Sprintf("source-%03d", i),
 			Time: "2025-01-02T03:04:05Z", Label: "alice", SpeakerLabel: "Alice", Trust: "pending",
 			Text: strings.Repeat("words of a record ", rng.IntN(12)), Forgotten: i%17 == 5})
 	}
@@ -28,7 +28,7 @@ func TestArchive_WindowMatchesFullRender(t *testing.T) {
 		a := NewArchive(newCommon(termenv.TrueColor))
 		a.SetSize(size[0], size[1])
 		a.Open("sources/telegram/_v2/g.md", "source-030")
-		a.Update(ArchiveLoaded{Path: "sources/telegram/_v2/g.md", Archive: engine.ArchiveView{Path: "sources/telegram/_v2/g.md", Sources: srcs}})
+		a.Update(ArchiveLoaded{Path: "sources/telegram/_v2/g.md", Archive: result.ArchiveView{Path: "sources/telegram/_v2/g.md", Sources: srcs}})
 		ref := *a
 		keys := []string{"j", "j", "k", "pgdown", "pgdown", "G", "k", "g", "pgdown", "j", "pgup"}
 		for i := range 80 {

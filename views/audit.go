@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Audit is pane 7: everything that happened to memory, newest first —
@@ -23,7 +23,7 @@ type Audit struct {
 	c    *Common
 	w, h int
 
-	entries []engine.AuditEntry
+	entries []result.AuditEntry
 	hay     []string // per entry, the lower-case text the filter searches
 	loaded  bool
 	err     error
@@ -41,7 +41,7 @@ type Audit struct {
 
 	// preview is a revert of the selected entry waiting for confirmation:
 	// its diff is shown instead of the entry's own.
-	preview *engine.RevertResult
+	preview *result.RevertResult
 }
 
 // NewAudit returns the audit pane.
@@ -68,9 +68,9 @@ func (a *Audit) SetSize(w, h int) {
 }
 
 // Current returns the selected entry.
-func (a *Audit) Current() (engine.AuditEntry, bool) {
+func (a *Audit) Current() (result.AuditEntry, bool) {
 	if a.cur >= len(a.shown) {
-		return engine.AuditEntry{}, false
+		return result.AuditEntry{}, false
 	}
 	return a.entries[a.shown[a.cur]], true
 }
@@ -141,11 +141,11 @@ func (a *Audit) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // entryKey identifies an entry across reloads, so the cursor stays on it.
-func entryKey(en engine.AuditEntry) string {
+func entryKey(en result.AuditEntry) string {
 	return fmt.Sprintf("%s/%s/%d/%s", en.Time, en.Kind, en.Revision, strings.Join(en.Sources, ","))
 }
 
-func (a *Audit) setEntries(es []engine.AuditEntry) {
+func (a *Audit) setEntries(es []result.AuditEntry) {
 	keep := ""
 	if en, ok := a.Current(); ok {
 		keep = entryKey(en)
@@ -181,7 +181,7 @@ func (a *Audit) rebuild() {
 // auditHaystack is what the filter searches in an entry, lower case,
 // built once per load; fields are joined by a NUL so that a match never
 // spans two of them.
-func auditHaystack(en engine.AuditEntry) string {
+func auditHaystack(en result.AuditEntry) string {
 	fields := append([]string{en.Kind, en.Actor, en.Detail, en.Time, fmt.Sprintf("r%d", en.Revision)}, en.Sources...)
 	return strings.ToLower(strings.Join(append(fields, en.Changed...), "\x00"))
 }
@@ -305,7 +305,7 @@ func (a *Audit) openRecord() tea.Cmd {
 		return Send(Notice{Text: "this entry concerns no source"})
 	}
 	ref := en.Sources[clamp(a.src, 0, len(en.Sources)-1)]
-	i := slices.IndexFunc(en.Records, func(r engine.CitationView) bool { return r.Ref == ref })
+	i := slices.IndexFunc(en.Records, func(r result.CitationView) bool { return r.Ref == ref })
 	if i < 0 {
 		return Send(Notice{Text: "no archive holds " + Visible(ref) + " any more", Err: true})
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // wide reports whether list and detail sit side by side.
@@ -113,7 +113,7 @@ func revLabel(rev int64) string {
 }
 
 // row is one entry in a line: time, kind, revision, then what it concerns.
-func (a *Audit) row(en engine.AuditEntry) string {
+func (a *Audit) row(en result.AuditEntry) string {
 	var what []string
 	switch n := len(en.Sources); {
 	case n == 1:
@@ -184,7 +184,7 @@ func (a *Audit) detailView(w, h int, stacked bool) string {
 }
 
 // openHint says what enter and o open for the entry.
-func (a *Audit) openHint(en engine.AuditEntry) string {
+func (a *Audit) openHint(en result.AuditEntry) string {
 	var parts []string
 	if len(en.Diffs) > 0 {
 		parts = append(parts, "enter: the diff ("+plural(len(en.Diffs), "file")+")")
@@ -199,7 +199,7 @@ func (a *Audit) openHint(en engine.AuditEntry) string {
 }
 
 // diffView fills the pane with the entry's diffs in a scrollable viewport.
-func (a *Audit) diffView(en engine.AuditEntry) string {
+func (a *Audit) diffView(en result.AuditEntry) string {
 	st := a.c.Styles
 	head := WrapParts([]string{st.Title.Render("Diff"), st.Header.Render(kindLabel(en.Kind)), revLabel(en.Revision),
 		Visible(en.Time), plural(len(en.Diffs), "file")}, " · ", a.w)

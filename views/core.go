@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Core is pane 3: the token budget gauge and the blocks of topics/core.md
@@ -17,7 +17,7 @@ type Core struct {
 	c    *Common
 	w, h int
 
-	view   engine.CoreView
+	view   result.CoreView
 	loaded bool
 	err    error
 
@@ -29,7 +29,7 @@ type Core struct {
 	before map[string]string // block states before the move
 	change string            // what the last move changed in the render
 
-	explain *engine.CoreExplanation // why the selected block is in or out, once asked
+	explain *result.CoreExplanation // why the selected block is in or out, once asked
 	src     int                     // the selected citation of the open block
 	md      *mdCache                // glamour renders of open blocks
 }
@@ -56,9 +56,9 @@ func (p *Core) Capturing() bool { return false }
 func (p *Core) SetSize(w, h int) { p.w, p.h = w, h }
 
 // Current returns the block under the cursor.
-func (p *Core) Current() (engine.CoreBlock, bool) {
+func (p *Core) Current() (result.CoreBlock, bool) {
 	if p.cur >= len(p.view.Blocks) {
-		return engine.CoreBlock{}, false
+		return result.CoreBlock{}, false
 	}
 	return p.view.Blocks[p.cur], true
 }
@@ -114,7 +114,7 @@ func (p *Core) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Core) setView(v engine.CoreView) {
+func (p *Core) setView(v result.CoreView) {
 	var keep string
 	if b, ok := p.Current(); ok {
 		keep = b.ID
@@ -193,12 +193,12 @@ func (p *Core) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return Send(LoadExplain{ID: b.ID})
 		}
 	case key.Matches(msg, k.MoveTop):
-		return p.askReorder(engine.CoreMove{Top: true})
+		return p.askReorder(result.CoreMove{Top: true})
 	case key.Matches(msg, k.Pin):
 		if b, ok := p.Current(); ok && b.Pinned {
-			return p.askReorder(engine.CoreMove{Unpin: true})
+			return p.askReorder(result.CoreMove{Unpin: true})
 		}
-		return p.askReorder(engine.CoreMove{Pin: true})
+		return p.askReorder(result.CoreMove{Pin: true})
 	case key.Matches(msg, k.Up):
 		p.cur = clamp(p.cur-1, 0, len(p.view.Blocks)-1)
 	case key.Matches(msg, k.Down):
@@ -327,14 +327,14 @@ func (p *Core) View() string {
 
 // coreText is a block's text with its footnote references numbered in
 // order of appearance ("[1]"), as the topics pane shows them.
-func coreText(b engine.CoreBlock) string {
+func coreText(b result.CoreBlock) string {
 	return markFootnotes(b.Text, footnoteOrder(b.Text, nil), false)
 }
 
 // textLines is a block's text wrapped to the pane, then the legend of its
 // footnote numbers when both fit in room lines; the text comes first (enter
 // shows the whole block with its legend).
-func (p *Core) textLines(b engine.CoreBlock, room int) []string {
+func (p *Core) textLines(b result.CoreBlock, room int) []string {
 	body := Wrap(Visible(coreText(b)), p.w)
 	order := footnoteOrder(b.Text, nil)
 	if len(order) == 0 {

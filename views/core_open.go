@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // The open block and the explanation of the core pane: a block read in
@@ -15,12 +15,12 @@ import (
 // left out; `t` and `P` reorder in one step.
 
 // citations flattens the open block's footnotes into its cited sources.
-func (p *Core) citations() []engine.CitationView {
+func (p *Core) citations() []result.CitationView {
 	b, ok := p.Current()
 	if !ok {
 		return nil
 	}
-	var out []engine.CitationView
+	var out []result.CitationView
 	for _, f := range b.Footnotes {
 		out = append(out, f.Sources...)
 	}
@@ -89,7 +89,7 @@ func (p *Core) textView() string {
 
 // explainLines is the explanation of the selected block, for the space
 // under the list.
-func (p *Core) explainLines(x engine.CoreExplanation, room int) []string {
+func (p *Core) explainLines(x result.CoreExplanation, room int) []string {
 	st := p.c.Styles
 	state := x.State
 	if x.Pinned {
@@ -114,7 +114,7 @@ func (p *Core) explainLines(x engine.CoreExplanation, room int) []string {
 }
 
 // askReorder confirms a one-step reorder of the selected block.
-func (p *Core) askReorder(m engine.CoreMove) tea.Cmd {
+func (p *Core) askReorder(m result.CoreMove) tea.Cmd {
 	b, ok := p.Current()
 	if !ok {
 		return nil

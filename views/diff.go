@@ -3,7 +3,7 @@ package views
 import (
 	"strings"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // sideBySideMin is the width from which a diff shows the old and the new
@@ -15,7 +15,7 @@ const sideBySideMin = 140
 // usually one long paragraph line); from sideBySideMin cells the old and new
 // sides stand side by side. The passes, audit and forget views show diffs
 // alike.
-func renderDiffs(st *Styles, files []engine.FileDiff, w int) string {
+func renderDiffs(st *Styles, files []result.FileDiff, w int) string {
 	var out []string
 	for _, f := range files {
 		out = append(out, st.DiffHeader.Render(Truncate("── "+Visible(f.Path)+" ──", w)))

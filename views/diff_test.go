@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Rough edge: pass diffs cut long lines. They wrap (the marker repeated on
@@ -15,7 +15,7 @@ import (
 func TestRenderDiffs_WrapsAndSideBySide(t *testing.T) {
 	st := newCommon(termenv.Ascii).Styles
 	long := strings.Repeat("the router is an OpenWrt device ", 6)
-	files := []engine.FileDiff{{Path: "topics/x.md", Diff: "--- a/topics/x.md\n+++ b/topics/x.md\n@@ -1,3 +1,3 @@\n # X\n-" + long + "^aaaaaaa1\n+" + long + "now. ^aaaaaaa1\n"}}
+	files := []result.FileDiff{{Path: "topics/x.md", Diff: "--- a/topics/x.md\n+++ b/topics/x.md\n@@ -1,3 +1,3 @@\n # X\n-" + long + "^aaaaaaa1\n+" + long + "now. ^aaaaaaa1\n"}}
 	narrow := ansi.Strip(renderDiffs(st, files, 60))
 	for _, l := range strings.Split(narrow, "\n") {
 		if ansi.StringWidth(l) > 60 {

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Forget is the forget preview: it covers the pane it was opened from and
@@ -22,7 +22,7 @@ type Forget struct {
 	w, h int
 
 	req     PreviewForget
-	res     engine.ForgetResult
+	res     result.ForgetResult
 	loaded  bool
 	err     error
 	running bool // the forget itself is under way
@@ -68,7 +68,7 @@ func (f *Forget) SetSize(w, h int) {
 func (f *Forget) What() string { return f.req.What }
 
 // Result returns the preview shown, and whether it has arrived.
-func (f *Forget) Result() (engine.ForgetResult, bool) { return f.res, f.loaded && f.err == nil }
+func (f *Forget) Result() (result.ForgetResult, bool) { return f.res, f.loaded && f.err == nil }
 
 // ShortHelp implements help.KeyMap.
 func (f *Forget) ShortHelp() []key.Binding {
@@ -148,7 +148,7 @@ func (f *Forget) confirm() tea.Cmd {
 
 // ForgetPrompt is the confirmation of a forget: how many records of whom,
 // what leaves the topics and the turns, and that it is final.
-func ForgetPrompt(what string, r engine.ForgetResult) string {
+func ForgetPrompt(what string, r result.ForgetResult) string {
 	return fmt.Sprintf("Forget %s of %s? Their text leaves the archive (tombstones keep source-id, anchor and time); "+
 		"%s and %s leave the topics, %s %s blanked, and every copy listed above is scrubbed. "+
 		"This cannot be reverted. y to confirm, any other key cancels",
@@ -192,9 +192,9 @@ func (f *Forget) fill(head int) {
 	}
 	f.vp.Width, f.vp.Height = f.w, max(f.h-head, 0)
 	if k := fmt.Sprintf("%s/%d", f.req.What, f.w); k != f.vpKey {
-		files := make([]engine.FileDiff, 0, len(f.res.Changes))
+		files := make([]result.FileDiff, 0, len(f.res.Changes))
 		for _, c := range f.res.Changes {
-			files = append(files, engine.FileDiff{Path: "[" + c.Kind + "] " + c.Path, Diff: c.Diff})
+			files = append(files, result.FileDiff{Path: "[" + c.Kind + "] " + c.Path, Diff: c.Diff})
 		}
 		f.vp.SetContent(renderDiffs(f.c.Styles, files, f.w))
 		f.vp.GotoTop()

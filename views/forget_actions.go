@@ -3,7 +3,7 @@ package views
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // The keys that start a forget: on a pending record its trusted speaker
@@ -22,7 +22,7 @@ func (p *Pending) forgetSpeaker() tea.Cmd {
 	if cur.SpeakerLabel != "" && cur.SpeakerLabel != cur.SpeakerID {
 		what = "speaker " + Visible(cur.SpeakerLabel)
 	}
-	return Send(PreviewForget{Selector: engine.ForgetSelector{Speaker: cur.SpeakerID}, What: what})
+	return Send(PreviewForget{Selector: result.ForgetSelector{Speaker: cur.SpeakerID}, What: what})
 }
 
 func (p *Pending) forgetThread() tea.Cmd {
@@ -30,7 +30,7 @@ func (p *Pending) forgetThread() tea.Cmd {
 	if !ok || cur.Thread == "" {
 		return nil
 	}
-	return Send(PreviewForget{Selector: engine.ForgetSelector{Thread: cur.Thread}, What: "thread " + Visible(cur.Thread)})
+	return Send(PreviewForget{Selector: result.ForgetSelector{Thread: cur.Thread}, What: "thread " + Visible(cur.Thread)})
 }
 
 func (a *Archive) forget() tea.Cmd {
@@ -41,5 +41,5 @@ func (a *Archive) forget() tea.Cmd {
 	case s.Forgotten:
 		return Send(Notice{Text: "this record is forgotten already: only its tombstone is left"})
 	}
-	return Send(PreviewForget{Selector: engine.ForgetSelector{Sources: []string{s.Ref}}, What: "source " + Visible(s.Ref)})
+	return Send(PreviewForget{Selector: result.ForgetSelector{Sources: []string{s.Ref}}, What: "source " + Visible(s.Ref)})
 }

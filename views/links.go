@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // blockLink is a relative link in a block's text, resolved against the
@@ -24,7 +24,7 @@ var linkRE = regexp.MustCompile(`(^|[^!])\[([^\]\^][^\]]*)\]\(([^)\s]+)\)`)
 
 // blockLinks lists the block's relative links in text order; external
 // links (a scheme or //host) are left out.
-func blockLinks(b engine.BlockView) []blockLink {
+func blockLinks(b result.BlockView) []blockLink {
 	var out []blockLink
 	for _, m := range linkRE.FindAllStringSubmatch(b.Text, -1) {
 		target := m[3]

@@ -3,13 +3,13 @@ package views
 import (
 	"testing"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Rough edge: links in a block could not be followed. They are listed
 // with the footnotes and enter opens what they point at.
 func TestBlockLinks_ResolveAndFollow(t *testing.T) {
-	b := engine.BlockView{Path: "topics/people/craig.md", Text: "See [the plan](../projects/release.md#^1f2e3d4c), " +
+	b := result.BlockView{Path: "topics/people/craig.md", Text: "See [the plan](../projects/release.md#^1f2e3d4c), " +
 		"[this file](#^0b1c2d3e), [the record](../../sources/openprogram/_v2/sess-7f2a.md#source-4f1f0000), " +
 		"[out](../../../etc/passwd), [web](https://example.com) and ![img](x.png).[^e-1175dea39c]"}
 	links := blockLinks(b)

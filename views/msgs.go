@@ -3,15 +3,15 @@ package views
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 )
 
 // Requests: a pane returns Send(request); the root runs the engine work in a
 // command and answers with the matching result message.
 type (
-	// LoadStatus asks for engine.Status.
+	// LoadStatus asks for the engine's status (result.Status).
 	LoadStatus struct{}
 	// LoadPending asks for the pending sources.
 	LoadPending struct{}
@@ -26,7 +26,7 @@ type (
 	// LoadPasses asks for the sleep passes.
 	LoadPasses struct{}
 	// RunSearch runs a search.
-	RunSearch struct{ Query engine.SearchQuery }
+	RunSearch struct{ Query result.SearchQuery }
 	// Promote promotes pending sources; Summary says what in words
 	// ("2 sources from telegram/group-42"), Who whose words they are
 	// (speakers with message ids), for the result line.
@@ -57,7 +57,7 @@ type (
 	// into or out of the pinned section).
 	ReorderCore struct {
 		ID   string
-		Move engine.CoreMove
+		Move result.CoreMove
 	}
 	// RunSleep runs a sleep pass now.
 	RunSleep struct{}
@@ -104,75 +104,75 @@ type (
 type (
 	// StatusLoaded answers LoadStatus.
 	StatusLoaded struct {
-		Status engine.Status
+		Status result.Status
 		Err    error
 	}
 	// PendingLoaded answers LoadPending.
 	PendingLoaded struct {
-		Sources []engine.PendingSource
+		Sources []result.PendingSource
 		Err     error
 	}
 	// TopicsLoaded answers LoadTopics.
 	TopicsLoaded struct {
-		Topics []engine.TopicSummary
+		Topics []result.TopicSummary
 		Err    error
 	}
 	// TopicLoaded answers LoadTopic.
 	TopicLoaded struct {
 		Path  string
-		Topic engine.TopicView
+		Topic result.TopicView
 		Err   error
 	}
 	// ArchiveLoaded answers LoadArchive.
 	ArchiveLoaded struct {
 		Path    string
-		Archive engine.ArchiveView
+		Archive result.ArchiveView
 		Err     error
 	}
 	// CoreLoaded answers LoadCore.
 	CoreLoaded struct {
-		Core engine.CoreView
+		Core result.CoreView
 		Err  error
 	}
 	// PassesLoaded answers LoadPasses.
 	PassesLoaded struct {
-		Passes []engine.PassReport
+		Passes []result.PassReport
 		Err    error
 	}
 	// SearchDone answers RunSearch.
 	SearchDone struct {
-		Query   engine.SearchQuery
-		Results []engine.SearchResult
+		Query   result.SearchQuery
+		Results []result.SearchResult
 		Err     error
 	}
 	// Promoted answers Promote.
 	Promoted struct {
 		Refs   []string
 		Who    string
-		Result engine.PromoteResult
+		Result result.PromoteResult
 		Err    error
 	}
 	// SourcesRejected answers Reject.
 	SourcesRejected struct {
 		Request Reject
-		Result  engine.RejectResult
+		Result  result.RejectResult
 		Err     error
 	}
 	// RejectedLoaded answers LoadRejected.
 	RejectedLoaded struct {
-		Sources []engine.RejectedSource
+		Sources []result.RejectedSource
 		Err     error
 	}
 	// AuditLoaded answers LoadAudit.
 	AuditLoaded struct {
-		Report engine.AuditReport
+		Report result.AuditReport
 		Err    error
 	}
 	// CoreMoved answers MoveCoreBlock.
 	CoreMoved struct {
 		ID     string
 		Delta  int
-		Result engine.UpdateResult
+		Result result.UpdateResult
 		Err    error
 	}
 	// ProposalsLoaded answers LoadProposals.
@@ -196,30 +196,30 @@ type (
 	RevertPreviewed struct {
 		Revision int64
 		From     string
-		Result   engine.RevertResult
+		Result   result.RevertResult
 		Err      error
 	}
 	// Reverted answers RunRevert.
 	Reverted struct {
 		Revision int64
-		Result   engine.RevertResult
+		Result   result.RevertResult
 		Err      error
 	}
 	// ExplainLoaded answers LoadExplain.
 	ExplainLoaded struct {
 		ID          string
-		Explanation engine.CoreExplanation
+		Explanation result.CoreExplanation
 		Err         error
 	}
 	// CoreReordered answers ReorderCore.
 	CoreReordered struct {
 		Request ReorderCore
-		Result  engine.CoreMoveResult
+		Result  result.CoreMoveResult
 		Err     error
 	}
 	// SleepDone answers RunSleep.
 	SleepDone struct {
-		Report engine.PassReport
+		Report result.PassReport
 		Err    error
 	}
 	// SizeChanged follows SetSize, so panes can start work that depends on
@@ -234,24 +234,24 @@ type (
 	// PreviewForget opens the forget preview: the dry run of Selector.
 	// What names the selection for people ("speaker Bob (u456)").
 	PreviewForget struct {
-		Selector engine.ForgetSelector
+		Selector result.ForgetSelector
 		What     string
 	}
 	// ForgetPreviewed answers PreviewForget.
 	ForgetPreviewed struct {
 		Request PreviewForget
-		Result  engine.ForgetResult
+		Result  result.ForgetResult
 		Err     error
 	}
 	// RunForget forgets Selector for good.
 	RunForget struct {
-		Selector engine.ForgetSelector
+		Selector result.ForgetSelector
 		What     string
 	}
 	// Forgotten answers RunForget.
 	Forgotten struct {
 		Request RunForget
-		Result  engine.ForgetResult
+		Result  result.ForgetResult
 		Err     error
 	}
 	// CloseForget leaves the forget preview; nothing changes.

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 )
 
 // Passes is pane 4: the proposals waiting for the owner first (oldest
@@ -23,14 +23,14 @@ type Passes struct {
 	c    *Common
 	w, h int
 
-	passes []engine.PassReport
+	passes []result.PassReport
 	loaded bool
 	err    error
 
 	props    []proposals.Proposal
 	propErr  error
 	file     int                  // the selected file of the selected proposal
-	preview  *engine.RevertResult // a revert waiting for confirmation, shown instead of the diff
+	preview  *result.RevertResult // a revert waiting for confirmation, shown instead of the diff
 	previewR int64                // the revision that preview reverts
 
 	cur, off int
@@ -73,10 +73,10 @@ func (p *Passes) Capturing() bool { return false }
 func (p *Passes) SetSize(w, h int) { p.w, p.h = w, h }
 
 // Current returns the selected pass (false while a proposal is selected).
-func (p *Passes) Current() (engine.PassReport, bool) {
+func (p *Passes) Current() (result.PassReport, bool) {
 	i := p.cur - len(p.props)
 	if i < 0 || i >= len(p.passes) {
-		return engine.PassReport{}, false
+		return result.PassReport{}, false
 	}
 	return p.passes[i], true
 }
@@ -141,7 +141,7 @@ func (p *Passes) Update(msg tea.Msg) (Component, tea.Cmd) {
 		if msg.Err == nil {
 			p.want = msg.Report.Pass
 			// Show the new report at once; the reload that follows keeps it.
-			p.setPasses(append([]engine.PassReport{msg.Report}, p.passes...))
+			p.setPasses(append([]result.PassReport{msg.Report}, p.passes...))
 		}
 	case tea.KeyMsg:
 		return p, p.handleKey(msg)
@@ -149,7 +149,7 @@ func (p *Passes) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Passes) setPasses(ps []engine.PassReport) {
+func (p *Passes) setPasses(ps []result.PassReport) {
 	keep := p.selection()
 	if p.want != 0 {
 		keep = fmt.Sprintf("pass:%d", p.want)
@@ -349,7 +349,7 @@ func (p *Passes) coreGapLines(w int) []string {
 	if !ok {
 		return nil
 	}
-	var older *engine.PassReport
+	var older *result.PassReport
 	if i := p.cur - len(p.props) + 1; i < len(p.passes) {
 		older = &p.passes[i]
 	}
@@ -388,7 +388,7 @@ func (p *Passes) coreGapLines(w int) []string {
 }
 
 // diffText colours the pass's diffs: + green, - red, @@ faint.
-func (p *Passes) diffText(r engine.PassReport, w int) string {
+func (p *Passes) diffText(r result.PassReport, w int) string {
 	st := p.c.Styles
 	if len(r.Changed) == 0 {
 		return strings.Join(Wrap(st.Faint.Render("No changes: the pass found nothing to reorganise."), w), "\n")
@@ -397,6 +397,6 @@ func (p *Passes) diffText(r engine.PassReport, w int) string {
 }
 
 // colourDiffs renders file diffs: a header per file, + green, - red, @@ faint.
-func (p *Passes) colourDiffs(files []engine.FileDiff, w int) string {
+func (p *Passes) colourDiffs(files []result.FileDiff, w int) string {
 	return renderDiffs(p.c.Styles, files, w)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Pending is pane 1: pending sources grouped by thread and, in a thread,
@@ -20,15 +20,15 @@ type Pending struct {
 	c    *Common
 	w, h int
 
-	all      []engine.PendingSource // the list shown: the queue, or the rejected
+	all      []result.PendingSource // the list shown: the queue, or the rejected
 	hay      []string               // per source of all, the lower-case text the filter searches
 	nThreads int                    // threads of all
-	queue    []engine.PendingSource
+	queue    []result.PendingSource
 	loaded   bool
 	err      error
 
-	rejected     map[string]engine.RejectedSource // by source-id
-	rejectedList []engine.PendingSource           // oldest rejection first
+	rejected     map[string]result.RejectedSource // by source-id
+	rejectedList []result.PendingSource           // oldest rejection first
 	showRejected bool
 	askRejected  bool // load the rejected sources once the queue is in (Init)
 
@@ -62,7 +62,7 @@ const (
 
 // NewPending returns the pending pane.
 func NewPending(c *Common) *Pending {
-	return &Pending{c: c, selected: map[string]bool{}, rejected: map[string]engine.RejectedSource{},
+	return &Pending{c: c, selected: map[string]bool{}, rejected: map[string]result.RejectedSource{},
 		filter: newInput(c, "/ ", "filter by thread, speaker or text"),
 		reason: newInput(c, "reason: ", "why reject them? (optional; enter continues, esc cancels)")}
 }
@@ -110,9 +110,9 @@ func (p *Pending) Selected() []string {
 }
 
 // Current returns the source under the cursor.
-func (p *Pending) Current() (engine.PendingSource, bool) {
+func (p *Pending) Current() (result.PendingSource, bool) {
 	if len(p.items) == 0 {
-		return engine.PendingSource{}, false
+		return result.PendingSource{}, false
 	}
 	return p.all[p.rows[p.items[p.cursor]].src], true
 }
@@ -274,9 +274,9 @@ func (p *Pending) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 // setRejected keeps the rejected sources, for the R list and for the
 // reason shown beside each.
-func (p *Pending) setRejected(rs []engine.RejectedSource) {
+func (p *Pending) setRejected(rs []result.RejectedSource) {
 	clear(p.rejected)
-	p.rejectedList = make([]engine.PendingSource, 0, len(rs)) // p.all may share the old one
+	p.rejectedList = make([]result.PendingSource, 0, len(rs)) // p.all may share the old one
 	for _, r := range rs {
 		p.rejected[r.Ref] = r
 		p.rejectedList = append(p.rejectedList, r.PendingSource)
@@ -320,7 +320,7 @@ func (p *Pending) toggleThread() {
 	}
 }
 
-func (p *Pending) setSources(src []engine.PendingSource) {
+func (p *Pending) setSources(src []result.PendingSource) {
 	var curRef string
 	if s, ok := p.Current(); ok {
 		curRef = s.Ref
@@ -392,7 +392,7 @@ func (p *Pending) rebuild() {
 
 // senderKey tells senders apart: the speaker id, or the label of a sender
 // who has none (a WhatsApp name).
-func senderKey(s engine.PendingSource) string {
+func senderKey(s result.PendingSource) string {
 	if s.SpeakerID != "" {
 		return "id:" + s.SpeakerID
 	}
@@ -403,11 +403,11 @@ func senderKey(s engine.PendingSource) string {
 // built once per load instead of once per source per keystroke. The
 // fields are joined by a NUL, which a query (typed text) never holds, so
 // a match never spans two fields.
-func pendingHaystack(s engine.PendingSource) string {
+func pendingHaystack(s result.PendingSource) string {
 	return strings.ToLower(strings.Join([]string{threadOf(s), s.Ref, s.SpeakerLabel, s.SpeakerID, s.Content, s.Text}, "\x00"))
 }
 
-func threadOf(s engine.PendingSource) string {
+func threadOf(s result.PendingSource) string {
 	if s.Thread != "" {
 		return s.Thread
 	}

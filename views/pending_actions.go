@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // maxNamed is how many sources a confirmation names one by one; the rest
@@ -174,8 +174,8 @@ func (p *Pending) who(refs []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func (p *Pending) byRef() map[string]engine.PendingSource {
-	out := make(map[string]engine.PendingSource, len(p.all))
+func (p *Pending) byRef() map[string]result.PendingSource {
+	out := make(map[string]result.PendingSource, len(p.all))
 	for _, s := range p.all {
 		out[s.Ref] = s
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // The search inputs, in tab order.
@@ -36,10 +36,10 @@ type Search struct {
 	focus  int // the focused input, -1 for none
 	sort   string
 
-	query   engine.SearchQuery // the last query sent
+	query   result.SearchQuery // the last query sent
 	ran     bool
 	running bool
-	results []engine.SearchResult
+	results []result.SearchResult
 	err     error
 	cur     int
 	off     int
@@ -103,7 +103,7 @@ func (p *Search) inputWidths() (full, half int) {
 }
 
 // Results returns the current results.
-func (p *Search) Results() []engine.SearchResult { return p.results }
+func (p *Search) Results() []result.SearchResult { return p.results }
 
 // Query returns the text of the query input.
 func (p *Search) Query() string { return p.inputs[fieldQuery].Value() }
@@ -155,7 +155,7 @@ func (p *Search) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return p, nil
 }
 
-func sameQuery(a, b engine.SearchQuery) bool { return a == b }
+func sameQuery(a, b result.SearchQuery) bool { return a == b }
 
 func (p *Search) editKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.Keys.Input
@@ -257,7 +257,7 @@ func (p *Search) setPrompts() {
 }
 
 func (p *Search) run() tea.Cmd {
-	q := engine.SearchQuery{
+	q := result.SearchQuery{
 		Text:    strings.TrimSpace(p.inputs[fieldQuery].Value()),
 		Speaker: strings.TrimSpace(p.inputs[fieldSpeaker].Value()),
 		Path:    strings.TrimSpace(p.inputs[fieldPath].Value()),
@@ -326,7 +326,7 @@ func (p *Search) View() string {
 
 // resultLines is a result in two lines: kind, score, trust, path#anchor and
 // time; then the speaker (for sources) and the snippet.
-func (p *Search) resultLines(r engine.SearchResult) (string, string) {
+func (p *Search) resultLines(r result.SearchResult) (string, string) {
 	st := p.c.Styles
 	l1 := fmt.Sprintf("%-6s %7.2f  %s  %s#%s", Visible(r.Kind), r.Score, st.Trusted.Render("trusted"),
 		Visible(r.Path), Visible(r.Anchor))

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Status is pane 6: workspace id, revision, lock holder, writer status,
@@ -16,7 +16,7 @@ type Status struct {
 	c    *Common
 	w, h int
 
-	status engine.Status
+	status result.Status
 	loaded bool
 	err    error
 	off    int
@@ -41,7 +41,7 @@ func (p *Status) Capturing() bool { return false }
 func (p *Status) SetSize(w, h int) { p.w, p.h = w, h }
 
 // Data returns the last status loaded.
-func (p *Status) Data() (engine.Status, bool) { return p.status, p.loaded && p.err == nil }
+func (p *Status) Data() (result.Status, bool) { return p.status, p.loaded && p.err == nil }
 
 // ShortHelp implements help.KeyMap.
 func (p *Status) ShortHelp() []key.Binding {

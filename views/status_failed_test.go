@@ -8,6 +8,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // TestStatus_ShowsFailedSessions: a session the writer gave up on is
@@ -16,7 +17,7 @@ import (
 func TestStatus_ShowsFailedSessions(t *testing.T) {
 	p := NewStatus(newCommon(termenv.Ascii))
 	p.SetSize(100, 40)
-	st := engine.Status{WorkspaceID: "ws", Writer: engine.WriterStatus{FailedSessions: []engine.WriterSessionFailure{
+	st := result.Status{WorkspaceID: "ws", Writer: result.WriterStatus{FailedSessions: []result.WriterSessionFailure{
 		{Provider: "openprogram", Session: "poisoned", Code: engine.CodeRejected, Message: "bad edit", At: "2026-08-11T09:00:00Z"},
 	}}}
 	c, _ := p.Update(StatusLoaded{Status: st})

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // topicsFocus is the column of the topics pane that has the cursor.
@@ -26,7 +26,7 @@ type Topics struct {
 	c    *Common
 	w, h int
 
-	topics  []engine.TopicSummary
+	topics  []result.TopicSummary
 	loaded  bool
 	err     error
 	tree    []treeRow
@@ -35,7 +35,7 @@ type Topics struct {
 	treeOff int
 
 	path        string // the selected file
-	topic       engine.TopicView
+	topic       result.TopicView
 	topicLoaded bool
 	topicErr    error
 	block       int
@@ -60,7 +60,7 @@ type noteRow struct {
 	num   int // the footnote's number, as the block's text shows it
 	label string
 	time  string
-	src   *engine.CitationView
+	src   *result.CitationView
 	link  *blockLink // a link of the block's text, followed with enter
 }
 
@@ -92,9 +92,9 @@ func (p *Topics) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *Topics) Path() string { return p.path }
 
 // Block returns the selected block.
-func (p *Topics) Block() (engine.BlockView, bool) {
+func (p *Topics) Block() (result.BlockView, bool) {
 	if !p.topicLoaded || p.block >= len(p.topic.Blocks) {
-		return engine.BlockView{}, false
+		return result.BlockView{}, false
 	}
 	return p.topic.Blocks[p.block], true
 }
@@ -295,8 +295,8 @@ func (p *Topics) applyWant() tea.Cmd {
 	return p.selectFile(path)
 }
 
-func (p *Topics) setTopics(ts []engine.TopicSummary) tea.Cmd {
-	p.topics = append([]engine.TopicSummary(nil), ts...)
+func (p *Topics) setTopics(ts []result.TopicSummary) tea.Cmd {
+	p.topics = append([]result.TopicSummary(nil), ts...)
 	sort.Slice(p.topics, func(i, j int) bool { return p.topics[i].Path < p.topics[j].Path })
 	p.buildTree()
 	if p.want.path != "" {
@@ -336,7 +336,7 @@ func (p *Topics) buildTree() {
 	}
 }
 
-func (p *Topics) setTopic(t engine.TopicView, err error) tea.Cmd {
+func (p *Topics) setTopic(t result.TopicView, err error) tea.Cmd {
 	var keep string
 	if b, ok := p.Block(); ok {
 		keep = b.Ref
@@ -403,7 +403,7 @@ func (p *Topics) noteRows() []noteRow {
 // blockText is a block's text with its footnote references shown as the
 // numbers of the footnote list under it ("[1]"), escaped for glamour when
 // markdown is set.
-func blockText(b engine.BlockView, markdown bool) string {
+func blockText(b result.BlockView, markdown bool) string {
 	labels := make([]string, len(b.Footnotes))
 	for i, f := range b.Footnotes {
 		labels[i] = f.Label

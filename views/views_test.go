@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/keymap"
 )
 
@@ -133,7 +133,7 @@ func TestThreadOfRef_Cases(t *testing.T) {
 func TestPassesDiff_ColouredByLineKind(t *testing.T) {
 	c := newCommon(termenv.ANSI256)
 	p := NewPasses(c)
-	rep := engine.PassReport{Pass: 1, Changed: []engine.FileDiff{{Path: "topics/a.md",
+	rep := result.PassReport{Pass: 1, Changed: []result.FileDiff{{Path: "topics/a.md",
 		Diff: "--- a/topics/a.md\n+++ b/topics/a.md\n@@ -1 +1 @@\n-old\n+new\n same\n"}}}
 	lines := strings.Split(p.diffText(rep, 80), "\n")
 	st := c.Styles
@@ -193,8 +193,8 @@ func TestRenderMarkdown_StoredControlCodesStayInert(t *testing.T) {
 	}
 }
 
-func pendingFixture() []engine.PendingSource {
-	return []engine.PendingSource{
+func pendingFixture() []result.PendingSource {
+	return []result.PendingSource{
 		{Ref: "telegram/g/m1", Thread: "telegram/g", Time: "2026-08-10T12:00:00Z", SpeakerLabel: "B (u456)", Content: "one"},
 		{Ref: "slack/x/m9", Thread: "slack/x", Time: "2026-08-10T12:01:00Z", SpeakerLabel: "C (u1)", Content: "two"},
 		{Ref: "telegram/g/m2", Thread: "telegram/g", Time: "2026-08-10T12:02:00Z", SpeakerLabel: "B (u456)", Content: "three"},
@@ -244,9 +244,9 @@ func TestPending_SenderGroups(t *testing.T) {
 	p := NewPending(newCommon(termenv.Ascii))
 	p.SetSize(80, 20)
 	src := append(pendingFixture(),
-		engine.PendingSource{Ref: "telegram/g/m3", Thread: "telegram/g", Time: "2026-08-10T12:03:00Z", SpeakerID: "u7", SpeakerLabel: "D (u7)", Content: "four"},
-		engine.PendingSource{Ref: "slack/x/m10", Thread: "slack/x", Time: "2026-08-10T12:04:00Z", SpeakerID: "u456", SpeakerLabel: "B (u456)", Content: "five"},
-		engine.PendingSource{Ref: "telegram/g/m4", Thread: "telegram/g", Time: "2026-08-10T12:05:00Z", SpeakerID: "u456", SpeakerLabel: "B (u456)", Content: "six"},
+		result.PendingSource{Ref: "telegram/g/m3", Thread: "telegram/g", Time: "2026-08-10T12:03:00Z", SpeakerID: "u7", SpeakerLabel: "D (u7)", Content: "four"},
+		result.PendingSource{Ref: "slack/x/m10", Thread: "slack/x", Time: "2026-08-10T12:04:00Z", SpeakerID: "u456", SpeakerLabel: "B (u456)", Content: "five"},
+		result.PendingSource{Ref: "telegram/g/m4", Thread: "telegram/g", Time: "2026-08-10T12:05:00Z", SpeakerID: "u456", SpeakerLabel: "B (u456)", Content: "six"},
 	)
 	src[0].SpeakerID, src[2].SpeakerID = "u456", "u456"
 	p.Update(PendingLoaded{Sources: src})
@@ -296,14 +296,14 @@ func TestPending_SenderGroups(t *testing.T) {
 func TestArchive_ScrolledToAnchorAndHighlighted(t *testing.T) {
 	a := NewArchive(newCommon(termenv.Ascii))
 	a.SetSize(60, 12)
-	var srcs []engine.SourceView
+	var srcs []result.SourceView
 	for i := range 30 {
 		ref := fmt.Sprintf("p/t/m%02d", i)
-		srcs = append(srcs, engine.SourceView{Ref: ref, Anchor: fmt.Sprintf("source-%08d", i), Trust: "trusted",
+		srcs = append(srcs, result.SourceView{Ref: ref, Anchor: fmt.Sprintf("source-%08d", i), Trust: "trusted",
 			Time: "2026-01-01T00:00:00Z", Label: "user", Text: "[2026-01-01T00:00:00Z] user: message " + ref})
 	}
 	a.Open("sources/p/_v2/t.md", "source-00000020")
-	a.Update(ArchiveLoaded{Path: "sources/p/_v2/t.md", Archive: engine.ArchiveView{Sources: srcs}})
+	a.Update(ArchiveLoaded{Path: "sources/p/_v2/t.md", Archive: result.ArchiveView{Sources: srcs}})
 	v := a.View()
 	if !strings.Contains(v, "▌ source-00000020 · p/t/m20  ◀ cited") || strings.Contains(v, "p/t/m00") {
 		t.Fatalf("not scrolled to the anchor:\n%s", v)
@@ -313,7 +313,7 @@ func TestArchive_ScrolledToAnchorAndHighlighted(t *testing.T) {
 		t.Fatal("esc does not close the drill-down")
 	}
 	// An archive that arrives for another path is ignored.
-	a.Update(ArchiveLoaded{Path: "other.md", Archive: engine.ArchiveView{}})
+	a.Update(ArchiveLoaded{Path: "other.md", Archive: result.ArchiveView{}})
 	if sel, _ := a.Selected(); sel.Ref != "p/t/m20" {
 		t.Errorf("selected %q after an unrelated load", sel.Ref)
 	}
@@ -328,16 +328,16 @@ func TestArchive_CitedFrameNearTheEndFillsThePage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := NewArchive(newCommon(termenv.Ascii))
 			a.SetSize(60, 24)
-			var srcs []engine.SourceView
+			var srcs []result.SourceView
 			for i := range 9 {
 				ref := fmt.Sprintf("p/t/m%02d", i)
-				srcs = append(srcs, engine.SourceView{Ref: ref, Anchor: fmt.Sprintf("source-%08d", i),
+				srcs = append(srcs, result.SourceView{Ref: ref, Anchor: fmt.Sprintf("source-%08d", i),
 					Trust: "trusted", Time: "2026-01-01T00:00:00Z", Label: "user",
 					Text: "[2026-01-01T00:00:00Z] user: message " + ref})
 			}
 			anchor := fmt.Sprintf("source-%08d", tt.anchor)
 			a.Open("sources/p/_v2/t.md", anchor)
-			a.Update(ArchiveLoaded{Path: "sources/p/_v2/t.md", Archive: engine.ArchiveView{Sources: srcs}})
+			a.Update(ArchiveLoaded{Path: "sources/p/_v2/t.md", Archive: result.ArchiveView{Sources: srcs}})
 			v := a.View()
 			if !strings.Contains(v, fmt.Sprintf("▌ %s · p/t/m%02d  ◀ cited", anchor, tt.anchor)) {
 				t.Fatalf("cited frame not shown highlighted:\n%s", v)
@@ -383,17 +383,17 @@ func settle(c Component, cmd tea.Cmd) {
 func TestTopics_FootnoteReferencesShownAsNumbers(t *testing.T) {
 	const path = "topics/people/craig.md"
 	text := "Craig is building a **budget tracker**.[^e-1175dea39c] It is due in April.[^e-2a2b3c4d5e]"
-	notes := []engine.FootnoteView{
-		{Label: "e-1175dea39c", Time: "2024-03-15", Sources: []engine.CitationView{{Ref: "p/t/m1", Path: "sources/p.md", Anchor: "source-1"}}},
-		{Label: "e-2a2b3c4d5e", Time: "2024-03-16", Sources: []engine.CitationView{{Ref: "p/t/m2", Path: "sources/p.md", Anchor: "source-2"}}},
+	notes := []result.FootnoteView{
+		{Label: "e-1175dea39c", Time: "2024-03-15", Sources: []result.CitationView{{Ref: "p/t/m1", Path: "sources/p.md", Anchor: "source-1"}}},
+		{Label: "e-2a2b3c4d5e", Time: "2024-03-16", Sources: []result.CitationView{{Ref: "p/t/m2", Path: "sources/p.md", Anchor: "source-2"}}},
 	}
 	for _, w := range []int{100, 50} { // the glamour render, and the narrow layout
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			p := NewTopics(newCommon(termenv.Ascii))
 			p.SetSize(w, 30)
-			_, cmd := p.Update(TopicsLoaded{Topics: []engine.TopicSummary{{Path: path, Blocks: 1}}})
+			_, cmd := p.Update(TopicsLoaded{Topics: []result.TopicSummary{{Path: path, Blocks: 1}}})
 			settle(p, cmd)
-			_, cmd = p.Update(TopicLoaded{Path: path, Topic: engine.TopicView{Path: path, Blocks: []engine.BlockView{
+			_, cmd = p.Update(TopicLoaded{Path: path, Topic: result.TopicView{Path: path, Blocks: []result.BlockView{
 				{Ref: "f888f60e", Path: path, Text: text, Trust: "trusted", Footnotes: notes}}}})
 			settle(p, cmd)
 			p.Update(tea.KeyMsg{Type: tea.KeyEnter}) // to the blocks column
@@ -415,8 +415,8 @@ func TestCore_FootnoteReferencesShownAsNumbers(t *testing.T) {
 	p := NewCore(newCommon(termenv.Ascii))
 	p.SetSize(100, 20)
 	text := "Current project: a budget tracker in Flask.[^e-1175dea39c] Due in April.[^e-2a2b3c4d5e]"
-	p.Update(CoreLoaded{Core: engine.CoreView{Report: engine.CoreReport{Budget: 100, Tokens: 30},
-		Blocks: []engine.CoreBlock{{ID: "c0ffee01", Text: text, Tokens: 30, State: "included"}}}})
+	p.Update(CoreLoaded{Core: result.CoreView{Report: result.CoreReport{Budget: 100, Tokens: 30},
+		Blocks: []result.CoreBlock{{ID: "c0ffee01", Text: text, Tokens: 30, State: "included"}}}})
 	check := func(v string, wants ...string) {
 		t.Helper()
 		if strings.Contains(v, "[^") {
@@ -477,7 +477,7 @@ func TestPasses_CoreGapComparedWithTheOlderPass(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := NewPasses(newCommon(termenv.Ascii))
 			p.SetSize(120, 30)
-			p.Update(PassesLoaded{Passes: []engine.PassReport{
+			p.Update(PassesLoaded{Passes: []result.PassReport{
 				{Pass: 2, Time: "2026-11-01T08:07:00Z", Model: "offline", CoreGap: tt.newer},
 				{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline", Revision: 4, CoreGap: tt.older},
 			}})
@@ -496,7 +496,7 @@ func TestPasses_CoreGapComparedWithTheOlderPass(t *testing.T) {
 
 func TestPasses_DetailsWrapBetweenFields(t *testing.T) {
 	p := NewPasses(newCommon(termenv.Ascii))
-	p.Update(PassesLoaded{Passes: []engine.PassReport{{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline",
+	p.Update(PassesLoaded{Passes: []result.PassReport{{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline",
 		Revision: 4, CoreGap: []string{"60669bf1"}}}})
 	for w := 40; w <= 160; w++ {
 		p.SetSize(w, 30)
@@ -520,7 +520,7 @@ func TestWideDetails_NoRuleBesideTheDivider(t *testing.T) {
 	pend := NewPending(c)
 	pend.Update(PendingLoaded{Sources: pendingFixture()})
 	passes := NewPasses(c)
-	passes.Update(PassesLoaded{Passes: []engine.PassReport{{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline"}}})
+	passes.Update(PassesLoaded{Passes: []result.PassReport{{Pass: 1, Time: "2026-11-01T08:06:00Z", Model: "offline"}}})
 	for _, tt := range []struct {
 		name    string
 		p       Component
@@ -604,7 +604,7 @@ func TestSearch_StaleResultsIgnored(t *testing.T) {
 		s.Update(runes(string(r)))
 	}
 	s.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	s.Update(SearchDone{Query: engine.SearchQuery{Text: "old"}, Results: []engine.SearchResult{{Kind: "topic"}}})
+	s.Update(SearchDone{Query: result.SearchQuery{Text: "old"}, Results: []result.SearchResult{{Kind: "topic"}}})
 	if len(s.Results()) != 0 {
 		t.Fatal("results of another query were shown")
 	}

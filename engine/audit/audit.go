@@ -17,6 +17,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/records"
+	"scriptorium/engine/result"
 
 	"scriptorium/trust"
 )
@@ -26,8 +27,8 @@ import (
 // rejection; every sleep pass, empty and rejected ones included; every
 // declined proposal. It reads state.db and the workspace and changes
 // nothing.
-func Audit(ctx context.Context, e *engine.Engine, q engine.AuditQuery) (engine.AuditReport, error) {
-	rep := engine.AuditReport{Entries: []engine.AuditEntry{}}
+func Audit(ctx context.Context, e *engine.Engine, q result.AuditQuery) (result.AuditReport, error) {
+	rep := result.AuditReport{Entries: []result.AuditEntry{}}
 	if err := e.Authorize(trust.OpAudit); err != nil {
 		return rep, err
 	}
@@ -74,7 +75,7 @@ func Audit(ctx context.Context, e *engine.Engine, q engine.AuditQuery) (engine.A
 
 // sortEntries orders entries newest first; within a second, the higher
 // revision first, then by kind so the order is stable.
-func sortEntries(es []engine.AuditEntry) {
+func sortEntries(es []result.AuditEntry) {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if a.Time != b.Time {
@@ -88,7 +89,7 @@ func sortEntries(es []engine.AuditEntry) {
 }
 
 // auditEntries reads every entry, unsorted.
-func auditEntries(ctx context.Context, e *engine.Engine) ([]engine.AuditEntry, error) {
+func auditEntries(ctx context.Context, e *engine.Engine) ([]result.AuditEntry, error) {
 	installs, err := installEntries(ctx, e.Records())
 	if err != nil {
 		return nil, err
@@ -103,12 +104,12 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]engine.AuditEntry, e
 		byRev[en.Revision] = i
 	}
 	for _, p := range passes {
-		sum := engine.PassReport{Pass: p.ID, Model: p.Model, Changed: p.Changed, Revision: p.Revision, Error: p.Error}.Summary()
+		sum := result.PassReport{Pass: p.ID, Model: p.Model, Changed: p.Changed, Revision: p.Revision, Error: p.Error}.Summary()
 		if i, ok := byRev[p.Revision]; ok && p.Revision > 0 {
 			out[i].Detail = sum // the install is the pass: say so in its words
 			continue
 		}
-		out = append(out, engine.AuditEntry{Time: p.Time, Kind: "sleep", Actor: string(trust.Owner),
+		out = append(out, result.AuditEntry{Time: p.Time, Kind: "sleep", Actor: string(trust.Owner),
 			Sources: []string{}, Changed: []string{}, Detail: sum})
 	}
 	promos, err := promotionEntries(ctx, e.Ledger(), out)
@@ -132,16 +133,16 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]engine.AuditEntry, e
 var sourceIDLine = regexp.MustCompile(`(?m)^\+<!-- source-id:(.+) -->$`)
 
 // installEntries reads the history table.
-func installEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntry, error) {
+func installEntries(ctx context.Context, rec *records.Store) ([]result.AuditEntry, error) {
 	rows, err := rec.Histories(ctx)
 	if err != nil {
 		return nil, engine.AsError(err)
 	}
-	out := make([]engine.AuditEntry, 0, len(rows))
+	out := make([]result.AuditEntry, 0, len(rows))
 	for _, h := range rows {
-		en := engine.AuditEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind, Changed: h.Changed, Sources: h.Sources}
+		en := result.AuditEntry{Revision: h.Revision, Time: h.Time, Actor: h.Actor, Kind: h.Kind, Changed: h.Changed, Sources: h.Sources}
 		for _, p := range en.Changed {
-			en.Diffs = append(en.Diffs, engine.FileDiff{Path: p, Diff: h.Diffs[p]})
+			en.Diffs = append(en.Diffs, result.FileDiff{Path: p, Diff: h.Diffs[p]})
 		}
 		if len(en.Sources) == 0 {
 			// Rows from before the sources column: the records an archive
@@ -155,7 +156,7 @@ func installEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntr
 }
 
 // archivedInDiffs lists the source-ids whose frames the archive diffs add.
-func archivedInDiffs(diffs []engine.FileDiff) []string {
+func archivedInDiffs(diffs []result.FileDiff) []string {
 	var out []string
 	for _, d := range diffs {
 		if !strings.HasPrefix(d.Path, "sources/") {
@@ -171,7 +172,7 @@ func archivedInDiffs(diffs []engine.FileDiff) []string {
 }
 
 // installDetail says in words what an install did.
-func installDetail(en engine.AuditEntry, reverts int64) string {
+func installDetail(en result.AuditEntry, reverts int64) string {
 	var topics, archives int
 	for _, p := range en.Changed {
 		switch {
@@ -219,7 +220,7 @@ var diffBlockID = regexp.MustCompile(`(?:^|\s)\^([0-9a-f]{8})\s*$`)
 // diffs: the id whose line changed within a file (edit), left its file
 // (delete), or left one file for another (move; the blocks whose links
 // followed it changed in place).
-func blockDetail(en engine.AuditEntry) string {
+func blockDetail(en result.AuditEntry) string {
 	type seen struct{ removed, added []string }
 	ids := map[string]*seen{}
 	var order []string
@@ -274,7 +275,7 @@ func plural(n int, word string) string {
 // from before installs recorded their sources name none; such a row claims
 // the promotions made up to a minute before it. Every promote entry says
 // which rejection it reversed.
-func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []engine.AuditEntry) ([]engine.AuditEntry, error) {
+func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []result.AuditEntry) ([]result.AuditEntry, error) {
 	ps, err := ledger.All(ctx)
 	if err != nil {
 		return nil, engine.Wrap(engine.CodeIO, err, "read promotion ledger")
@@ -309,7 +310,7 @@ func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []engi
 	for _, i := range legacy {
 		installs[i].Detail = installDetail(installs[i], 0)
 	}
-	var out []engine.AuditEntry
+	var out []result.AuditEntry
 	for k, p := range ps {
 		note := ""
 		if p.PreviousState == "rejected" {
@@ -319,7 +320,7 @@ func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []engi
 			installs[i].Detail += note
 			continue
 		}
-		out = append(out, engine.AuditEntry{Time: formatTime(p.PromotedAt), Kind: "promote", Actor: string(p.PromotedBy),
+		out = append(out, result.AuditEntry{Time: formatTime(p.PromotedAt), Kind: "promote", Actor: string(p.PromotedBy),
 			Sources: []string{p.SourceID}, Changed: []string{},
 			Detail: "promoted by the owner; no install recorded (the distillation failed: backfill distils it)" + note})
 	}
@@ -328,7 +329,7 @@ func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []engi
 
 // promoteRowAfter finds, among the promote installs at idx, the first one
 // at most a minute after a promotion.
-func promoteRowAfter(installs []engine.AuditEntry, idx []int, at time.Time) (int, bool) {
+func promoteRowAfter(installs []result.AuditEntry, idx []int, at time.Time) (int, bool) {
 	for _, i := range idx {
 		t, err := time.Parse(time.RFC3339, installs[i].Time)
 		if err == nil && !t.Before(at.Truncate(time.Second)) && t.Sub(at) <= time.Minute {
@@ -340,12 +341,12 @@ func promoteRowAfter(installs []engine.AuditEntry, idx []int, at time.Time) (int
 
 // rejectionEntries reads the rejection log; the rejections of one call
 // (same time, same reason) are one entry.
-func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]engine.AuditEntry, error) {
+func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]result.AuditEntry, error) {
 	rs, err := ledger.Rejections(ctx)
 	if err != nil {
 		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
 	}
-	var out []engine.AuditEntry
+	var out []result.AuditEntry
 	for i, r := range rs {
 		if i > 0 && rs[i-1].RejectedAt.Equal(r.RejectedAt) && rs[i-1].Reason == r.Reason {
 			last := &out[len(out)-1]
@@ -353,7 +354,7 @@ func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]engine.Audit
 			last.Detail = rejectDetail(len(last.Sources), r.Reason)
 			continue
 		}
-		out = append(out, engine.AuditEntry{Time: formatTime(r.RejectedAt), Kind: "reject", Actor: string(r.RejectedBy),
+		out = append(out, result.AuditEntry{Time: formatTime(r.RejectedAt), Kind: "reject", Actor: string(r.RejectedBy),
 			Sources: []string{r.SourceID}, Changed: []string{}, Detail: rejectDetail(1, r.Reason)})
 	}
 	return out, nil
@@ -368,12 +369,12 @@ func rejectDetail(n int, reason string) string {
 }
 
 // declinedEntries reads the proposal_declined events.
-func declinedEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEntry, error) {
+func declinedEntries(ctx context.Context, rec *records.Store) ([]result.AuditEntry, error) {
 	rows, err := rec.Events(ctx, "proposal_declined")
 	if err != nil {
 		return nil, engine.AsError(err)
 	}
-	var out []engine.AuditEntry
+	var out []result.AuditEntry
 	for _, row := range rows {
 		at := row.Time
 		var ev struct {
@@ -387,7 +388,7 @@ func declinedEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEnt
 		if ev.Actor == "" {
 			ev.Actor = string(trust.Owner)
 		}
-		out = append(out, engine.AuditEntry{Time: at, Kind: "proposal_declined", Actor: ev.Actor, Sources: []string{},
+		out = append(out, result.AuditEntry{Time: at, Kind: "proposal_declined", Actor: ev.Actor, Sources: []string{},
 			Changed: records.NonNil(ev.Paths), Detail: fmt.Sprintf("declined %s proposal %s (base revision %d): %s not installed",
 				ev.Kind, ev.ID, ev.BaseRevision, plural(len(ev.Paths), "file"))})
 	}
@@ -396,11 +397,11 @@ func declinedEntries(ctx context.Context, rec *records.Store) ([]engine.AuditEnt
 
 // sourceRecords locates source-ids in the workspace, skipping any that no
 // archive holds any more.
-func sourceRecords(v *engine.View, ids []string) []engine.CitationView {
-	var out []engine.CitationView
+func sourceRecords(v *engine.View, ids []string) []result.CitationView {
+	var out []result.CitationView
 	for _, id := range ids {
 		if src, ok := v.Source(id); ok {
-			out = append(out, engine.CitationView{Ref: id, Path: src.Path, Anchor: src.Anchor})
+			out = append(out, result.CitationView{Ref: id, Path: src.Path, Anchor: src.Anchor})
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 
 	"scriptorium/trust"
 )
@@ -14,9 +15,9 @@ import (
 // "received" entry; when history holds none (a record written before
 // history was kept, or by hand) the entry stands at the record's time with
 // revision 0.
-func sourceStory(v *engine.View, all []engine.AuditEntry, rejected map[string]trust.Rejection, id string) ([]engine.AuditEntry, *engine.SourceStory) {
+func sourceStory(v *engine.View, all []result.AuditEntry, rejected map[string]trust.Rejection, id string) ([]result.AuditEntry, *result.SourceStory) {
 	src, present := v.Source(id)
-	var out []engine.AuditEntry
+	var out []result.AuditEntry
 	received := false
 	for _, en := range all {
 		if !slices.Contains(en.Sources, id) {
@@ -40,11 +41,11 @@ func sourceStory(v *engine.View, all []engine.AuditEntry, rejected map[string]tr
 		out = append(out, en)
 	}
 	if !received && present {
-		out = append(out, engine.AuditEntry{Time: src.Time, Kind: "received", Actor: "", Sources: []string{id},
+		out = append(out, result.AuditEntry{Time: src.Time, Kind: "received", Actor: "", Sources: []string{id},
 			Changed: []string{}, Detail: "archived in " + src.Path + "#" + src.Anchor +
 				"; no recorded install archived it (written before history was kept, or by hand)" + pendingNote(src, present)})
 	}
-	st := &engine.SourceStory{Ref: id, State: "missing", CitedBy: citingBlocks(v, id)}
+	st := &result.SourceStory{Ref: id, State: "missing", CitedBy: citingBlocks(v, id)}
 	if !present {
 		return out, st
 	}
@@ -66,7 +67,7 @@ func sourceStory(v *engine.View, all []engine.AuditEntry, rejected map[string]tr
 	return out, st
 }
 
-func pendingNote(src engine.Source, present bool) string {
+func pendingNote(src result.Source, present bool) string {
 	if present && src.ArrivedPending {
 		return "; it arrived pending review (unpaired sender)"
 	}
@@ -75,7 +76,7 @@ func pendingNote(src engine.Source, present bool) string {
 
 // citingFiles lists the topic files whose diff adds a line naming id: the
 // footnote definitions that cite it.
-func citingFiles(diffs []engine.FileDiff, id string) []string {
+func citingFiles(diffs []result.FileDiff, id string) []string {
 	var out []string
 	for _, d := range diffs {
 		if !strings.HasPrefix(d.Path, "topics/") {
@@ -93,8 +94,8 @@ func citingFiles(diffs []engine.FileDiff, id string) []string {
 
 // citingBlocks lists the blocks whose footnotes cite source id, in file
 // order. Never nil.
-func citingBlocks(v *engine.View, id string) []engine.BlockRef {
-	out := []engine.BlockRef{}
+func citingBlocks(v *engine.View, id string) []result.BlockRef {
+	out := []result.BlockRef{}
 	for _, p := range v.TopicPaths() {
 		_, f, ok := v.Topic(p)
 		if !ok || f == nil {
@@ -109,7 +110,7 @@ func citingBlocks(v *engine.View, id string) []engine.BlockRef {
 				}
 			}
 			if cites {
-				out = append(out, engine.BlockRef{Path: p, Block: b.BlockID})
+				out = append(out, result.BlockRef{Path: p, Block: b.BlockID})
 			}
 		}
 	}

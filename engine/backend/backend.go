@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/fence"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 )
 
@@ -32,7 +33,7 @@ type Backend interface {
 	// summary. It stores nothing.
 	ExtractBeforeDiscard(ctx context.Context, messages []string) (string, error)
 	// Status reports the memory's state.
-	Status(ctx context.Context) (engine.Status, error)
+	Status(ctx context.Context) (result.Status, error)
 }
 
 // Local is the Backend of an embedded engine.
@@ -79,7 +80,7 @@ func (l *Local) ExtractBeforeDiscard(ctx context.Context, messages []string) (st
 	if strings.TrimSpace(text) == "" {
 		return "", nil
 	}
-	res, err := l.e.Search(ctx, engine.SearchQuery{Text: text, Limit: 5})
+	res, err := l.e.Search(ctx, result.SearchQuery{Text: text, Limit: 5})
 	if err != nil {
 		return "", err
 	}
@@ -93,4 +94,4 @@ func (l *Local) ExtractBeforeDiscard(ctx context.Context, messages []string) (st
 }
 
 // Status implements Backend.
-func (l *Local) Status(ctx context.Context) (engine.Status, error) { return l.e.Status(ctx) }
+func (l *Local) Status(ctx context.Context) (result.Status, error) { return l.e.Status(ctx) }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/fence"
+	"scriptorium/engine/result"
 )
 
 // The recall service (engine/recall) decides what a prompt is given; a
@@ -23,7 +23,7 @@ func (l *Local) Recall(ctx context.Context, message string) (string, error) {
 	if text == "" {
 		return "", nil
 	}
-	res, err := l.e.Search(ctx, engine.SearchQuery{Text: text, Limit: 5})
+	res, err := l.e.Search(ctx, result.SearchQuery{Text: text, Limit: 5})
 	if err != nil {
 		return "", err
 	}
@@ -52,7 +52,7 @@ func recallQuery(message string) string {
 
 // recallLine is one hit as Recall shows it: the citation path#anchor, the
 // speaker's label for a source, and the snippet on one line.
-func recallLine(r engine.SearchResult) string {
+func recallLine(r result.SearchResult) string {
 	who := ""
 	if r.SpeakerLabel != nil && *r.SpeakerLabel != "" {
 		who = " " + *r.SpeakerLabel + ":"

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -16,7 +17,7 @@ import (
 const coreTopicPath = "topics/core.md"
 
 // Topics lists every topic file with its block and pending counts.
-func Topics(ctx context.Context, e *engine.Engine) ([]engine.TopicSummary, error) {
+func Topics(ctx context.Context, e *engine.Engine) ([]result.TopicSummary, error) {
 	if err := e.Authorize(trust.OpGet); err != nil {
 		return nil, err
 	}
@@ -25,10 +26,10 @@ func Topics(ctx context.Context, e *engine.Engine) ([]engine.TopicSummary, error
 		return nil, err
 	}
 	paths := v.TopicPaths()
-	out := make([]engine.TopicSummary, 0, len(paths))
+	out := make([]result.TopicSummary, 0, len(paths))
 	for _, p := range paths {
 		_, f, _ := v.Topic(p)
-		sum := engine.TopicSummary{Path: p}
+		sum := result.TopicSummary{Path: p}
 		for _, b := range f.Blocks() {
 			sum.Blocks++
 			if !v.BlockTrusted(p, b) {
@@ -41,19 +42,19 @@ func Topics(ctx context.Context, e *engine.Engine) ([]engine.TopicSummary, error
 }
 
 // Topic returns one topic file with its blocks, trust resolved.
-func Topic(ctx context.Context, e *engine.Engine, path string) (engine.TopicView, error) {
+func Topic(ctx context.Context, e *engine.Engine, path string) (result.TopicView, error) {
 	if err := e.Authorize(trust.OpGet); err != nil {
-		return engine.TopicView{}, err
+		return result.TopicView{}, err
 	}
 	v, err := e.View(ctx)
 	if err != nil {
-		return engine.TopicView{}, err
+		return result.TopicView{}, err
 	}
 	data, f, ok := v.Topic(path)
 	if !ok {
-		return engine.TopicView{}, engine.Errorf(engine.CodeNotFound, "no topic file %s", path)
+		return result.TopicView{}, engine.Errorf(engine.CodeNotFound, "no topic file %s", path)
 	}
-	out := engine.TopicView{Path: path, Raw: string(data), Blocks: []engine.BlockView{}}
+	out := result.TopicView{Path: path, Raw: string(data), Blocks: []result.BlockView{}}
 	for _, b := range f.Blocks() {
 		out.Blocks = append(out.Blocks, v.BlockView(path, b))
 	}
@@ -62,16 +63,16 @@ func Topic(ctx context.Context, e *engine.Engine, path string) (engine.TopicView
 
 // CoreView returns the core render report with every block of
 // topics/core.md in file order and its token cost. It writes nothing.
-func CoreView(ctx context.Context, e *engine.Engine) (engine.CoreView, error) {
+func CoreView(ctx context.Context, e *engine.Engine) (result.CoreView, error) {
 	if err := e.Authorize(trust.OpCore); err != nil {
-		return engine.CoreView{}, err
+		return result.CoreView{}, err
 	}
 	v, err := e.View(ctx)
 	if err != nil {
-		return engine.CoreView{}, err
+		return result.CoreView{}, err
 	}
 	_, rep := e.CoreRender(v)
-	out := engine.CoreView{Report: rep, Blocks: []engine.CoreBlock{}}
+	out := result.CoreView{Report: rep, Blocks: []result.CoreBlock{}}
 	state := map[string]string{}
 	for _, id := range rep.Included {
 		state[id] = "included"
@@ -88,7 +89,7 @@ func CoreView(ctx context.Context, e *engine.Engine) (engine.CoreView, error) {
 			if el.Kind != topic.KindBlock {
 				continue
 			}
-			out.Blocks = append(out.Blocks, engine.CoreBlock{ID: el.BlockID, Text: topic.BlockText(el),
+			out.Blocks = append(out.Blocks, result.CoreBlock{ID: el.BlockID, Text: topic.BlockText(el),
 				Tokens: rep.Costs[el.BlockID], State: state[el.BlockID], Pinned: i < pinnedUntil,
 				Footnotes: v.BlockView(coreTopicPath, el).Footnotes})
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -16,8 +17,8 @@ const coreTopicPath = "topics/core.md"
 // so the owner can choose what the budget keeps (the TUI's core view).
 // Headings and footnote definitions stay where they are; a move past
 // either end changes nothing.
-func MoveCoreBlock(ctx context.Context, e *engine.Engine, id string, delta int) (engine.UpdateResult, error) {
-	var res engine.UpdateResult
+func MoveCoreBlock(ctx context.Context, e *engine.Engine, id string, delta int) (result.UpdateResult, error) {
+	var res result.UpdateResult
 	if err := e.Authorize(trust.OpUpdate); err != nil {
 		return res, err
 	}
@@ -49,7 +50,7 @@ func MoveCoreBlock(ctx context.Context, e *engine.Engine, id string, delta int) 
 			to = at - 1
 		}
 		if to < 0 || to >= len(blocks) {
-			res = engine.UpdateResult{Revision: v.Revision, Changed: []string{}}
+			res = result.UpdateResult{Revision: v.Revision, Changed: []string{}}
 			return nil
 		}
 		els[blocks[at]], els[blocks[to]] = els[blocks[to]], els[blocks[at]]

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -121,13 +122,13 @@ func ptr(s string) *string { return &s }
 
 // install installs a change, or on a dry run only plans it: the result
 // then names the current revision and the files that would change.
-func install(ctx context.Context, tx *engine.Tx, v *engine.View, ch engine.Change, dryRun bool) (engine.UpdateResult, error) {
+func install(ctx context.Context, tx *engine.Tx, v *engine.View, ch engine.Change, dryRun bool) (result.UpdateResult, error) {
 	if !dryRun {
 		return tx.Install(ctx, ch)
 	}
 	plan, err := tx.Engine().Plan(v, ch)
 	if err != nil {
-		return engine.UpdateResult{Revision: v.Revision, Changed: []string{}}, err
+		return result.UpdateResult{Revision: v.Revision, Changed: []string{}}, err
 	}
-	return engine.UpdateResult{Revision: v.Revision, Changed: append([]string{}, plan.Changed...)}, nil
+	return result.UpdateResult{Revision: v.Revision, Changed: append([]string{}, plan.Changed...)}, nil
 }

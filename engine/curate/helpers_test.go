@@ -8,6 +8,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
 )
 
@@ -47,7 +48,7 @@ func unchanged(t *testing.T, state string, before map[string]string) {
 }
 
 // lastHistory is the newest history row.
-func lastHistory(t *testing.T, e *engine.Engine) engine.HistoryEntry {
+func lastHistory(t *testing.T, e *engine.Engine) result.HistoryEntry {
 	t.Helper()
 	h := enginetest.History(t, e)
 	if len(h) == 0 {
@@ -59,7 +60,7 @@ func lastHistory(t *testing.T, e *engine.Engine) engine.HistoryEntry {
 // auditDetail is the detail Audit gives revision rev.
 func auditDetail(t *testing.T, e *engine.Engine, rev int64) string {
 	t.Helper()
-	rep, err := audit.Audit(ctx, e, engine.AuditQuery{})
+	rep, err := audit.Audit(ctx, e, result.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

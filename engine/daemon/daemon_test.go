@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sleep"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"
@@ -39,7 +40,7 @@ func sleepOpen(t *testing.T, name string, tier trust.Tier) (*engine.Engine, stri
 	return e, state
 }
 
-func sleepPasses(t *testing.T, e *engine.Engine) []engine.PassReport {
+func sleepPasses(t *testing.T, e *engine.Engine) []result.PassReport {
 	t.Helper()
 	ps, err := e.Passes(context.Background())
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
@@ -148,7 +149,7 @@ func Revision(t *testing.T, e *engine.Engine) int64 {
 }
 
 // History reads the history rows.
-func History(t *testing.T, e *engine.Engine) []engine.HistoryEntry {
+func History(t *testing.T, e *engine.Engine) []result.HistoryEntry {
 	t.Helper()
 	h, err := e.History(context.Background(), 0)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/faultfs"
 	"scriptorium/workspace/treetest"
 )
@@ -43,7 +44,7 @@ type faultRef struct {
 	base             string
 	oldTree, newTree map[string]string
 	oldRev, newRev   int64
-	oldHist, newHist []engine.HistoryEntry
+	oldHist, newHist []result.HistoryEntry
 	trace            []faultfs.Op
 }
 
@@ -212,7 +213,7 @@ func (sc FaultScenario) outcome(t *testing.T, r faultRef, state string, followed
 		}
 	}
 	if sc.Word != "" {
-		res, err := e.Search(ctx, engine.SearchQuery{Text: sc.Word})
+		res, err := e.Search(ctx, result.SearchQuery{Text: sc.Word})
 		if err != nil {
 			t.Fatalf("%s: search: %v", what, err)
 		}

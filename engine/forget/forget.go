@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -38,15 +39,15 @@ func init() { engine.RegisterFinisher(Service, finishStep) }
 // record is the ledger row of one forget and its finish step's payload:
 // ids and hashes, never text.
 type record struct {
-	Selector engine.ForgetSelector    `json:"selector"`
+	Selector result.ForgetSelector    `json:"selector"`
 	Time     time.Time                `json:"time"`
 	Actor    string                   `json:"actor"`
-	Records  []engine.ForgottenRecord `json:"records"`
+	Records  []result.ForgottenRecord `json:"records"`
 	Blocks   []string                 `json:"blocks"` // block ids removed
 	Labels   []string                 `json:"labels"` // footnote labels removed
 }
 
-func check(s engine.ForgetSelector) error {
+func check(s result.ForgetSelector) error {
 	n := 0
 	if len(s.Sources) > 0 {
 		n++
@@ -79,8 +80,8 @@ func check(s engine.ForgetSelector) error {
 // invalid is REJECTED and changes nothing. After the install, what lies
 // outside the workspace files is finished at once; if that fails part-way
 // (IO), the install stands and the finish step runs again later.
-func Run(ctx context.Context, e *engine.Engine, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
-	res := engine.ForgetResult{Sources: []string{}, Changes: []engine.ForgetChange{}, Blocks: []string{}}
+func Run(ctx context.Context, e *engine.Engine, sel result.ForgetSelector, dryRun bool) (result.ForgetResult, error) {
+	res := result.ForgetResult{Sources: []string{}, Changes: []result.ForgetChange{}, Blocks: []string{}}
 	if err := e.Authorize(trust.OpForget); err != nil {
 		return res, err
 	}

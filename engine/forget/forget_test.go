@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
@@ -106,7 +107,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 	}
 	tree := ftTree(t, state)
 	rev := ftRevision(t, e)
-	dry, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, true)
+	dry, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 		t.Fatalf("a dry run changed the workspace:\n%s", d)
 	}
 
-	res, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, false)
+	res, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the tombstone does not resolve: %v", err)
 	}
-	if sv := src.(engine.SourceView); !sv.Forgotten || sv.Content != "" || sv.Time != "2026-08-10T10:01:00Z" {
+	if sv := src.(result.SourceView); !sv.Forgotten || sv.Content != "" || sv.Time != "2026-08-10T10:01:00Z" {
 		t.Errorf("get of the forgotten source = %+v", sv)
 	}
 	h := ftHistory(t, e)
@@ -180,7 +181,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 		t.Errorf("revert of the scrubbed write: %v", err)
 	}
 	// The same selection again holds nothing left to forget.
-	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeInvalidArgument {
 		t.Errorf("second forget: %v", err)
 	}
 	// Importing the transcript again brings nothing back.
@@ -202,15 +203,15 @@ func TestForget_Errors(t *testing.T) {
 	ctx := context.Background()
 	e, _ := forgetSetup(t)
 	tests := []struct {
-		sel  engine.ForgetSelector
+		sel  result.ForgetSelector
 		code engine.Code
 	}{
-		{engine.ForgetSelector{Sources: []string{"telegram/grp/99"}}, engine.CodeNotFound},
-		{engine.ForgetSelector{Speaker: "nobody"}, engine.CodeInvalidArgument},
-		{engine.ForgetSelector{Thread: "telegram/none"}, engine.CodeInvalidArgument},
-		{engine.ForgetSelector{}, engine.CodeInvalidArgument},
-		{engine.ForgetSelector{Speaker: "u1", Thread: "telegram/grp"}, engine.CodeInvalidArgument},
-		{engine.ForgetSelector{Thread: "no-slash"}, engine.CodeInvalidArgument},
+		{result.ForgetSelector{Sources: []string{"telegram/grp/99"}}, engine.CodeNotFound},
+		{result.ForgetSelector{Speaker: "nobody"}, engine.CodeInvalidArgument},
+		{result.ForgetSelector{Thread: "telegram/none"}, engine.CodeInvalidArgument},
+		{result.ForgetSelector{}, engine.CodeInvalidArgument},
+		{result.ForgetSelector{Speaker: "u1", Thread: "telegram/grp"}, engine.CodeInvalidArgument},
+		{result.ForgetSelector{Thread: "no-slash"}, engine.CodeInvalidArgument},
 	}
 	for _, tt := range tests {
 		if _, err := forget.Run(ctx, e, tt.sel, true); ftCode(err) != tt.code {
@@ -218,7 +219,7 @@ func TestForget_Errors(t *testing.T) {
 		}
 	}
 	paired := ftOpen(t, e.StateDir(), asPaired)
-	if _, err := forget.Run(ctx, paired, engine.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeForbidden {
+	if _, err := forget.Run(ctx, paired, result.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeForbidden {
 		t.Errorf("paired forget: %v", err)
 	}
 }
@@ -261,7 +262,7 @@ func TestForget_LegacyRecords(t *testing.T) {
 	e := ftOpen(t, state)
 	legacy := "sources/openprogram/old-chat.md"
 	before := ftRead(t, state, legacy)
-	res, err := forget.Run(ctx, e, engine.ForgetSelector{Thread: "openprogram/old-chat"}, false)
+	res, err := forget.Run(ctx, e, result.ForgetSelector{Thread: "openprogram/old-chat"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestForget_LegacyRecords(t *testing.T) {
 	}
 	for _, ref := range res.Sources {
 		v, err := e.Get(ctx, ref)
-		if err != nil || !v.(engine.SourceView).Forgotten {
+		if err != nil || !v.(result.SourceView).Forgotten {
 			t.Errorf("get %s after the forget: %+v %v", ref, v, err)
 		}
 	}
@@ -309,7 +310,7 @@ func TestForget_UnwrittenTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree, rev := ftTree(t, state), ftRevision(t, e)
-	res, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false)
+	res, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

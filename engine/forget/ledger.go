@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
@@ -49,7 +50,7 @@ func ledgerRecord(ctx context.Context, db *sql.DB, rev int64) (*record, bool, er
 }
 
 // Ledger lists the forget ledger, newest first.
-func Ledger(ctx context.Context, e *engine.Engine) ([]engine.ForgetEntry, error) {
+func Ledger(ctx context.Context, e *engine.Engine) ([]result.ForgetEntry, error) {
 	if err := e.Authorize(trust.OpHistory); err != nil {
 		return nil, err
 	}
@@ -59,9 +60,9 @@ func Ledger(ctx context.Context, e *engine.Engine) ([]engine.ForgetEntry, error)
 		return nil, engine.Wrap(engine.CodeIO, err, "read the forget ledger")
 	}
 	defer rows.Close()
-	out := []engine.ForgetEntry{}
+	out := []result.ForgetEntry{}
 	for rows.Next() {
-		var f engine.ForgetEntry
+		var f result.ForgetEntry
 		var sel, recs, cleaned string
 		if err := rows.Scan(&f.Revision, &f.Time, &f.Actor, &sel, &recs, &f.Turns, &cleaned, &f.Done); err != nil {
 			return nil, engine.Wrap(engine.CodeIO, err, "read the forget ledger")
@@ -70,7 +71,7 @@ func Ledger(ctx context.Context, e *engine.Engine) ([]engine.ForgetEntry, error)
 		_ = json.Unmarshal([]byte(recs), &f.Records)
 		_ = json.Unmarshal([]byte(cleaned), &f.Cleaned)
 		if f.Records == nil {
-			f.Records = []engine.ForgetRecordHash{}
+			f.Records = []result.ForgetRecordHash{}
 		}
 		f.Cleaned = nonNil(f.Cleaned)
 		out = append(out, f)
@@ -85,9 +86,9 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func nonNilRecords(r []engine.ForgottenRecord) []engine.ForgottenRecord {
+func nonNilRecords(r []result.ForgottenRecord) []result.ForgottenRecord {
 	if r == nil {
-		return []engine.ForgottenRecord{}
+		return []result.ForgottenRecord{}
 	}
 	return r
 }

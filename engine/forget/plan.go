@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
@@ -18,11 +19,11 @@ const coreTopicPath = "topics/core.md"
 
 // forgetPlan is everything one forget removes, worked out on a view.
 type forgetPlan struct {
-	sel       engine.ForgetSelector
+	sel       result.ForgetSelector
 	ids       map[string]bool          // source-ids forgotten
-	targets   []engine.Source          // every record of those ids, v2 and legacy
+	targets   []result.Source          // every record of those ids, v2 and legacy
 	archives  map[string][]byte        // new archive bytes (engine.ForgetArchives)
-	removed   []engine.ForgottenRecord // what the archives lost, with hashes
+	removed   []result.ForgottenRecord // what the archives lost, with hashes
 	edits     []engine.Edit            // topic edits
 	blocks    []string                 // block ids removed
 	labels    []string                 // footnote labels removed
@@ -47,7 +48,7 @@ func (fp *forgetPlan) record(now time.Time) *record {
 
 // planForget selects the records, rewrites the archives (the core's
 // rewrite) and topics, and finds the sessions.db nodes.
-func planForget(e *engine.Engine, v *engine.View, sel engine.ForgetSelector) (*forgetPlan, error) {
+func planForget(e *engine.Engine, v *engine.View, sel result.ForgetSelector) (*forgetPlan, error) {
 	fp := &forgetPlan{sel: sel, ids: map[string]bool{}}
 	found := fp.selectRecords(v)
 	nodes, err := forgetNodes(e, sel)
@@ -89,7 +90,7 @@ func (fp *forgetPlan) selectRecords(v *engine.View) map[string]bool {
 		want[id] = true
 	}
 	found := map[string]bool{}
-	hit := func(src engine.Source) bool {
+	hit := func(src result.Source) bool {
 		switch {
 		case len(want) > 0:
 			return want[src.Ref]
@@ -120,7 +121,7 @@ func (fp *forgetPlan) selectRecords(v *engine.View) map[string]bool {
 
 // forgetNodes lists the sessions.db nodes the selection blanks; a missing
 // sessions.db holds none (and is not created).
-func forgetNodes(e *engine.Engine, sel engine.ForgetSelector) ([]sessions.Node, error) {
+func forgetNodes(e *engine.Engine, sel result.ForgetSelector) ([]sessions.Node, error) {
 	path := workspace.SessionsDB(e.StateDir())
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -137,6 +138,6 @@ func forgetNodes(e *engine.Engine, sel engine.ForgetSelector) ([]sessions.Node, 
 	return nodes, nil
 }
 
-func sessionSelector(sel engine.ForgetSelector) sessions.Selector {
+func sessionSelector(sel result.ForgetSelector) sessions.Selector {
 	return sessions.Selector{SourceIDs: sel.Sources, SpeakerID: sel.Speaker, Thread: sel.Thread}
 }

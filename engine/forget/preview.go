@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/workspace"
 )
 
@@ -16,13 +17,13 @@ import (
 // forget does there, each as a diff: the archives and topics the install
 // changes, the derived views it re-renders, the index documents it drops,
 // the sessions.db turns it blanks, and the earlier copies it scrubs.
-func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine.Plan, fp *forgetPlan) (engine.ForgetResult, error) {
+func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine.Plan, fp *forgetPlan) (result.ForgetResult, error) {
 	after := plan.After
-	res := engine.ForgetResult{Sources: fp.sourceIDs(), Changes: []engine.ForgetChange{}, Turns: len(fp.nodes),
+	res := result.ForgetResult{Sources: fp.sourceIDs(), Changes: []result.ForgetChange{}, Turns: len(fp.nodes),
 		Blocks: nonNil(fp.blocks), Citations: fp.citations}
 	add := func(kind, path, diff string) {
 		if diff != "" {
-			res.Changes = append(res.Changes, engine.ForgetChange{Path: path, Kind: kind, Diff: diff})
+			res.Changes = append(res.Changes, result.ForgetChange{Path: path, Kind: kind, Diff: diff})
 		}
 	}
 	for _, p := range plan.Changed {

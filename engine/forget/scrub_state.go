@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // fileChange is a history row's recorded bytes of one file (the core's
@@ -100,7 +100,7 @@ func scrubState(ctx context.Context, db sqlConn, rev int64, nd needles, apply bo
 		return nil, fmt.Errorf("read sleep passes: %w", err)
 	}
 	for _, p := range passes {
-		var changed []engine.FileDiff
+		var changed []result.FileDiff
 		_ = json.Unmarshal([]byte(p.changed), &changed)
 		var hit []string
 		for i, c := range changed {

@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
 )
 
 // canaryVectorKeys lists the embeddings.db keys (SHA-256 of the text
@@ -74,7 +75,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 	f := newWordEmbedder(t)
 	f.config(t, state, 4)
 	e = ftOpen(t, state)
-	if _, err := e.SearchReport(ctx, engine.SearchQuery{Text: "locker code", Method: engine.MethodHybrid}); err != nil {
+	if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "locker code", Method: engine.MethodHybrid}); err != nil {
 		t.Fatal(err)
 	}
 	keys := canaryVectorKeys(t, f)
@@ -82,7 +83,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 		t.Fatalf("the fixture: %d of %d canary vectors cached", in, len(keys))
 	}
 
-	sel := engine.ForgetSelector{Speaker: "u456"}
+	sel := result.ForgetSelector{Speaker: "u456"}
 	prev, err := forget.Run(ctx, e, sel, true)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 		t.Errorf("after the forget embeddings.db holds %d canary keys in buckets, %d in its bytes", in, raw)
 	}
 	before, _ := f.received()
-	if _, err := e.SearchReport(ctx, engine.SearchQuery{Text: "harbour walk", Method: engine.MethodHybrid}); err != nil {
+	if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "harbour walk", Method: engine.MethodHybrid}); err != nil {
 		t.Fatal(err)
 	}
 	// Only the question and texts the forget changed are new to the
@@ -135,10 +136,10 @@ func TestForget_DamagedVectorCache(t *testing.T) {
 	if err := os.WriteFile(p, append([]byte("not a bbolt file "), sum[:]...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, true); err != nil {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, true); err != nil {
 		t.Fatalf("preview over a damaged cache: %v", err)
 	}
-	if _, err := forget.Run(ctx, e, engine.ForgetSelector{Speaker: "u456"}, false); err != nil {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, false); err != nil {
 		t.Fatalf("forget over a damaged cache: %v", err)
 	}
 	if _, err := os.Stat(p); !os.IsNotExist(err) {

@@ -4,7 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"scriptorium/workspace/manifest"
 	"sort"
+	"strings"
 )
 
 // Whether the index still describes the files is recorded in its meta,
@@ -79,4 +84,65 @@ func (ix *Index) Describes(fp string, content func(p string) ([]byte, bool)) boo
 	}
 	racy, err := ix.Meta(RacyKey)
 	return err == nil && RacyHold(racy, content)
+}
+
+// FileSig is one memory file of a fingerprint: its path and signature.
+type FileSig struct {
+	Path string
+	Sig  manifest.Sig
+}
+
+// Fingerprint summarises the files an index derives from (topics first,
+// then archives, each in path order, as given) and the promoted
+// source-ids. A zero signature (a file written in memory) is stat'ed
+// under root.
+func Fingerprint(root string, files []FileSig, promoted map[string]bool) string {
+	h := sha256.New()
+	for _, f := range files {
+		sig := f.Sig
+		if sig == (manifest.Sig{}) {
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path)))
+			if err != nil {
+				fmt.Fprintf(h, "%s missing\n", f.Path)
+				continue
+			}
+			sig = manifest.SigOf(fi)
+		}
+		fmt.Fprintf(h, "%s %d %d %d %d\n", f.Path, sig.Size, sig.MtimeNS, sig.CtimeNS, sig.Ino)
+	}
+	ids := make([]string, 0, len(promoted))
+	for id := range promoted {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		fmt.Fprintf(h, "promoted %s\n", id)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RecordFingerprint is the fingerprint of the files a record names, as a
+// snapshot of exactly those versions would have it.
+func RecordFingerprint(root string, rec Files) string {
+	paths := make([]string, 0, len(rec.Sigs))
+	for p := range rec.Sigs {
+		paths = append(paths, p)
+	}
+	// A snapshot's fingerprint lists topics first, then archives.
+	sort.Slice(paths, func(i, j int) bool {
+		ti, tj := strings.HasPrefix(paths[i], "topics/"), strings.HasPrefix(paths[j], "topics/")
+		if ti != tj {
+			return ti
+		}
+		return paths[i] < paths[j]
+	})
+	files := make([]FileSig, len(paths))
+	for i, p := range paths {
+		files[i] = FileSig{p, rec.Sigs[p]}
+	}
+	promoted := make(map[string]bool, len(rec.Promoted))
+	for _, id := range rec.Promoted {
+		promoted[id] = true
+	}
+	return Fingerprint(root, files, promoted)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 	"scriptorium/workspace/topic"
@@ -27,7 +28,7 @@ type Proposal struct {
 	Kind         string            `json:"kind"` // "sleep", "write" or "update" (Submit)
 	Time         string            `json:"time"`
 	BaseRevision int64             `json:"base_revision"`
-	Changed      []engine.FileDiff `json:"changed"`
+	Changed      []result.FileDiff `json:"changed"`
 	// ProposedBy is the tier that submitted an "update" proposal (Submit).
 	ProposedBy string `json:"proposed_by,omitempty"`
 	// Model is the model that computed a sleep pass.
@@ -49,7 +50,7 @@ type Summary struct {
 	Kind         string            `json:"kind"`
 	Time         string            `json:"time"`
 	BaseRevision int64             `json:"base_revision"`
-	Changed      []engine.FileDiff `json:"changed"`
+	Changed      []result.FileDiff `json:"changed"`
 	ProposedBy   string            `json:"proposed_by,omitempty"`
 }
 
@@ -67,14 +68,14 @@ func dir(e *engine.Engine) string { return workspace.MetaPath(e.Root(), workspac
 // turns are read, never waiting for review.
 func FromPlan(e *engine.Engine, kind, model string, v *engine.View, plan *engine.Plan) Proposal {
 	p := Proposal{Kind: kind, Time: e.Now().UTC().Format(time.RFC3339), BaseRevision: v.Revision,
-		Model: model, Changed: []engine.FileDiff{}, Files: map[string]File{}}
+		Model: model, Changed: []result.FileDiff{}, Files: map[string]File{}}
 	for _, path := range plan.Changed {
 		if !strings.HasPrefix(path, "topics/") {
 			continue
 		}
 		before, after := plan.Bytes(path)
 		p.Files[path] = File{Before: before, After: after}
-		p.Changed = append(p.Changed, engine.FileDiff{Path: path, Diff: plan.Diff(path)})
+		p.Changed = append(p.Changed, result.FileDiff{Path: path, Diff: plan.Diff(path)})
 	}
 	p.ID = newID(e.Now(), p)
 	return p
@@ -183,7 +184,7 @@ func read(e *engine.Engine, id string) (Proposal, error) {
 type AcceptResult struct {
 	ID       string            `json:"id"`
 	Revision int64             `json:"revision"`
-	Changed  []engine.FileDiff `json:"changed"`
+	Changed  []result.FileDiff `json:"changed"`
 	// Remaining lists the files of the proposal still waiting (after a
 	// partial accept); empty when the proposal is done.
 	Remaining []string `json:"remaining"`
@@ -198,7 +199,7 @@ type AcceptResult struct {
 // refused with CONFLICT naming the blocks, and nothing changes. An
 // accepted sleep proposal is recorded as a sleep pass.
 func Accept(ctx context.Context, e *engine.Engine, id string, only []string) (AcceptResult, error) {
-	res := AcceptResult{ID: id, Changed: []engine.FileDiff{}, Remaining: []string{}}
+	res := AcceptResult{ID: id, Changed: []result.FileDiff{}, Remaining: []string{}}
 	if err := e.Authorize(trust.OpPropose); err != nil {
 		return res, err
 	}
@@ -232,11 +233,11 @@ func Accept(ctx context.Context, e *engine.Engine, id string, only []string) (Ac
 			}
 			res.Revision = out.Revision
 			for _, path := range plan.Changed {
-				res.Changed = append(res.Changed, engine.FileDiff{Path: path, Diff: plan.Diff(path)})
+				res.Changed = append(res.Changed, result.FileDiff{Path: path, Diff: plan.Diff(path)})
 			}
 		}
 		if p.Kind == "sleep" && len(plan.Changed) > 0 {
-			rep := engine.PassReport{Model: p.Model, Revision: res.Revision, Changed: res.Changed, CoreGap: e.CoreExcluded(plan.After)}
+			rep := result.PassReport{Model: p.Model, Revision: res.Revision, Changed: res.Changed, CoreGap: e.CoreExcluded(plan.After)}
 			if err := e.RecordPass(ctx, &rep); err != nil {
 				return err
 			}
@@ -324,7 +325,7 @@ func drop(e *engine.Engine, p Proposal, chosen []string) ([]string, error) {
 	for _, path := range chosen {
 		delete(p.Files, path)
 	}
-	p.Changed = slices.DeleteFunc(p.Changed, func(d engine.FileDiff) bool { return slices.Contains(chosen, d.Path) })
+	p.Changed = slices.DeleteFunc(p.Changed, func(d result.FileDiff) bool { return slices.Contains(chosen, d.Path) })
 	remaining := []string{}
 	for path := range p.Files {
 		remaining = append(remaining, path)

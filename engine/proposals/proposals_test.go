@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -165,7 +166,7 @@ func TestWriterProposeMode(t *testing.T) {
 	if _, err := proposals.Accept(ctx, e, ps[0].ID, nil); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := e.Search(ctx, engine.SearchQuery{Text: "bees", Path: "topics/"})
+	hits, err := e.Search(ctx, result.SearchQuery{Text: "bees", Path: "topics/"})
 	if err != nil || len(hits) == 0 {
 		t.Errorf("the accepted fact is not searchable: %v %v", hits, err)
 	}

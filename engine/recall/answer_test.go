@@ -31,6 +31,7 @@ import (
 	"scriptorium/engine/browse"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/engine/writer/distill"
@@ -206,7 +207,7 @@ func (s *aicSet) distil(t *testing.T) {
 			if err != nil {
 				t.Fatalf("get %s: %v", ref, err)
 			}
-			sv := v.(engine.SourceView)
+			sv := v.(result.SourceView)
 			def.Sources = append(def.Sources, topic.Citation{SourceID: ref, Path: topic.RelPath(b.Path, sv.Path), Anchor: sv.Anchor})
 			def.Date = max(def.Date, when[ref][:10])
 		}

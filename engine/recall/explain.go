@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -15,29 +16,29 @@ import (
 const coreTopicPath = render.CoreTopicPath
 
 // ExplainCore explains one block's place in core.md (`explain ^ID`).
-func ExplainCore(ctx context.Context, e *engine.Engine, ref string) (engine.CoreExplanation, error) {
+func ExplainCore(ctx context.Context, e *engine.Engine, ref string) (result.CoreExplanation, error) {
 	if err := e.Authorize(trust.OpCore); err != nil {
-		return engine.CoreExplanation{}, err
+		return result.CoreExplanation{}, err
 	}
 	id := strings.TrimPrefix(strings.TrimSpace(ref), "^")
 	if !topic.IsBlockID(id) {
-		return engine.CoreExplanation{}, engine.Errorf(engine.CodeInvalidArgument, "%q is not a block id (^ and 8 hex digits)", ref)
+		return result.CoreExplanation{}, engine.Errorf(engine.CodeInvalidArgument, "%q is not a block id (^ and 8 hex digits)", ref)
 	}
 	v, err := e.View(ctx)
 	if err != nil {
-		return engine.CoreExplanation{}, err
+		return result.CoreExplanation{}, err
 	}
 	got, err := e.Get(ctx, "^"+id)
 	if err != nil {
-		return engine.CoreExplanation{}, err
+		return result.CoreExplanation{}, err
 	}
-	bv, ok := got.(engine.BlockView)
+	bv, ok := got.(result.BlockView)
 	if !ok {
-		return engine.CoreExplanation{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
+		return result.CoreExplanation{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
 	}
 	_, rep := e.CoreRender(v)
-	x := engine.CoreExplanation{ID: id, Path: bv.Path, Budget: rep.Budget, CoreTokens: rep.Tokens, Trust: bv.Trust,
-		Tokens: rep.Costs[id], Sources: []engine.CitationView{}}
+	x := result.CoreExplanation{ID: id, Path: bv.Path, Budget: rep.Budget, CoreTokens: rep.Tokens, Trust: bv.Trust,
+		Tokens: rep.Costs[id], Sources: []result.CitationView{}}
 	for _, f := range bv.Footnotes {
 		x.Sources = append(x.Sources, f.Sources...)
 	}
@@ -98,8 +99,8 @@ func contains(list []string, s string) bool {
 // transaction, and reports the core render before and after. Headings and
 // footnote definitions stay where they are; pinning creates the pinned
 // section at the top of the file if it is missing.
-func ReorderCore(ctx context.Context, e *engine.Engine, ref string, m engine.CoreMove) (engine.CoreMoveResult, error) {
-	var res engine.CoreMoveResult
+func ReorderCore(ctx context.Context, e *engine.Engine, ref string, m result.CoreMove) (result.CoreMoveResult, error) {
+	var res result.CoreMoveResult
 	if err := e.Authorize(trust.OpUpdate); err != nil {
 		return res, err
 	}
@@ -142,7 +143,7 @@ func ReorderCore(ctx context.Context, e *engine.Engine, ref string, m engine.Cor
 
 // reorder returns the elements with block id moved, its new 1-based
 // position among the blocks and whether it ends up pinned.
-func reorder(in []topic.Element, id string, m engine.CoreMove) ([]topic.Element, int, bool, error) {
+func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element, int, bool, error) {
 	els := append([]topic.Element(nil), in...)
 	at := -1
 	for i, el := range els {

@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 )
 
 // explainSetup opens a workspace whose topics/core.md holds four blocks
@@ -71,7 +72,7 @@ func TestReorderCore(t *testing.T) {
 	if last.State != "excluded" {
 		t.Fatalf("the last block should start excluded: %+v", last)
 	}
-	res, err := recall.ReorderCore(ctx, e, "^c0000004", engine.CoreMove{Top: true})
+	res, err := recall.ReorderCore(ctx, e, "^c0000004", result.CoreMove{Top: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestReorderCore(t *testing.T) {
 		t.Errorf("move to top = %+v", res)
 	}
 	// Pin the third block: a "## Pinned" section first in the file.
-	res, err = recall.ReorderCore(ctx, e, "c0000003", engine.CoreMove{Pin: true})
+	res, err = recall.ReorderCore(ctx, e, "c0000003", result.CoreMove{Pin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,23 +92,23 @@ func TestReorderCore(t *testing.T) {
 		t.Errorf("a pinned block explains as %+v", x)
 	}
 	// Moving to the top now lands after the pinned block.
-	res, err = recall.ReorderCore(ctx, e, "c0000002", engine.CoreMove{Top: true})
+	res, err = recall.ReorderCore(ctx, e, "c0000002", result.CoreMove{Top: true})
 	if err != nil || res.Position != 2 || res.Pinned {
 		t.Errorf("top under a pin = %+v, %v", res, err)
 	}
-	res, err = recall.ReorderCore(ctx, e, "c0000003", engine.CoreMove{Unpin: true})
+	res, err = recall.ReorderCore(ctx, e, "c0000003", result.CoreMove{Unpin: true})
 	if err != nil || res.Pinned {
 		t.Errorf("unpin = %+v, %v", res, err)
 	}
-	res, err = recall.ReorderCore(ctx, e, "c0000001", engine.CoreMove{To: 4})
+	res, err = recall.ReorderCore(ctx, e, "c0000001", result.CoreMove{To: 4})
 	if err != nil || res.Position != 4 {
 		t.Errorf("move to 4 = %+v, %v", res, err)
 	}
 	enginetest.VerifyClean(t, e)
-	if _, err := recall.ReorderCore(ctx, e, "c0000009", engine.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeNotFound {
+	if _, err := recall.ReorderCore(ctx, e, "c0000009", result.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeNotFound {
 		t.Errorf("reorder of a block outside core: %v", err)
 	}
-	if _, err := recall.ReorderCore(ctx, enginetest.Open(t, state, enginetest.AsPaired), "c0000001", engine.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeForbidden && enginetest.Code(err) != engine.CodeRejected {
+	if _, err := recall.ReorderCore(ctx, enginetest.Open(t, state, enginetest.AsPaired), "c0000001", result.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeForbidden && enginetest.Code(err) != engine.CodeRejected {
 		t.Errorf("a paired reorder: %v", err)
 	}
 }

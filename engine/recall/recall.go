@@ -26,6 +26,7 @@ import (
 
 	"scriptorium/engine"
 	memfence "scriptorium/engine/fence"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace/topic"
 )
@@ -221,7 +222,7 @@ func (p *packer) dropLast() {
 }
 
 // addSource adds a source hit's snippet, said by its speaker.
-func (p *packer) addSource(r engine.SearchResult) {
+func (p *packer) addSource(r result.SearchResult) {
 	it := Item{Kind: "source", Ref: r.Ref, Path: r.Path, Anchor: r.Anchor, Date: day(r.Time)}
 	text := Clean(r.Snippet)
 	// "Noted.", "ok thanks!": an acknowledgement carries no fact, and its
@@ -392,7 +393,7 @@ func Clean(text string) string {
 
 // speaker is the name a source line is said by: a person's label, never a
 // role ("assistant", "user").
-func speaker(r engine.SearchResult) string {
+func speaker(r result.SearchResult) string {
 	if r.SpeakerLabel == nil {
 		return ""
 	}

@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
 )
@@ -100,7 +101,7 @@ func TestRecall_SpendsTheBudgetWell(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range v.(engine.BlockView).Footnotes {
+			for _, f := range v.(result.BlockView).Footnotes {
 				for _, s := range f.Sources {
 					cited[s.Ref] = true
 				}

@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine"
 
 	"scriptorium/engine/records"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -26,8 +27,8 @@ import (
 // each block and the later revision, and nothing changes. Archives are
 // append-only, so a transaction that only appended source records cannot
 // be reverted. A revert is itself revertible, which re-applies rev.
-func Revert(ctx context.Context, e *engine.Engine, rev int64, dryRun bool) (engine.RevertResult, error) {
-	res := engine.RevertResult{Reverts: rev, DryRun: dryRun, Changed: []engine.FileDiff{}}
+func Revert(ctx context.Context, e *engine.Engine, rev int64, dryRun bool) (result.RevertResult, error) {
+	res := result.RevertResult{Reverts: rev, DryRun: dryRun, Changed: []result.FileDiff{}}
 	if err := e.Authorize(trust.OpRevert); err != nil {
 		return res, err
 	}
@@ -51,7 +52,7 @@ func Revert(ctx context.Context, e *engine.Engine, rev int64, dryRun bool) (engi
 			return err
 		}
 		for _, p := range plan.Changed {
-			res.Changed = append(res.Changed, engine.FileDiff{Path: p, Diff: plan.Diff(p)})
+			res.Changed = append(res.Changed, result.FileDiff{Path: p, Diff: plan.Diff(p)})
 		}
 		if dryRun || len(plan.Changed) == 0 {
 			return nil

@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/treetest"
 )
 
@@ -62,7 +63,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != engine.MethodBM25) {
 				continue
 			}
-			sq := engine.SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}
+			sq := result.SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}
 			want, err := warm.Search(ctx, sq)
 			if err != nil {
 				t.Fatalf("%s %q warm: %v", filepath.Base(dir), q.Text, err)
@@ -117,7 +118,7 @@ func coldFacts(t *testing.T) string {
 	if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{{Op: "create", Path: "topics/facts.md", Content: &content}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Search(ctx, engine.SearchQuery{Text: "bees"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "bees"}); err != nil {
 		t.Fatal(err)
 	}
 	return state
@@ -132,7 +133,7 @@ func coldSearch(t *testing.T, state, text string) ([]string, bool) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Search(context.Background(), engine.SearchQuery{Text: text})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: text})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestColdSearch_DamagedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix.Close()
-	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "cello"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "cello"})
 	e.Close()
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search: %v %v", res, err)
@@ -266,7 +267,7 @@ func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
 		t.Fatal(err)
 	}
 	treetest.EditInPlace(t, filepath.Join(state, "memory", "topics", "facts.md"), "cello", "flute")
-	res, err := e.Search(ctx, engine.SearchQuery{Text: "flute"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "flute"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("warm search after a same-size edit: %v %v", res, err)
 	}
@@ -297,7 +298,7 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 			}
 		}
 		for _, w := range words {
-			want, err := warm.Search(ctx, engine.SearchQuery{Text: w, Limit: 50})
+			want, err := warm.Search(ctx, result.SearchQuery{Text: w, Limit: 50})
 			if err != nil {
 				t.Fatalf("%s %q warm: %v", name, w, err)
 			}
@@ -305,7 +306,7 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := cold.Search(ctx, engine.SearchQuery{Text: w, Limit: 50})
+			got, err := cold.Search(ctx, result.SearchQuery{Text: w, Limit: 50})
 			fast := StatsOf(cold).Fast
 			cold.Close()
 			if err != nil || fast != 1 {

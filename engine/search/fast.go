@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 )
 
 // A search needs the whole workspace only to bring the index up to date.
@@ -19,7 +20,7 @@ import (
 // searchFromFiles answers a BM25 query from a fresh index. ok is false
 // when the index is not fresh, or anything went wrong: the caller then
 // takes the full path, which rebuilds or repairs and reports errors.
-func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index.Query, query string) (results []engine.SearchResult, ok bool) {
+func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index.Query, query string) (results []result.SearchResult, ok bool) {
 	l, ok := e.List(ctx)
 	if !ok {
 		return nil, false
@@ -40,7 +41,7 @@ func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index
 	if !ok {
 		return nil, false
 	}
-	results = make([]engine.SearchResult, 0, len(hits))
+	results = make([]result.SearchResult, 0, len(hits))
 	for i, h := range hits {
 		results = append(results, hitResult(h, query, texts[i]))
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"testing"
 )
 
@@ -16,7 +17,7 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if _, err := e.Search(ctx, engine.SearchQuery{Text: "anything"}); err != nil {
+	if _, err := e.Search(ctx, result.SearchQuery{Text: "anything"}); err != nil {
 		t.Fatal(err)
 	}
 	if n := StatsOf(e).Rebuilds; n != 1 {
@@ -33,7 +34,7 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := e.Search(ctx, engine.SearchQuery{Text: "cello"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "cello"})
 	if err != nil {
 		t.Fatal(err)
 	}

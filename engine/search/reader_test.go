@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 )
 
 // TestIndexReader_SharedAndYielding: a long-lived engine keeps a read-only
@@ -22,10 +23,10 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if res, err := a.Search(ctx, engine.SearchQuery{Text: "bees"}); err != nil || len(res) != 1 {
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "bees"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search: %v %v", res, err)
 	}
-	if res, err := a.Search(ctx, engine.SearchQuery{Text: "cello"}); err != nil || len(res) != 1 {
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "cello"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search: %v %v", res, err)
 	}
 	stateOf(a).reader.mu.Lock()
@@ -40,7 +41,7 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if res, err := b.Search(ctx, engine.SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || StatsOf(b).Fast != 1 {
+	if res, err := b.Search(ctx, result.SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || StatsOf(b).Fast != 1 {
 		t.Fatalf("a one-shot search beside the held handle: %v %v (fast %d)", res, err, StatsOf(b).Fast)
 	}
 	rev, err := b.Revision()
@@ -67,7 +68,7 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 	}
 	ix.Close()
 
-	if res, err := a.Search(ctx, engine.SearchQuery{Text: "mead"}); err != nil || len(res) != 1 {
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "mead"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search after the other's install: %v %v", res, err)
 	}
 	if n := StatsOf(a).Rebuilds; n != 0 {

@@ -3,11 +3,14 @@ package search
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/workspace/manifest"
 )
 
 // One edit behind the engine's back (a hand edit, touch, a restore, git
@@ -37,7 +40,7 @@ var errSyncCutShort = errors.New("index sync cut short")
 // describe c; without one, the record goes (it would describe another
 // version).
 func recordIndexFiles(ix *index.Index, c engine.Corpus) {
-	f, ok := c.Versions()
+	f, ok := versions(c)
 	if !ok {
 		f = index.Files{}
 	}
@@ -55,7 +58,7 @@ func indexedVersions(root string, ix *index.Index) (index.Files, bool) {
 	if err != nil || have == "" {
 		return rec, false
 	}
-	return rec, engine.RecordFingerprint(root, rec) == have
+	return rec, index.RecordFingerprint(root, rec) == have
 }
 
 // resyncIndex brings ix to describe c by re-indexing what changed since
@@ -79,11 +82,11 @@ func (st *state) resyncIndex(ctx context.Context, ix *index.Index, c engine.Corp
 	if !ok {
 		return 0, false, nil
 	}
-	changed, refs := c.ChangedSince(rec, racy)
+	changed, refs := changedSince(c, rec, racy)
 	if len(changed)*resyncShare > c.Files() {
 		return 0, false, nil
 	}
-	cur, ok := c.Versions()
+	cur, ok := versions(c)
 	if !ok {
 		return 0, false, nil
 	}
@@ -134,4 +137,48 @@ func (st *state) resyncIndex(ctx context.Context, ix *index.Index, c engine.Corp
 
 func sortDocs(docs []index.Doc) {
 	sort.Slice(docs, func(i, j int) bool { return docs[i].ID < docs[j].ID })
+}
+
+// versions is the record of the file versions c holds. A file with no
+// signature (written by a transaction in memory, read through a stage) is
+// stat'ed, as its fingerprint is: it is racy, so its bytes are checked
+// too. ok is false when such a file cannot be stat'ed.
+func versions(c engine.Corpus) (index.Files, bool) {
+	topics, archives := c.TopicPaths(), c.ArchivePaths()
+	f := index.Files{Sigs: make(map[string]manifest.Sig, len(topics)+len(archives))}
+	for _, paths := range [][]string{topics, archives} {
+		for _, p := range paths {
+			sig, _ := c.Sig(p)
+			if sig == (manifest.Sig{}) {
+				fi, err := os.Lstat(filepath.Join(c.Root(), filepath.FromSlash(p)))
+				if err != nil {
+					return index.Files{}, false
+				}
+				sig = manifest.SigOf(fi)
+			}
+			f.Sigs[p] = sig
+		}
+	}
+	for id := range c.Promoted() {
+		f.Promoted = append(f.Promoted, id)
+	}
+	sort.Strings(f.Promoted)
+	return f, true
+}
+
+// changedSince lists the files of c that the index does not hold as they
+// are, and the source-ids whose promotion changed (index.Files.Changed).
+func changedSince(c engine.Corpus, rec index.Files, racy index.Racy) ([]string, map[string]bool) {
+	topics, archives := c.TopicPaths(), c.ArchivePaths()
+	now := make(map[string]manifest.Sig, len(topics)+len(archives))
+	for _, paths := range [][]string{topics, archives} {
+		for _, p := range paths {
+			now[p], _ = c.Sig(p)
+		}
+	}
+	promoted := make([]string, 0, len(c.Promoted()))
+	for id := range c.Promoted() {
+		promoted = append(promoted, id)
+	}
+	return rec.Changed(now, func(p string) []byte { data, _ := c.Content(p); return data }, racy.Files, promoted)
 }

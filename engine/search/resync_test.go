@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/scale"
 	"scriptorium/workspace/archive"
 )
@@ -27,7 +28,7 @@ func resyncWorkspace(t *testing.T, n int) (string, scale.Manifest) {
 		t.Fatal(err)
 	}
 	e := resyncOpen(t, state)
-	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: m.Queries[0]}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[0]}); err != nil {
 		t.Fatal(err)
 	}
 	if StatsOf(e).Rebuilds != 1 {
@@ -123,7 +124,7 @@ func TestIndexResync_TouchOneFile(t *testing.T) {
 	if want == 0 {
 		t.Fatalf("%s holds no documents: pick another file", target)
 	}
-	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: m.Queries[1]}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if n := StatsOf(e).Rebuilds; n != 0 {
@@ -134,7 +135,7 @@ func TestIndexResync_TouchOneFile(t *testing.T) {
 	}
 	e.Close()
 	e2 := resyncOpen(t, state)
-	if _, err := e2.Search(context.Background(), engine.SearchQuery{Text: m.Queries[1]}); err != nil {
+	if _, err := e2.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if StatsOf(e2).Fast != 1 {
@@ -158,7 +159,7 @@ func TestIndexResync_TouchArchive(t *testing.T) {
 	for _, p := range s.TopicPaths() {
 		want += (s.BlocksCiting(p, map[string]bool{arch: true}, nil))
 	}
-	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: m.Queries[1]}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
 	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Resynced > int64(want) || StatsOf(e).Resynced < int64(docsOfFile(t, e, arch)) {
@@ -218,14 +219,14 @@ func TestIndexResync_EditsMatchRebuild(t *testing.T) {
 		}
 	}
 	e = resyncOpen(t, state)
-	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "zeppelin hangar"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "zeppelin hangar"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res) == 0 || res[0].Ref != "feedf00d" {
 		t.Fatalf("the new block is not found: %+v", res)
 	}
-	if res, err := e.Search(context.Background(), engine.SearchQuery{Text: "blimp mooring mast"}); err != nil || len(res) == 0 || !strings.HasSuffix(res[0].Ref, "/zz1") {
+	if res, err := e.Search(context.Background(), result.SearchQuery{Text: "blimp mooring mast"}); err != nil || len(res) == 0 || !strings.HasSuffix(res[0].Ref, "/zz1") {
 		t.Fatalf("the appended record is not found: %+v %v", res, err)
 	}
 	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Resynced == 0 {
@@ -253,7 +254,7 @@ func TestIndexResync_AfterInstall(t *testing.T) {
 	e.Close()
 	touch(t, state, m.EditTopics[0])
 	e = resyncOpen(t, state)
-	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "theremin"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "theremin"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search after the install and the touch: %+v %v", res, err)
 	}
@@ -304,7 +305,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	if _, err := stateOf(e).syncIndex(ctx, ix, s); !errors.Is(err, errSyncCutShort) {
 		t.Fatalf("a sync whose context ended: %v, want it cut short", err)
 	}
-	iq, err := checkQuery(engine.SearchQuery{Text: "budget"})
+	iq, err := checkQuery(result.SearchQuery{Text: "budget"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	e.Close()
 
 	e = resyncOpen(t, state)
-	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: "budget"}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: "budget"}); err != nil {
 		t.Fatal(err)
 	}
 	second := StatsOf(e).Resynced
@@ -339,7 +340,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 		touch(t, ref, p)
 	}
 	one := resyncOpen(t, ref)
-	if _, err := one.Search(context.Background(), engine.SearchQuery{Text: "budget"}); err != nil {
+	if _, err := one.Search(context.Background(), result.SearchQuery{Text: "budget"}); err != nil {
 		t.Fatal(err)
 	}
 	all := StatsOf(one).Resynced
@@ -366,7 +367,7 @@ func TestSearch_BudgetedCallerNeverRebuilds(t *testing.T) {
 	e := resyncOpen(t, state)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := e.Search(ctx, engine.SearchQuery{Text: "bees cello"})
+	res, err := e.Search(ctx, result.SearchQuery{Text: "bees cello"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +377,7 @@ func TestSearch_BudgetedCallerNeverRebuilds(t *testing.T) {
 	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Stale != 1 {
 		t.Fatalf("budgeted: %d rebuilds, %d stale answers", StatsOf(e).Rebuilds, StatsOf(e).Stale)
 	}
-	res, err = e.Search(context.Background(), engine.SearchQuery{Text: "violin"})
+	res, err = e.Search(context.Background(), result.SearchQuery{Text: "violin"})
 	if err != nil || len(res) != 1 || StatsOf(e).Rebuilds != 1 {
 		t.Fatalf("unbudgeted: %+v %v, %d rebuilds", res, err, StatsOf(e).Rebuilds)
 	}

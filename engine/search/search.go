@@ -18,6 +18,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -78,8 +79,8 @@ func StaleSearches(e *engine.Engine) int64 { return stateOf(e).stale.Load() }
 func SetEmbedProgress(e *engine.Engine, f func(done, total int)) { stateOf(e).emb.SetProgress(f) }
 
 // Search implements engine.Searcher.
-func (service) Search(ctx context.Context, e *engine.Engine, q engine.SearchQuery) (engine.SearchReport, error) {
-	rep := engine.SearchReport{Results: []engine.SearchResult{}}
+func (service) Search(ctx context.Context, e *engine.Engine, q result.SearchQuery) (engine.SearchReport, error) {
+	rep := engine.SearchReport{Results: []result.SearchResult{}}
 	if err := e.Authorize(trust.OpSearch); err != nil {
 		return rep, err
 	}
@@ -120,7 +121,7 @@ func (service) Search(ctx context.Context, e *engine.Engine, q engine.SearchQuer
 
 // checkQuery validates a query and converts it for the index. Every
 // problem is INVALID_ARGUMENT naming it; no filter is ever ignored.
-func checkQuery(q engine.SearchQuery) (index.Query, error) {
+func checkQuery(q result.SearchQuery) (index.Query, error) {
 	var iq index.Query
 	text := strings.TrimSpace(q.Text)
 	switch {
@@ -168,8 +169,8 @@ func checkQuery(q engine.SearchQuery) (index.Query, error) {
 }
 
 // hitResult is the SPEC §10 result of a hit whose document text is text.
-func hitResult(h index.Hit, query, text string) engine.SearchResult {
-	r := engine.SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
+func hitResult(h index.Hit, query, text string) result.SearchResult {
+	r := result.SearchResult{Kind: h.Kind, Path: h.Path, Anchor: h.Anchor, Ref: h.Ref, Score: h.Score, Explanation: h.Explanation}
 	if !h.Time.IsZero() {
 		r.Time = h.Time.UTC().Format(time.RFC3339)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 )
 
 // TestSearch_IndexHeldElsewhere: after a hand edit, the index needs
@@ -33,14 +34,14 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "bees"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "bees"})
 	if err != nil {
 		t.Fatalf("search while another process holds the index: %v", err)
 	}
 	if len(res) != 1 || res[0].Ref != "0000000a" {
 		t.Fatalf("search while another process holds the index: %+v", res)
 	}
-	res, err = e.Search(context.Background(), engine.SearchQuery{Text: "cello Sundays"})
+	res, err = e.Search(context.Background(), result.SearchQuery{Text: "cello Sundays"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 		t.Fatalf("the searches did not go the stale way")
 	}
 	holder.Close()
-	res, err = e.Search(context.Background(), engine.SearchQuery{Text: "violin"})
+	res, err = e.Search(context.Background(), result.SearchQuery{Text: "violin"})
 	if err != nil || len(res) != 1 || res[0].Ref != "0000000c" {
 		t.Fatalf("once the index is free the edit is found: %+v %v", res, err)
 	}
@@ -84,7 +85,7 @@ func TestSearch_IndexWrittenElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	res, err := e.Search(context.Background(), engine.SearchQuery{Text: "bees"})
+	res, err := e.Search(context.Background(), result.SearchQuery{Text: "bees"})
 	<-released
 	if err != nil || len(res) != 1 || res[0].Ref != "0000000a" {
 		t.Fatalf("search while another process writes the index: %+v %v", res, err)

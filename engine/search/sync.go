@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 )
 
 // The search index is a cache of topics/ and sources/: it is opened for one
@@ -130,8 +131,8 @@ func (service) Rebuild(ctx context.Context, e *engine.Engine, c engine.Corpus) e
 
 // IndexState implements engine.Searcher: fresh when the index describes
 // the files whose fingerprint is fp.
-func (service) IndexState(e *engine.Engine, fp string, content func(string) ([]byte, bool)) engine.IndexState {
-	st := engine.IndexState{Format: index.FormatVersion}
+func (service) IndexState(e *engine.Engine, fp string, content func(string) ([]byte, bool)) result.IndexState {
+	st := result.IndexState{Format: index.FormatVersion}
 	// A writable open: it is the one that finds damage a reader would not
 	// (bolt reads its freelist only for writing), so fresh means usable.
 	ix, err := stateOf(e).openIndex()

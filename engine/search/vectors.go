@@ -5,6 +5,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
 	"scriptorium/workspace"
 )
@@ -36,7 +37,7 @@ func (st *state) searchVectors(ctx context.Context, e *engine.Engine, c engine.C
 
 // methodFor resolves the method of a query: the default is hybrid when
 // embeddings are configured, BM25 otherwise.
-func methodFor(e *engine.Engine, q engine.SearchQuery) (string, error) {
+func methodFor(e *engine.Engine, q result.SearchQuery) (string, error) {
 	m := q.Method
 	configured := e.Config().Embeddings.Configured()
 	switch m {

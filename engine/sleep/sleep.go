@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -58,13 +59,13 @@ type SleepOptions struct {
 // moved. A model pass asks the model for a transaction and installs it only
 // if it breaks no rule. Either way a pass never loses a citation and never
 // touches a pending block.
-func Sleep(ctx context.Context, e *engine.Engine, opts SleepOptions) (engine.PassReport, error) {
+func Sleep(ctx context.Context, e *engine.Engine, opts SleepOptions) (result.PassReport, error) {
 	if err := e.Authorize(trust.OpSleep); err != nil {
-		return engine.PassReport{}, err
+		return result.PassReport{}, err
 	}
 	m, err := sleepModel(e.Config(), e.Options().Getenv, opts)
 	if err != nil {
-		return engine.PassReport{}, err
+		return result.PassReport{}, err
 	}
 	p := &pass{e: e, propose: opts.Propose}
 	if m == nil {
@@ -106,14 +107,14 @@ func Propose(ctx context.Context, e *engine.Engine, opts SleepOptions) (proposal
 		return proposals.Proposal{}, err
 	}
 	if p.proposal == nil {
-		return proposals.Proposal{Kind: "sleep", Changed: []engine.FileDiff{}, Files: map[string]proposals.File{}}, nil
+		return proposals.Proposal{Kind: "sleep", Changed: []result.FileDiff{}, Files: map[string]proposals.File{}}, nil
 	}
 	return *p.proposal, nil
 }
 
 // offline runs the built-in organiser entirely under the write lock:
 // it reads, plans and installs against one consistent workspace.
-func (p *pass) offline(ctx context.Context, opts SleepOptions) (rep engine.PassReport, err error) {
+func (p *pass) offline(ctx context.Context, opts SleepOptions) (rep result.PassReport, err error) {
 	err = p.e.Locked(ctx, opts.Background, func(tx *engine.Tx) error {
 		before, err := tx.View(ctx)
 		if err != nil {
@@ -125,7 +126,7 @@ func (p *pass) offline(ctx context.Context, opts SleepOptions) (rep engine.PassR
 		}
 		org := newOrganiser(before, split, p.e.CheckTopicPath)
 		edits := org.run()
-		rep, err = p.finish(ctx, tx, before, edits, org.redirect, engine.PassReport{Model: config.OfflineModelName})
+		rep, err = p.finish(ctx, tx, before, edits, org.redirect, result.PassReport{Model: config.OfflineModelName})
 		return err
 	})
 	return rep, err
@@ -134,15 +135,15 @@ func (p *pass) offline(ctx context.Context, opts SleepOptions) (rep engine.PassR
 // withModel asks the model without holding the write lock (an answer
 // can take minutes, and writers must not wait that long), then installs
 // under the lock only if nobody changed the workspace in the meantime.
-func (p *pass) withModel(ctx context.Context, m model.Model, opts SleepOptions) (engine.PassReport, error) {
-	rep := engine.PassReport{Model: m.Name()}
+func (p *pass) withModel(ctx context.Context, m model.Model, opts SleepOptions) (result.PassReport, error) {
+	rep := result.PassReport{Model: m.Name()}
 	var seen *engine.View
 	if err := p.e.Locked(ctx, opts.Background, func(tx *engine.Tx) error {
 		var err error
 		seen, err = tx.View(ctx)
 		return err
 	}); err != nil {
-		return engine.PassReport{}, err
+		return result.PassReport{}, err
 	}
 	split := opts.SplitTokens
 	if split <= 0 {
@@ -163,7 +164,7 @@ func (p *pass) withModel(ctx context.Context, m model.Model, opts SleepOptions) 
 		return p.fail(ctx, seen, rep, perr)
 	}
 
-	var out engine.PassReport
+	var out result.PassReport
 	err = p.e.Locked(ctx, opts.Background, func(tx *engine.Tx) error {
 		before, err := tx.View(ctx)
 		if err != nil {
@@ -185,8 +186,8 @@ func (p *pass) withModel(ctx context.Context, m model.Model, opts SleepOptions) 
 // workspace and the sleep rules, installs them, and records the report.
 // redirect maps block ids the offline organiser merged away to the ids
 // that absorbed them; nil for a model pass, whose merges are not declared.
-func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, edits []engine.Edit, redirect map[string]string, rep engine.PassReport) (engine.PassReport, error) {
-	rep.Changed = []engine.FileDiff{}
+func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, edits []engine.Edit, redirect map[string]string, rep result.PassReport) (result.PassReport, error) {
+	rep.Changed = []result.FileDiff{}
 	if len(edits) == 0 {
 		return p.recordEmpty(ctx, before, rep)
 	}
@@ -218,7 +219,7 @@ func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, e
 	}
 	rep.Revision = res.Revision
 	for _, path := range plan.Changed {
-		rep.Changed = append(rep.Changed, engine.FileDiff{Path: path, Diff: plan.Diff(path)})
+		rep.Changed = append(rep.Changed, result.FileDiff{Path: path, Diff: plan.Diff(path)})
 	}
 	rep.CoreGap = p.e.CoreExcluded(plan.After)
 	if err := p.e.RecordPass(ctx, &rep); err != nil {
@@ -227,8 +228,8 @@ func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, e
 	return rep, nil
 }
 
-func (p *pass) recordEmpty(ctx context.Context, v *engine.View, rep engine.PassReport) (engine.PassReport, error) {
-	rep.Changed = []engine.FileDiff{}
+func (p *pass) recordEmpty(ctx context.Context, v *engine.View, rep result.PassReport) (result.PassReport, error) {
+	rep.Changed = []result.FileDiff{}
 	rep.CoreGap = p.e.CoreExcluded(v)
 	if err := p.e.RecordPass(ctx, &rep); err != nil {
 		return rep, err
@@ -239,8 +240,8 @@ func (p *pass) recordEmpty(ctx context.Context, v *engine.View, rep engine.PassR
 // fail records a pass that changed nothing because of cause and returns
 // cause. A report that cannot be recorded is an IO failure, which wins
 // because the owner would otherwise never learn of the pass.
-func (p *pass) fail(ctx context.Context, v *engine.View, rep engine.PassReport, cause error) (engine.PassReport, error) {
-	rep.Changed = []engine.FileDiff{}
+func (p *pass) fail(ctx context.Context, v *engine.View, rep result.PassReport, cause error) (result.PassReport, error) {
+	rep.Changed = []result.FileDiff{}
 	rep.Revision = 0
 	rep.Error = engine.AsError(cause).Error()
 	rep.CoreGap = p.e.CoreExcluded(v)

@@ -23,6 +23,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
@@ -117,7 +118,7 @@ func fileOf(v *engine.View, p string) *topic.File {
 	return f
 }
 
-func sleepPasses(t *testing.T, e *engine.Engine) []engine.PassReport {
+func sleepPasses(t *testing.T, e *engine.Engine) []result.PassReport {
 	t.Helper()
 	ps, err := e.Passes(context.Background())
 	if err != nil {
@@ -377,7 +378,7 @@ func TestSleep_RuleGuards(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, err = (&pass{e: e}).finish(ctx, tx, s, []engine.Edit{{Op: "replace", Path: tt.path, Content: &content}}, tt.redirect,
-					engine.PassReport{Model: config.OfflineModelName})
+					result.PassReport{Model: config.OfflineModelName})
 				return err
 			})
 			ee := engine.AsError(err)

@@ -11,6 +11,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
 	"scriptorium/workspace/archive"
@@ -209,7 +210,7 @@ func TestPromote_DistilsThroughWriter(t *testing.T) {
 	if ps, err := e.Pending(ctx); err != nil || len(ps) != 1 || ps[0].Ref != ref {
 		t.Fatalf("pending %+v, %v", ps, err)
 	}
-	if hits, _ := e.Search(ctx, engine.SearchQuery{Text: "pelican"}); len(hits) != 0 {
+	if hits, _ := e.Search(ctx, result.SearchQuery{Text: "pelican"}); len(hits) != 0 {
 		t.Errorf("search returned the pending source: %+v", hits)
 	}
 	calls := len(m.requests())
@@ -237,10 +238,10 @@ func TestPromote_DistilsThroughWriter(t *testing.T) {
 		t.Fatalf("history %+v, want a promote install on top", h)
 	}
 	ftVerifyClean(t, e)
-	if v, err := e.Get(ctx, ref); err != nil || v.(engine.SourceView).Trust != "trusted" {
+	if v, err := e.Get(ctx, ref); err != nil || v.(result.SourceView).Trust != "trusted" {
 		t.Errorf("get %s: %+v, %v", ref, v, err)
 	}
-	if hits, err := e.Search(ctx, engine.SearchQuery{Text: "pelican"}); err != nil || len(hits) == 0 {
+	if hits, err := e.Search(ctx, result.SearchQuery{Text: "pelican"}); err != nil || len(hits) == 0 {
 		t.Errorf("search pelican after promotion: %+v, %v", hits, err)
 	}
 
@@ -267,7 +268,7 @@ func TestBackfill_LegacyHintIsNotIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sv := v.(engine.SourceView); sv.SpeakerID != "u123" || sv.SpeakerTrusted {
+	if sv := v.(result.SourceView); sv.SpeakerID != "u123" || sv.SpeakerTrusted {
 		t.Fatalf("fixture: the legacy record should carry an untrusted u123 hint: %+v", sv)
 	}
 	res, err := writer.Backfill(ctx, e)

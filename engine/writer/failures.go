@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/workspace"
 )
@@ -81,7 +82,7 @@ func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err e
 		}
 	} else {
 		ee := engine.AsError(err)
-		st.LastFailure = &engine.WriterFailure{Code: ee.Code, Retryable: ee.Retryable(), Message: ee.Message, At: now}
+		st.LastFailure = &result.WriterFailure{Code: ee.Code, Retryable: ee.Retryable(), Message: ee.Message, At: now}
 		if res.Batches > 0 {
 			st.LastSuccessAt = now // the other sessions were written
 		}
@@ -93,7 +94,7 @@ func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err e
 	for _, f := range w.failed {
 		drop[sessionName(f.key)] = true
 	}
-	kept := []engine.WriterSessionFailure{}
+	kept := []result.WriterSessionFailure{}
 	for _, f := range st.FailedSessions {
 		if !drop[f.Provider+"/"+f.Session] {
 			kept = append(kept, f)
@@ -104,7 +105,7 @@ func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err e
 		if p == "" {
 			p = sessions.DefaultProvider
 		}
-		kept = append(kept, engine.WriterSessionFailure{Provider: p, Session: f.key.Session,
+		kept = append(kept, result.WriterSessionFailure{Provider: p, Session: f.key.Session,
 			Code: f.err.Code, Message: f.err.Error(), At: now})
 	}
 	st.FailedSessions = kept

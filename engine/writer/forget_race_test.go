@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
 )
 
@@ -32,7 +32,7 @@ func TestWrite_TurnForgottenDuringTheModelCall(t *testing.T) {
 	m.answer = func(call int, req model.Request) (string, error) {
 		if call == 1 {
 			// The first model call: forget m2 before answering.
-			if _, err := forget.Run(ctx, forgetter, engine.ForgetSelector{Sources: []string{"openprogram/s1/m2"}}, false); err != nil {
+			if _, err := forget.Run(ctx, forgetter, result.ForgetSelector{Sources: []string{"openprogram/s1/m2"}}, false); err != nil {
 				t.Errorf("forget during the model call: %v", err)
 			}
 			forgot = true

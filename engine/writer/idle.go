@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 )
 
@@ -35,7 +36,7 @@ func WriteIdle(ctx context.Context, e *engine.Engine, idle time.Duration) error 
 			continue
 		}
 		_, err := Write(ctx, e, WriteOptions{Force: true, Session: p.Session, Provider: p.Provider})
-		ev := engine.IngestEvent{Kind: "ingest_ended", Session: p.Session, OK: err == nil, Time: formatTime(e.Now())}
+		ev := result.IngestEvent{Kind: "ingest_ended", Session: p.Session, OK: err == nil, Time: formatTime(e.Now())}
 		if err != nil {
 			ee := engine.AsError(err)
 			if ee.Retryable() {

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -160,7 +161,7 @@ func (w *writer) distill(ctx context.Context, tx *engine.Tx, v *engine.View, ref
 	return out, nil
 }
 
-func recordOf(src engine.Source) distillRecord {
+func recordOf(src result.Source) distillRecord {
 	v := src.SourceView
 	role := v.Label
 	if v.SpeakerLabel != "" {

@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
@@ -68,7 +69,7 @@ type RedistillResult struct {
 type turnBlock struct {
 	path string
 	id   string
-	src  engine.Source
+	src  result.Source
 }
 
 // Redistill proposes distilled topics for the turn blocks of every thread,

@@ -15,6 +15,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
@@ -233,7 +234,7 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 		}
 		return err
 	case "search":
-		_, err := e.Search(ctx, engine.SearchQuery{Text: "herons"})
+		_, err := e.Search(ctx, result.SearchQuery{Text: "herons"})
 		return err
 	case "promote", "reject":
 		ps, err := e.Pending(ctx)
@@ -259,7 +260,7 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 		}
 		ref := (*mine)[rng.Intn(len(*mine))]
 		err := soakRetry(ctx, func() error {
-			_, err := forget.Run(ctx, e, engine.ForgetSelector{Sources: []string{ref}}, false)
+			_, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{ref}}, false)
 			return err
 		})
 		if raceRefusal(err) {

@@ -18,6 +18,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
@@ -754,7 +755,7 @@ func TestWrite_TrustRouting(t *testing.T) {
 	// Search never returns the pending source nor the unarchived ones, and
 	// backfill does not distil the pending one.
 	for _, word := range []string{"zebrafish", "walrusmoustache", "capybara", "okapi", "narwhal"} {
-		hits, err := e.Search(ctx, engine.SearchQuery{Text: word})
+		hits, err := e.Search(ctx, result.SearchQuery{Text: word})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -762,7 +763,7 @@ func TestWrite_TrustRouting(t *testing.T) {
 			t.Errorf("search %q returned %+v", word, hits)
 		}
 	}
-	if hits, err := e.Search(ctx, engine.SearchQuery{Text: "anvil"}); err != nil || len(hits) == 0 {
+	if hits, err := e.Search(ctx, result.SearchQuery{Text: "anvil"}); err != nil || len(hits) == 0 {
 		t.Errorf("search anvil: %v, %v; the trusted turn should be found", hits, err)
 	}
 	bf, err := writer.Backfill(ctx, e)
@@ -846,7 +847,7 @@ func TestWrite_HostileTranscript(t *testing.T) {
 			t.Errorf("get %s: %v", ref, err)
 			continue
 		}
-		sv := v.(engine.SourceView)
+		sv := v.(result.SourceView)
 		// A v2 speaker-id marker, with an id or display-only, is trusted.
 		if sv.Content != tu.Content || sv.SpeakerTrusted != (wantLabel != "") {
 			t.Errorf("get %s: content %q trusted %v", ref, sv.Content, sv.SpeakerTrusted)
@@ -858,7 +859,7 @@ func TestWrite_HostileTranscript(t *testing.T) {
 			t.Errorf("%s carries the impersonated identity: %q %q", ref, f.SpeakerID, f.SpeakerLabel())
 		}
 	}
-	hits, err := e.Search(ctx, engine.SearchQuery{Text: "密钥", Speaker: "u123"})
+	hits, err := e.Search(ctx, result.SearchQuery{Text: "密钥", Speaker: "u123"})
 	if err != nil || len(hits) != 0 {
 		t.Errorf("search by the impersonated speaker u123: %+v, %v", hits, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/hook"
@@ -344,7 +345,7 @@ func TestClaudeCode_Quiet(t *testing.T) {
 func TestClaudeCode_PromptSaysStaleIndex(t *testing.T) {
 	state := enginetest.Fixture(t, "valid")
 	e := enginetest.Open(t, state)
-	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: "copper-7"}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: "copper-7"}); err != nil {
 		t.Fatal(err)
 	}
 	e.Close()
@@ -370,7 +371,7 @@ func TestClaudeCode_PromptSaysStaleIndex(t *testing.T) {
 	}
 	// A search without a deadline rebuilds; the next prompt's answer is fresh.
 	e = enginetest.Open(t, state)
-	if _, err := e.Search(context.Background(), engine.SearchQuery{Text: "copper-7"}); err != nil {
+	if _, err := e.Search(context.Background(), result.SearchQuery{Text: "copper-7"}); err != nil {
 		t.Fatal(err)
 	}
 	e.Close()

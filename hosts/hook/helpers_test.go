@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/hosts/hook"
 	"scriptorium/workspace"
@@ -96,9 +97,9 @@ func runHook(t *testing.T, state, stdin string) (string, string, error) {
 }
 
 // hookStatus reads the hook status file as status reports it.
-func hookStatus(t *testing.T, state string) engine.HookStatus {
+func hookStatus(t *testing.T, state string) result.HookStatus {
 	t.Helper()
-	var st engine.HookStatus
+	var st result.HookStatus
 	data, err := os.ReadFile(engine.HookStatusPath(state))
 	if err != nil {
 		return st

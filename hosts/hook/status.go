@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace"
 )
 
@@ -16,12 +17,12 @@ import (
 // could not open the engine never creates one; errors are ignored,
 // because there is nowhere left to report them.
 func recordStatus(opts Options, event string, err error) {
-	updateStatus(opts, func(st *engine.HookStatus, now string) {
+	updateStatus(opts, func(st *result.HookStatus, now string) {
 		if err == nil {
 			st.LastSuccessAt, st.LastEvent = now, event
 		} else {
 			ee := engine.AsError(err)
-			st.LastFailure = &engine.HookFailure{Code: ee.Code, Message: ee.Message, At: now, Event: event}
+			st.LastFailure = &result.HookFailure{Code: ee.Code, Message: ee.Message, At: now, Event: event}
 		}
 	})
 }
@@ -30,7 +31,7 @@ func recordStatus(opts Options, event string, err error) {
 // came from the index as it stood (issue 24 §4: the hook answers from the
 // old index and says so), and clears the note once one did not.
 func recordIndexState(opts Options, stale bool) {
-	updateStatus(opts, func(st *engine.HookStatus, now string) {
+	updateStatus(opts, func(st *result.HookStatus, now string) {
 		st.StaleIndexAt = ""
 		if stale {
 			st.StaleIndexAt = now
@@ -39,7 +40,7 @@ func recordIndexState(opts Options, stale bool) {
 }
 
 // updateStatus applies change to the status file.
-func updateStatus(opts Options, change func(st *engine.HookStatus, now string)) {
+func updateStatus(opts Options, change func(st *result.HookStatus, now string)) {
 	if fi, serr := os.Stat(workspace.MemoryDir(opts.StateDir)); serr != nil || !fi.IsDir() {
 		return
 	}
@@ -48,7 +49,7 @@ func updateStatus(opts Options, change func(st *engine.HookStatus, now string)) 
 	if os.MkdirAll(runtime, workspace.PrivateDir) != nil {
 		return
 	}
-	var st engine.HookStatus
+	var st result.HookStatus
 	if data, rerr := os.ReadFile(path); rerr == nil {
 		_ = json.Unmarshal(data, &st) // a damaged file is replaced
 	}

@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/hosts/loopback"
 	"scriptorium/trust"
@@ -183,7 +184,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		if err := method(http.MethodGet); err != nil {
 			return nil, err
 		}
-		sq := engine.SearchQuery{Text: q.Get("q"), Speaker: q.Get("speaker"), Path: q.Get("path"),
+		sq := result.SearchQuery{Text: q.Get("q"), Speaker: q.Get("speaker"), Path: q.Get("path"),
 			Since: q.Get("since"), Until: q.Get("until"), Sort: q.Get("sort"), Method: q.Get("method"),
 			Explain: q.Get("explain") == "true" || q.Get("explain") == "1"}
 		if l := q.Get("limit"); l != "" {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Issue 24, finding 9: the client trusted whoever answered on the socket.
@@ -47,7 +47,7 @@ func TestSearch_MovedStateDir(t *testing.T) {
 	defer os.RemoveAll(moved)
 	// Another workspace where the old one was.
 	openWith(t, state, "# Facts\n\nThe owner keeps wasps in the shed. ^0000000b\n")
-	if rep, ok := Search(filepath.Join(moved, "memory"), engine.SearchQuery{Text: "bees wasps"}, time.Second); ok {
+	if rep, ok := Search(filepath.Join(moved, "memory"), result.SearchQuery{Text: "bees wasps"}, time.Second); ok {
 		t.Fatalf("the moved workspace took the answer of the server of %s: %+v", state, rep.Results)
 	}
 }
@@ -65,11 +65,11 @@ func TestSearch_HardLinkedSocket(t *testing.T) {
 	if err := os.Link(SocketPath(a.Root()), SocketPath(b.Root())); err != nil {
 		t.Fatal(err)
 	}
-	if rep, ok := Search(b.Root(), engine.SearchQuery{Text: "bees"}, time.Second); ok {
+	if rep, ok := Search(b.Root(), result.SearchQuery{Text: "bees"}, time.Second); ok {
 		t.Fatalf("workspace B took workspace A's answer: %+v", rep.Results)
 	}
 	// A's own client is still answered.
-	if _, ok := Search(a.Root(), engine.SearchQuery{Text: "bees"}, time.Second); !ok {
+	if _, ok := Search(a.Root(), result.SearchQuery{Text: "bees"}, time.Second); !ok {
 		t.Error("the server no longer answers its own workspace")
 	}
 }
@@ -110,7 +110,7 @@ func echo(req map[string]any, results string) []byte {
 		req["build"], req["workspace_id"], req["root"], results))
 }
 
-func result(i int) string {
+func resultLine(i int) string {
 	return fmt.Sprintf(`{"kind":"topic","path":"topics/facts.md","anchor":"^%08x","ref":"%08x","score":1,"time":"","snippet":"invented %d","snippet_complete":true}`, i, i, i)
 }
 
@@ -120,7 +120,7 @@ func TestSearch_HostileServer(t *testing.T) {
 	some := func(n int) string {
 		parts := make([]string, n)
 		for i := range parts {
-			parts[i] = result(i)
+			parts[i] = resultLine(i)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
@@ -170,7 +170,7 @@ func TestSearch_HostileServer(t *testing.T) {
 			e := openWith(t, shortState(t), "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")
 			fakeServer(t, e.Root(), c.answer)
 			start := time.Now()
-			if rep, ok := Search(e.Root(), engine.SearchQuery{Text: "bees", Limit: c.limit}, 2*time.Second); ok {
+			if rep, ok := Search(e.Root(), result.SearchQuery{Text: "bees", Limit: c.limit}, 2*time.Second); ok {
 				t.Errorf("took the answer: %+v", rep)
 			}
 			if d := time.Since(start); d > 3*time.Second {
@@ -182,7 +182,7 @@ func TestSearch_HostileServer(t *testing.T) {
 	// what refused, not the fake.
 	e := openWith(t, shortState(t), "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")
 	fakeServer(t, e.Root(), func(req map[string]any) []byte { return echo(req, some(2)) })
-	if _, ok := Search(e.Root(), engine.SearchQuery{Text: "bees"}, 2*time.Second); !ok {
+	if _, ok := Search(e.Root(), result.SearchQuery{Text: "bees"}, 2*time.Second); !ok {
 		t.Error("a well-formed answer for this workspace and build was refused")
 	}
 }
@@ -278,7 +278,7 @@ func TestSearch_SlowServer(t *testing.T) {
 				}
 			}()
 			start := time.Now()
-			if rep, ok := Search(e.Root(), engine.SearchQuery{Text: "bees"}, time.Second); ok {
+			if rep, ok := Search(e.Root(), result.SearchQuery{Text: "bees"}, time.Second); ok {
 				t.Errorf("took the answer: %+v", rep)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -309,7 +309,7 @@ func TestServe_SlowClientsBlockNoOne(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	rep, ok := Search(e.Root(), engine.SearchQuery{Text: "bees"}, 2*time.Second)
+	rep, ok := Search(e.Root(), result.SearchQuery{Text: "bees"}, 2*time.Second)
 	if !ok || len(rep.Results) != 1 {
 		t.Fatalf("a client beside eight silent ones: %v %+v", ok, rep)
 	}

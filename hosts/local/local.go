@@ -1,5 +1,5 @@
 // Package local lets a one-shot CLI search ask a long-lived process of the
-// same workspace (serve or the daemon) instead of opening the
+// same workspace (serve, the daemon or the TUI) instead of opening the
 // workspace itself: the long-lived engine has its snapshot in memory, its
 // index open and an inotify watch that makes even the stat walk
 // unnecessary, so the answer costs a query, not a walk of every file.
@@ -25,13 +25,17 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
 	"debug/elf"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,6 +47,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/workspace"
 )
 
@@ -70,7 +75,7 @@ type request struct {
 	Op          string             `json:"op"`
 	WorkspaceID string             `json:"workspace_id"`
 	Root        string             `json:"root"` // the memory dir's real path
-	Query       engine.SearchQuery `json:"query"`
+	Query       result.SearchQuery `json:"query"`
 	Recall      *recall.Request    `json:"recall,omitempty"` // op "recall"
 }
 
@@ -93,12 +98,19 @@ func realRoot(memDir string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
-// Build names this build of the program: the Go build ID of the running
-// executable (from its ELF note), which changes with any change of the
-// code or the toolchain. "" when it cannot be read (then no socket is
-// used: two builds must not be confused). The CLI and the daemon or
-// serve it talks to are the same binary; the TUI is another and does not
-// serve.
+// Build names the code this program was built from, so that a client
+// takes answers only from a server that answers exactly as it would.
+//
+// The CLI and the TUI are two binaries, so the executable's own Go build
+// ID (its ELF note) cannot match between them. A build stamped from a
+// clean commit (vcs.modified=false) is named instead by its revision, Go
+// version, main module and build settings: the CLI and TUI built from one
+// commit with one toolchain and flags link the same engine code, and the
+// same go.mod fixes every dependency's version. Any other build (a dirty
+// tree, go run, -buildvcs=false) falls back to the executable's build ID,
+// which changes with any change of the code; then only the same binary
+// (the CLI's daemon or serve) answers. "" when neither can be read: no
+// socket is used, two builds must not be confused.
 func Build() string {
 	buildOnce.Do(func() { buildID = readBuildID() })
 	return buildID
@@ -110,6 +122,11 @@ var (
 )
 
 func readBuildID() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if id := sourceBuild(bi); id != "" {
+			return id
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -134,6 +151,28 @@ func readBuildID() string {
 		return ""
 	}
 	return "go-buildid:" + string(data[16:16+n])
+}
+
+// sourceBuild names a build stamped from a clean commit by what decides
+// its code: the revision, the Go version, the main module and every build
+// setting (tags, flags, GOOS/GOARCH…). "" for a build that is not.
+func sourceBuild(bi *debug.BuildInfo) string {
+	var rev, modified string
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", bi.GoVersion, bi.Main.Path, bi.Main.Version)
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.modified":
+			modified = st.Value
+		}
+		fmt.Fprintf(h, "%s=%s\x00", st.Key, st.Value)
+	}
+	if rev == "" || modified != "false" {
+		return ""
+	}
+	return "go-source:" + hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 // thisBuild is Build, replaced in tests (a test binary carries no VCS
@@ -236,7 +275,7 @@ func (s *Server) takeOver(ctx context.Context, e *engine.Engine, build string) b
 	// the CLI wait out its timeout behind the first read of a large
 	// workspace.
 	go func() {
-		if _, err := e.SearchReport(ctx, engine.SearchQuery{Text: "warm", Limit: 1, Method: engine.MethodBM25}); err == nil {
+		if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "warm", Limit: 1, Method: engine.MethodBM25}); err == nil {
 			s.ready.Store(true)
 		}
 	}()
@@ -307,7 +346,7 @@ func (s *Server) answer(ctx context.Context, e *engine.Engine, build string, c n
 	} else if s.ready.Load() && req.Build == build && req.Op == "search" && s.serves(e, req) {
 		if rep, err := e.SearchReport(ctx, req.Query); err == nil {
 			if rep.Results == nil {
-				rep.Results = []engine.SearchResult{}
+				rep.Results = []result.SearchResult{}
 			}
 			resp = response{OK: true, Build: build, WorkspaceID: e.WorkspaceID(), Root: s.root, Report: rep}
 			s.answered.Add(1)
@@ -329,7 +368,7 @@ func (s *Server) serves(e *engine.Engine, req request) bool {
 
 // Search asks the workspace's long-lived process, if there is one of this
 // build, for a search. ok is false whenever it did not answer.
-func Search(memDir string, q engine.SearchQuery, timeout time.Duration) (engine.SearchReport, bool) {
+func Search(memDir string, q result.SearchQuery, timeout time.Duration) (engine.SearchReport, bool) {
 	build := thisBuild()
 	path := SocketPath(memDir)
 	if build == "" || len(path) >= maxPath || !ownSocket(path) {
@@ -366,7 +405,7 @@ func Search(memDir string, q engine.SearchQuery, timeout time.Duration) (engine.
 // its own: a results list within the query's limit, each result of a known
 // kind with a workspace path, anchor and ref of that kind, and a source
 // naming its speaker fields (printing reads them).
-func validReport(rep engine.SearchReport, q engine.SearchQuery) bool {
+func validReport(rep engine.SearchReport, q result.SearchQuery) bool {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = index.DefaultLimit

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // shortState is a state dir with a path short enough for a socket.
@@ -62,7 +63,7 @@ func TestSearch_AnsweredByTheServer(t *testing.T) {
 		t.Fatal("a second server took the socket of a live one")
 	}
 	second.Close()
-	q := engine.SearchQuery{Text: "bees"}
+	q := result.SearchQuery{Text: "bees"}
 	got, ok := Search(e.Root(), q, time.Second)
 	if !ok {
 		t.Fatal("the server did not answer")
@@ -80,7 +81,7 @@ func TestSearch_AnsweredByTheServer(t *testing.T) {
 		t.Errorf("socket mode: %v %v", fi.Mode(), err)
 	}
 	// An error is never answered: the CLI reports it itself.
-	if _, ok := Search(e.Root(), engine.SearchQuery{Text: "  "}, time.Second); ok {
+	if _, ok := Search(e.Root(), result.SearchQuery{Text: "  "}, time.Second); ok {
 		t.Error("an invalid query was answered through the socket")
 	}
 	// A server still reading its workspace refuses at once.
@@ -113,7 +114,7 @@ func TestSearch_NotAnswered(t *testing.T) {
 	thisBuild = func() string { return "build A" }
 	state := shortState(t)
 	e := openWith(t, state, "")
-	q := engine.SearchQuery{Text: "bees"}
+	q := result.SearchQuery{Text: "bees"}
 	if _, ok := Search(e.Root(), q, 200*time.Millisecond); ok {
 		t.Fatal("answered without a server")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // Issue 24: two serves of one workspace. Started together, one could
@@ -48,7 +49,7 @@ func TestServe_OneOwnerThenTheSurvivor(t *testing.T) {
 			t.Fatalf("round %d: %d servers serve the socket, want 1", round, len(owners))
 		}
 		waitReady(t, owners[0])
-		if _, ok := Search(first.Root(), engine.SearchQuery{Text: "bees"}, 2*time.Second); !ok || owners[0].Answered() != 1 {
+		if _, ok := Search(first.Root(), result.SearchQuery{Text: "bees"}, 2*time.Second); !ok || owners[0].Answered() != 1 {
 			t.Fatalf("round %d: the owner did not answer (answered %d): its socket was unlinked", round, owners[0].Answered())
 		}
 		// The owner exits: one of the others takes over.
@@ -64,13 +65,13 @@ func TestServe_OneOwnerThenTheSurvivor(t *testing.T) {
 		if len(next) != 1 || next[0] == owners[0] {
 			t.Fatalf("round %d: after the owner exited, %d servers serve", round, len(next))
 		}
-		if _, ok := Search(first.Root(), engine.SearchQuery{Text: "bees"}, 2*time.Second); !ok || next[0].Answered() != 1 {
+		if _, ok := Search(first.Root(), result.SearchQuery{Text: "bees"}, 2*time.Second); !ok || next[0].Answered() != 1 {
 			t.Fatalf("round %d: the survivor does not answer", round)
 		}
 		for _, s := range servers {
 			s.Close()
 		}
-		if _, ok := Search(first.Root(), engine.SearchQuery{Text: "bees"}, 200*time.Millisecond); ok {
+		if _, ok := Search(first.Root(), result.SearchQuery{Text: "bees"}, 200*time.Millisecond); ok {
 			t.Fatalf("round %d: answered after every server closed", round)
 		}
 	}

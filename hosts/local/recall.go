@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace"
 
@@ -26,7 +27,7 @@ func (s *Server) recall(ctx context.Context, e *engine.Engine, build string, req
 	}
 	s.answered.Add(1)
 	return response{OK: true, Build: build, WorkspaceID: e.WorkspaceID(), Root: s.root, Recall: &res,
-		Report: engine.SearchReport{Results: []engine.SearchResult{}}}
+		Report: engine.SearchReport{Results: []result.SearchResult{}}}
 }
 
 // Recall asks the workspace's long-lived process, if there is one of this

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"
 )
@@ -69,7 +70,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	// The canary really is in the workspace, for the owner to see.
 	v, err := f.read.Get(ctx, "openprogram/group-dev/m3")
-	if err != nil || !strings.Contains(v.(engine.SourceView).Content, canary) {
+	if err != nil || !strings.Contains(v.(result.SourceView).Content, canary) {
 		t.Fatalf("canary not planted in the pending source: %v %+v", err, v)
 	}
 	return f

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 var toolNames = []string{"memory_get", "memory_recall", "memory_search", "memory_status", "memory_update"}
@@ -59,12 +60,12 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("bad sort: %s, want INVALID_ARGUMENT", c)
 			}
 
-			var blk engine.BlockView
+			var blk result.BlockView
 			structured(t, cs, call(t, cs, "memory_get", map[string]any{"ref": "^1a2b3c4d"}), "memory_get", &blk)
 			if blk.Kind != "topic" || blk.Path != "topics/core.md" || len(blk.Footnotes) != 1 {
 				t.Errorf("get ^1a2b3c4d: %+v", blk)
 			}
-			var src engine.SourceView
+			var src result.SourceView
 			structured(t, cs, call(t, cs, "memory_get", map[string]any{"ref": "openprogram/group-dev/m1"}), "memory_get", &src)
 			if src.Kind != "source" || src.SpeakerID != "u456" || !strings.Contains(src.Content, "copper-7") {
 				t.Errorf("get m1: %+v", src)
@@ -73,7 +74,7 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("get missing block: %s", c)
 			}
 
-			var st engine.Status
+			var st result.Status
 			structured(t, cs, call(t, cs, "memory_status", map[string]any{}), "memory_status", &st)
 			if st.WorkspaceID == "" || st.Backend != "local" {
 				t.Errorf("status: %+v", st)
@@ -99,7 +100,7 @@ func TestToolsAndResources(t *testing.T) {
 			}
 
 			note := "# MCP\n\nThe MCP test wrote this. ^0e0e0e01\n"
-			var up engine.UpdateResult
+			var up result.UpdateResult
 			structured(t, cs, call(t, cs, "memory_update", map[string]any{"base_revision": st.Revision,
 				"edits": []map[string]any{{"op": "create", "path": "topics/mcp.md", "content": note}}}), "memory_update", &up)
 			if up.Revision != st.Revision+1 || !slices.Equal(up.Changed, []string{"topics/mcp.md"}) {
@@ -129,7 +130,7 @@ func TestToolsAndResources(t *testing.T) {
 			if got := readText(t, cs, "memory://topics/mcp.md"); got != note {
 				t.Errorf("new topic reads %q, want %q", got, note)
 			}
-			var list struct{ Topics []engine.TopicSummary }
+			var list struct{ Topics []result.TopicSummary }
 			if err := json.Unmarshal([]byte(readText(t, cs, topicsURI)), &list); err != nil || len(list.Topics) != 4 {
 				t.Errorf("memory://topics: %v %+v", err, list)
 			}
@@ -194,7 +195,7 @@ func TestPendingNeverVisible(t *testing.T) {
 			}
 			seen("resources/templates/list", rts)
 			uris := []string{coreURI, topicsURI}
-			var list struct{ Topics []engine.TopicSummary }
+			var list struct{ Topics []result.TopicSummary }
 			if err := json.Unmarshal([]byte(readText(t, cs, topicsURI)), &list); err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/browse"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/topic"
 )
 
@@ -84,7 +85,7 @@ func (t *tools) readTopic(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 // computed trust and are withheld too. Trust comes from the engine's
 // TopicView, matched to the parsed file block by block; if the two
 // disagree nothing is returned, since guessing could leak pending text.
-func withheld(v engine.TopicView) (string, error) {
+func withheld(v result.TopicView) (string, error) {
 	f, _ := topic.Parse([]byte(v.Raw))
 	blocks := f.Blocks()
 	if len(blocks) != len(v.Blocks) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -124,7 +125,7 @@ func instructions(owner bool) string {
 		"Changes to topics/core.md are proposed to the owner (memory_update with propose: true), never installed."
 }
 
-// SearchInput is memory_search's arguments; each maps onto engine.SearchQuery.
+// SearchInput is memory_search's arguments; each maps onto result.SearchQuery.
 type SearchInput struct {
 	Query   string `json:"query" jsonschema:"the words to search for"`
 	Speaker string `json:"speaker,omitempty" jsonschema:"only source records by this speaker: id, display name or full label, case-insensitive"`
@@ -138,11 +139,11 @@ type SearchInput struct {
 
 // SearchOutput is memory_search's result.
 type SearchOutput struct {
-	Results []engine.SearchResult `json:"results"`
+	Results []result.SearchResult `json:"results"`
 }
 
 func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
-	res, err := t.read.Search(ctx, engine.SearchQuery{Text: in.Query, Speaker: in.Speaker, Path: in.Path,
+	res, err := t.read.Search(ctx, result.SearchQuery{Text: in.Query, Speaker: in.Speaker, Path: in.Path,
 		Since: in.Since, Until: in.Until, Sort: in.Sort, Limit: in.Limit, Method: in.Method})
 	if err != nil {
 		return nil, SearchOutput{}, toolError(err)
@@ -155,7 +156,7 @@ type GetInput struct {
 	Ref string `json:"ref" jsonschema:"a block (^id, path#^id) or a source (provider/thread/message, path#source-hash)"`
 }
 
-// get returns an engine.SourceView or engine.BlockView: the SPEC §12 get
+// get returns a result.SourceView or result.BlockView: the SPEC §12 get
 // shapes, described by getSchema's oneOf.
 func (t *tools) get(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, any, error) {
 	v, err := t.read.Get(ctx, in.Ref)
@@ -166,9 +167,9 @@ func (t *tools) get(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*
 	// review is not handed to it (SPEC §5).
 	pending := false
 	switch x := v.(type) {
-	case engine.SourceView:
+	case result.SourceView:
 		pending = x.Trust != "trusted"
-	case engine.BlockView:
+	case result.BlockView:
 		pending = x.Trust != "trusted"
 	default:
 		pending = true // an unknown view cannot be shown to be trusted
@@ -182,11 +183,11 @@ func (t *tools) get(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*
 // StatusInput is memory_status's (empty) argument object.
 type StatusInput struct{}
 
-func (t *tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, engine.Status, error) {
+func (t *tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, result.Status, error) {
 	// Status is allowed for paired, so it runs with the client's own tier.
 	st, err := t.write.Status(ctx)
 	if err != nil {
-		return nil, engine.Status{}, toolError(err)
+		return nil, result.Status{}, toolError(err)
 	}
 	return nil, st, nil
 }
@@ -320,7 +321,7 @@ func updateSchema() *jsonschema.Schema {
 
 // getSchema says memory_get returns exactly one of the two get shapes.
 func getSchema() *jsonschema.Schema {
-	src, blk := mustSchema[engine.SourceView](), mustSchema[engine.BlockView]()
+	src, blk := mustSchema[result.SourceView](), mustSchema[result.BlockView]()
 	var s, b any = "source", "topic"
 	src.Properties["kind"].Const, blk.Properties["kind"].Const = &s, &b
 	return &jsonschema.Schema{Type: "object", OneOf: []*jsonschema.Schema{src, blk}}

@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/forget"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sleep"
 	"scriptorium/tui"
@@ -51,59 +52,59 @@ func (b backend) Recall(ctx context.Context, prompt string) (views.Recalled, err
 	return out, nil
 }
 
-func (b backend) Status(ctx context.Context) (engine.Status, error) { return b.e.Status(ctx) }
+func (b backend) Status(ctx context.Context) (result.Status, error) { return b.e.Status(ctx) }
 
-func (b backend) Pending(ctx context.Context) ([]engine.PendingSource, error) {
+func (b backend) Pending(ctx context.Context) ([]result.PendingSource, error) {
 	return b.e.Pending(ctx)
 }
 
-func (b backend) Promote(ctx context.Context, refs []string) (engine.PromoteResult, error) {
+func (b backend) Promote(ctx context.Context, refs []string) (result.PromoteResult, error) {
 	return b.e.Promote(ctx, refs)
 }
 
-func (b backend) Reject(ctx context.Context, refs []string, reason string) (engine.RejectResult, error) {
+func (b backend) Reject(ctx context.Context, refs []string, reason string) (result.RejectResult, error) {
 	return b.e.Reject(ctx, refs, reason)
 }
 
-func (b backend) Rejected(ctx context.Context) ([]engine.RejectedSource, error) {
+func (b backend) Rejected(ctx context.Context) ([]result.RejectedSource, error) {
 	return b.e.Rejected(ctx)
 }
 
-func (b backend) Audit(ctx context.Context, q engine.AuditQuery) (engine.AuditReport, error) {
+func (b backend) Audit(ctx context.Context, q result.AuditQuery) (result.AuditReport, error) {
 	return audit.Audit(ctx, b.e, q)
 }
 
-func (b backend) Topics(ctx context.Context) ([]engine.TopicSummary, error) {
+func (b backend) Topics(ctx context.Context) ([]result.TopicSummary, error) {
 	return browse.Topics(ctx, b.e)
 }
 
-func (b backend) Topic(ctx context.Context, path string) (engine.TopicView, error) {
+func (b backend) Topic(ctx context.Context, path string) (result.TopicView, error) {
 	return browse.Topic(ctx, b.e, path)
 }
 
-func (b backend) Archive(ctx context.Context, path string) (engine.ArchiveView, error) {
+func (b backend) Archive(ctx context.Context, path string) (result.ArchiveView, error) {
 	return b.e.Archive(ctx, path)
 }
 
-func (b backend) Core(ctx context.Context) (engine.CoreView, error) { return browse.CoreView(ctx, b.e) }
+func (b backend) Core(ctx context.Context) (result.CoreView, error) { return browse.CoreView(ctx, b.e) }
 
-func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (engine.UpdateResult, error) {
+func (b backend) MoveCoreBlock(ctx context.Context, id string, delta int) (result.UpdateResult, error) {
 	return curate.MoveCoreBlock(ctx, b.e, id, delta)
 }
 
-func (b backend) ExplainCore(ctx context.Context, id string) (engine.CoreExplanation, error) {
+func (b backend) ExplainCore(ctx context.Context, id string) (result.CoreExplanation, error) {
 	return recall.ExplainCore(ctx, b.e, id)
 }
 
-func (b backend) ReorderCore(ctx context.Context, id string, m engine.CoreMove) (engine.CoreMoveResult, error) {
+func (b backend) ReorderCore(ctx context.Context, id string, m result.CoreMove) (result.CoreMoveResult, error) {
 	return recall.ReorderCore(ctx, b.e, id, m)
 }
 
-func (b backend) Passes(ctx context.Context) ([]engine.PassReport, error) {
+func (b backend) Passes(ctx context.Context) ([]result.PassReport, error) {
 	return b.e.Passes(ctx)
 }
 
-func (b backend) Sleep(ctx context.Context) (engine.PassReport, error) {
+func (b backend) Sleep(ctx context.Context) (result.PassReport, error) {
 	return sleep.Sleep(ctx, b.e, sleep.SleepOptions{})
 }
 
@@ -117,15 +118,15 @@ func (b backend) Decline(ctx context.Context, id string, only []string) ([]strin
 	return proposals.Decline(ctx, b.e, id, only)
 }
 
-func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (engine.RevertResult, error) {
+func (b backend) Revert(ctx context.Context, rev int64, dryRun bool) (result.RevertResult, error) {
 	return revert.Revert(ctx, b.e, rev, dryRun)
 }
 
-func (b backend) Forget(ctx context.Context, sel engine.ForgetSelector, dryRun bool) (engine.ForgetResult, error) {
+func (b backend) Forget(ctx context.Context, sel result.ForgetSelector, dryRun bool) (result.ForgetResult, error) {
 	return forget.Run(ctx, b.e, sel, dryRun)
 }
 
-func (b backend) Search(ctx context.Context, q engine.SearchQuery) ([]engine.SearchResult, error) {
+func (b backend) Search(ctx context.Context, q result.SearchQuery) ([]result.SearchResult, error) {
 	return b.e.Search(ctx, q)
 }
 

@@ -1,4 +1,4 @@
-package engine
+package result
 
 // The audit trail's types (engine/audit reads it).
 

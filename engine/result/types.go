@@ -1,7 +1,13 @@
-package engine
+// Package result holds the engine's public request and result types
+// (SPEC §12's JSON shapes): what the core, the services, the hosts and the
+// front ends hand one another. A leaf: it imports no engine package but
+// the stores and formats its fields are made of.
+package result
 
 import (
+	"scriptorium/engine/index"
 	"scriptorium/engine/records"
+	"scriptorium/errcode"
 	"scriptorium/render"
 )
 
@@ -132,7 +138,7 @@ type SearchResult struct {
 	// Explanation says which fields, terms and boosts gave the score (and,
 	// for a fused ranking, where the hit ranked in each list); only when
 	// SearchQuery.Explain asked for it.
-	Explanation *Explanation `json:"explanation,omitempty"`
+	Explanation *index.Explanation `json:"explanation,omitempty"`
 }
 
 // WriterStatus is the best-effort writer status file (SPEC §7).
@@ -148,19 +154,19 @@ type WriterStatus struct {
 
 // WriterSessionFailure is one session the writer could not write.
 type WriterSessionFailure struct {
-	Provider string `json:"provider"`
-	Session  string `json:"session"`
-	Code     Code   `json:"code"`
-	Message  string `json:"message"`
-	At       string `json:"at"`
+	Provider string       `json:"provider"`
+	Session  string       `json:"session"`
+	Code     errcode.Code `json:"code"`
+	Message  string       `json:"message"`
+	At       string       `json:"at"`
 }
 
 // WriterFailure is the last failure the writer recorded.
 type WriterFailure struct {
-	Code      Code   `json:"code"`
-	Retryable bool   `json:"retryable"`
-	Message   string `json:"message"`
-	At        string `json:"at"`
+	Code      errcode.Code `json:"code"`
+	Retryable bool         `json:"retryable"`
+	Message   string       `json:"message"`
+	At        string       `json:"at"`
 }
 
 // IndexState describes the search index.

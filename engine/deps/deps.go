@@ -1,0 +1,190 @@
+// Package deps is the dependency index of a workspace's memory files:
+// which topic files depend on which workspace paths and source-ids, who
+// holds each block id, and which v2 archives hold each source-id. The core
+// keeps one in step with its snapshots, file by file, so bringing it up to
+// date costs what changed; incremental derived views and the install's
+// validation ask it which files a change can affect. A leaf: it knows the
+// topic and archive formats, not the engine.
+package deps
+
+import (
+	"slices"
+
+	"scriptorium/workspace/archive"
+	"scriptorium/workspace/topic"
+)
+
+// Topic is what one parsed topic file's trust and violations depend on.
+type Topic struct {
+	Blocks  []BlockCites // per block of File.Blocks(), for trust
+	Targets []string     // distinct workspace paths its citations and links resolve to, itself excluded
+	Refs    []string     // distinct source-ids its definitions cite
+	IDs     []string     // distinct block ids
+}
+
+// BlockCites is one block's citations, resolved to anchor keys.
+type BlockCites struct {
+	Defined bool     // every footnote reference has a definition
+	Keys    []string // "path#anchor" of each citation, the path resolved against the file's
+	Refs    []string // the source-id each citation names
+}
+
+// OfTopic returns the dependencies of the topic file f at path, whose
+// footnote definitions are defs.
+func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Topic {
+	d := &Topic{}
+	targets, refs, ids := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, b := range f.Blocks() {
+		bc := BlockCites{Defined: true}
+		for _, r := range b.Refs {
+			def, ok := defs[r.Label]
+			if !ok {
+				bc.Defined = false
+				break
+			}
+			for _, c := range def.Sources {
+				bc.Keys = append(bc.Keys, topic.ResolvePath(path, c.Path)+"#"+c.Anchor)
+				bc.Refs = append(bc.Refs, c.SourceID)
+			}
+		}
+		d.Blocks = append(d.Blocks, bc)
+		ids[b.BlockID] = true
+	}
+	for _, def := range defs {
+		for _, c := range def.Sources {
+			refs[c.SourceID] = true
+		}
+	}
+	for _, e := range f.Elements {
+		if e.Def != nil {
+			for _, c := range e.Def.Sources {
+				targets[topic.ResolvePath(path, c.Path)] = true
+			}
+		}
+		for _, l := range e.Links {
+			if l.Path != "" {
+				targets[topic.ResolvePath(path, l.Path)] = true
+			}
+		}
+	}
+	delete(targets, path)
+	d.Targets, d.Refs, d.IDs = SortedKeys(targets), SortedKeys(refs), SortedKeys(ids)
+	return d
+}
+
+// Index is the dependency index of a set of files. The zero value is
+// empty; files are added and dropped one at a time.
+type Index struct {
+	archRefs map[string][]string            // v2 archive path → distinct source-ids of its frames
+	citers   map[string]map[string]int      // workspace path → topic paths whose citations or links reach it
+	refCite  map[string]map[string]int      // source-id → topic paths citing it
+	idHold   map[string]map[string]int      // block id → topic paths holding it
+	refHold  map[string]map[string]struct{} // source-id → v2 archive paths holding a frame of it
+}
+
+func (x *Index) init() {
+	if x.citers == nil {
+		*x = Index{archRefs: map[string][]string{}, citers: map[string]map[string]int{}, refCite: map[string]map[string]int{},
+			idHold: map[string]map[string]int{}, refHold: map[string]map[string]struct{}{}}
+	}
+}
+
+// AddTopic indexes the topic file at p with dependencies d.
+func (x *Index) AddTopic(p string, d *Topic) { x.topic(p, d, 1) }
+
+// DropTopic removes the topic file at p, indexed with dependencies d.
+func (x *Index) DropTopic(p string, d *Topic) { x.topic(p, d, -1) }
+
+func (x *Index) topic(p string, d *Topic, by int) {
+	x.init()
+	for _, t := range d.Targets {
+		bump(x.citers, t, p, by)
+	}
+	for _, r := range d.Refs {
+		bump(x.refCite, r, p, by)
+	}
+	for _, id := range d.IDs {
+		bump(x.idHold, id, p, by)
+	}
+}
+
+// AddArchive indexes the v2 archive at p with its frames (a legacy
+// archive holds no frames the index follows).
+func (x *Index) AddArchive(p string, frames []archive.Frame) {
+	x.init()
+	refs := FrameRefs(frames)
+	x.archRefs[p] = refs
+	for _, r := range refs {
+		if x.refHold[r] == nil {
+			x.refHold[r] = map[string]struct{}{}
+		}
+		x.refHold[r][p] = struct{}{}
+	}
+}
+
+// DropArchive removes the archive at p.
+func (x *Index) DropArchive(p string) {
+	x.init()
+	for _, r := range x.archRefs[p] {
+		delete(x.refHold[r], p)
+		if len(x.refHold[r]) == 0 {
+			delete(x.refHold, r)
+		}
+	}
+	delete(x.archRefs, p)
+}
+
+// Citers are the topic files whose citations or links reach path.
+func (x *Index) Citers(path string) map[string]int { return x.citers[path] }
+
+// Citing are the topic files citing the source-id.
+func (x *Index) Citing(ref string) map[string]int { return x.refCite[ref] }
+
+// Holding are the topic files holding the block id.
+func (x *Index) Holding(id string) map[string]int { return x.idHold[id] }
+
+// ArchivesHolding are the v2 archives holding a frame of the source-id.
+func (x *Index) ArchivesHolding(ref string) map[string]struct{} { return x.refHold[ref] }
+
+// ArchiveRefs are the distinct source-ids of the frames of the v2 archive
+// at p, as indexed.
+func (x *Index) ArchiveRefs(p string) []string { return x.archRefs[p] }
+
+// FrameRefs returns the distinct source-ids of frames, sorted.
+func FrameRefs(frames []archive.Frame) []string {
+	set := make(map[string]bool, len(frames))
+	for _, f := range frames {
+		set[f.SourceID] = true
+	}
+	return SortedKeys(set)
+}
+
+// bump counts v under k by by, dropping counts that reach zero.
+func bump(m map[string]map[string]int, k, v string, by int) {
+	if m[k] == nil {
+		m[k] = map[string]int{}
+	}
+	if m[k][v] += by; m[k][v] <= 0 {
+		delete(m[k], v)
+		if len(m[k]) == 0 {
+			delete(m, k)
+		}
+	}
+}
+
+// SortedKeys returns the keys of m, sorted.
+func SortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AddKeys adds the keys of m to set.
+func AddKeys[V any](set map[string]bool, m map[string]V) {
+	for k := range m {
+		set[k] = true
+	}
+}
