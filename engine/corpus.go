@@ -78,33 +78,16 @@ func (c Corpus) Sig(p string) (manifest.Sig, bool) {
 // Promoted is the set of promoted source-ids; it must not be modified.
 func (c Corpus) Promoted() map[string]bool { return c.s.promoted }
 
-// PartialMeta is the meta of an index that holds the files of rec: its
-// fingerprint, and the racy hashes of the files just re-indexed (done)
-// beside those the old record kept for the others; old is updated to the
-// new record.
-func (c Corpus) PartialMeta(rec index.Files, old *index.Racy, done []string) map[string]string {
-	s := c.s
-	now := time.Now()
-	r := index.Racy{Stamp: now.UnixNano(), Files: map[string]string{}}
-	for p, h := range old.Files {
-		r.Files[p] = h
+// Racy reports whether file p of c is racy at now: changed so shortly
+// before that its signature cannot be trusted, so its hash is recorded.
+func (c Corpus) Racy(p string, now time.Time) bool {
+	if tf, ok := c.s.topics[p]; ok {
+		return tf.sig.racy(now)
 	}
-	for _, p := range done {
-		delete(r.Files, p)
-		var sig fileSig
-		if tf, ok := s.topics[p]; ok {
-			sig = tf.sig
-		} else if a, ok := s.archives[p]; ok {
-			sig = a.sig
-		} else {
-			continue
-		}
-		if data, _ := s.snapshotContent(p); sig.racy(now) {
-			r.Files[p] = index.HashContent(data)
-		}
+	if a, ok := c.s.archives[p]; ok {
+		return a.sig.racy(now)
 	}
-	old.Files = r.Files
-	return map[string]string{index.FingerprintKey: index.RecordFingerprint(c.root, rec), index.RacyKey: r.String()}
+	return false
 }
 
 // Resync is the batch that re-indexes the changed files and the documents

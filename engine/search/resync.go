@@ -108,7 +108,7 @@ func (st *state) resyncIndex(ctx context.Context, ix *index.Index, c engine.Corp
 		rec.Promoted = cur.Promoted
 		meta := c.Meta(time.Now())
 		if !last {
-			meta = c.PartialMeta(rec, &racy, chunk)
+			meta = partialMeta(c, rec, &racy, chunk)
 		}
 		old, err := ix.DocsIn(chunk)
 		if err != nil {
@@ -181,4 +181,24 @@ func changedSince(c engine.Corpus, rec index.Files, racy index.Racy) ([]string, 
 		promoted = append(promoted, id)
 	}
 	return rec.Changed(now, func(p string) []byte { data, _ := c.Content(p); return data }, racy.Files, promoted)
+}
+
+// partialMeta is the meta of an index that holds the files of rec: its
+// fingerprint, and the racy hashes of the files just re-indexed (done)
+// beside those the old record kept for the others; old is updated to the
+// new record.
+func partialMeta(c engine.Corpus, rec index.Files, old *index.Racy, done []string) map[string]string {
+	now := time.Now()
+	r := index.Racy{Stamp: now.UnixNano(), Files: map[string]string{}}
+	for p, h := range old.Files {
+		r.Files[p] = h
+	}
+	for _, p := range done {
+		delete(r.Files, p)
+		if data, ok := c.Content(p); ok && c.Racy(p, now) {
+			r.Files[p] = index.HashContent(data)
+		}
+	}
+	old.Files = r.Files
+	return map[string]string{index.FingerprintKey: index.RecordFingerprint(c.Root(), rec), index.RacyKey: r.String()}
 }
