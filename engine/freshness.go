@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"scriptorium/engine/index"
+	"scriptorium/workspace/manifest"
 )
 
 // Whether a cache of the files (the search index, a parsed file kept in
@@ -69,4 +70,10 @@ func diskContent(root string) func(p string) ([]byte, bool) {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		return data, err == nil
 	}
+}
+
+// readIfSig reads a file if its signature, taken on the open file, is
+// want (manifest.ReadIfSig).
+func readIfSig(path string, want fileSig) ([]byte, bool) {
+	return manifest.ReadIfSig(path, toManifestSig(want))
 }
