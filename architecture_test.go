@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 6090
+	coreLineLimit = 5840
 	coreFileLimit = 600
 )
 
@@ -447,12 +447,9 @@ func slicesContains(s []string, v string) bool {
 }
 
 // literalLayoutAllowed are the files that still join ".scriptorium"
-// themselves; they leave the list when their code moves (issue 25: forget's
-// preview labels). The list only shrinks.
-var literalLayoutAllowed = map[string]bool{
-	"engine/forget/files.go": true, "engine/forget/preview.go": true,
-	"engine/enginetest/faults.go": true, "engine/enginetest/enginetest.go": true,
-}
+// themselves; they leave the list when their code moves. The list only
+// shrinks (it is empty now: the search glue left engine/index.go).
+var literalLayoutAllowed = map[string]bool{}
 
 // TestArchitecture_OneLayout: workspace spells the .scriptorium/ layout
 // (MetaPath, RuntimePath and the names beside them); no other package

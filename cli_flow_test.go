@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace"
 )
 
@@ -38,7 +39,7 @@ func (s *syncBuffer) String() string {
 func TestCLIFlow_UpdateWaitsForLock(t *testing.T) {
 	state := fixtureState(t, "valid")
 	tx := filepath.Join(t.TempDir(), "tx.json")
-	writeTx(t, tx, 0, map[string]any{"op": "create", "path": "topics/a.md", "content": "# A\n\nOne. ^f1000001\n"})
+	clitest.WriteTx(t, tx, 0, map[string]any{"op": "create", "path": "topics/a.md", "content": "# A\n\nOne. ^f1000001\n"})
 
 	w, err := workspace.Open(filepath.Join(state, "memory"), nil)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"scriptorium/tests/clitest"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 // the prompt hook injects and MCP memory_recall returns, for the same
 // prompt and working directory: one function behind all three.
 func TestRecall_SameBytesEverywhere(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	state := fixtureState(t, "valid")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"scriptorium/workspace/archive"
+	"scriptorium/workspace/topic"
 )
 
 // TestCLI_WriteRedistill: write --redistill answers --json with the
@@ -21,8 +25,14 @@ func TestCLI_WriteRedistill(t *testing.T) {
 	if r := runCLI(t, cwTurns, "import", "-", "--state", state); r.code != 0 {
 		t.Fatalf("import: %s%s", r.stdout, r.stderr)
 	}
-	if r := runCLI(t, "", "write", "--force", "--state", state); r.code != 0 {
-		t.Fatalf("write: %s%s", r.stdout, r.stderr)
+	w := runCLI(t, "", "write", "--force", "--json", "--state", state)
+	if w.code != 0 {
+		t.Fatalf("write: %s%s", w.stdout, w.stderr)
+	}
+	// The writer distils now; the memory redistill is for is the old
+	// writer's one block per turn, installed here as it wrote it.
+	if r := runCLI(t, oldTurnBlocks(t, oneJSON(t, w.stdout)["revision"]), "update", "-", "--state", state); r.code != 0 {
+		t.Fatalf("update: %s%s", r.stdout, r.stderr)
 	}
 	memory := filepath.Join(state, "memory", "topics")
 	before := cwSnapshot(t, memory)
@@ -67,4 +77,27 @@ func TestCLI_WriteRedistill(t *testing.T) {
 	if r := runCLI(t, "", "verify", "--state", state); r.code != 0 {
 		t.Errorf("verify: %s%s", r.stdout, r.stderr)
 	}
+}
+
+// oldTurnBlocks is a transaction on base creating the topic file the old
+// offline writer made of cwTurns: one block per turn, "role: text", citing
+// that turn.
+func oldTurnBlocks(t *testing.T, base any) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("# Thread openprogram/chat\n")
+	for _, line := range strings.Split(strings.TrimSpace(cwTurns), "\n") {
+		var turn struct{ ID, Role, Content, Time string }
+		if err := json.Unmarshal([]byte(line), &turn); err != nil {
+			t.Fatal(err)
+		}
+		ref := "openprogram/chat/" + turn.ID
+		label := topic.NewFootnoteLabel("footnote:" + ref)
+		fmt.Fprintf(&b, "\n%s: %s[^%s] ^%s\n\n%s\n", turn.Role, topic.BlockSafe(turn.Content), label, topic.NewBlockID("block:"+ref),
+			topic.FormatDefinition(topic.Definition{Label: label, Date: turn.Time[:10],
+				Sources: []topic.Citation{{SourceID: ref, Path: "../../sources/openprogram/_v2/chat.md", Anchor: archive.AnchorFor(ref)}}}))
+	}
+	tx, _ := json.Marshal(map[string]any{"base_revision": base,
+		"edits": []map[string]string{{"op": "create", "path": "topics/threads/openprogram-chat.md", "content": b.String()}}})
+	return string(tx)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"scriptorium/tests/clitest"
 	"slices"
 	"sort"
 	"strings"
@@ -22,7 +23,7 @@ func docKeys(doc map[string]any) []string {
 // A pass proposed, listed, partially accepted, then declined; then the
 // accepted files reverted. Every step through the CLI, in --json.
 func TestCLI_ProposeAcceptDeclineRevert(t *testing.T) {
-	state := sleepState(t)
+	state := clitest.SleepState(t)
 	topics := func() map[string]string { return treeState(t, filepath.Join(state, "memory", "topics")) }
 	before := topics()
 

@@ -1,26 +1,15 @@
 package main
 
 import (
-	"path/filepath"
+	"scriptorium/tests/clitest"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 )
 
-// sleepState copies the engine's merge fixture (duplicates to merge) into
-// a temporary state directory.
-func sleepState(t *testing.T) string {
-	t.Helper()
-	state := filepath.Join(t.TempDir(), "state")
-	if err := copyTree(filepath.Join("engine", "sleep", "testdata", "sleep", "merge", "memory"), filepath.Join(state, "memory")); err != nil {
-		t.Fatal(err)
-	}
-	return state
-}
-
 func TestCLI_SleepJSON(t *testing.T) {
-	state := sleepState(t)
+	state := clitest.SleepState(t)
 	first := runCLI(t, "", "sleep", "--json", "--state", state)
 	if first.code != 0 {
 		t.Fatalf("sleep exited %d: %s%s", first.code, first.stdout, first.stderr)
@@ -75,7 +64,7 @@ func TestCLI_SleepAndDaemonUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := append(slices.Clone(tt.args), "--state", sleepState(t))
+			args := append(slices.Clone(tt.args), "--state", clitest.SleepState(t))
 			r := runCLI(t, "", args...)
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d: %s%s", r.code, tt.code, r.stdout, r.stderr)

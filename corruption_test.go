@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/tests/clitest"
 )
 
 // The corruption matrix: every derived or cache file of a lived-in state
@@ -184,24 +185,12 @@ func cmAnswers(t *testing.T, state, damaged string, args ...string) cliRun {
 		if !slices.Contains(engine.Codes, engine.Code(e.Error.Code)) || !strings.Contains(e.Error.Message, filepath.Base(damaged)) {
 			t.Errorf("%v: error document outside the closed set or not naming %s: %s", args, filepath.Base(damaged), r.stdout)
 		}
-		cmNoRepeatedPrefix(t, args, e.Error.Message)
+		clitest.NoRepeatedPrefix(t, args, e.Error.Message)
 	case r.code == 1 && args[0] == "verify" && string(doc["ok"]) == "false":
 	case r.code != 0:
 		t.Errorf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 	}
 	return r
-}
-
-// cmNoRepeatedPrefix fails when an error message says the same thing twice
-// in a row ("import: import: …", "open workspace: open workspace /x: …").
-func cmNoRepeatedPrefix(t *testing.T, args []string, msg string) {
-	t.Helper()
-	parts := strings.Split(msg, ": ")
-	for i := 1; i < len(parts); i++ {
-		if strings.HasPrefix(parts[i], parts[i-1]) {
-			t.Errorf("%v: error text repeats %q: %s", args, parts[i], msg)
-		}
-	}
 }
 
 // cmCopyKeepTimes copies a state dir, keeping every file's modification

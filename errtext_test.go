@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"scriptorium/tests/clitest"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestCLI_ErrorTextSaysItOnce(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 1 || doc.Error.Code == "" {
 			t.Fatalf("%s: exit %d, want an error document:\n%s%s", name, r.code, r.stdout, r.stderr)
 		}
-		cmNoRepeatedPrefix(t, args, doc.Error.Message)
+		clitest.NoRepeatedPrefix(t, args, doc.Error.Message)
 		if !strings.Contains(doc.Error.Message, want) {
 			t.Errorf("%s: message %q does not name %q", name, doc.Error.Message, want)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"scriptorium/tests/clitest"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // closed its stdout; a hook must exit 0 whatever happens. The context it
 // prints goes into a pipe whose reader is gone.
 func TestHook_ClosedStdoutExitsZero(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	state := fixtureState(t, "valid")
 	for _, closeErr := range []bool{false, true} {
 		r, w, err := os.Pipe()

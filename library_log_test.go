@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace/faultfs"
 )
 
@@ -18,7 +19,7 @@ import (
 // so a verb that opens the index must put it in the runtime library log,
 // and never on stderr.
 func TestLibraryLog_NeverOnStderr(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	state := filepath.Join(t.TempDir(), "state")
 	if r := runCLI(t, "", "init", state); r.code != 0 {
 		t.Fatal(r.stderr)

@@ -3,63 +3,28 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"scriptorium/workspace/treetest"
 	"strings"
-	"sync"
 	"testing"
 
 	// golden owns the -update flag (STYLE.md); the fixture tests here read
 	// it to rewrite their expected files.
 	_ "github.com/charmbracelet/x/exp/golden"
-)
 
-// binDir holds the real binary, built once by scriptoriumBinary for the
-// tests that must run (and kill) a separate process.
-var binDir string
+	"scriptorium/engine/enginetest"
+	"scriptorium/tests/clitest"
+	"scriptorium/workspace/treetest"
+)
 
 func TestMain(m *testing.M) {
 	// The tests never read the caller's state directory.
 	os.Unsetenv("SCRIPTORIUM_STATE")
 	os.Unsetenv("SCRIPTORIUM_TEST_CRASH_AT")
-	dir, err := os.MkdirTemp("", "scriptorium-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	clitest.RemoveBinary()
 	os.Exit(code)
-}
-
-var (
-	buildOnce sync.Once
-	buildErr  error
-)
-
-// scriptoriumBinary builds the real program once per test run and returns
-// its path.
-func scriptoriumBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(binDir, "scriptorium")
-	buildOnce.Do(func() {
-		cmd := exec.Command("go", "build", "-o", bin, ".")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return bin
 }
 
 // updating reports whether the tests run with -update (golden's flag).
@@ -90,33 +55,30 @@ func runCLI(t *testing.T, stdin string, args ...string) cliRun {
 	return cliRun{stdout: out.String(), stderr: errb.String(), code: code}
 }
 
+// inProcess is runCLI as a clitest.Runner, for the shared fixtures.
+func inProcess(t *testing.T, stdin string, args ...string) clitest.Result {
+	t.Helper()
+	r := runCLI(t, stdin, args...)
+	return clitest.Result{Stdout: r.stdout, Stderr: r.stderr, Code: r.code}
+}
+
+// mustCLI runs args in-process and fails the test unless they exit 0.
+func mustCLI(t *testing.T, args ...string) cliRun {
+	t.Helper()
+	r := clitest.Runner(inProcess).Must(t, args...)
+	return cliRun{stdout: r.Stdout, stderr: r.Stderr, code: r.Code}
+}
+
 // oneJSON decodes stdout as exactly one JSON document and fails otherwise.
 func oneJSON(t *testing.T, stdout string) map[string]any {
 	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(stdout))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("stdout is not a JSON object: %v\n%s", err, stdout)
-	}
-	var extra any
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		t.Fatalf("stdout holds more than one JSON document (next: %v, %v):\n%s", extra, err, stdout)
-	}
-	return doc
+	return clitest.OneJSON(t, stdout)
 }
 
 // fixtureState copies testdata/ws/<name>/state into a temp dir (opening a
 // workspace creates .scriptorium/, and tests must never change testdata)
 // and returns the copy's path.
-func fixtureState(t *testing.T, name string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "state")
-	if err := copyTree(filepath.Join("testdata", "ws", name, "state"), dst); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+func fixtureState(t *testing.T, name string) string { return enginetest.Fixture(t, name) }
 
 // copyTree copies a directory tree; symlinks are copied as symlinks.
 func copyTree(src, dst string) error { return treetest.CopyTree(src, dst) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"regexp"
+	"scriptorium/tests/clitest"
 	"slices"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func pendingRefOf(t *testing.T, state string) string {
 }
 
 func TestMCP_StdioBinary(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	state := fixtureState(t, "valid")
 	ref := pendingRefOf(t, state)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -107,7 +108,7 @@ func TestMCP_StdioBinary(t *testing.T) {
 }
 
 func TestMCP_ServeHTTPBinary(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	state := fixtureState(t, "valid")
 	ref := pendingRefOf(t, state)
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--state", state)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace/topic"
 )
 
@@ -105,7 +106,7 @@ func mcpStdio(t *testing.T, state string) *mcp.ClientSession {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "matrix", Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(scriptoriumBinary(t), "mcp", "--state", state)}, nil)
+		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(clitest.Binary(t), "mcp", "--state", state)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func mcpStdio(t *testing.T, state string) *mcp.ClientSession {
 }
 
 func mcpHTTP(t *testing.T, state string) *mcp.ClientSession {
-	base := startServe(t, state)
+	base := clitest.StartServe(t, clitest.Binary(t), state)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "matrix", Version: "1"}, nil).
@@ -128,7 +129,7 @@ func mcpHTTP(t *testing.T, state string) *mcp.ClientSession {
 
 func apiDoor() door {
 	return door{name: "HTTP API ?as=paired", paired: true, start: func(t *testing.T, state string) func(*testing.T, string, bool) outcome {
-		base := startServe(t, state)
+		base := clitest.StartServe(t, clitest.Binary(t), state)
 		return func(t *testing.T, tx string, propose bool) outcome {
 			u := base + "/api/memory/update?as=paired"
 			if propose {

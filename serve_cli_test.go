@@ -1,109 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
+	"scriptorium/tests/clitest"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
-
-// startServe runs the real binary's `serve` on a loopback port chosen by
-// the kernel and returns its base URL; the process gets SIGTERM when the
-// test ends and must exit 0 within a few seconds.
-func startServe(t *testing.T, state string) string {
-	t.Helper()
-	cmd := exec.Command(scriptoriumBinary(t), "serve", "--addr", "127.0.0.1:0", "--state", state)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		re := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("serve after SIGTERM: %v", err)
-			}
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Error("serve did not stop within 15 s of SIGTERM")
-		}
-	})
-	select {
-	case a := <-addr:
-		return "http://" + a
-	case err := <-exited:
-		t.Fatalf("serve exited before listening: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not say where it listens")
-	}
-	return ""
-}
-
-// apiGet makes one bounded request and decodes the JSON answer.
-func apiDo(t *testing.T, method, u, body string) (int, map[string]any) {
-	t.Helper()
-	req, err := http.NewRequest(method, u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	client := &http.Client{Timeout: 30 * time.Second}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, u, err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s %s: not JSON: %v\n%s", method, u, err, data)
-	}
-	return res.StatusCode, doc
-}
-
-// refsOf lists the refs of a search document's results.
-func refsOf(doc map[string]any) []string {
-	var refs []string
-	rs, _ := doc["results"].([]any)
-	for _, r := range rs {
-		if m, ok := r.(map[string]any); ok {
-			refs = append(refs, fmt.Sprint(m["ref"]))
-		}
-	}
-	return refs
-}
 
 // appendTx is a transaction appending one block to topics/notes.md.
 func appendTx(base int, text, id string) string {
@@ -119,11 +24,11 @@ func TestServe_LongLivedEngineSeesTheCLI(t *testing.T) {
 	if r := runCLI(t, "", "init", state); r.code != 0 {
 		t.Fatalf("init: %s", r.stderr)
 	}
-	base := startServe(t, state)
+	base := clitest.StartServe(t, clitest.Binary(t), state)
 	api := base + "/api/memory/"
 	revision := func() int {
 		t.Helper()
-		code, doc := apiDo(t, "GET", api+"status", "")
+		code, doc := clitest.APIDo(t, "GET", api+"status", "")
 		if code != 200 {
 			t.Fatalf("status: %d %v", code, doc)
 		}
@@ -132,11 +37,11 @@ func TestServe_LongLivedEngineSeesTheCLI(t *testing.T) {
 	}
 	search := func(q string) []string {
 		t.Helper()
-		code, doc := apiDo(t, "GET", api+"search?q="+url.QueryEscape(q), "")
+		code, doc := clitest.APIDo(t, "GET", api+"search?q="+url.QueryEscape(q), "")
 		if code != 200 {
 			t.Fatalf("search %s: %d %v", q, code, doc)
 		}
-		return refsOf(doc)
+		return clitest.RefsOf(doc)
 	}
 	if rev := revision(); rev != 0 {
 		t.Fatalf("a new workspace at revision %d", rev)
@@ -155,17 +60,17 @@ func TestServe_LongLivedEngineSeesTheCLI(t *testing.T) {
 	if refs := search("marmalade"); len(refs) != 1 || refs[0] != "0a0b0c01" {
 		t.Errorf("the server's search after the CLI's update: %v", refs)
 	}
-	if code, doc := apiDo(t, "GET", api+"get?ref=^0a0b0c01", ""); code != 200 || !strings.Contains(fmt.Sprint(doc["text"]), "Marmalade") {
+	if code, doc := clitest.APIDo(t, "GET", api+"get?ref=^0a0b0c01", ""); code != 200 || !strings.Contains(fmt.Sprint(doc["text"]), "Marmalade") {
 		t.Errorf("get of the CLI's block: %d %v", code, doc)
 	}
 
 	// The server writes (one transaction under the write lock); the CLI
 	// reads it, and writes again on top.
-	if code, doc := apiDo(t, "POST", api+"update", appendTx(1, "Quince jam in winter.", "0a0b0c02")); code != 200 {
+	if code, doc := clitest.APIDo(t, "POST", api+"update", appendTx(1, "Quince jam in winter.", "0a0b0c02")); code != 200 {
 		t.Fatalf("API update: %d %v", code, doc)
 	}
 	r := runCLI(t, "", "search", "quince", "--json", "--state", state)
-	if r.code != 0 || len(refsOf(oneJSON(t, r.stdout))) != 1 {
+	if r.code != 0 || len(clitest.RefsOf(oneJSON(t, r.stdout))) != 1 {
 		t.Errorf("CLI search for the API's block: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 	if r := runCLI(t, appendTx(2, "Gooseberry fool in June.", "0a0b0c03"), "update", "-", "--state", state); r.code != 0 {
@@ -176,13 +81,13 @@ func TestServe_LongLivedEngineSeesTheCLI(t *testing.T) {
 	}
 	// A stale base is still a CONFLICT, and the paired tier has its own
 	// engine with its own rights.
-	if code, doc := apiDo(t, "POST", api+"update", appendTx(1, "Stale.", "0a0b0c04")); code != 409 {
+	if code, doc := clitest.APIDo(t, "POST", api+"update", appendTx(1, "Stale.", "0a0b0c04")); code != 409 {
 		t.Errorf("API update on a stale base: %d %v", code, doc)
 	}
-	if code, _ := apiDo(t, "GET", api+"status?as=paired", ""); code != 200 {
+	if code, _ := clitest.APIDo(t, "GET", api+"status?as=paired", ""); code != 200 {
 		t.Errorf("paired status: %d", code)
 	}
-	if code, doc := apiDo(t, "GET", api+"search?q=quince&as=paired", ""); code != 403 {
+	if code, doc := clitest.APIDo(t, "GET", api+"search?q=quince&as=paired", ""); code != 403 {
 		t.Errorf("paired search: %d %v", code, doc)
 	}
 
@@ -191,13 +96,13 @@ func TestServe_LongLivedEngineSeesTheCLI(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("[memory]\nbackend = \"none\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, doc := apiDo(t, "GET", api+"status", ""); code != 503 || errorCodeOf(doc) != "MEMORY_DISABLED" {
+	if code, doc := clitest.APIDo(t, "GET", api+"status", ""); code != 503 || errorCodeOf(doc) != "MEMORY_DISABLED" {
 		t.Errorf("status with memory off: %d %v", code, doc)
 	}
 	if err := os.WriteFile(cfg, []byte("[memory\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, doc := apiDo(t, "GET", api+"status", ""); code != 400 || errorCodeOf(doc) != "INVALID_ARGUMENT" {
+	if code, doc := clitest.APIDo(t, "GET", api+"status", ""); code != 400 || errorCodeOf(doc) != "INVALID_ARGUMENT" {
 		t.Errorf("status with a broken config: %d %v", code, doc)
 	}
 	if err := os.Remove(cfg); err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"scriptorium/tests/clitest"
 	"strings"
 	"testing"
 )
@@ -123,7 +124,7 @@ func TestCLI_ExecsTheTUIBesideIt(t *testing.T) {
 	}
 	dir := t.TempDir()
 	self := filepath.Join(dir, "scriptorium")
-	if err := os.Link(scriptoriumBinary(t), self); err != nil {
+	if err := os.Link(clitest.Binary(t), self); err != nil {
 		t.Skipf("hard link of the test binary: %v", err)
 	}
 	fakeTUI(t, dir)

@@ -6,6 +6,10 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	// forget registers its post-commit finish step at init: every process
+	// that opens an engine must finish a forget a kill cut short, whether
+	// or not it has a forget verb (the demo has none).
+	_ "scriptorium/engine/forget"
 	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/local"

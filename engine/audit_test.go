@@ -40,8 +40,8 @@ func auditWorkspace(t *testing.T) (*engine.Engine, string) {
 	if err := e.RecordPass(ctx, &result.PassReport{Model: "offline"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.RecordAudit(ctx, "proposal_declined", map[string]any{"id": "p-1", "kind": "sleep", "base_revision": 2,
-		"paths": []string{"topics/a.md"}, "actor": "owner"}); err != nil {
+	declined := `{"actor":"owner","base_revision":2,"id":"p-1","kind":"sleep","paths":["topics/a.md"]}`
+	if err := e.Records().AddEvent(ctx, e.Now().UTC().Format(time.RFC3339), "proposal_declined", []byte(declined)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Promote(ctx, []string{newSrc}); err != nil {

@@ -9,14 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"scriptorium/engine/result"
-	"scriptorium/workspace/archive"
 	"strconv"
 	"strings"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace"
+	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
 
@@ -101,7 +101,9 @@ func (e *Engine) writeDerived(s *snapshot) (result.CoreReport, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	files, rep := e.derivedFilesCached(s)
-	if err := e.writeDerivedFiles(e.inc.d, files); err != nil {
+	// Only the derived files: every .md under timeline/ is a derived day.
+	if err := e.inc.d.disk.Sync(e.ws.Root(), e.ws.RuntimeDir(), []string{"core.md", "recent_events.jsonl", "relations.json"},
+		"timeline", files); err != nil {
 		return rep, err
 	}
 	// Remember what core.md was rendered as, so migrateCore never mistakes
@@ -162,15 +164,6 @@ func (e *Engine) derivedStale() bool {
 	}
 	rev, err := e.ws.Revision()
 	return err == nil && strings.TrimSpace(string(data)) != strconv.FormatInt(rev, 10)
-}
-
-func removeEmptyDirs(dir, stop string) {
-	for dir != stop && strings.HasPrefix(dir, stop) {
-		if err := os.Remove(dir); err != nil {
-			return
-		}
-		dir = filepath.Dir(dir)
-	}
 }
 
 // afterInstall rebuilds what derives from topics after a successful

@@ -2,20 +2,13 @@ package engine
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
-	"syscall"
 
 	"scriptorium/engine/deps"
 	"scriptorium/engine/result"
 	"scriptorium/render"
-	"scriptorium/workspace"
+	"scriptorium/workspace/mirror"
 )
 
 // incState holds the engine's incremental caches: the dependency index
@@ -44,7 +37,7 @@ type derivedCache struct {
 	coreKey  [2]int // coreGen and budget core was rendered for
 	coreDone bool
 
-	disk map[string]diskFile // derived workspace path → the version last written or checked
+	disk mirror.Mirror // the derived files on disk, as last written or checked
 }
 
 type derivedTopic struct {
@@ -52,14 +45,8 @@ type derivedTopic struct {
 	trusted []bool
 }
 
-type diskFile struct {
-	sig  fileSig
-	data []byte
-}
-
 func newDerivedCache() *derivedCache {
-	return &derivedCache{views: render.NewViewSet(), files: map[string]derivedTopic{}, arch: map[string][]byte{},
-		disk: map[string]diskFile{}}
+	return &derivedCache{views: render.NewViewSet(), files: map[string]derivedTopic{}, arch: map[string][]byte{}}
 }
 
 // renderTopicTrusted is renderTopic with the blocks' trust given.
@@ -171,78 +158,4 @@ func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, result.Core
 	rep := dc.coreRep
 	rep.Included, rep.Excluded, rep.Pending = slices.Clone(rep.Included), slices.Clone(rep.Excluded), slices.Clone(rep.Pending)
 	return files, rep
-}
-
-// writeDerivedFiles makes the derived files on disk exactly files: a
-// file whose bytes and on-disk version are the ones last written or
-// checked is left alone without reading it; any other is read, compared
-// and rewritten when it differs (a hand edit does not last); timeline days
-// not in files are removed.
-func (e *Engine) writeDerivedFiles(dc *derivedCache, files map[string][]byte) error {
-	root := e.ws.Root()
-	onDisk := map[string]fileSig{}
-	tl := filepath.Join(root, "timeline")
-	_ = filepath.WalkDir(tl, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		if fi, err := d.Info(); err == nil {
-			onDisk[filepath.ToSlash(rel)] = sigOf(fi)
-		}
-		return nil
-	})
-	for _, p := range []string{"core.md", "recent_events.jsonl", "relations.json"} {
-		if fi, err := os.Lstat(filepath.Join(root, p)); err == nil {
-			onDisk[p] = sigOf(fi)
-		}
-	}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		data := files[p]
-		sig, exists := onDisk[p]
-		if rec, ok := dc.disk[p]; ok && exists && rec.sig == sig && bytes.Equal(rec.data, data) {
-			continue
-		}
-		delete(dc.disk, p)
-		target := filepath.Join(root, filepath.FromSlash(p))
-		if exists {
-			if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, data) {
-				dc.disk[p] = diskFile{sig: sig, data: data}
-				continue
-			}
-		}
-		if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), target, data); err != nil {
-			return Wrap(CodeIO, err, "write %s", p)
-		}
-		if fi, err := os.Lstat(target); err == nil {
-			dc.disk[p] = diskFile{sig: sigOf(fi), data: data}
-		}
-	}
-	// Remove timeline days that no trusted block mentions any more.
-	for p := range onDisk {
-		if _, keep := files[p]; keep || !strings.HasPrefix(p, "timeline/") {
-			continue
-		}
-		delete(dc.disk, p)
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return Wrap(CodeIO, err, "remove stale %s", full)
-		}
-		removeEmptyDirs(filepath.Dir(full), tl)
-	}
-	return nil
-}
-
-// sigOf is the fileSig of an lstat result, as listMarkdown takes it.
-func sigOf(fi fs.FileInfo) fileSig {
-	sig := fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		sig.ino = st.Ino
-	}
-	return sig
 }

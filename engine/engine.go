@@ -83,7 +83,8 @@ type Engine struct {
 	locks       atomic.Int32 // write locks this engine holds (finish.go)
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
-	partialReads atomic.Int64 // verbs answered from a partial snapshot, for tests
+	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
+	recallIndexReads atomic.Int64 // recalls whose trust came from the index, for tests
 
 	loadMu    sync.Mutex // serialises snapshot loads
 	closeOnce sync.Once

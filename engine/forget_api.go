@@ -1,16 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
-	"strings"
 
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
@@ -100,10 +93,13 @@ func (v *View) ArchiveRecords() []result.Source {
 	return out
 }
 
-// DerivedDiffs diffs the derived views as they are on disk against their
-// render from after; timeline days no trusted block mentions any more are
-// deletions. Nothing is written.
-func (e *Engine) DerivedDiffs(after *View) []result.FileDiff { return e.derivedDiffs(after.s) }
+// DerivedFiles renders every derived view of v by workspace path
+// (core.md, recent_events.jsonl, relations.json, the timeline days), as
+// an install leaving v would write them. Nothing is written.
+func (e *Engine) DerivedFiles(v *View) map[string][]byte {
+	files, _ := e.derivedFiles(v.s)
+	return files
+}
 
 // IndexChanges returns the search documents of the files that differ
 // between two views, as each holds them.
@@ -127,16 +123,9 @@ func (e *Engine) VectorCachePath() string {
 	return workspace.MetaPath(e.ws.Root(), workspace.EmbeddingsName)
 }
 
-// StateDB is the workspace's state.db, for the services that keep or
-// scrub rows of it (forget's ledger and clean-up).
-func (e *Engine) StateDB() *sql.DB { return e.db }
-
 // FS is the filesystem the workspace writes through (a fault-injecting
 // one in tests).
 func (e *Engine) FS() workspace.FS { return e.ws.FS() }
-
-// MetaDir is the workspace's .scriptorium directory.
-func (e *Engine) MetaDir() string { return filepath.Join(e.ws.Root(), workspace.MetaDir) }
 
 // CrashPoint ends the process at a named step when Options.CrashAt names
 // it: the test seam of a service's steps.
@@ -158,38 +147,4 @@ func (tx *Tx) RebuildAll(ctx context.Context) error {
 		return sv.Rebuild(ctx, e, Corpus{s: s, root: e.ws.Root()})
 	}
 	return nil
-}
-
-// derivedDiffs diffs the derived views on disk against their render from
-// after.
-func (e *Engine) derivedDiffs(after *snapshot) []result.FileDiff {
-	files, _ := e.derivedFiles(after)
-	root := e.ws.Root()
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
-	}
-	_ = filepath.WalkDir(filepath.Join(root, "timeline"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		if rel = filepath.ToSlash(rel); files[rel] == nil {
-			paths = append(paths, rel)
-		}
-		return nil
-	})
-	sort.Strings(paths)
-	var out []result.FileDiff
-	for _, p := range paths {
-		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			old = nil
-		}
-		if bytes.Equal(old, files[p]) {
-			continue
-		}
-		out = append(out, result.FileDiff{Path: p, Diff: unifiedDiff(p, old, files[p])})
-	}
-	return out
 }

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"scriptorium/engine/result"
-	"scriptorium/workspace/treetest"
 	"slices"
 	"strings"
 	"syscall"
@@ -17,7 +15,9 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
+	"scriptorium/workspace/treetest"
 )
 
 // The helpers in this file serve search_test.go: the fixture cases under

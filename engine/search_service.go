@@ -31,6 +31,10 @@ type Searcher interface {
 	// IndexState describes the index against the files whose fingerprint
 	// is fp (content reads them), changing nothing.
 	IndexState(e *Engine, fp string, content func(string) ([]byte, bool)) result.IndexState
+	// RecallFiles reads the topic files named, with the trusted ids of
+	// their blocks, from a fresh index and the files alone; ok is false
+	// when that cannot be done (RecallRead then reads the snapshot).
+	RecallFiles(ctx context.Context, e *Engine, paths []string) (map[string]*RecallFile, bool)
 }
 
 var searchService struct {

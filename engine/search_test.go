@@ -698,7 +698,7 @@ func TestSearchEngine_WriterInstallIsIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = store.Import(strings.NewReader(
-		`{"session":"s9","id":"t1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"The capybara enclosure opens in June.","time":"2026-03-07T10:00:00Z","tier":"owner"}` + "\n" +
+		`{"session":"s9","id":"t1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"I work as a keeper at the capybara enclosure.","time":"2026-03-07T10:00:00Z","tier":"owner"}` + "\n" +
 			`{"session":"g9","provider":"telegram","id":"t2","role":"user","speaker_id":"u66","speaker_display":"Stranger","content":"The capybara gate code is 4711.","time":"2026-03-07T10:01:00Z","tier":"unpaired","group":true}` + "\n"))
 	store.Close()
 	if err != nil {
@@ -718,15 +718,15 @@ func TestSearchEngine_WriterInstallIsIncremental(t *testing.T) {
 	if seBleveIno(t, state) != ino {
 		t.Error("the write rebuilt the index instead of updating it")
 	}
-	if st.Documents != docs+2 {
-		t.Errorf("%d documents after the write, want %d+2 (the trusted turn and its block)", st.Documents, docs)
+	if st.Documents != docs+3 {
+		t.Errorf("%d documents after the write, want %d+3 (the trusted turn, its fact and the session's block)", st.Documents, docs)
 	}
 	kinds := map[string][]string{}
 	for _, r := range seSearch(t, e, result.SearchQuery{Text: "capybara"}) {
 		kinds[r.Kind] = append(kinds[r.Kind], r.Ref)
 	}
-	if len(kinds["source"]) != 1 || kinds["source"][0] != "openprogram/s9/t1" || len(kinds["topic"]) != 1 {
-		t.Errorf("capybara finds %v, want the trusted turn and one block", kinds)
+	if len(kinds["source"]) != 1 || kinds["source"][0] != "openprogram/s9/t1" || len(kinds["topic"]) != 2 {
+		t.Errorf("capybara finds %v, want the trusted turn, its fact and the session's block", kinds)
 	}
 	if got := seFind(t, e, "gate code 4711"); len(got) != 0 {
 		t.Errorf("the pending group turn is searchable: %q", got)

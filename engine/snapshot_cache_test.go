@@ -4,9 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"scriptorium/engine/result"
 	"testing"
 	"time"
+
+	"scriptorium/engine/result"
 )
 
 // The snapshot cache must never serve a stale parse: an edit behind the

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"scriptorium/engine/deps"
 	"slices"
 	"sort"
+
+	"scriptorium/engine/deps"
 )
 
 // An install is judged on the violations it introduces:

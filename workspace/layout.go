@@ -1,6 +1,9 @@
 package workspace
 
-import "path/filepath"
+import (
+	"path"
+	"path/filepath"
+)
 
 // The layout of MetaDir, spelled here once: every other package asks for
 // these paths instead of joining ".scriptorium/…" itself. Everything in it
@@ -13,6 +16,10 @@ const (
 	ProposalsName  = "proposals"      // waiting proposals (engine/proposals)
 	DaemonLogName  = "daemon.log"     // the daemon's log
 	RuntimeName    = runtimeName      // temp files, status files, the socket
+	IDName         = idName           // the workspace id
+	RevisionName   = revisionName     // the revision counter
+	WriteLockName  = lockName         // the write lock (flock)
+	LockHolderName = lockHolderName   // inside RuntimeName: who holds the write lock
 )
 
 // MetaPath is root/.scriptorium/name… for the workspace at root.
@@ -22,3 +29,7 @@ func MetaPath(root string, name ...string) string {
 
 // RuntimePath is root/.scriptorium/runtime/name for the workspace at root.
 func RuntimePath(root, name string) string { return MetaPath(root, runtimeName, name) }
+
+// MetaRel is the slash-separated path of name… in MetaDir relative to the
+// workspace (".scriptorium/index"): how previews and messages name it.
+func MetaRel(name ...string) string { return path.Join(append([]string{MetaDir}, name...)...) }

@@ -14,6 +14,7 @@ import (
 	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
+	"scriptorium/workspace"
 	"scriptorium/workspace/treetest"
 )
 
@@ -80,7 +81,7 @@ func AsPaired(o *engine.Options) { o.Tier = trust.Paired }
 // runtime state in .scriptorium/, to a digest of its bytes.
 func Tree(t *testing.T, state string) map[string]string {
 	t.Helper()
-	st, err := treetest.State(filepath.Join(state, "memory"), ".scriptorium")
+	st, err := treetest.State(filepath.Join(state, "memory"), workspace.MetaDir)
 	if err != nil {
 		t.Fatal(err)
 	}

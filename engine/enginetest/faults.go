@@ -14,6 +14,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/workspace"
 	"scriptorium/workspace/faultfs"
 	"scriptorium/workspace/treetest"
 )
@@ -206,7 +207,7 @@ func (sc FaultScenario) outcome(t *testing.T, r faultRef, state string, followed
 			t.Fatalf("%s: %s state but history row %d is %+v, want %+v", what, which, i, rows[i], wantHist[i])
 		}
 	}
-	runtime, _ := os.ReadDir(filepath.Join(state, "memory", ".scriptorium", "runtime"))
+	runtime, _ := os.ReadDir(workspace.MetaPath(filepath.Join(state, "memory"), workspace.RuntimeName))
 	for _, ent := range runtime {
 		if strings.HasPrefix(ent.Name(), "tx-") {
 			t.Fatalf("%s: stage %s left after reopening", what, ent.Name())
@@ -405,8 +406,8 @@ func PowerLoss(t *testing.T, sc FaultScenario) FaultStats {
 // itself (SQLite, bleve, flock), which the power-loss model leaves alone.
 func untrackedByFS(rel string) bool {
 	switch {
-	case strings.HasPrefix(rel, ".scriptorium/state.db"), rel == ".scriptorium/index",
-		strings.HasPrefix(rel, ".scriptorium/index/"), rel == ".scriptorium/write.lock":
+	case strings.HasPrefix(rel, workspace.MetaRel(workspace.StateDBName)), rel == workspace.MetaRel(workspace.IndexName),
+		strings.HasPrefix(rel, workspace.MetaRel(workspace.IndexName)+"/"), rel == workspace.MetaRel(workspace.WriteLockName):
 		return true
 	}
 	return false

@@ -19,7 +19,9 @@ import (
 // proposalsDir is where the proposals service keeps what waits for the
 // owner; forget only ever deletes from it, when a proposal holds
 // forgotten text (accepting it would bring the text back).
-func proposalsDir(e *engine.Engine) string { return filepath.Join(e.MetaDir(), "proposals") }
+func proposalsDir(e *engine.Engine) string {
+	return workspace.MetaPath(e.Root(), workspace.ProposalsName)
+}
 
 // scrubProposals lists, and with apply deletes, the proposals that hold a
 // needle.
@@ -64,8 +66,8 @@ const forgottenMark = "[forgotten]"
 // touches: the workspace's own bookkeeping (no text), and the stores that
 // have a scrub of their own.
 var runtimeKept = map[string]bool{
-	"workspace-id": true, "revision": true, "format": true, "write.lock": true, "lock": true,
-	"runtime/lock-holder": true, vectorFile: true,
+	workspace.IDName: true, workspace.RevisionName: true, "format": true, workspace.WriteLockName: true, "lock": true,
+	workspace.RuntimeName + "/" + workspace.LockHolderName: true, vectorFile: true,
 }
 
 // scrubRuntime lists, and with apply rewrites, the runtime status files,
@@ -77,7 +79,7 @@ var runtimeKept = map[string]bool{
 // or rebuilt. state.db, the index, embeddings.db, proposals and install
 // stages have their own treatment.
 func scrubRuntime(e *engine.Engine, nd needles, apply bool) ([]string, error) {
-	meta := e.MetaDir()
+	meta := workspace.MetaPath(e.Root())
 	var forms [][]byte
 	for _, t := range nd.text {
 		forms = append(forms, []byte(t))
@@ -122,7 +124,7 @@ func scrubRuntime(e *engine.Engine, nd needles, apply bool) ([]string, error) {
 		if !remove && bytes.Equal(changed, data) {
 			return nil
 		}
-		out = append(out, ".scriptorium/"+rel)
+		out = append(out, workspace.MetaRel(rel))
 		switch {
 		case !apply:
 			return nil

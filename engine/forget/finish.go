@@ -2,13 +2,13 @@ package forget
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 
 	"scriptorium/engine"
+	"scriptorium/engine/records"
 	"scriptorium/engine/sessions"
 	"scriptorium/workspace"
 )
@@ -51,39 +51,19 @@ func finish(ctx context.Context, tx *engine.Tx, rev int64, rec *record, nd needl
 		return err
 	}
 	cleaned = append(cleaned, rt...)
-	conn, err := e.StateDB().Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	// Zero what the scrub frees instead of leaving it in the pages' free
-	// space (the VACUUM below would drop it too; this costs nothing).
-	if _, err := conn.ExecContext(ctx, `PRAGMA secure_delete = ON`); err != nil {
-		return err
-	}
-	defer conn.ExecContext(context.Background(), `PRAGMA secure_delete = OFF`)
-	rows, err := scrubState(ctx, conn, rev, nd, true)
-	if err != nil {
-		return err
-	}
-	cleaned = append(cleaned, rows...)
-	var prev string
-	_ = conn.QueryRowContext(ctx, `SELECT cleaned FROM forgets WHERE revision = ?`, rev).Scan(&prev)
-	var all []string
-	_ = json.Unmarshal([]byte(prev), &all)
-	doc, _ := json.Marshal(nonNil(append(all, cleaned...)))
-	if _, err := conn.ExecContext(ctx, `UPDATE forgets SET turns = turns + ?, cleaned = ? WHERE revision = ?`,
-		turns, string(doc), rev); err != nil {
-		return err
-	}
-	if err := sessions.CompactConn(ctx, conn); err != nil {
-		return fmt.Errorf("compact state.db: %w", err)
-	}
-	if _, err := conn.ExecContext(ctx, `UPDATE forgets SET done = 1 WHERE revision = ?`, rev); err != nil {
-		return err
-	}
-	_, _ = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
-	return nil
+	return e.Records().Scrub(ctx, func(w *records.Scrubber) error {
+		rows, err := scrubState(ctx, w, rev, nd)
+		if err != nil {
+			return err
+		}
+		if err := w.AddCleaned(ctx, rev, turns, append(cleaned, rows...)); err != nil {
+			return err
+		}
+		if err := w.Compact(ctx); err != nil {
+			return fmt.Errorf("compact state.db: %w", err)
+		}
+		return w.Done(ctx, rev)
+	})
 }
 
 // forgetSessions blanks the selected sessions.db nodes and compacts the

@@ -124,7 +124,7 @@ func Run(ctx context.Context, e *engine.Engine, sel result.ForgetSelector, dryRu
 		}
 		res.Revision = out.Revision
 		e.CrashPoint(engine.ForgetCleanupCrashPoint)
-		if err := insertLedger(ctx, e.StateDB(), out.Revision, rec); err != nil {
+		if err := insertLedger(ctx, e.Records(), out.Revision, rec); err != nil {
 			return engine.Wrap(engine.CodeIO, err, "forgot %s at revision %d, but its ledger row is not written yet "+
 				"(it is, with the clean-up, when the workspace is next opened)", sel, out.Revision)
 		}
@@ -142,7 +142,7 @@ func Run(ctx context.Context, e *engine.Engine, sel result.ForgetSelector, dryRu
 // finishStep is the registered finish step: the forget's clean-up from
 // its ledger record alone (the text is gone from the files by then).
 func finishStep(ctx context.Context, tx *engine.Tx, rev int64, payload []byte) error {
-	db := tx.Engine().StateDB()
+	db := tx.Engine().Records()
 	rec := &record{}
 	if len(payload) > 0 {
 		if err := json.Unmarshal(payload, rec); err != nil {

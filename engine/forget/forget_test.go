@@ -23,9 +23,9 @@ const forgetCanary = "zebra-canary-4417"
 
 // forgetTurns: Bob (u456, a paired group member) tells the canary in the
 // group; Ann (u1) says something else there; an owner chat is elsewhere.
-var forgetTurns = `{"session":"grp","provider":"telegram","id":"1","role":"user","speaker_id":"u1","speaker_display":"Ann","content":"Ann likes the harbour walk in spring.","time":"2026-08-10T10:00:00Z","tier":"paired","group":true}
-{"session":"grp","provider":"telegram","id":"2","parent":"1","role":"user","speaker_id":"u456","speaker_display":"Bob","content":"Bob's locker code is ` + forgetCanary + ` <keep it quiet>.","time":"2026-08-10T10:01:00Z","tier":"paired","group":true}
-{"session":"grp","provider":"telegram","id":"3","parent":"2","role":"user","speaker_id":"u456","speaker_display":"Bob","content":"Bob moves to Lisbon in May.","time":"2026-08-10T10:02:00Z","tier":"paired","group":true}
+var forgetTurns = `{"session":"grp","provider":"telegram","id":"1","role":"user","speaker_id":"u1","speaker_display":"Ann","content":"I love the harbour walk in spring.","time":"2026-08-10T10:00:00Z","tier":"paired","group":true}
+{"session":"grp","provider":"telegram","id":"2","parent":"1","role":"user","speaker_id":"u456","speaker_display":"Bob","content":"My gym locker code is ` + forgetCanary + ` <keep it quiet>.","time":"2026-08-10T10:01:00Z","tier":"paired","group":true}
+{"session":"grp","provider":"telegram","id":"3","parent":"2","role":"user","speaker_id":"u456","speaker_display":"Bob","content":"I'm moving to Lisbon in May.","time":"2026-08-10T10:02:00Z","tier":"paired","group":true}
 {"session":"chat","id":"c1","role":"user","content":"My sister Ines lives in Porto.","time":"2026-08-10T12:00:00Z"}
 `
 
@@ -125,7 +125,7 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 			t.Errorf("the preview lists no %s change: %+v", k, dry.Changes)
 		}
 	}
-	if !strings.Contains(all, "-[2026-08-10T10:01:00Z] Bob (u456): Bob's locker code is "+forgetCanary) {
+	if !strings.Contains(all, "-[2026-08-10T10:01:00Z] Bob (u456): My gym locker code is "+forgetCanary) {
 		t.Errorf("the preview does not show the archived record as removed:\n%s", all)
 	}
 	if d := ftTreeDiff(tree, ftTree(t, state)); d != "" || ftRevision(t, e) != rev {

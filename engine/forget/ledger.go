@@ -2,12 +2,12 @@ package forget
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
@@ -17,36 +17,31 @@ import (
 
 // insertLedger writes the ledger row of the forget of revision rev; it is
 // idempotent (the finish step may write it again).
-func insertLedger(ctx context.Context, db *sql.DB, rev int64, f *record) error {
+func insertLedger(ctx context.Context, st *records.Store, rev int64, f *record) error {
 	sel, _ := json.Marshal(f.Selector)
 	recs, _ := json.Marshal(nonNilRecords(f.Records))
 	blocks, _ := json.Marshal(nonNil(f.Blocks))
 	labels, _ := json.Marshal(nonNil(f.Labels))
-	_, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO forgets (revision, time, actor, selector, records, blocks, labels)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, rev, f.Time.UTC().Format(time.RFC3339), f.Actor,
-		string(sel), string(recs), string(blocks), string(labels))
-	if err != nil {
+	if err := st.AddForget(ctx, records.ForgetRow{Revision: rev, Time: f.Time.UTC().Format(time.RFC3339), Actor: f.Actor,
+		Selector: sel, Records: recs, Blocks: blocks, Labels: labels}); err != nil {
 		return fmt.Errorf("record forget: %w", err)
 	}
 	return nil
 }
 
 // ledgerRecord reads the ledger row of revision rev back as a record.
-func ledgerRecord(ctx context.Context, db *sql.DB, rev int64) (*record, bool, error) {
-	var tm, sel, recs, blocks, labels string
-	var done bool
-	rec := &record{}
-	err := db.QueryRowContext(ctx, `SELECT time, actor, selector, records, blocks, labels, done FROM forgets WHERE revision = ?`, rev).
-		Scan(&tm, &rec.Actor, &sel, &recs, &blocks, &labels, &done)
+func ledgerRecord(ctx context.Context, st *records.Store, rev int64) (*record, bool, error) {
+	row, err := st.Forget(ctx, rev)
 	if err != nil {
 		return nil, false, fmt.Errorf("read the forget of revision %d: %w", rev, err)
 	}
-	rec.Time, _ = time.Parse(time.RFC3339, tm)
-	_ = json.Unmarshal([]byte(sel), &rec.Selector)
-	_ = json.Unmarshal([]byte(recs), &rec.Records)
-	_ = json.Unmarshal([]byte(blocks), &rec.Blocks)
-	_ = json.Unmarshal([]byte(labels), &rec.Labels)
-	return rec, done, nil
+	rec := &record{Actor: row.Actor}
+	rec.Time, _ = time.Parse(time.RFC3339, row.Time)
+	_ = json.Unmarshal(row.Selector, &rec.Selector)
+	_ = json.Unmarshal(row.Records, &rec.Records)
+	_ = json.Unmarshal(row.Blocks, &rec.Blocks)
+	_ = json.Unmarshal(row.Labels, &rec.Labels)
+	return rec, row.Done, nil
 }
 
 // Ledger lists the forget ledger, newest first.
@@ -54,29 +49,22 @@ func Ledger(ctx context.Context, e *engine.Engine) ([]result.ForgetEntry, error)
 	if err := e.Authorize(trust.OpHistory); err != nil {
 		return nil, err
 	}
-	rows, err := e.StateDB().QueryContext(ctx, `SELECT revision, time, actor, selector, records, turns, cleaned, done
-		FROM forgets ORDER BY revision DESC`)
+	rows, err := e.Records().Forgets(ctx)
 	if err != nil {
 		return nil, engine.Wrap(engine.CodeIO, err, "read the forget ledger")
 	}
-	defer rows.Close()
 	out := []result.ForgetEntry{}
-	for rows.Next() {
-		var f result.ForgetEntry
-		var sel, recs, cleaned string
-		if err := rows.Scan(&f.Revision, &f.Time, &f.Actor, &sel, &recs, &f.Turns, &cleaned, &f.Done); err != nil {
-			return nil, engine.Wrap(engine.CodeIO, err, "read the forget ledger")
-		}
-		_ = json.Unmarshal([]byte(sel), &f.Selector)
-		_ = json.Unmarshal([]byte(recs), &f.Records)
-		_ = json.Unmarshal([]byte(cleaned), &f.Cleaned)
+	for _, row := range rows {
+		f := result.ForgetEntry{Revision: row.Revision, Time: row.Time, Actor: row.Actor, Turns: row.Turns,
+			Cleaned: row.Cleaned, Done: row.Done}
+		_ = json.Unmarshal(row.Selector, &f.Selector)
+		_ = json.Unmarshal(row.Records, &f.Records)
 		if f.Records == nil {
 			f.Records = []result.ForgetRecordHash{}
 		}
-		f.Cleaned = nonNil(f.Cleaned)
 		out = append(out, f)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func nonNil(s []string) []string {

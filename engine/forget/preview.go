@@ -33,10 +33,10 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 		}
 		add(kind, p, plan.Diff(p))
 	}
-	for _, d := range e.DerivedDiffs(after) {
+	for _, d := range derivedDiffs(e, after) {
 		add("derived", d.Path, d.Diff)
 	}
-	add("index", ".scriptorium/index", indexDiff(v, after))
+	add("index", workspace.MetaRel(workspace.IndexName), indexDiff(v, after))
 	add("sessions", "sessions.db", sessionsDiff(fp))
 	vecs, err := forgottenVectors(e, v, after)
 	if err != nil {
@@ -44,15 +44,15 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 	}
 	res.Vectors = vecs
 	if vecs > 0 {
-		add("embeddings", ".scriptorium/"+vectorFile, listDiff(vectorFile,
+		add("embeddings", workspace.MetaRel(workspace.EmbeddingsName), listDiff(workspace.EmbeddingsName,
 			[]string{fmt.Sprintf("%d vector(s) keyed by the SHA-256 of forgotten text", vecs)},
 			"removed, and the file rewritten so that no free page keeps a key"))
 	}
-	rows, err := scrubState(ctx, e.StateDB(), 0, fp.needles, false)
+	rows, err := scrubState(ctx, e.Records(), 0, fp.needles)
 	if err != nil {
 		return res, engine.Wrap(engine.CodeIO, err, "read state.db")
 	}
-	add("history", ".scriptorium/state.db", listDiff("state.db", rows,
+	add("history", workspace.MetaRel(workspace.StateDBName), listDiff(workspace.StateDBName, rows,
 		"scrubbed: an earlier copy of the forgotten text (these revisions can no longer be reverted)"))
 	props, err := scrubProposals(e, fp.needles, false)
 	if err != nil {
@@ -60,7 +60,7 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 	}
 	for _, p := range props {
 		id := strings.TrimPrefix(p, "proposal ")
-		add("proposal", ".scriptorium/proposals/"+id+".json", listDiff(id+".json", []string{p},
+		add("proposal", workspace.MetaRel(workspace.ProposalsName, id+".json"), listDiff(id+".json", []string{p},
 			"deleted: it holds the forgotten text, and accepting it would bring it back"))
 	}
 	rt, err := scrubRuntime(e, fp.needles, false)

@@ -2,13 +2,13 @@ package forget
 
 import (
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 )
 
@@ -22,42 +22,31 @@ type fileChange struct {
 // The state.db part of a forget's clean-up: history rows, sleep pass
 // reports and events that kept a copy of the forgotten text.
 
-// sqlConn is what the state.db scrub needs: e.db for a dry run, one
-// pinned connection for the real one.
-type sqlConn interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+// copyReader reads the rows that may hold a copy: the store for a dry
+// run, the scrubber's pinned connection for the real one.
+type copyReader interface {
+	Copies(ctx context.Context, skip int64) (records.CopyRows, error)
 }
 
 // scrubNote replaces a diff that held forgotten text.
 func scrubNote(rev int64) string { return fmt.Sprintf("(removed by forget at revision %d)\n", rev) }
 
-// scrubState finds, and with apply scrubs, the state.db rows that hold a
-// needle: history rows lose the recorded bytes and diffs of those files
-// (and are marked scrubbed_by, so revert refuses them), pass reports the
-// diffs, events their data. It returns one line per row.
-func scrubState(ctx context.Context, db sqlConn, rev int64, nd needles, apply bool) ([]string, error) {
+// scrubState finds, and given a *records.Scrubber scrubs, the state.db
+// rows that hold a needle: history rows lose the recorded bytes and diffs
+// of those files (and are marked scrubbed by rev, so revert refuses them),
+// pass reports the diffs, events their data. It returns one line per row.
+func scrubState(ctx context.Context, src copyReader, rev int64, nd needles) ([]string, error) {
+	w, apply := src.(*records.Scrubber)
+	rows, err := src.Copies(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	type hrow struct {
-		rev          int64
-		kind         string
-		diffs, files string
-	}
-	var hist []hrow
-	if err := eachRow(ctx, db, `SELECT revision, kind, diffs, files FROM history WHERE revision <> ? ORDER BY revision`,
-		[]any{rev}, func(r *sql.Rows) error {
-			var h hrow
-			err := r.Scan(&h.rev, &h.kind, &h.diffs, &h.files)
-			hist = append(hist, h)
-			return err
-		}); err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
-	}
-	for _, h := range hist {
+	for _, h := range rows.History {
 		var diffs map[string]string
 		var files map[string]fileChange
-		_ = json.Unmarshal([]byte(h.diffs), &diffs)
-		_ = json.Unmarshal([]byte(h.files), &files)
+		_ = json.Unmarshal([]byte(h.Diffs), &diffs)
+		_ = json.Unmarshal([]byte(h.Files), &files)
 		var hit []string
 		for _, p := range unionKeys(diffs, files) {
 			fc := files[p]
@@ -72,7 +61,7 @@ func scrubState(ctx context.Context, db sqlConn, rev int64, nd needles, apply bo
 		if len(hit) == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("history revision %d (%s): the recorded bytes and diffs of %s", h.rev, h.kind, strings.Join(hit, ", ")))
+		out = append(out, fmt.Sprintf("history revision %d (%s): the recorded bytes and diffs of %s", h.Revision, h.Kind, strings.Join(hit, ", ")))
 		if !apply {
 			continue
 		}
@@ -81,27 +70,13 @@ func scrubState(ctx context.Context, db sqlConn, rev int64, nd needles, apply bo
 		if len(files) > 0 {
 			fj, _ = json.Marshal(files)
 		}
-		if _, err := db.ExecContext(ctx, `UPDATE history SET diffs = ?, files = ?, scrubbed_by = ? WHERE revision = ?`,
-			string(dj), string(fj), rev, h.rev); err != nil {
-			return nil, fmt.Errorf("scrub history revision %d: %w", h.rev, err)
+		if err := w.SetHistory(ctx, h.Revision, string(dj), string(fj), rev); err != nil {
+			return nil, fmt.Errorf("scrub history revision %d: %w", h.Revision, err)
 		}
 	}
-	type prow struct {
-		id             int64
-		changed, error string
-	}
-	var passes []prow
-	if err := eachRow(ctx, db, `SELECT id, changed, error FROM passes ORDER BY id`, nil, func(r *sql.Rows) error {
-		var p prow
-		err := r.Scan(&p.id, &p.changed, &p.error)
-		passes = append(passes, p)
-		return err
-	}); err != nil {
-		return nil, fmt.Errorf("read sleep passes: %w", err)
-	}
-	for _, p := range passes {
+	for _, p := range rows.Passes {
 		var changed []result.FileDiff
-		_ = json.Unmarshal([]byte(p.changed), &changed)
+		_ = json.Unmarshal([]byte(p.Changed), &changed)
 		var hit []string
 		for i, c := range changed {
 			if nd.hit(c.Diff) {
@@ -109,63 +84,36 @@ func scrubState(ctx context.Context, db sqlConn, rev int64, nd needles, apply bo
 				changed[i].Diff = scrubNote(rev)
 			}
 		}
-		errText := p.error
+		errText := p.Error
 		if nd.hit(errText) {
 			hit, errText = append(hit, "its error"), strings.TrimSpace(scrubNote(rev))
 		}
 		if len(hit) == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("sleep pass #%d: the diffs of %s", p.id, strings.Join(hit, ", ")))
+		out = append(out, fmt.Sprintf("sleep pass #%d: the diffs of %s", p.ID, strings.Join(hit, ", ")))
 		if !apply {
 			continue
 		}
 		cj, _ := json.Marshal(changed)
-		if _, err := db.ExecContext(ctx, `UPDATE passes SET changed = ?, error = ? WHERE id = ?`, string(cj), errText, p.id); err != nil {
-			return nil, fmt.Errorf("scrub sleep pass %d: %w", p.id, err)
+		if err := w.SetPass(ctx, p.ID, string(cj), errText); err != nil {
+			return nil, fmt.Errorf("scrub sleep pass %d: %w", p.ID, err)
 		}
 	}
-	type erow struct {
-		id         int64
-		kind, data string
-	}
-	var events []erow
-	if err := eachRow(ctx, db, `SELECT id, kind, data FROM events ORDER BY id`, nil, func(r *sql.Rows) error {
-		var ev erow
-		err := r.Scan(&ev.id, &ev.kind, &ev.data)
-		events = append(events, ev)
-		return err
-	}); err != nil {
-		return nil, fmt.Errorf("read events: %w", err)
-	}
-	for _, ev := range events {
-		if !jsonHolds([]byte(ev.data), nd) {
+	for _, ev := range rows.Events {
+		if !jsonHolds([]byte(ev.Data), nd) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("event %d (%s): its data", ev.id, ev.kind))
+		out = append(out, fmt.Sprintf("event %d (%s): its data", ev.ID, ev.Kind))
 		if !apply {
 			continue
 		}
-		data, _ := json.Marshal(map[string]any{"kind": ev.kind, "scrubbed_by": rev})
-		if _, err := db.ExecContext(ctx, `UPDATE events SET data = ? WHERE id = ?`, string(data), ev.id); err != nil {
-			return nil, fmt.Errorf("scrub event %d: %w", ev.id, err)
+		data, _ := json.Marshal(map[string]any{"kind": ev.Kind, "scrubbed_by": rev})
+		if err := w.SetEvent(ctx, ev.ID, string(data)); err != nil {
+			return nil, fmt.Errorf("scrub event %d: %w", ev.ID, err)
 		}
 	}
 	return out, nil
-}
-
-func eachRow(ctx context.Context, db sqlConn, q string, args []any, fn func(*sql.Rows) error) error {
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 func unionKeys(diffs map[string]string, files map[string]fileChange) []string {

@@ -56,6 +56,7 @@ func (fp *forgetPlan) rewriteTopics(v *engine.View) {
 		}
 		defs := files[p].Definitions()
 		blocksLeft := 0
+		orphan := map[string]bool{} // labels of blocks removed for words only forgotten sources held
 		for i, el := range files[p].Elements {
 			if el.Kind == topic.KindUntagged {
 				blocksLeft++ // a paragraph without an id is still content
@@ -76,6 +77,12 @@ func (fp *forgetPlan) rewriteTopics(v *engine.View) {
 					onlyDead = false
 				}
 			}
+			if cited > 0 && !onlyDead && fp.derivedFromForgotten(v, el, defs) {
+				onlyDead = true
+				for _, r := range el.Refs {
+					orphan[r.Label] = true
+				}
+			}
 			switch {
 			case cited > 0 && onlyDead:
 				edits[i] = elemEdit{remove: true}
@@ -91,6 +98,7 @@ func (fp *forgetPlan) rewriteTopics(v *engine.View) {
 				blocksLeft++
 			}
 		}
+		fp.dropOrphans(files[p], edits, orphan)
 		per[p] = edits
 		if blocksLeft == 0 && p != coreTopicPath {
 			goneFiles[p] = true

@@ -21,7 +21,7 @@ import (
 )
 
 // vectorFile is the vector cache's name under .scriptorium/.
-const vectorFile = "embeddings.db"
+const vectorFile = workspace.EmbeddingsName
 
 // The vector cache's part of a forget. embeddings.db keys each vector by
 // the SHA-256 of the exact text embedded, so a kept key confirms a guessed
@@ -96,7 +96,7 @@ func scrubVectors(e *engine.Engine, v *engine.View) (int, error) {
 // refuses or panics on it, cachedb) is only a cache that may still hold
 // keys in its bytes: the scrub removes it, a count finds nothing in it.
 func withVectorFile(e *engine.Engine, readOnly bool, fn func(*bolt.DB) error) error {
-	p := e.VectorCachePath()
+	p := workspace.MetaPath(e.Root(), workspace.EmbeddingsName)
 	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -132,7 +132,7 @@ func TestForget_DamagedVectorCache(t *testing.T) {
 	ctx := context.Background()
 	e, state := forgetSetup(t)
 	p := filepath.Join(state, "memory", ".scriptorium", "embeddings.db")
-	sum := sha256.Sum256([]byte("Bob's locker code is " + forgetCanary))
+	sum := sha256.Sum256([]byte("My gym locker code is " + forgetCanary))
 	if err := os.WriteFile(p, append([]byte("not a bbolt file "), sum[:]...), 0o600); err != nil {
 		t.Fatal(err)
 	}

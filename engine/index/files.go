@@ -100,7 +100,21 @@ type DocRef struct {
 
 // DocsIn lists the documents of the files named (workspace paths), by a
 // lookup of each path's own term.
-func (ix *Index) DocsIn(paths []string) ([]DocRef, error) {
+func (ix *Index) DocsIn(paths []string) ([]DocRef, error) { return ix.docsIn(paths, true) }
+
+// DocIDsIn is DocsIn with the ids alone: it loads no stored field, which
+// was most of its cost for a recall asking which blocks of core.md are
+// indexed (BENCHMARKS.md, issue 26).
+func (ix *Index) DocIDsIn(paths []string) ([]string, error) {
+	refs, err := ix.docsIn(paths, false)
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	return ids, err
+}
+
+func (ix *Index) docsIn(paths []string, fields bool) ([]DocRef, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -120,7 +134,9 @@ func (ix *Index) DocsIn(paths []string) ([]DocRef, error) {
 		q := bleve.NewDisjunctionQuery(qs...)
 		for from := 0; ; from += 1000 {
 			req := bleve.NewSearchRequestOptions(q, 1000, from, false)
-			req.Fields = []string{fieldRef, fieldKind}
+			if fields {
+				req.Fields = []string{fieldRef, fieldKind}
+			}
 			req.Score = "none"
 			req.SortBy([]string{"_id"})
 			res, err := ix.idx.Search(req)

@@ -51,3 +51,41 @@ func TestFiles_RoundTripAndChanged(t *testing.T) {
 		t.Error("a damaged record was read")
 	}
 }
+
+// TestDocIDsIn: the ids of exactly the named files' documents, as DocsIn
+// lists them: not a file under the same directory, not a file whose path
+// starts with the name.
+func TestDocIDsIn(t *testing.T) {
+	ix := mustOpen(t)
+	var docs []Doc
+	for _, p := range []string{"topics/core.md", "topics/core.md.bak.md", "topics/core/x.md", "topics/other.md"} {
+		for _, id := range []string{"0000000a", "0000000b"} {
+			docs = append(docs, Doc{ID: "topic:" + p + "#^" + id, Kind: KindTopic, Path: p, Anchor: "^" + id, Ref: id, Text: "tea " + p, Visible: true})
+		}
+	}
+	if err := ix.Apply(docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{"topics/core.md"}, {"topics/core.md", "topics/other.md"}, {"topics/none.md"}, nil} {
+		ids, err := ix.DocIDsIn(paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs, err := ix.DocsIn(paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, d := range docs {
+			if slices.Contains(paths, d.Path) {
+				want = append(want, d.ID)
+			}
+		}
+		slices.Sort(want)
+		got := slices.Clone(ids)
+		slices.Sort(got)
+		if !slices.Equal(got, want) || len(refs) != len(ids) {
+			t.Errorf("%v: ids %v, want %v (DocsIn: %d)", paths, got, want, len(refs))
+		}
+	}
+}

@@ -264,7 +264,7 @@ func Decline(ctx context.Context, e *engine.Engine, id string, only []string) ([
 		if err != nil {
 			return err
 		}
-		if err := e.RecordAudit(ctx, "proposal_declined", map[string]any{"id": p.ID, "kind": p.Kind,
+		if err := recordDecline(ctx, e, map[string]any{"id": p.ID, "kind": p.Kind,
 			"base_revision": p.BaseRevision, "paths": chosen, "actor": string(trust.Owner)}); err != nil {
 			return err
 		}
@@ -338,4 +338,17 @@ func drop(e *engine.Engine, p Proposal, chosen []string) ([]string, error) {
 		return remaining, nil
 	}
 	return remaining, Save(e, p)
+}
+
+// recordDecline appends the owner's decline to state.db's events (kind
+// proposal_declined), which the audit trail reads: it is no install.
+func recordDecline(ctx context.Context, e *engine.Engine, data map[string]any) error {
+	doc, err := json.Marshal(data)
+	if err != nil {
+		return engine.Wrap(engine.CodeIO, err, "record proposal_declined")
+	}
+	if err := e.Records().AddEvent(ctx, e.Now().UTC().Format(time.RFC3339), "proposal_declined", doc); err != nil {
+		return engine.AsError(err)
+	}
+	return nil
 }

@@ -141,7 +141,7 @@ func TestWriterProposeMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.Import(strings.NewReader(`{"session":"s1","id":"m1","role":"user","content":"I keep bees.","time":"2026-01-01T10:00:00Z","tier":"owner"}` + "\n"))
+	_, err = st.Import(strings.NewReader(`{"session":"s1","id":"m1","role":"user","content":"I play the cello.","time":"2026-01-01T10:00:00Z","tier":"owner"}` + "\n"))
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestWriterProposeMode(t *testing.T) {
 	if _, err := proposals.Accept(ctx, e, ps[0].ID, nil); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := e.Search(ctx, result.SearchQuery{Text: "bees", Path: "topics/"})
+	hits, err := e.Search(ctx, result.SearchQuery{Text: "cello", Path: "topics/"})
 	if err != nil || len(hits) == 0 {
 		t.Errorf("the accepted fact is not searchable: %v %v", hits, err)
 	}

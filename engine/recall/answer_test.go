@@ -3,11 +3,9 @@ package recall_test
 // Answer in context (issue 22 §4): on the labelled distillation set
 // (testdata/distill), does an evidence turn of each question reach the
 // agent's context within 1,000 tokens? Ours is recall.Recall over the
-// memory the offline distiller makes of the conversations (the turns are
-// imported and archived by the writer as `write --force` does, then every
-// session is distilled with engine/writer/distill, merged fact by fact
-// with distill.Merge and installed as topic files, as the distilling
-// writer files them); the baseline is textbook BM25 over the same turns,
+// memory the offline writer makes of the conversations (the turns are
+// imported as the importer stores them and written by `write --force`,
+// which distils each session); the baseline is textbook BM25 over the same turns,
 // its best turns packed as "- [source-id] text" lines into the same
 // budget. A question counts when one of its evidence turns is recalled
 // itself or cited by a recalled block.
@@ -15,230 +13,56 @@ package recall_test
 //	go test ./engine/recall -run TestAnswerInContext -v    # the table BENCHMARKS.md holds
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"scriptorium/engine"
-	"scriptorium/engine/browse"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
-	"scriptorium/engine/result"
-	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
-	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
-	"scriptorium/workspace"
-	"scriptorium/workspace/topic"
 )
 
 var distillDir = filepath.Join("..", "..", "testdata", "distill")
 
-type aicConv struct {
-	Split     string `json:"split"`
-	Kind      string `json:"kind"`
-	Provider  string `json:"provider"`
-	Session   string `json:"session"`
-	Title     string `json:"title"`
-	Project   string `json:"project"`
-	Group     bool   `json:"group"`
-	Questions []struct {
-		Text     string   `json:"text"`
-		Evidence []string `json:"evidence"`
-	} `json:"questions"`
-}
-
-type aicTurn struct {
-	Session        string `json:"session"`
-	Provider       string `json:"provider"`
-	ID             string `json:"id"`
-	Role           string `json:"role"`
-	Content        string `json:"content"`
-	SpeakerID      string `json:"speaker_id"`
-	SpeakerDisplay string `json:"speaker_display"`
-	Time           string `json:"time"`
-	Tier           string `json:"tier"`
-}
-
-func (t aicTurn) ref() string { return t.Provider + "/" + t.Session + "/" + t.ID }
-
-// aicSet is one split imported, archived and distilled.
+// aicSet is one split imported and written by the offline writer.
 type aicSet struct {
 	e     *engine.Engine
-	convs []aicConv
-	turns []aicTurn
+	convs []enginetest.DistillConv
+	turns []enginetest.DistillTurn
 	cites map[string][]string // block id -> cited source-ids
 }
 
 func loadAIC(t *testing.T, split string) *aicSet {
 	t.Helper()
 	ctx := context.Background()
-	var gold struct {
-		Conversations []aicConv `json:"conversations"`
-	}
-	gb, err := os.ReadFile(filepath.Join(distillDir, "gold.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(gb, &gold); err != nil {
-		t.Fatal(err)
-	}
-	set := &aicSet{cites: map[string][]string{}}
-	inSplit := map[string]bool{}
-	for _, c := range gold.Conversations {
-		if c.Split == split {
-			set.convs = append(set.convs, c)
-			inSplit[c.Provider+"/"+c.Session] = true
-		}
-	}
-	raw, err := os.ReadFile(filepath.Join(distillDir, "turns.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var tr aicTurn
-		if err := json.Unmarshal(sc.Bytes(), &tr); err != nil {
-			t.Fatal(err)
-		}
-		if inSplit[tr.Provider+"/"+tr.Session] {
-			set.turns = append(set.turns, tr)
-			lines.Write(sc.Bytes())
-			lines.WriteByte('\n')
-		}
-	}
+	ds := enginetest.LoadDistillSet(t, distillDir, split)
+	set := &aicSet{convs: ds.Convs, turns: ds.Turns, cites: map[string][]string{}}
 	state := filepath.Join(t.TempDir(), "state")
-	if err := os.MkdirAll(filepath.Join(state, "memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	store, err := sessions.Open(workspace.SessionsDB(state), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Import(&lines); err != nil {
-		store.Close()
-		t.Fatal(err)
-	}
-	store.Close()
+	ds.Import(t, state)
 	set.e = enginetest.Open(t, state)
 	if _, err := writer.Write(ctx, set.e, writer.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	set.distil(t)
-	return set
-}
-
-// distil replaces the writer's topics by the distiller's: every session's
-// facts and summary, merged against what memory holds so far.
-func (s *aicSet) distil(t *testing.T) {
-	t.Helper()
-	ctx := context.Background()
-	byConv := map[string][]aicTurn{}
-	when := map[string]string{}
-	for _, tr := range s.turns {
-		byConv[tr.Provider+"/"+tr.Session] = append(byConv[tr.Provider+"/"+tr.Session], tr)
-		when[tr.ref()] = tr.Time
+	v, err := set.e.View(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var blocks []distill.Block
-	for _, c := range s.convs {
-		ds := distill.Session{Provider: c.Provider, ID: c.Session, Title: c.Title, Project: c.Project, Group: c.Group}
-		for _, tr := range byConv[c.Provider+"/"+c.Session] {
-			at, err := time.Parse(time.RFC3339, tr.Time)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ds.Turns = append(ds.Turns, distill.Turn{Ref: tr.ref(), Time: at, Role: tr.Role, Speaker: tr.SpeakerDisplay,
-				SpeakerID: tr.SpeakerID, Owner: tr.Tier == "owner", Content: tr.Content})
-		}
-		facts, sum := distill.DistilAll(ds)
-		if sum.Text != "" {
-			facts = append(facts, sum)
-		}
-		for i := range facts {
-			if facts[i].Path == "" {
-				facts[i].Path, facts[i].Theme = distill.TopicFor(facts[i], ds)
-			}
-		}
-		for _, a := range distill.Merge(blocks, facts) {
-			switch a.Op {
-			case distill.OpAdd:
-				id := topic.NewBlockID(fmt.Sprintf("fact:%d:%s", len(blocks), a.Text))
-				blocks = append(blocks, distill.Block{ID: id, Path: a.Path, Heading: a.Heading, Text: a.Text, Cites: a.Cites})
-			default:
-				for i := range blocks {
-					if blocks[i].ID == a.Block {
-						blocks[i].Text, blocks[i].Cites = a.Text, a.Cites
-					}
+	for _, p := range v.TopicPaths() {
+		_, f, _ := v.Topic(p)
+		defs := f.Definitions()
+		for _, el := range f.Blocks() {
+			for _, r := range el.Refs {
+				for _, c := range defs[r.Label].Sources {
+					set.cites[el.BlockID] = append(set.cites[el.BlockID], c.SourceID)
 				}
 			}
 		}
 	}
-	files := map[string]*strings.Builder{}
-	lastHeading := map[string]string{}
-	var order []string
-	for _, b := range blocks {
-		f := files[b.Path]
-		if f == nil {
-			f = &strings.Builder{}
-			files[b.Path] = f
-			order = append(order, b.Path)
-			name := strings.TrimSuffix(filepath.Base(b.Path), ".md")
-			fmt.Fprintf(f, "# %s\n\n", name)
-			lastHeading[b.Path] = ""
-		}
-		if b.Heading != lastHeading[b.Path] && b.Heading != "" {
-			fmt.Fprintf(f, "## %s\n\n", b.Heading)
-			lastHeading[b.Path] = b.Heading
-		}
-		label := topic.NewFootnoteLabel("fn:" + b.ID)
-		def := topic.Definition{Label: label}
-		for _, ref := range b.Cites {
-			v, err := s.e.Get(ctx, ref)
-			if err != nil {
-				t.Fatalf("get %s: %v", ref, err)
-			}
-			sv := v.(result.SourceView)
-			def.Sources = append(def.Sources, topic.Citation{SourceID: ref, Path: topic.RelPath(b.Path, sv.Path), Anchor: sv.Anchor})
-			def.Date = max(def.Date, when[ref][:10])
-		}
-		s.cites[b.ID] = b.Cites
-		fmt.Fprintf(f, "%s[^%s] ^%s\n\n%s\n\n", topic.BlockSafe(b.Text), label, b.ID, topic.FormatDefinition(def))
-	}
-	old, err := browse.Topics(ctx, s.e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var edits []engine.Edit
-	for _, o := range old {
-		if files[o.Path] == nil {
-			edits = append(edits, enginetest.Delete(o.Path))
-		}
-	}
-	sort.Strings(order)
-	for _, p := range order {
-		exists := false
-		for _, o := range old {
-			exists = exists || o.Path == p
-		}
-		if exists {
-			edits = append(edits, enginetest.Replace(p, files[p].String()))
-		} else {
-			edits = append(edits, enginetest.Create(p, files[p].String()))
-		}
-	}
-	if _, err := s.e.Update(ctx, enginetest.Tx(enginetest.Revision(t, s.e), edits...)); err != nil {
-		t.Fatalf("install the distilled topics: %v", err)
-	}
+	return set
 }
 
 // aicFigures are the questions answered in context, per kind and all.
@@ -271,8 +95,8 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 	texts := make([]string, len(s.turns))
 	content := map[string]string{}
 	for i, tr := range s.turns {
-		ids[i], texts[i] = tr.ref(), tr.Content
-		content[tr.ref()] = tr.Content
+		ids[i], texts[i] = tr.Ref(), tr.Content
+		content[tr.Ref()] = tr.Content
 	}
 	bl := enginetest.NewTextbook(t, ids, texts)
 	ours, bm25 = aicFigures{}, aicFigures{}

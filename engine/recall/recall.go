@@ -100,11 +100,11 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 	}
 	res := Result{Budget: budget, Items: []Item{}}
 	project := ProjectTopic(req.Cwd)
-	q := engine.RecallQuery{Text: Query(req.Prompt), Limit: hitLimit(budget)}
+	var topics []string
 	if project != "" {
-		q.Topics = []string{project}
+		topics = []string{project}
 	}
-	m, err := e.RecallRead(ctx, q)
+	m, err := read(ctx, e, Query(req.Prompt), hitLimit(budget), topics)
 	if err != nil {
 		return res, err
 	}
@@ -153,16 +153,46 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 		return res, nil
 	}
 	// The estimate may have let the last items overshoot by a token or two.
-	for len(p.items) > 0 && render.CountTokens(fence(p.items)) > budget {
-		p.items = p.items[:len(p.items)-1]
+	text := fence(p.items)
+	tokens := render.CountTokens(text)
+	for tokens > budget {
+		if p.items = p.items[:len(p.items)-1]; len(p.items) == 0 {
+			return res, nil
+		}
+		text = fence(p.items)
+		tokens = render.CountTokens(text)
 	}
-	if len(p.items) == 0 {
-		return res, nil
-	}
-	res.Items = p.items
-	res.Text = fence(p.items)
-	res.Tokens = render.CountTokens(res.Text)
+	res.Items, res.Text, res.Tokens = p.items, text, tokens
 	return res, nil
+}
+
+// lineTokens remembers the token counts of recalled lines: a resident
+// process recalls the same core lines for every prompt, and counting them
+// again was a quarter of its recall (BENCHMARKS.md, issue 26). Bounded: it
+// starts over when full.
+var lineTokens = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
+
+const maxLineTokens = 8192
+
+// countLine is render.CountTokens of one line, remembered.
+func countLine(s string) int {
+	lineTokens.Lock()
+	n, ok := lineTokens.m[s]
+	lineTokens.Unlock()
+	if ok {
+		return n
+	}
+	n = render.CountTokens(s)
+	lineTokens.Lock()
+	if len(lineTokens.m) >= maxLineTokens {
+		clear(lineTokens.m)
+	}
+	lineTokens.m[s] = n
+	lineTokens.Unlock()
+	return n
 }
 
 // packer adds items while they fit.
@@ -180,7 +210,7 @@ type packer struct {
 
 // addBlock adds a block unless it is already recalled; false when it
 // does not fit.
-func (p *packer) addBlock(kind string, b engine.RecallBlock) bool {
+func (p *packer) addBlock(kind string, b Block) bool {
 	if p.blocks[b.ID] {
 		return true
 	}
@@ -246,7 +276,7 @@ func (p *packer) addSource(r result.SearchResult) {
 // within a few tokens of the exact count; Recall takes the exact count at
 // the end and drops the last items while it is over.
 func (p *packer) add(it Item) bool {
-	it.Tokens = render.CountTokens(it.Text)
+	it.Tokens = countLine(it.Text)
 	extra := it.Tokens + 1 // and its newline
 	h := heading(it.Kind)
 	if h != p.section {

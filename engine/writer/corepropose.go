@@ -2,7 +2,6 @@ package writer
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"scriptorium/engine"
@@ -12,33 +11,29 @@ import (
 	"scriptorium/workspace/topic"
 )
 
-// A workspace the writer fills has no topics/core.md until someone writes
-// one, so core.md stays empty and no session sees anything. When a write
-// leaves no core, the writer proposes one: the most cited trusted blocks,
-// copied (with new ids and their footnotes) into topics/core.md up to the
-// core budget, waiting for the owner like every proposal. A later sleep
-// pass merges the copies with their originals, keeping the core's.
+// topics/core.md is what every session sees, and it is the owner's. What
+// belongs there is the owner's standing preferences and instructions
+// ("always give quantities in grams", "I'm vegetarian"), which the
+// distiller marks (distill.Fact.Core). After a write that filed such
+// facts, the writer proposes copies of their blocks for core.md (a new
+// file, or appended to the one there), waiting for the owner in the
+// Passes pane like every proposal: nothing enters core.md without the
+// owner. It used to propose the most cited blocks, which on real
+// conversations was the first turns of a session, questions included.
 
-// coreCandidate is a block worth proposing for the core.
-type coreCandidate struct {
-	path    string
-	el      topic.Element
-	sources int // distinct sources its footnotes cite
-	defs    []*topic.Definition
-}
+// coreBlock is a block a write filed from a core fact.
+type coreBlock struct{ path, id string }
 
-// proposeCore stores a core proposal when topics/core.md does not exist
-// and none is waiting. It is best effort: the write it follows succeeded
-// either way, so failures are not reported.
+// proposeCore stores a core proposal of this run's core facts that
+// core.md does not hold yet, unless a core proposal is waiting already (a
+// second one would conflict with it). It is best effort: the write it
+// follows succeeded either way, so failures are not reported.
 func (w *writer) proposeCore(ctx context.Context) {
-	if w.e.Authorize(trust.OpPropose) != nil {
+	if len(w.core) == 0 || w.e.Authorize(trust.OpPropose) != nil {
 		return
 	}
 	v, err := w.e.View(ctx)
 	if err != nil {
-		return
-	}
-	if _, _, ok := v.Topic(render.CoreTopicPath); ok {
 		return
 	}
 	waiting, err := proposals.List(w.e)
@@ -50,84 +45,115 @@ func (w *writer) proposeCore(ctx context.Context) {
 			return
 		}
 	}
-	content := coreProposal(v, w.e.Config().Memory.Core.Budget)
-	if content == "" {
+	before, _, _ := v.Topic(render.CoreTopicPath)
+	after := coreProposal(v, before, w.core, w.e.Config().Memory.Core.Budget)
+	if after == "" {
 		return
 	}
-	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner,
-		Edits: []engine.Edit{{Op: "create", Path: render.CoreTopicPath, Content: &content}}})
+	edit, ok := engine.FileEdit(render.CoreTopicPath, before, []byte(after))
+	if !ok {
+		return
+	}
+	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner, Edits: []engine.Edit{edit}})
 	if err != nil || len(engine.NewViolations(v, plan.After)) > 0 {
 		return
 	}
 	_ = proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", v, plan))
 }
 
-// coreProposal renders topics/core.md from the most cited trusted blocks
-// of v that fit budget tokens; "" when there is none.
-func coreProposal(v *engine.View, budget int) string {
-	var cands []coreCandidate
-	for _, p := range v.TopicPaths() {
-		_, f, _ := v.Topic(p)
-		defs := f.Definitions()
-		for _, el := range f.Blocks() {
-			// Links are relative to the block's own folder; a copy would
-			// break them, so such blocks stay where they are.
-			if len(el.Links) > 0 || !v.BlockTrusted(p, el) {
+// coreProposal is topics/core.md (its current bytes before, nil when it
+// does not exist) with a copy of each candidate block it does not hold
+// yet, while it fits budget tokens (at least one is proposed); "" when
+// there is nothing to add. A copy has a new id and one footnote citing
+// what the block cites.
+func coreProposal(v *engine.View, before []byte, cands []coreBlock, budget int) string {
+	var core *topic.File
+	if before != nil {
+		f, err := topic.Parse(before)
+		if err != nil {
+			return ""
+		}
+		core = f
+	} else {
+		core, _ = topic.Parse([]byte("# Core\n"))
+	}
+	have := map[string]bool{}
+	labels := map[string]bool{}
+	for _, el := range core.Elements {
+		if el.Kind == topic.KindBlock {
+			have[plainText(el)] = true
+		}
+		if el.Kind == topic.KindFootnote {
+			labels[el.Label] = true
+		}
+	}
+	used := takenIDs{taken: func(string) bool { return false }, batch: v.BlockIDs()}
+	var added []string
+	for _, c := range cands {
+		el, defs, ok := blockIn(v, c)
+		if !ok || len(el.Links) > 0 || !v.BlockTrusted(c.path, el) || have[plainText(el)] {
+			// Links are relative to the block's own folder: a copy would
+			// break them.
+			continue
+		}
+		var def topic.Definition
+		seen := map[string]bool{}
+		for _, r := range el.Refs {
+			d, ok := defs[r.Label]
+			if !ok {
 				continue
 			}
-			c := coreCandidate{path: p, el: el}
-			seen := map[string]bool{}
-			for _, r := range el.Refs {
-				d, ok := defs[r.Label]
-				if !ok {
+			if def.Date == "" {
+				def.Date = d.Date
+			}
+			for _, s := range d.Sources {
+				if seen[s.SourceID] {
 					continue
 				}
-				c.defs = append(c.defs, d)
-				for _, s := range d.Sources {
-					seen[s.SourceID] = true
-				}
-			}
-			if c.sources = len(seen); c.sources > 0 {
-				cands = append(cands, c)
-			}
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].sources > cands[j].sources })
-	// Once per write run, not per batch: the scan of every id is fine here.
-	used := takenIDs{taken: func(string) bool { return false }, batch: v.BlockIDs()}
-	var blocks, notes []string
-	noted := map[string]bool{}
-	file := func() string {
-		return "# Core\n\n" + strings.Join(append(append([]string{}, blocks...), notes...), "\n\n") + "\n"
-	}
-	for _, c := range cands {
-		id := uniqueBlockID(used, "core:"+c.el.BlockID)
-		block := topic.BlockText(c.el) + " ^" + id
-		var add []string
-		for _, d := range c.defs {
-			if noted[d.Label] {
-				continue
-			}
-			cp := *d
-			cp.Sources = nil
-			for _, s := range d.Sources {
+				seen[s.SourceID] = true
 				s.Path = topic.RelPath(render.CoreTopicPath, topic.ResolvePath(c.path, s.Path))
-				cp.Sources = append(cp.Sources, s)
+				def.Sources = append(def.Sources, s)
 			}
-			add = append(add, topic.FormatDefinition(cp))
 		}
-		blocks, notes = append(blocks, block), append(notes, add...)
-		if render.CountTokens(file()) > budget && len(blocks) > 1 {
-			blocks, notes = blocks[:len(blocks)-1], notes[:len(notes)-len(add)]
-			delete(used.batch, id)
+		if len(def.Sources) == 0 {
+			continue
+		}
+		id := uniqueBlockID(used, "core:"+el.BlockID)
+		def.Label = topic.UniqueFootnoteLabel("footnote:core:"+id, func(l string) bool { return labels[l] })
+		labels[def.Label] = true
+		part := plainText(el) + "[^" + def.Label + "] ^" + id + "\n\n" + topic.FormatDefinition(def)
+		next := render.CountTokens(string(before) + strings.Join(append(added, part), "\n\n"))
+		if next > budget && len(added) > 0 {
 			break
 		}
-		for _, d := range c.defs {
-			noted[d.Label] = true
-		}
+		added = append(added, part)
+		have[plainText(el)] = true
 	}
-	if len(blocks) == 0 {
+	if len(added) == 0 {
 		return ""
 	}
-	return file()
+	head := string(before)
+	if before == nil {
+		head = "# Core\n"
+	}
+	return strings.TrimRight(head, "\n") + "\n\n" + strings.Join(added, "\n\n") + "\n"
+}
+
+// blockIn finds block c in v, with its file's footnote definitions.
+func blockIn(v *engine.View, c coreBlock) (topic.Element, map[string]*topic.Definition, bool) {
+	_, f, ok := v.Topic(c.path)
+	if !ok {
+		return topic.Element{}, nil, false
+	}
+	for _, el := range f.Blocks() {
+		if el.BlockID == c.id {
+			return el, f.Definitions(), true
+		}
+	}
+	return topic.Element{}, nil, false
+}
+
+// plainText is a block's text without its footnote markers.
+func plainText(el topic.Element) string {
+	return strings.TrimSpace(markerRE.ReplaceAllString(topic.BlockText(el), ""))
 }

@@ -11,12 +11,13 @@ import (
 )
 
 // Rough edge: the offline writer never created topics/core.md, so core.md
-// stayed empty. A write that leaves no core proposes one from the most
-// cited blocks; accepting it gives a valid core that renders.
+// stayed empty. A write that files the owner's standing preferences and
+// instructions proposes them for core.md (and nothing else: not the
+// owner's other facts); accepting it gives a valid core that renders.
 func TestWrite_ProposesACoreWhenThereIsNone(t *testing.T) {
 	ctx := context.Background()
 	state := t.TempDir()
-	importTurns(t, state, `{"session":"s1","id":"m1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"I keep bees on the roof.","time":"2026-01-01T10:00:00Z","tier":"owner"}
+	importTurns(t, state, `{"session":"s1","id":"m1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"I'm vegetarian.","time":"2026-01-01T10:00:00Z","tier":"owner"}
 {"session":"s1","id":"m2","parent":"m1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"My daughter plays the cello.","time":"2026-01-01T10:01:00Z","tier":"owner"}
 `)
 	e := ftOpen(t, state)
@@ -28,7 +29,8 @@ func TestWrite_ProposesACoreWhenThereIsNone(t *testing.T) {
 		t.Fatalf("proposals = %+v, %v; want one core proposal", ps, err)
 	}
 	f, ok := ps[0].Files[render.CoreTopicPath]
-	if !ok || f.Before != nil || !strings.Contains(string(f.After), "I keep bees on the roof.") || !strings.Contains(string(f.After), "Sources: [") {
+	if !ok || f.Before != nil || !strings.Contains(string(f.After), "Craig is vegetarian.") || !strings.Contains(string(f.After), "Sources: [") ||
+		strings.Contains(string(f.After), "cello") {
 		t.Fatalf("the proposal does not create a cited topics/core.md: %+v", ps[0])
 	}
 	// A second write does not propose it again.
@@ -46,7 +48,7 @@ func TestWrite_ProposesACoreWhenThereIsNone(t *testing.T) {
 	if err != nil || len(rep.Included) == 0 {
 		t.Errorf("core after accepting = %+v, %v", rep, err)
 	}
-	if data := ftRead(t, state, "core.md"); !strings.Contains(data, "bees") {
+	if data := ftRead(t, state, "core.md"); !strings.Contains(data, "vegetarian") {
 		t.Errorf("core.md lacks the fact:\n%s", data)
 	}
 }

@@ -2,6 +2,7 @@ package writer
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"scriptorium/engine"
@@ -50,7 +51,7 @@ func WriteIdle(ctx context.Context, e *engine.Engine, idle time.Duration) error 
 				return err
 			}
 		}
-		if err := e.RecordEvent(ctx, ev); err != nil {
+		if err := recordEvent(ctx, e, ev); err != nil {
 			return err
 		}
 	}
@@ -88,6 +89,15 @@ func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
 	}
 	if err := store.MarkWritten(keys, w.e.WorkspaceID()); err != nil {
 		return engine.Wrap(engine.CodeIO, err, "session %s processed", sessionName(session))
+	}
+	return nil
+}
+
+// recordEvent appends an ingest_ended event to state.db's events.
+func recordEvent(ctx context.Context, e *engine.Engine, ev result.IngestEvent) error {
+	data, _ := json.Marshal(ev) // plain strings and a bool: cannot fail
+	if err := e.Records().AddEvent(ctx, ev.Time, ev.Kind, data); err != nil {
+		return engine.AsError(err)
 	}
 	return nil
 }

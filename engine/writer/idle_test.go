@@ -2,12 +2,14 @@ package writer_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -63,7 +65,7 @@ func TestWriteIdle_RetryableVersusFinal(t *testing.T) {
 			if got := sessions.PendingTurnCount(workspace.SessionsDB(state), e.WorkspaceID()); got != c.wantPending {
 				t.Errorf("pending turns = %d, want %d (the session idle for 2 h is %s)", got, c.wantPending, c.name)
 			}
-			evs, err := e.Events(context.Background())
+			evs, err := ingestEvents(e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,4 +81,21 @@ func TestWriteIdle_RetryableVersusFinal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ingestEvents reads the recorded ingest_ended events, newest first.
+func ingestEvents(e *engine.Engine) ([]result.IngestEvent, error) {
+	rows, err := e.Records().Events(context.Background(), "ingest_ended")
+	if err != nil {
+		return nil, err
+	}
+	var out []result.IngestEvent
+	for _, r := range rows {
+		var ev result.IngestEvent
+		if err := json.Unmarshal([]byte(r.Data), &ev); err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, nil
 }

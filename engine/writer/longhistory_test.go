@@ -165,3 +165,38 @@ func BenchmarkWriterBatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriteForce is the issue's scenario, `write --force` of 6,000
+// turns in 270 sessions offline, with the distilling writer and, as the
+// baseline measured in the same run, the old writer of one block per turn
+// (writer.WriteTurnBlocks). Each iteration writes a fresh copy of the
+// imported history (the import is untimed). Read the ratio
+// writer=distil / writer=turnblocks, of wall time and of cpu_s/op (the
+// process's CPU time during the writes, steadier on a shared machine);
+// -benchtime=1x is enough.
+func BenchmarkWriteForce(b *testing.B) {
+	history := genLongHistory(270, 6000, 14)
+	for _, w := range []struct {
+		name  string
+		write func(context.Context, *engine.Engine, writer.WriteOptions) (writer.WriteResult, error)
+	}{{"turnblocks", writer.WriteTurnBlocks}, {"distil", writer.Write}} {
+		b.Run("writer="+w.name, func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				state := lhState(b, history)
+				e := lhOpen(b, state)
+				c := processCPU()
+				b.StartTimer()
+				if _, err := w.write(context.Background(), e, writer.WriteOptions{Force: true}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				cpu += processCPU() - c
+				e.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu_s/op")
+		})
+	}
+}

@@ -3,13 +3,12 @@ package writer
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"scriptorium/engine"
-	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/engine/writer/distill"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -24,63 +23,127 @@ type distillRecord struct {
 	Role              string
 	Thread            string // "<provider>/<thread>"
 	Content           string
+	// Owner: the owner said it (the owner's tier); a speakerless user is
+	// the owner without it. Group: a group chat. Project and Title are the
+	// session's working directory and name, "" when unknown.
+	Owner, Group   bool
+	Project, Title string
 }
 
-// offlineEdits is the built-in deterministic writer: each record becomes
-// one cited block in a topic chosen by speaker (people/<name>.md) or, for
-// speakerless records, by thread (threads/<provider>-<thread>.md). The
-// result is a valid transaction without any network.
-func offlineEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []engine.Edit {
-	type pending struct {
-		title string
-		parts []string
-	}
-	byPath := map[string]*pending{}
-	var order []string
-	used := takenIDs{taken: e.BlockIDTaken(v), batch: map[string]bool{}}
+// offlineEdits is the built-in writer (issue 22 §1), deterministic and
+// without a network: the records of each thread are one session for
+// distill.DistilAll, whose facts and summary are filed where
+// distill.TopicFor puts them and merged against the blocks of those files
+// (filer): a restatement cites its turn on the block already there, a
+// changed value replaces the block's text, a new fact is a new block under
+// its theme. A record that yields no fact is archived and its turn marked
+// written like any other: it is consumed, not copied.
+//
+// kind is the install's: a "write" batch's session summary replaces the
+// one in memory (a later batch says how the session ended). Promotion and
+// backfill see only some turns of a session: their summary is added only
+// where the session has none, else the one in memory cites their turns.
+// A promoted turn the distiller finds nothing in is kept in its speaker's
+// words (distill.Quoted): the owner chose to keep it.
+func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string) []engine.Edit {
+	replaceSummary := kind == "write"
+	f := newFiler(w.e, v)
+	byRef := map[string]distillRecord{}
+	byThread := map[string][]distillRecord{}
+	var threads []string
 	for _, r := range recs {
-		text := topic.BlockSafe(r.Content)
-		if text == "" {
-			continue
+		byRef[r.Ref] = r
+		if byThread[r.Thread] == nil {
+			threads = append(threads, r.Thread)
 		}
-		// "yesterday" means a day only next to when it was said: the block
-		// keeps that day, "yesterday (2026-03-04)", for readers and search.
-		if t, err := time.Parse(time.RFC3339, r.Time); err == nil {
-			text = topic.BlockSafe(index.AnnotateDates(r.Content, t))
-		}
-		p, title := offlineTopicFor(r)
-		if byPath[p] == nil {
-			byPath[p] = &pending{title: title}
-			order = append(order, p)
-		}
-		id := uniqueBlockID(used, "block:"+r.Ref)
-		label := topic.NewFootnoteLabel("footnote:" + r.Ref)
-		date := r.Time
-		if len(date) >= 10 {
-			date = date[:10]
-		}
-		who := r.Label
-		if who == "" {
-			who = r.Role
-		}
-		block := fmt.Sprintf("%s: %s[^%s] ^%s", who, text, label, id)
-		def := topic.FormatDefinition(topic.Definition{Label: label, Date: date,
-			Sources: []topic.Citation{{SourceID: r.Ref, Path: topic.RelPath(p, r.Path), Anchor: r.Anchor}}})
-		byPath[p].parts = append(byPath[p].parts, block, def)
+		byThread[r.Thread] = append(byThread[r.Thread], r)
 	}
-	sort.Strings(order)
-	var edits []engine.Edit
-	for _, p := range order {
-		pd := byPath[p]
-		body := strings.Join(pd.parts, "\n\n") + "\n"
-		if _, _, exists := v.Topic(p); exists {
-			edits = append(edits, engine.Edit{Op: "append", Path: p, Content: &body})
-			continue
+	// The batch's turns are archived by the same install: their archive
+	// path and anchor come from the records.
+	archived := f.source
+	f.source = func(ref string) (string, string, string, bool) {
+		if r, ok := byRef[ref]; ok {
+			return r.Path, r.Anchor, r.Time, true
 		}
-		content := "# " + pd.title + "\n\n" + body
-		edits = append(edits, engine.Edit{Op: "create", Path: p, Content: &content})
+		return archived(ref)
 	}
-	return edits
+	for _, th := range threads {
+		s := sessionOf(th, byThread[th])
+		facts, summary := distill.DistilAll(s)
+		if kind == "promote" {
+			facts = append(facts, quotedUncited(s, facts)...)
+		}
+		if summary.Text != "" {
+			if !replaceSummary {
+				// No marker says these turns were read: the summary cites
+				// them all, so backfill does not come back to them.
+				summary.Cites = nil
+				for _, r := range byThread[th] {
+					summary.Cites = append(summary.Cites, r.Ref)
+				}
+			}
+			facts = append(facts, summary)
+			f.titles[summary.Path] = threadTitle(s, summary)
+		}
+		for _, a := range f.merge(facts) {
+			if a.Op == distill.OpReplace && !replaceSummary && a.Facts[len(a.Facts)-1].Kind == distill.KindSummary {
+				// Some turns of a session are no better summary than all
+				// of them: the one in memory stays and cites these too.
+				a.Op, a.Text = distill.OpCite, ""
+			}
+			seed := "write:"
+			if len(a.Cites) > 0 {
+				seed += a.Cites[0] + ":"
+			}
+			id := f.apply(a, "", seed)
+			if a.Op != distill.OpCite && coreFact(a) {
+				w.core = append(w.core, coreBlock{path: a.Path, id: id})
+			}
+		}
+	}
+	return f.edits()
+}
+
+// threadTitle heads a session's thread file: the chat's title, else who
+// or what it was about and the day it started ("Ledgerline, 2025-03-03").
+func threadTitle(s distill.Session, summary distill.Fact) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	title := summary.Subject
+	if len(s.Turns) > 0 && !s.Turns[0].Time.IsZero() {
+		title += ", " + s.Turns[0].Time.UTC().Format(time.DateOnly)
+	}
+	return title
+}
+
+// quotedUncited are the turns of s that no fact cites, in their
+// speakers' words.
+func quotedUncited(s distill.Session, facts []distill.Fact) []distill.Fact {
+	cited := map[string]bool{}
+	for _, f := range facts {
+		for _, r := range f.Cites {
+			cited[r] = true
+		}
+	}
+	var out []distill.Fact
+	for _, t := range s.Turns {
+		if q, ok := distill.Quoted(s, t.Ref); ok && !cited[t.Ref] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// coreFact reports whether an action's text is an owner's standing
+// preference or instruction: a candidate for topics/core.md.
+func coreFact(a distill.Action) bool {
+	for _, ft := range a.Facts {
+		if ft.Core && ft.Text == a.Text {
+			return true
+		}
+	}
+	return false
 }
 
 // takenIDs is the block ids a batch may not hand out: the workspace's
@@ -142,7 +205,7 @@ func (w *writer) distill(ctx context.Context, tx *engine.Tx, v *engine.View, ref
 		}
 		recs = append(recs, recordOf(src))
 	}
-	edits, err := w.distillEdits(ctx, v, recs)
+	edits, err := w.distillEdits(ctx, v, recs, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -181,13 +244,16 @@ func recordOf(src result.Source) distillRecord {
 
 // distillEdits asks the configured model for edits (the offline model
 // when none is configured).
-func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord) ([]engine.Edit, error) {
+func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord, kind string) ([]engine.Edit, error) {
 	m, err := w.modelFor("")
 	if err != nil {
 		return nil, err
 	}
 	if m == nil {
-		return offlineEdits(w.e, v, recs), nil
+		if w.turnBlocks != nil {
+			return w.turnBlocks(w.e, v, recs), nil
+		}
+		return w.offlineEdits(v, recs, kind), nil
 	}
 	return w.modelEdits(ctx, m, v, recs)
 }

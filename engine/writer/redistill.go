@@ -2,7 +2,6 @@ package writer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -123,10 +122,9 @@ func Redistill(ctx context.Context, e *engine.Engine, opts RedistillOptions) (Re
 
 // redistiller is one redistill over one view.
 type redistiller struct {
-	e     *engine.Engine
-	v     *engine.View
-	files map[string]*topicEdit // the topic files being changed
-	used  takenIDs
+	e *engine.Engine
+	v *engine.View
+	*filer
 	store *sessions.Store // sessions.db when there is one: titles and projects
 }
 
@@ -143,14 +141,11 @@ func (r *redistiller) sessionMeta(thread string) (project, title string) {
 		return "", ""
 	}
 	for _, n := range nodes {
-		var meta map[string]any
-		if json.Unmarshal(n.Metadata, &meta) != nil {
-			continue
-		}
-		if p, _ := meta[sessions.MetaProject].(string); project == "" {
+		p, t := nodeMeta(n)
+		if project == "" {
 			project = p
 		}
-		if t, _ := meta[sessions.MetaTitle].(string); title == "" {
+		if title == "" {
 			title = t
 		}
 	}
@@ -158,8 +153,7 @@ func (r *redistiller) sessionMeta(thread string) (project, title string) {
 }
 
 func newRedistiller(e *engine.Engine, v *engine.View) *redistiller {
-	return &redistiller{e: e, v: v, files: map[string]*topicEdit{},
-		used: takenIDs{taken: e.BlockIDTaken(v), batch: map[string]bool{}}}
+	return &redistiller{e: e, v: v, filer: newFiler(e, v)}
 }
 
 func (r *redistiller) knownThread(t string) bool {
@@ -188,7 +182,6 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 	linked := r.linkedIDs()
 	byThread := map[string][]turnBlock{}
 	var threads []string
-	var existing []distill.Block
 	for _, p := range r.v.TopicPaths() {
 		if p == render.CoreTopicPath {
 			// core.md is the owner's: its blocks (copies of turn blocks
@@ -198,38 +191,22 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 		}
 		_, f, _ := r.v.Topic(p)
 		defs := f.Definitions()
-		heading := ""
-		for _, el := range f.Elements {
-			if el.Kind == topic.KindHeading {
-				heading = el.Heading
-				continue
-			}
-			if el.Kind != topic.KindBlock {
-				continue
-			}
+		r.loaded[p] = true
+		r.existing = append(r.existing, blocksOf(p, f, func(el topic.Element) bool {
 			tb, ok := r.turnBlockOf(p, el, defs)
-			if ok && threadMatches(tb.src.Thread, only) {
-				if linked[el.BlockID] {
-					res.Kept++
-					continue
-				}
-				if byThread[tb.src.Thread] == nil {
-					threads = append(threads, tb.src.Thread)
-				}
-				byThread[tb.src.Thread] = append(byThread[tb.src.Thread], tb)
-				continue
+			if !ok || !threadMatches(tb.src.Thread, only) {
+				return false
 			}
-			b := distill.Block{ID: el.BlockID, Path: p, Heading: heading,
-				Text: strings.TrimSpace(markerRE.ReplaceAllString(topic.BlockText(el), ""))}
-			for _, ref := range el.Refs {
-				if d, ok := defs[ref.Label]; ok {
-					for _, c := range d.Sources {
-						b.Cites = append(b.Cites, c.SourceID)
-					}
-				}
+			if linked[el.BlockID] {
+				res.Kept++ // it stays, and is not merged into
+				return true
 			}
-			existing = append(existing, b)
-		}
+			if byThread[tb.src.Thread] == nil {
+				threads = append(threads, tb.src.Thread)
+			}
+			byThread[tb.src.Thread] = append(byThread[tb.src.Thread], tb)
+			return true
+		})...)
 	}
 	sort.Strings(threads)
 	for _, th := range threads {
@@ -239,7 +216,11 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 		for _, tb := range tbs {
 			r.file(tb.path).remove(tb.id)
 		}
-		s := sessionOf(th, tbs)
+		recs := make([]distillRecord, len(tbs))
+		for i, tb := range tbs {
+			recs[i] = recordOf(tb.src)
+		}
+		s := sessionOf(th, recs)
 		s.Project, s.Title = r.sessionMeta(th)
 		facts, summary := distill.DistilAll(s)
 		if summary.Text != "" {
@@ -255,11 +236,11 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 		for _, tb := range tbs {
 			reuse[tb.src.Ref] = tb.id
 		}
-		for _, a := range distill.Merge(existing, facts) {
+		for _, a := range r.merger.Merge(r.existing, facts) {
+			id := ""
 			switch a.Op {
 			case distill.OpAdd:
 				res.Added++
-				id := ""
 				for _, ref := range a.Cites {
 					if old := reuse[ref]; old != "" {
 						id = old
@@ -267,34 +248,15 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, err
 						break
 					}
 				}
-				if id == "" {
-					id = uniqueBlockID(r.used, "redistill:"+a.Path+":"+a.Text)
-				}
-				cites, date := r.citations(a.Path, a.Cites, nil)
-				r.file(a.Path).add(a.Heading, id, a.Text, cites, date, titleOf(a))
-				existing = append(existing, distill.Block{ID: id, Path: a.Path, Heading: a.Heading, Text: a.Text, Cites: a.Cites})
-			case distill.OpCite, distill.OpReplace:
-				if a.Op == distill.OpCite {
-					res.Cited++
-				} else {
-					res.Replaced++
-				}
-				old := blockCites(existing, a.Block)
-				text := ""
-				if a.Op == distill.OpReplace {
-					text = a.Text
-				}
-				cites, date := r.citations(a.Path, a.Cites, old)
-				r.file(a.Path).amend(a.Block, text, cites, date)
-				for i := range existing {
-					if existing[i].ID == a.Block {
-						existing[i].Text, existing[i].Cites = a.Text, a.Cites
-					}
-				}
+			case distill.OpCite:
+				res.Cited++
+			case distill.OpReplace:
+				res.Replaced++
 			}
+			r.apply(a, id, "redistill:")
 		}
 	}
-	return r.edits()
+	return r.edits(), nil
 }
 
 // turnBlockOf reports whether el is a block the old writer wrote for one
@@ -340,121 +302,4 @@ func (r *redistiller) linkedIDs() map[string]bool {
 		}
 	}
 	return out
-}
-
-// sessionOf is the distiller's view of one thread's turn blocks, in
-// conversation order.
-func sessionOf(thread string, tbs []turnBlock) distill.Session {
-	provider, id, _ := strings.Cut(thread, "/")
-	s := distill.Session{Provider: provider, ID: id}
-	speakers := map[string]bool{}
-	for _, tb := range tbs {
-		rec := recordOf(tb.src)
-		t, _ := time.Parse(time.RFC3339, rec.Time)
-		speaker := rec.SpeakerDisplay
-		if speaker == "" {
-			speaker = rec.SpeakerID
-		}
-		role := distill.RoleUser
-		if rec.Role == distill.RoleAssistant {
-			role = distill.RoleAssistant
-		}
-		if speaker != "" {
-			speakers[speaker] = true
-		}
-		s.Turns = append(s.Turns, distill.Turn{Ref: rec.Ref, Time: t.UTC(), Role: role, Speaker: speaker,
-			SpeakerID: rec.SpeakerID, Owner: role == distill.RoleUser && speaker == "", Content: rec.Content})
-	}
-	sort.SliceStable(s.Turns, func(i, j int) bool { return s.Turns[i].Time.Before(s.Turns[j].Time) })
-	s.Group = len(speakers) > 2
-	return s
-}
-
-// titleOf is the first heading of a new topic file for a fact.
-func titleOf(a distill.Action) string {
-	if len(a.Facts) == 0 {
-		return "Notes"
-	}
-	f := a.Facts[0]
-	if f.Kind == distill.KindSummary {
-		return "Thread " + strings.TrimSuffix(strings.TrimPrefix(a.Path, "topics/threads/"), ".md")
-	}
-	if f.Subject != "" {
-		// "the owner" heads its file as "The owner".
-		return strings.ToUpper(f.Subject[:1]) + f.Subject[1:]
-	}
-	return "Notes"
-}
-
-func blockCites(bs []distill.Block, id string) []string {
-	for _, b := range bs {
-		if b.ID == id {
-			return b.Cites
-		}
-	}
-	return nil
-}
-
-// citations resolves the refs of a block at path, minus those it cites
-// already, to citations relative to path, and gives the day of the first.
-func (r *redistiller) citations(path string, refs, already []string) (out []topic.Citation, date string) {
-	skip := map[string]bool{}
-	for _, ref := range already {
-		skip[ref] = true
-	}
-	for _, ref := range refs {
-		if skip[ref] {
-			continue
-		}
-		skip[ref] = true
-		src, ok := r.v.Source(ref)
-		if !ok {
-			continue
-		}
-		if date == "" && len(src.Time) >= 10 {
-			date = src.Time[:10]
-		}
-		out = append(out, topic.Citation{SourceID: ref, Path: topic.RelPath(path, src.Path), Anchor: src.Anchor})
-	}
-	return out, date
-}
-
-func (r *redistiller) file(p string) *topicEdit {
-	if te := r.files[p]; te != nil {
-		return te
-	}
-	data, f, ok := r.v.Topic(p)
-	te := &topicEdit{path: p, labels: map[string]bool{}}
-	if ok {
-		te.before, te.els = data, append([]topic.Element(nil), f.Elements...)
-		for _, el := range f.Elements {
-			if el.Kind == topic.KindFootnote {
-				te.labels[el.Label] = true
-			}
-		}
-	}
-	r.files[p] = te
-	return te
-}
-
-// edits are the changed files as whole-file edits, in path order.
-func (r *redistiller) edits() ([]engine.Edit, error) {
-	var paths []string
-	for p := range r.files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	var out []engine.Edit
-	for _, p := range paths {
-		te := r.files[p]
-		after := te.render()
-		var cur []byte
-		if te.before != nil {
-			cur = te.before
-		}
-		if ed, ok := engine.FileEdit(p, cur, after); ok {
-			out = append(out, ed)
-		}
-	}
-	return out, nil
 }

@@ -38,7 +38,7 @@ func rdState(t *testing.T) (state string, e *engine.Engine) {
 		wtTurn{Session: "chat1", ID: "c6", Role: "user", Content: "Thanks!"},
 	)...)
 	e = wtOpen(t, state, nil)
-	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+	if _, err := writer.WriteTurnBlocks(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	// The owner's own block elsewhere: never touched.
@@ -172,7 +172,7 @@ func TestRedistill_ThreadAndErrors(t *testing.T) {
 		wtTurn{Session: "chat2", ID: "d1", Role: "user", Content: "My sister Ana moved to Porto in May."},
 		wtTurn{Session: "chat2", ID: "d2", Role: "assistant", Content: "Noted!"},
 	)...)
-	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+	if _, err := writer.WriteTurnBlocks(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	waiting, _ := proposals.List(e) // the writer's core.md proposal
@@ -271,7 +271,7 @@ func TestRedistill_CodingSessionProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := wtOpen(t, state, nil)
-	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+	if _, err := writer.WriteTurnBlocks(ctx, e, writer.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := writer.Redistill(ctx, e, writer.RedistillOptions{Thread: "claude-code/cc1"})
@@ -290,12 +290,24 @@ func TestRedistill_CodingSessionProject(t *testing.T) {
 	ftVerifyClean(t, e)
 }
 
-// TestRedistill_LeavesCore: the writer's core proposal copies turn blocks
-// into topics/core.md; once the owner accepted it, core.md is the owner's,
-// and a redistill neither removes those copies nor merges into them.
+// TestRedistill_LeavesCore: the old writer's core proposal copied turn
+// blocks into topics/core.md; once the owner accepted it, core.md is the
+// owner's, and a redistill neither removes those copies nor merges into
+// them.
 func TestRedistill_LeavesCore(t *testing.T) {
 	ctx := context.Background()
 	state, e := rdState(t)
+	var ids []string
+	for p, c := range wtTopics(t, state) {
+		if strings.HasPrefix(p, "topics/threads/") {
+			f, _ := topic.Parse([]byte(c))
+			for _, b := range f.Blocks() {
+				ids = append(ids, b.BlockID)
+			}
+			writer.ProposeCoreOf(ctx, e, p, ids...)
+			break
+		}
+	}
 	waiting, err := proposals.List(e)
 	if err != nil || len(waiting) != 1 {
 		t.Fatalf("want the writer's core proposal: %d, %v", len(waiting), err)

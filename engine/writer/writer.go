@@ -52,7 +52,11 @@ func Write(ctx context.Context, e *engine.Engine, opts WriteOptions) (res WriteR
 	if err := e.Authorize(trust.OpWrite); err != nil {
 		return res, err
 	}
-	w := newWriter(e)
+	return newWriter(e).write(ctx, opts)
+}
+
+// write is Write with this writer.
+func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult, err error) {
 	defer func() { w.recordWriterOutcome(ctx, res, err) }()
 	if !fileExists(w.sessionsPath()) {
 		// No conversations yet: nothing is owed, and nothing is created.
@@ -121,6 +125,13 @@ type writer struct {
 	// batch of; failed are those it could not write (see failures.go).
 	written []sessions.SessionKey
 	failed  []sessionFailure
+	// core are the blocks this run wrote from the owner's standing
+	// preferences and instructions: the core.md proposal's candidates.
+	core []coreBlock
+	// turnBlocks, when set, is the offline writer instead of the
+	// distiller: tests use the old writer's one block per turn to make
+	// memory for Redistill.
+	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []engine.Edit
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }
@@ -306,9 +317,11 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		r := recordOfNode(n, false)
 		f := r.Frame()
 		provider, thread, _, _ := archive.ParseSourceID(r.SourceID)
+		project, title := nodeMeta(n)
 		drecs = append(drecs, distillRecord{Ref: r.SourceID, Path: "sources/" + provider + "/_v2/" + thread + ".md",
 			Anchor: f.Anchor, Time: formatTime(r.Time), Label: f.Label, SpeakerID: n.SpeakerID,
-			SpeakerDisplay: n.SpeakerDisplay, Role: n.Role, Thread: provider + "/" + thread, Content: n.Content})
+			SpeakerDisplay: n.SpeakerDisplay, Role: n.Role, Thread: provider + "/" + thread, Content: n.Content,
+			Owner: n.Tier == sessions.TierOwner, Group: n.Group, Project: project, Title: title})
 	}
 	// The model is asked without holding the write lock (an answer can take
 	// minutes); the install then checks that nothing changed meanwhile and,
@@ -325,19 +338,10 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		if err != nil {
 			return err
 		}
-		// A turn whose source is archived and cited already was written by an
-		// install whose process died before it could set the markers: it is
-		// not distilled twice, only marked.
-		cited := w.e.SourceCited(v)
-		todo := drecs[:0:0]
-		for _, r := range drecs {
-			if _, archived := v.Source(r.Ref); !(archived && cited(r.Ref)) {
-				todo = append(todo, r)
-			}
-		}
+		todo := w.unwritten(v, drecs)
 		var edits []engine.Edit
 		if len(todo) > 0 {
-			if edits, err = w.distillEdits(ctx, v, todo); err != nil {
+			if edits, err = w.distillEdits(ctx, v, todo, "write"); err != nil {
 				return err
 			}
 		}
@@ -362,6 +366,35 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		return engine.Wrap(engine.CodeIO, err, "%d turn(s)", len(mark))
 	}
 	return nil
+}
+
+// unwritten are the records of recs still to distil. A thread whose
+// turns in the batch are all archived, one of them cited, was written by
+// an install whose process died before it could set the markers: it is
+// not distilled twice, only marked. The test is per thread, not per turn:
+// most turns yield no fact and stay uncited, and distilling the rest of a
+// thread alone would read answers without their questions.
+func (w *writer) unwritten(v *engine.View, recs []distillRecord) []distillRecord {
+	cited := w.e.SourceCited(v)
+	done := map[string]bool{} // thread -> every turn archived
+	anyCited := map[string]bool{}
+	for _, r := range recs {
+		if _, ok := done[r.Thread]; !ok {
+			done[r.Thread] = true
+		}
+		if _, archived := v.Source(r.Ref); !archived {
+			done[r.Thread] = false
+		} else if cited(r.Ref) {
+			anyCited[r.Thread] = true
+		}
+	}
+	todo := recs[:0:0]
+	for _, r := range recs {
+		if !(done[r.Thread] && anyCited[r.Thread]) {
+			todo = append(todo, r)
+		}
+	}
+	return todo
 }
 
 // errForgottenMeanwhile is writeBatch's answer when the owner forgot a

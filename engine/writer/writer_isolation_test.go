@@ -190,7 +190,7 @@ func TestWrite_DamagedArchiveIsIsolated(t *testing.T) {
 			}
 			wtImport(t, state,
 				wtTurn{Session: "a", ID: "a2", Parent: "a1", Role: "user", Content: "The teapot is green.", Time: wtTime(5)},
-				wtTurn{Session: "b", ID: "b1", Role: "user", Content: "The garden gate squeaks.", Time: wtTime(6)})
+				wtTurn{Session: "b", ID: "b1", Role: "user", Content: "I drive a blue Volvo.", Time: wtTime(6)})
 			tc.damage(t, filepath.Join(state, "memory", filepath.FromSlash(bad)))
 			ws := wtWorkspaceID(t, e)
 
@@ -202,7 +202,7 @@ func TestWrite_DamagedArchiveIsIsolated(t *testing.T) {
 			if got := wtMarked(t, st, ws, "a2", "b1"); !slices.Equal(got, []string{"b1"}) {
 				t.Errorf("marked written: %v, want b1 only", got)
 			}
-			if ftRead(t, state, "sources/openprogram/_v2/b.md") == "" || wtCitations(t, state)["openprogram/b/b1"] != 1 {
+			if ftRead(t, state, "sources/openprogram/_v2/b.md") == "" || wtCitations(t, state)["openprogram/b/b1"] == 0 {
 				t.Errorf("session b was not archived and cited")
 			}
 			wiCheckFailed(t, e, map[string]engine.Code{"openprogram/a": engine.AsError(err).Code})

@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"scriptorium/engine/recall"
-	"scriptorium/engine/result"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -13,6 +11,8 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/browse"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/recall"
+	"scriptorium/engine/result"
 )
 
 // Options configures the MCP server.

@@ -53,15 +53,50 @@ type Action struct {
 // same turns twice asks for nothing the second time. A fact's topic is its
 // Path (Distil fills it); facts and blocks in other files never meet.
 func Merge(existing []Block, facts []Fact) []Action {
+	return NewMerger().Merge(existing, facts)
+}
+
+// Merger is Merge with a memory: the stems of the texts it has read, so a
+// writer that merges session after session against the same files reads
+// each block once, not once per session. Not safe for concurrent use.
+type Merger struct {
+	cache map[string]string             // word -> porter stem
+	memo  map[[2]string]map[string]bool // text, subject -> content stems
+}
+
+// NewMerger returns an empty Merger.
+func NewMerger() *Merger {
+	return &Merger{cache: map[string]string{}, memo: map[[2]string]map[string]bool{}}
+}
+
+// stems are the content stems of text about subject, worked out once.
+func (m *Merger) stems(text, subject string) map[string]bool {
+	k := [2]string{text, subject}
+	if st, ok := m.memo[k]; ok {
+		return st
+	}
+	st := contentStems(text, m.cache, subject)
+	m.memo[k] = st
+	return st
+}
+
+// Merge is the package's Merge.
+func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 	type target struct {
 		block  *Block // nil for a block this merge adds
 		action int    // index in actions, -1 until acted on
 		key    string
+		keyed  bool // key is known: a block's slot is read only when a fact meets it
 	}
 	var targets []*target
 	for i := range existing {
-		b := &existing[i]
-		targets = append(targets, &target{block: b, action: -1, key: b.Slot()})
+		targets = append(targets, &target{block: &existing[i], action: -1})
+	}
+	slot := func(tg *target) string {
+		if !tg.keyed {
+			tg.key, tg.keyed = tg.block.Slot(), true
+		}
+		return tg.key
 	}
 	var actions []Action
 	text := func(tg *target) string {
@@ -76,7 +111,6 @@ func Merge(existing []Block, facts []Fact) []Action {
 		}
 		return actions[tg.action].Path
 	}
-	cache := map[string]string{}
 	cites := func(tg *target) []string {
 		if tg.action >= 0 {
 			return actions[tg.action].Cites
@@ -84,13 +118,13 @@ func Merge(existing []Block, facts []Fact) []Action {
 		return tg.block.Cites
 	}
 	for _, f := range facts {
-		fs := contentStems(f.Text, cache, f.Subject)
+		fs := m.stems(f.Text, f.Subject)
 		var restated, sameSlot *target
 		for _, tg := range targets {
 			if path(tg) != f.Path {
 				continue
 			}
-			if restates(contentStems(text(tg), cache, f.Subject), fs) {
+			if restates(m.stems(text(tg), f.Subject), fs) {
 				// The block the fact already made, if any, before another
 				// that says much the same: merging twice changes nothing.
 				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {
@@ -101,7 +135,7 @@ func Merge(existing []Block, facts []Fact) []Action {
 			// golangci-lint") are two facets, not a changed value; a
 			// session's new summary replaces its old one all the same.
 			facet := f.Kind != KindSummary && sharesAny(cites(tg), f.Cites)
-			if sameSlot == nil && f.Key != "" && tg.key == f.Key && !facet {
+			if sameSlot == nil && f.Key != "" && !facet && slot(tg) == f.Key {
 				sameSlot = tg
 			}
 		}
@@ -113,7 +147,7 @@ func Merge(existing []Block, facts []Fact) []Action {
 		default:
 			actions = append(actions, Action{Op: OpAdd, Path: f.Path, Heading: f.Theme, Text: f.Text,
 				Cites: append([]string(nil), f.Cites...), Facts: []Fact{f}})
-			targets = append(targets, &target{action: len(actions) - 1, key: f.Key})
+			targets = append(targets, &target{action: len(actions) - 1, key: f.Key, keyed: true})
 		}
 	}
 	return actions

@@ -65,8 +65,14 @@ func (d *distiller) summary(facts []Fact) Fact {
 		if len(facts) > 0 {
 			about = facts[0]
 		}
-		if len(facts) > 1 && len(strings.Fields(about.Text+" "+facts[len(facts)-1].Text)) <= chatSummaryWords {
-			ended = facts[len(facts)-1]
+		// Only when the same people said both: a block joining two
+		// speakers' words would keep one's words, cited by the other's
+		// turn, after the first is forgotten.
+		if len(facts) > 1 {
+			last := facts[len(facts)-1]
+			if len(strings.Fields(about.Text+" "+last.Text)) <= chatSummaryWords && d.saidBy(last.Cites, d.speakers(about.Cites)) {
+				ended = last
+			}
 		}
 	}
 	if about.Text == "" {
@@ -228,4 +234,27 @@ func ThreadName(s Session) string {
 		slug = "thread"
 	}
 	return slug
+}
+
+// speakers are the speaker ids (or names) of the turns refs.
+func (d *distiller) speakers(refs []string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range d.s.Turns {
+		for _, r := range refs {
+			if t.Ref == r {
+				out[t.SpeakerID+"\x00"+t.Speaker] = true
+			}
+		}
+	}
+	return out
+}
+
+// saidBy reports whether every turn of refs was said by one of who.
+func (d *distiller) saidBy(refs []string, who map[string]bool) bool {
+	for k := range d.speakers(refs) {
+		if !who[k] {
+			return false
+		}
+	}
+	return true
 }

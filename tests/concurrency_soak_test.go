@@ -1,4 +1,4 @@
-package main
+package tests
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace/archive"
 )
 
@@ -86,7 +87,7 @@ func soakCLI(ctx context.Context, bin string, ok []string, args ...string) (out 
 // least one round of every verb each); SCRIPTORIUM_SOAK=1: 6 workers for
 // 90 s.
 func TestSoak_EveryVerbConcurrently(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	workers, dur := 3, 4*time.Second
 	if os.Getenv("SCRIPTORIUM_SOAK") == "1" {
 		workers, dur = 6, 90*time.Second
@@ -212,7 +213,7 @@ func soakWorker(ctx context.Context, t *testing.T, bin, state, dir string, w int
 				n++
 				add(map[string]any{"session": session, "id": id, "parent": parent, "role": "user",
 					"speaker_id": "u1", "speaker_display": "Craig", "tier": "owner",
-					"content": fmt.Sprintf("Craig counts heron %s: there are %d herons.", id, n),
+					"content": fmt.Sprintf("I play the cello with the %s quartet.", id),
 					"time":    time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(w*100000+n) * time.Second).Format(time.RFC3339)},
 					"openprogram/"+session+"/"+id, true)
 				parent = id

@@ -1,4 +1,4 @@
-package main
+package tests
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/tests/clitest"
 	"scriptorium/workspace/archive"
 )
 
@@ -23,10 +24,11 @@ import (
 // race for the lock and build their edits on views other writers move
 // past (CONFLICT, retried inside the writer; LOCK_BUSY, retried here as a
 // scheduler would). Afterwards `verify` is clean and every imported turn
-// is archived exactly once and cited. SCRIPTORIUM_SOAK=1 runs more
+// is archived exactly once and cited (each states a durable fact, so the
+// distilling writer cites it). SCRIPTORIUM_SOAK=1 runs more
 // processes for more rounds.
 func TestConcurrentWriters_EveryTurnArchivedOnceAndCited(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	procs, rounds := 3, 3
 	if os.Getenv("SCRIPTORIUM_SOAK") != "" {
 		procs, rounds = 6, 8
@@ -55,7 +57,7 @@ func TestConcurrentWriters_EveryTurnArchivedOnceAndCited(t *testing.T) {
 					}
 					line, _ := json.Marshal(map[string]any{"session": sess, "id": id, "parent": parent, "role": "user",
 						"speaker_id": "u1", "speaker_display": "Craig", "tier": "owner",
-						"content": fmt.Sprintf("Craig says fact %s of %s: the heron count is %d.", id, sess, n),
+						"content": fmt.Sprintf("I play the cello with the %s quartet.", id),
 						"time":    time.Date(2026, 3, 1, 10, p, r*2+i, 0, time.UTC).Format(time.RFC3339)})
 					b.Write(line)
 					b.WriteByte('\n')

@@ -1,4 +1,4 @@
-package main
+package tests
 
 import (
 	"encoding/json"
@@ -9,7 +9,10 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
+	"scriptorium/tests/clitest"
+	"scriptorium/workspace/treetest"
 )
 
 // TestCrash_WriterIsAtomicAndResumable kills a real `scriptorium write`
@@ -19,7 +22,7 @@ import (
 // ends byte-identical to an uncrashed run: nothing lost, nothing written
 // twice, no turn left pending.
 func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	base := t.TempDir()
 	turns := filepath.Join(t.TempDir(), "turns.jsonl")
 	lines := ""
@@ -47,29 +50,29 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 	if out, err := exec.Command(bin, "verify", "--state", base).CombinedOutput(); err != nil {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}
-	oldTree := canonical(t, base)
+	oldTree := enginetest.Canonical(t, base)
 
 	clean := t.TempDir()
-	if err := copyTree(base, clean); err != nil {
+	if err := treetest.CopyTree(base, clean); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(bin, "write", "--force", "--state", clean).CombinedOutput(); err != nil {
 		t.Fatalf("uncrashed write: %v\n%s", err, out)
 	}
-	newTree := canonical(t, clean)
-	if diffTrees(oldTree, newTree) == "" {
+	newTree := enginetest.Canonical(t, clean)
+	if treetest.Diff(oldTree, newTree) == "" {
 		t.Fatal("the uncrashed write changed nothing")
 	}
 
 	for _, point := range engine.CrashPoints {
 		t.Run(point, func(t *testing.T) {
 			state := t.TempDir()
-			if err := copyTree(base, state); err != nil {
+			if err := treetest.CopyTree(base, state); err != nil {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(bin, "write", "--force", "--state", state)
 			cmd.Env = append(os.Environ(), "SCRIPTORIUM_TEST_CRASH_AT="+point)
-			if err := cmd.Run(); !killed(err) {
+			if err := cmd.Run(); !clitest.Killed(err) {
 				t.Fatalf("write was not killed at %s: %v", point, err)
 			}
 			out, err := exec.Command(bin, "verify", "--json", "--state", state).Output()
@@ -77,14 +80,14 @@ func TestCrash_WriterIsAtomicAndResumable(t *testing.T) {
 			if jerr := json.Unmarshal(out, &rep); err != nil || jerr != nil || !rep.OK {
 				t.Fatalf("verify after the crash: %v %v\n%s", err, jerr, out)
 			}
-			got := canonical(t, state)
-			if diffTrees(oldTree, got) != "" && diffTrees(newTree, got) != "" {
-				t.Fatalf("TORN workspace after a crash at %s:\nvs old:\n%s\nvs new:\n%s", point, diffTrees(oldTree, got), diffTrees(newTree, got))
+			got := enginetest.Canonical(t, state)
+			if treetest.Diff(oldTree, got) != "" && treetest.Diff(newTree, got) != "" {
+				t.Fatalf("TORN workspace after a crash at %s:\nvs old:\n%s\nvs new:\n%s", point, treetest.Diff(oldTree, got), treetest.Diff(newTree, got))
 			}
 			if out, err := exec.Command(bin, "write", "--force", "--state", state).CombinedOutput(); err != nil {
 				t.Fatalf("write after the crash: %v\n%s", err, out)
 			}
-			if d := diffTrees(newTree, canonical(t, state)); d != "" {
+			if d := treetest.Diff(newTree, enginetest.Canonical(t, state)); d != "" {
 				t.Fatalf("after the rerun the workspace differs from an uncrashed write:\n%s", d)
 			}
 			out, err = exec.Command(bin, "status", "--json", "--state", state).Output()

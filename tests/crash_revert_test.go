@@ -1,15 +1,18 @@
-package main
+package tests
 
 import (
 	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 
+	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/proposals"
+	"scriptorium/tests/clitest"
+	"scriptorium/workspace/treetest"
 )
 
 // crashInstall runs args killed at every crash point of the install they
@@ -18,26 +21,26 @@ import (
 // match; then rerun (when set) must end in the uncrashed run's state.
 func crashInstall(t *testing.T, bin, base string, args []string, rerun []string) {
 	t.Helper()
-	ref := copyState(t, base)
-	oldTree := canonical(t, ref)
-	oldRev := revisionOf(t, ref)
+	ref := clitest.CopyState(t, base)
+	oldTree := enginetest.Canonical(t, ref)
+	oldRev := clitest.Revision(t, clitest.Exec(bin), ref)
 	if out, err := exec.Command(bin, append(args, "--state", ref)...).CombinedOutput(); err != nil {
 		t.Fatalf("reference %v: %v\n%s", args, err, out)
 	}
-	newTree := canonical(t, ref)
-	if diffTrees(oldTree, newTree) == "" {
+	newTree := enginetest.Canonical(t, ref)
+	if treetest.Diff(oldTree, newTree) == "" {
 		t.Fatalf("%v changes nothing: nothing to crash", args)
 	}
 	for _, point := range engine.CrashPoints {
 		t.Run(point, func(t *testing.T) {
-			state := copyState(t, base)
+			state := clitest.CopyState(t, base)
 			cmd := exec.Command(bin, append(args, "--state", state)...)
 			cmd.Env = append(os.Environ(), "SCRIPTORIUM_TEST_CRASH_AT="+point)
-			if out, err := cmd.CombinedOutput(); !killed(err) {
+			if out, err := cmd.CombinedOutput(); !clitest.Killed(err) {
 				t.Fatalf("%v with crash point %s was not killed: %v\n%s", args, point, err, out)
 			}
 			ctx := context.Background()
-			e, err := engine.Open(ctx, engine.Options{StateDir: state})
+			e, err := app.Open(ctx, state, app.Verb, app.Options{})
 			if err != nil {
 				t.Fatalf("reopen: %v", err)
 			}
@@ -46,13 +49,13 @@ func crashInstall(t *testing.T, bin, base string, args []string, rerun []string)
 			}
 			rev, _ := e.Revision()
 			e.Close()
-			got := canonical(t, state)
+			got := enginetest.Canonical(t, state)
 			switch {
-			case diffTrees(oldTree, got) == "" && rev == oldRev:
-			case diffTrees(newTree, got) == "" && rev == oldRev+1:
+			case treetest.Diff(oldTree, got) == "" && rev == oldRev:
+			case treetest.Diff(newTree, got) == "" && rev == oldRev+1:
 			default:
 				t.Fatalf("TORN after a crash at %s (revision %d):\nvs old:\n%s\nvs new:\n%s", point, rev,
-					diffTrees(oldTree, got), diffTrees(newTree, got))
+					treetest.Diff(oldTree, got), treetest.Diff(newTree, got))
 			}
 			if rerun == nil {
 				return
@@ -61,40 +64,17 @@ func crashInstall(t *testing.T, bin, base string, args []string, rerun []string)
 			if err != nil {
 				t.Fatalf("rerun %v after a crash at %s: %v\n%s", rerun, point, err, out)
 			}
-			if d := diffTrees(newTree, canonical(t, state)); d != "" {
+			if d := treetest.Diff(newTree, enginetest.Canonical(t, state)); d != "" {
 				t.Errorf("the rerun after a crash at %s does not end where an uncrashed run does:\n%s", point, d)
 			}
 		})
 	}
 }
 
-func copyState(t *testing.T, base string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "state")
-	if err := copyTree(base, dst); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
-func revisionOf(t *testing.T, state string) int64 {
-	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	rev, err := e.Revision()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rev
-}
-
 // TestCrash_RevertIsAtomic kills `revert` of the crash tests' multi-file
 // transaction (moves, creates, deletes) at every crash point.
 func TestCrash_RevertIsAtomic(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	base, txFile := crashBase(t, bin)
 	if out, err := exec.Command(bin, "update", txFile, "--state", base).CombinedOutput(); err != nil {
 		t.Fatalf("update: %v\n%s", err, out)
@@ -106,8 +86,8 @@ func TestCrash_RevertIsAtomic(t *testing.T) {
 // crash point; accepting again afterwards ends where an uncrashed accept
 // does, with the proposal gone.
 func TestCrash_AcceptIsAtomic(t *testing.T) {
-	bin := scriptoriumBinary(t)
-	base := sleepState(t)
+	bin := clitest.Binary(t)
+	base := clitest.SleepState(t)
 	out, err := exec.Command(bin, "sleep", "--propose", "--json", "--state", base).Output()
 	if err != nil {
 		t.Fatalf("sleep --propose: %v\n%s", err, out)

@@ -1,7 +1,6 @@
-package main
+package tests
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -18,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"scriptorium/engine/enginetest"
+	"scriptorium/tests/clitest"
 	"sort"
 	"strings"
 	"sync"
@@ -143,7 +143,7 @@ func canaryModelAnswer(user string) string {
 // the canary. The owner's review paths (pending, get of the pending source
 // as owner, the archive itself) must hold it: that proves it was fed in.
 func TestCanary_PendingNeverLeaves(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	state := filepath.Join(t.TempDir(), "state")
@@ -271,7 +271,7 @@ func TestCanary_PendingNeverLeaves(t *testing.T) {
 	cs.Close()
 
 	// serve: the HTTP API and MCP over HTTP.
-	host := canaryServe(ctx, t, bin, state)
+	host := strings.TrimPrefix(clitest.StartServe(t, bin, state), "http://")
 	client := &http.Client{Timeout: 30 * time.Second}
 	// A path that fails answers with an error document, which holds no
 	// canary either: every call must get the status it is meant to, so
@@ -430,39 +430,4 @@ func canaryMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name st
 			}
 		}
 	}
-}
-
-// canaryServe starts `serve` on a loopback port and returns host:port; the
-// process is killed when the test ends.
-func canaryServe(ctx context.Context, t *testing.T, bin, state string) string {
-	t.Helper()
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--state", state)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		re := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case addr <- m[1]:
-				default:
-				}
-			}
-		}
-	}()
-	select {
-	case host := <-addr:
-		return host
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not say where it listens")
-	}
-	return ""
 }

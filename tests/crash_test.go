@@ -1,9 +1,8 @@
-package main
+package tests
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -14,8 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/app"
 	"scriptorium/engine"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
+	"scriptorium/tests/clitest"
+	"scriptorium/workspace/treetest"
 )
 
 // crashBase prepares the "valid" fixture at revision 1 (one install that
@@ -24,10 +27,10 @@ import (
 // transaction file.
 func crashBase(t *testing.T, bin string) (state, txFile string) {
 	t.Helper()
-	state = fixtureState(t, "valid")
+	state = enginetest.Fixture(t, "valid")
 	dir := t.TempDir()
 	setup := filepath.Join(dir, "setup.json")
-	writeTx(t, setup, 0, map[string]any{"op": "create", "path": "topics/tmp.md", "content": "# Tmp\n\nTemporary note. ^e0000001\n"})
+	clitest.WriteTx(t, setup, 0, map[string]any{"op": "create", "path": "topics/tmp.md", "content": "# Tmp\n\nTemporary note. ^e0000001\n"})
 	if out, err := exec.Command(bin, "update", setup, "--state", state).CombinedOutput(); err != nil {
 		t.Fatalf("setup update: %v\n%s", err, out)
 	}
@@ -38,7 +41,7 @@ func crashBase(t *testing.T, bin string) (state, txFile string) {
 	newCraig := strings.Replace(string(craig), "](../projects/legacy.md#^b1ab1ab1)", "](../archive/legacy.md#^b1ab1ab1)", 1) +
 		"\nCraig moved the legacy notes. ^e0000002\n"
 	txFile = filepath.Join(dir, "tx.json")
-	writeTx(t, txFile, 1,
+	clitest.WriteTx(t, txFile, 1,
 		map[string]any{"op": "append", "path": "topics/core.md", "content": "A new core fact. ^e0000003\n"},
 		map[string]any{"op": "replace", "path": "topics/people/craig.md", "content": newCraig},
 		map[string]any{"op": "move", "path": "topics/projects/legacy.md", "to": "topics/archive/legacy.md"},
@@ -49,35 +52,14 @@ func crashBase(t *testing.T, bin string) (state, txFile string) {
 	return state, txFile
 }
 
-func writeTx(t *testing.T, path string, base int, edits ...map[string]any) {
-	t.Helper()
-	data, err := json.Marshal(map[string]any{"base_revision": base, "edits": edits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// canonical is the state of the canonical files (topics/, sources/) of a
-// workspace: the part a crash must leave exactly old or exactly new.
-func canonical(t *testing.T, state string) map[string]string {
-	t.Helper()
-	mem := filepath.Join(state, "memory")
-	out := map[string]string{}
-	for _, sub := range []string{"topics", "sources"} {
-		for k, v := range treeState(t, filepath.Join(mem, sub)) {
-			out[sub+"/"+k] = v
-		}
-	}
-	return out
-}
-
 // derived is the state of the derived views of a workspace.
 func derived(t *testing.T, state string) map[string]string {
 	t.Helper()
-	return treeState(t, filepath.Join(state, "memory"), "topics", "sources", ".scriptorium")
+	st, err := treetest.State(filepath.Join(state, "memory"), "topics", "sources", ".scriptorium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // crashOutcome inspects a workspace after a crash and reports whether it
@@ -94,7 +76,7 @@ func crashOutcome(t *testing.T, bin, state string, oldTree, newTree map[string]s
 		}
 	}
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{StateDir: state})
+	e, err := app.Open(ctx, state, app.Verb, app.Options{})
 	if err != nil {
 		t.Fatalf("%s: reopen: %v", what, err)
 	}
@@ -102,20 +84,20 @@ func crashOutcome(t *testing.T, bin, state string, oldTree, newTree map[string]s
 	if rep, err := e.Verify(ctx); err != nil || !rep.OK {
 		t.Fatalf("%s: verify after the crash: %v %+v", what, err, rep)
 	}
-	got := canonical(t, state)
+	got := enginetest.Canonical(t, state)
 	which := ""
 	switch {
-	case diffTrees(oldTree, got) == "":
+	case treetest.Diff(oldTree, got) == "":
 		which = "old"
-	case diffTrees(newTree, got) == "":
+	case treetest.Diff(newTree, got) == "":
 		which = "new"
 	default:
-		t.Fatalf("%s: TORN workspace: neither old nor new\nvs old:\n%s\nvs new:\n%s", what, diffTrees(oldTree, got), diffTrees(newTree, got))
+		t.Fatalf("%s: TORN workspace: neither old nor new\nvs old:\n%s\nvs new:\n%s", what, treetest.Diff(oldTree, got), treetest.Diff(newTree, got))
 	}
 	// The derived views match the state too: an install whose render was
 	// cut short is rendered again when the workspace is reopened.
 	wantDerived := map[string]map[string]string{"old": oldDerived, "new": newDerived}[which]
-	if d := diffTrees(wantDerived, derived(t, state)); d != "" {
+	if d := treetest.Diff(wantDerived, derived(t, state)); d != "" {
 		t.Fatalf("%s: %s state but derived views differ from it:\n%s", what, which, d)
 	}
 	wantRev := map[string]int64{"old": 1, "new": 2}[which]
@@ -147,18 +129,18 @@ func crashOutcome(t *testing.T, bin, state string, oldTree, newTree map[string]s
 // the revision and history to match. Derived views are rebuilt by the next
 // render and compared with an uncrashed run.
 func TestCrash_InstallIsAtomic(t *testing.T) {
-	bin := scriptoriumBinary(t)
+	bin := clitest.Binary(t)
 
 	// The reference run without a crash gives the new state.
 	ref, refTx := crashBase(t, bin)
-	oldTree := canonical(t, ref)
+	oldTree := enginetest.Canonical(t, ref)
 	start := time.Now()
 	if out, err := exec.Command(bin, "update", refTx, "--state", ref).CombinedOutput(); err != nil {
 		t.Fatalf("reference update: %v\n%s", err, out)
 	}
 	runTime := time.Since(start)
-	newTree := canonical(t, ref)
-	if d := diffTrees(oldTree, newTree); strings.Count(d, "\n")+1 != 7 {
+	newTree := enginetest.Canonical(t, ref)
+	if d := treetest.Diff(oldTree, newTree); strings.Count(d, "\n")+1 != 7 {
 		t.Fatalf("the transaction should change 7 files:\n%s", d)
 	}
 	newDerived := derived(t, ref)
@@ -166,12 +148,12 @@ func TestCrash_InstallIsAtomic(t *testing.T) {
 	// base is copied for every crash so each one starts from revision 1.
 	base, txFile := crashBase(t, bin)
 	oldDerived := derived(t, base)
-	if diffTrees(oldDerived, newDerived) == "" || len(newDerived) < 4 {
+	if treetest.Diff(oldDerived, newDerived) == "" || len(newDerived) < 4 {
 		t.Fatalf("the transaction should change the derived views: %v", newDerived)
 	}
 	fresh := func(t *testing.T) string {
 		dst := filepath.Join(t.TempDir(), "state")
-		if err := copyTree(base, dst); err != nil {
+		if err := treetest.CopyTree(base, dst); err != nil {
 			t.Fatal(err)
 		}
 		return dst
@@ -184,7 +166,7 @@ func TestCrash_InstallIsAtomic(t *testing.T) {
 			cmd := exec.Command(bin, "update", txFile, "--state", state)
 			cmd.Env = append(os.Environ(), "SCRIPTORIUM_TEST_CRASH_AT="+point)
 			out, err := cmd.CombinedOutput()
-			if !killed(err) {
+			if !clitest.Killed(err) {
 				t.Fatalf("update with crash point %s was not killed: %v\n%s", point, err, out)
 			}
 			if point == "renamed-first" {
@@ -230,7 +212,7 @@ func TestCrash_InstallIsAtomic(t *testing.T) {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
 		outcome := crashOutcome(t, bin, state, oldTree, newTree, oldDerived, newDerived, fmt.Sprintf("random kill %d", i), false)
-		if killed(err) {
+		if clitest.Killed(err) {
 			counts["killed-"+outcome]++
 		} else {
 			counts["finished-"+outcome]++
@@ -240,14 +222,4 @@ func TestCrash_InstallIsAtomic(t *testing.T) {
 		}
 	}
 	t.Logf("random kills: %v (uncrashed update took %v)", counts, runTime)
-}
-
-// killed reports whether a process ended by SIGKILL.
-func killed(err error) bool {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return false
-	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }

@@ -1,0 +1,151 @@
+package enginetest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"scriptorium/engine/sessions"
+	"scriptorium/workspace"
+)
+
+// The labelled distillation set (testdata/distill, see its README) as the
+// writer's tests and the recall measurements read it: its gold and its
+// turns, imported into a state dir's sessions.db the way the importer
+// stores a transcript (a coding session's working directory and a chat's
+// title as node metadata, which the JSONL import has no field for).
+
+// DistillConv is one conversation of the set's gold.json.
+type DistillConv struct {
+	File     string `json:"file"`
+	Split    string `json:"split"`
+	Kind     string `json:"kind"`
+	Provider string `json:"provider"`
+	Session  string `json:"session"`
+	Title    string `json:"title"`
+	Project  string `json:"project"`
+	Group    bool   `json:"group"`
+	Turns    []struct {
+		Ref   string `json:"ref"`
+		Class string `json:"class"` // fact, question, narration, tool, chat
+	} `json:"turns"`
+	Facts []struct {
+		ID       string   `json:"id"`
+		Subject  string   `json:"subject"`
+		Text     string   `json:"text"`
+		Evidence []string `json:"evidence"`
+	} `json:"facts"`
+	Questions []struct {
+		Text     string   `json:"text"`
+		Evidence []string `json:"evidence"`
+	} `json:"questions"`
+}
+
+// DistillTurn is one line of the set's turns.jsonl.
+type DistillTurn struct {
+	Session        string `json:"session"`
+	Provider       string `json:"provider"`
+	ID             string `json:"id"`
+	Parent         string `json:"parent"`
+	Role           string `json:"role"`
+	Content        string `json:"content"`
+	SpeakerID      string `json:"speaker_id"`
+	SpeakerDisplay string `json:"speaker_display"`
+	Time           string `json:"time"`
+	Tier           string `json:"tier"`
+	Group          bool   `json:"group"`
+	Project        string `json:"project"`
+	Title          string `json:"title"`
+}
+
+// Ref is the turn's source-id.
+func (t DistillTurn) Ref() string { return t.Provider + "/" + t.Session + "/" + t.ID }
+
+// DistillSet is one split of the set.
+type DistillSet struct {
+	Convs []DistillConv
+	Turns []DistillTurn
+}
+
+// LoadDistillSet reads the conversations of split from the set in dir.
+func LoadDistillSet(t testing.TB, dir, split string) DistillSet {
+	t.Helper()
+	var gold struct {
+		Conversations []DistillConv `json:"conversations"`
+	}
+	gb, err := os.ReadFile(filepath.Join(dir, "gold.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(gb, &gold); err != nil {
+		t.Fatal(err)
+	}
+	var set DistillSet
+	inSplit := map[string]bool{}
+	for _, c := range gold.Conversations {
+		if c.Split == split {
+			set.Convs = append(set.Convs, c)
+			inSplit[c.Provider+"/"+c.Session] = true
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var tr DistillTurn
+		if err := json.Unmarshal(sc.Bytes(), &tr); err != nil {
+			t.Fatal(err)
+		}
+		if inSplit[tr.Provider+"/"+tr.Session] {
+			set.Turns = append(set.Turns, tr)
+		}
+	}
+	return set
+}
+
+// Import stores the set's turns in state's sessions.db.
+func (s DistillSet) Import(t testing.TB, state string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(state, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store, err := sessions.Open(workspace.SessionsDB(state), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	nodes := make([]sessions.Node, 0, len(s.Turns))
+	for _, tr := range s.Turns {
+		at, err := time.Parse(time.RFC3339, tr.Time)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta := map[string]string{}
+		if tr.Project != "" {
+			meta[sessions.MetaProject] = tr.Project
+		}
+		if tr.Title != "" {
+			meta[sessions.MetaTitle] = tr.Title
+		}
+		mb, _ := json.Marshal(meta)
+		nodes = append(nodes, sessions.Node{Provider: tr.Provider, Session: tr.Session, ID: tr.ID, Parent: tr.Parent,
+			Role: tr.Role, Content: tr.Content, SpeakerID: tr.SpeakerID, SpeakerDisplay: tr.SpeakerDisplay,
+			Time: at.UTC(), Tier: tr.Tier, Group: tr.Group, Metadata: mb})
+	}
+	b := store.BeginImport(context.Background())
+	defer b.Rollback()
+	if err := b.AddNodes(nodes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}

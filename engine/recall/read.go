@@ -1,0 +1,114 @@
+package recall
+
+import (
+	"context"
+
+	"scriptorium/engine"
+	"scriptorium/engine/result"
+	"scriptorium/workspace/topic"
+)
+
+// Block is one trusted block as memory holds it.
+type Block struct {
+	ID      string
+	Path    string // topics/…
+	Heading string // the nearest heading above the block; "" when none
+	Text    string // topic.BlockText: footnote markers still in it
+	// Date is the latest date its footnotes give (YYYY-MM-DD); "" when it
+	// cites nothing.
+	Date  string
+	Cites []string // the source-ids its footnotes cite
+}
+
+// Hit is one search hit; Block is a topic hit's block (nil when the file
+// no longer holds it trusted).
+type Hit struct {
+	result.SearchResult
+	Block *Block
+}
+
+// material is what a recall can choose from.
+type material struct {
+	Core   []Block            // topics/core.md's trusted blocks, in order
+	Topics map[string][]Block // per wanted topic file that exists
+	Hits   []Hit              // in rank order
+}
+
+const coreTopic = "topics/core.md"
+
+// read asks the engine for the hits and the topic files (engine.RecallRead
+// reads only those, and says which of their blocks are trusted) and takes
+// the blocks out of them.
+func read(ctx context.Context, e *engine.Engine, text string, limit int, topics []string) (material, error) {
+	m := material{Topics: map[string][]Block{}}
+	rm, err := e.RecallRead(ctx, engine.RecallQuery{Text: text, Limit: limit, Topics: append([]string{coreTopic}, topics...)})
+	if err != nil {
+		return m, err
+	}
+	for _, p := range append([]string{coreTopic}, topics...) {
+		rf := rm.Files[p]
+		if rf == nil {
+			continue
+		}
+		bs := []Block{}
+		for _, el := range rf.File.Blocks() {
+			if b, ok := blockOf(p, rf, el.BlockID); ok {
+				bs = append(bs, b)
+			}
+		}
+		m.Topics[p] = bs
+	}
+	m.Core = m.Topics[coreTopic]
+	delete(m.Topics, coreTopic)
+	for _, h := range rm.Hits {
+		rh := Hit{SearchResult: h}
+		if h.Kind == "topic" {
+			// The search and the read are two looks at the files: a block
+			// gone (or no longer trusted) in between is left out.
+			rf := rm.Files[h.Path]
+			if rf == nil {
+				continue
+			}
+			b, ok := blockOf(h.Path, rf, h.Ref)
+			if !ok {
+				continue
+			}
+			rh.Block = &b
+		}
+		m.Hits = append(m.Hits, rh)
+	}
+	return m, nil
+}
+
+// blockOf is block id of a file as recall shows it: the first block of
+// that id, with its heading, date and citations; ok is false when there is
+// none or it is not trusted.
+func blockOf(p string, rf *engine.RecallFile, id string) (Block, bool) {
+	if !rf.Trusted[id] {
+		return Block{}, false
+	}
+	heading := ""
+	defs := rf.File.Definitions()
+	for _, el := range rf.File.Elements {
+		if el.Kind == topic.KindHeading {
+			heading = el.Heading
+			continue
+		}
+		if el.Kind != topic.KindBlock || el.BlockID != id {
+			continue
+		}
+		b := Block{ID: id, Path: p, Heading: heading, Text: topic.BlockText(el)}
+		for _, r := range el.Refs {
+			d, ok := defs[r.Label]
+			if !ok {
+				continue
+			}
+			b.Date = max(b.Date, d.Date)
+			for _, c := range d.Sources {
+				b.Cites = append(b.Cites, c.SourceID)
+			}
+		}
+		return b, true
+	}
+	return Block{}, false
+}

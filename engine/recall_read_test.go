@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"scriptorium/workspace/topic"
+)
+
+// A cold engine's recall reads only the hit files and the wanted topic
+// files, and takes their blocks' trust from a fresh index. These tests
+// prove it gives what the full snapshot gives, on every fixture workspace
+// (pending and forgotten sources, broken citations, duplicates), and that
+// a stale index is never trusted for it.
+
+// recallAnswer is RecallRead's material as comparable text: the hits, and
+// per file its trusted block ids.
+func recallAnswer(t *testing.T, e *Engine, q RecallQuery) string {
+	t.Helper()
+	m, err := e.RecallRead(context.Background(), q)
+	if err != nil {
+		return "error " + err.Error()
+	}
+	var b strings.Builder
+	hits, _ := json.Marshal(m.Hits)
+	b.Write(hits)
+	paths := make([]string, 0, len(m.Files))
+	for p := range m.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		b.WriteString("\n" + p + ":")
+		for _, el := range m.Files[p].File.Blocks() {
+			if m.Files[p].Trusted[el.BlockID] {
+				b.WriteString(" " + el.BlockID)
+			}
+		}
+	}
+	return b.String()
+}
+
+// recallQueries are queries over a fixture: a few words of every block and
+// source record, and the wanted files: every topic file and one missing.
+func recallQueries(s *snapshot) []RecallQuery {
+	topics := append([]string{"topics/no-such-project.md"}, s.topicPaths...)
+	texts := []string{"", "the", "budget tracker", "!!!"}
+	add := func(text string) {
+		if f := strings.Fields(text); len(f) > 0 {
+			texts = append(texts, strings.Join(f[:min(len(f), 3)], " "))
+		}
+	}
+	for _, p := range s.topicPaths {
+		for _, b := range s.topics[p].file.Blocks() {
+			add(topic.BlockText(b))
+		}
+	}
+	for _, p := range s.archPaths {
+		for _, src := range s.archives[p].sources {
+			add(src.view.Content)
+		}
+	}
+	var out []RecallQuery
+	for _, text := range texts {
+		out = append(out, RecallQuery{Text: text, Limit: 20, Topics: topics})
+	}
+	return out
+}
+
+func TestRecallRead_FromIndexAsTheFullSnapshot(t *testing.T) {
+	ctx := context.Background()
+	used := 0
+	for _, src := range fixtureStates(t) {
+		name := filepath.Base(filepath.Dir(src))
+		state, warm, s := warmCopy(t, src)
+		qs := recallQueries(s)
+		want := make([]string, len(qs))
+		for i, q := range qs {
+			want[i] = recallAnswer(t, warm, q) // builds the index from the snapshot
+		}
+		warm.Close()
+		for i, q := range qs {
+			cold, err := Open(ctx, Options{StateDir: state})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := recallAnswer(t, cold, q); got != want[i] {
+				t.Errorf("%s: recall %q\ncold %s\nfull %s", name, q.Text, got, want[i])
+			}
+			if cold.recallIndexReads.Load() > 0 {
+				used++
+			}
+			cold.Close()
+		}
+	}
+	if used == 0 {
+		t.Error("no cold recall read from the index")
+	}
+}
+
+// TestRecallRead_StaleIndexNotTrusted: a source promoted, a block's
+// citation broken and a topic file rewritten behind the index's back: a
+// cold recall sees the files, not the index.
+func TestRecallRead_StaleIndexNotTrusted(t *testing.T) {
+	ctx := context.Background()
+	src := filepath.Join("..", "testdata", "search-engine", "trust", "state")
+	state, warm, s := warmCopy(t, src)
+	qs := recallQueries(s)
+	for _, q := range qs {
+		recallAnswer(t, warm, q) // the index, fresh
+	}
+	warm.Close()
+	// Break every citation of every topic file: no block stays trusted.
+	for _, p := range s.topicPaths {
+		fp := filepath.Join(state, "memory", filepath.FromSlash(p))
+		data, err := os.ReadFile(fp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, []byte(strings.ReplaceAll(string(data), "#source-", "#source-f")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cold, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cold.recallFromIndex(ctx, s.topicPaths); ok {
+		t.Error("the index was trusted after the files changed under it")
+	}
+	if got := recallAnswer(t, cold, RecallQuery{Topics: s.topicPaths}); strings.Count(got, " ") != 0 {
+		t.Errorf("blocks with broken citations recalled as trusted:\n%s", got)
+	}
+	cold.Close()
+	for _, q := range qs {
+		full, err := Open(ctx, Options{StateDir: state, LongLived: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := recallAnswer(t, full, q)
+		full.Close()
+		cold, err := Open(ctx, Options{StateDir: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := recallAnswer(t, cold, q); got != want {
+			t.Errorf("recall %q after the edit\ncold %s\nfull %s", q.Text, got, want)
+		}
+		cold.Close()
+	}
+}

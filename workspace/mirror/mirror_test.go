@@ -1,0 +1,84 @@
+//go:build unix
+
+package mirror
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func read(t *testing.T, root, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	if err != nil {
+		return "<missing>"
+	}
+	return string(data)
+}
+
+func TestSync(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	fixed := []string{"core.md", "relations.json"}
+	var m Mirror
+	files := map[string][]byte{"core.md": []byte("core\n"), "relations.json": []byte("{}\n"),
+		"timeline/2026/08/10.md": []byte("day\n"), "timeline/2026/09/01.md": []byte("later\n")}
+	if err := m.Sync(root, tmp, fixed, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, root, "timeline/2026/08/10.md"); got != "day\n" {
+		t.Fatalf("day %q", got)
+	}
+	// A hand edit does not last: the next sync reads, compares and rewrites it.
+	if err := os.WriteFile(filepath.Join(root, "core.md"), []byte("hand edit, longer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A day no longer in files goes, with the directories it leaves empty;
+	// a file outside the owned ones stays.
+	if err := os.WriteFile(filepath.Join(root, "notes.md"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	delete(files, "timeline/2026/09/01.md")
+	if err := m.Sync(root, tmp, fixed, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, root, "core.md"); got != "core\n" {
+		t.Errorf("core.md after a hand edit: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(root, "timeline", "2026", "09")); !os.IsNotExist(err) {
+		t.Errorf("the emptied month is still there: %v", err)
+	}
+	if read(t, root, "timeline/2026/08/10.md") != "day\n" || read(t, root, "notes.md") != "mine\n" {
+		t.Error("a kept day or a file the mirror does not own changed")
+	}
+	// An unchanged file whose version is the one last written is not
+	// even read: made unreadable behind the mirror's back, it stays the
+	// same file (a rewrite is an atomic rename: a new inode), while a
+	// mirror that remembers nothing must read it and so rewrites it.
+	p := filepath.Join(root, "relations.json")
+	ino := func() uint64 {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	before := ino()
+	if err := m.Sync(root, tmp, fixed, "timeline", files); err != nil || ino() != before {
+		t.Fatalf("an unchanged file was rewritten (%v)", err)
+	}
+	if os.Getuid() == 0 {
+		return // root reads it anyway
+	}
+	var fresh Mirror
+	if err := fresh.Sync(root, tmp, fixed, "timeline", files); err != nil || ino() == before {
+		t.Fatalf("a fresh mirror left a file it could not read (%v)", err)
+	}
+	if read(t, root, "relations.json") != "{}\n" {
+		t.Error("relations.json lost its bytes")
+	}
+}
