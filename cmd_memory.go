@@ -101,7 +101,7 @@ func runUpdate(inv *invocation) error {
 	if err != nil {
 		return engine.Wrap(engine.CodeInvalidArgument, err, "read transaction")
 	}
-	tx, err := engine.ParseTransaction(data)
+	tx, err := result.ParseTransaction(data)
 	if err != nil {
 		return err
 	}

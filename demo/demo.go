@@ -15,6 +15,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/importer"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
@@ -108,7 +109,7 @@ func Write(ctx context.Context, dir string) error {
 	}
 	coreText := core.String()
 	rev, _ := e.Revision()
-	if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{
 		{Op: "create", Path: render.CoreTopicPath, Content: &coreText},
 		{Op: "create", Path: "topics/projects/homelab.md", Content: &homelab},
 	}}); err != nil {
@@ -141,7 +142,7 @@ func Write(ctx context.Context, dir string) error {
 	inbox := "# Inbox\n\nNotes live in a git repository called notebook, synced to the NAS with git over SSH." + ref +
 		" ^" + topic.NewBlockID("demo-inbox-1") + "\n\n" + def + "\n"
 	rev, _ = e.Revision()
-	if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{
 		{Op: "create", Path: "topics/notes/inbox.md", Content: &inbox},
 	}}); err != nil {
 		return fmt.Errorf("demo inbox: %w", err)

@@ -875,8 +875,8 @@ func BenchmarkInstall(b *testing.B) {
 			})
 			tm.measure(func() {
 				base := rev
-				res, err := e.Update(ctx, engine.Transaction{BaseRevision: &base,
-					Edits: []engine.Edit{{Op: "append", Path: p, Content: &content}}})
+				res, err := e.Update(ctx, result.Transaction{BaseRevision: &base,
+					Edits: []result.Edit{{Op: "append", Path: p, Content: &content}}})
 				if err != nil {
 					b.Fatalf("install %d: %v", i, err)
 				}

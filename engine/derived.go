@@ -215,7 +215,7 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 	}
 	content := string(data)
 	_, err = e.installLocked(ctx, Change{Kind: "migration", Actor: "owner",
-		Edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
+		Edits: []result.Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
 	if err == nil {
 		return true, nil
 	}
@@ -293,7 +293,7 @@ func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (result.Up
 	parts = append(parts, def)
 	content := strings.Join(parts, "\n\n") + "\n"
 	return e.installLocked(ctx, Change{Kind: "migration", Actor: "owner", Archives: archives,
-		Edits: []Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
+		Edits: []result.Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
 }
 
 // coreRenderedFile holds the SHA-256 of the last core.md render, in the

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -154,16 +155,16 @@ func (w *incWorld) change() (e *Engine, ch Change, ok bool) {
 		return e, ch, false
 	case op < 4: // delete
 		if _, ok := s.topics[p]; ok {
-			ch.Edits = []Edit{{Op: "delete", Path: p}}
+			ch.Edits = []result.Edit{{Op: "delete", Path: p}}
 		}
 	case op < 5: // move
 		to := paths[w.r.IntN(len(paths))]
 		if _, ok := s.topics[p]; ok && s.topics[to] == nil {
-			ch.Edits = []Edit{{Op: "move", Path: p, To: to}}
+			ch.Edits = []result.Edit{{Op: "move", Path: p, To: to}}
 		}
 	case op < 7: // append
 		text := w.topicText(s, p)
-		ch.Edits = []Edit{{Op: "append", Path: p, Content: &text}}
+		ch.Edits = []result.Edit{{Op: "append", Path: p, Content: &text}}
 	case op < 8: // a topic written behind the engine's back, violations and all
 		text := w.topicText(s, p)
 		full := filepath.Join(e.ws.Root(), filepath.FromSlash(p))
@@ -178,7 +179,7 @@ func (w *incWorld) change() (e *Engine, ch Change, ok bool) {
 		if _, ok := s.topics[p]; ok {
 			op = "replace"
 		}
-		ch.Edits = []Edit{{Op: op, Path: p, Content: &text}}
+		ch.Edits = []result.Edit{{Op: op, Path: p, Content: &text}}
 	}
 	if w.r.IntN(6) == 0 {
 		w.handEdit(e)

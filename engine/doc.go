@@ -8,7 +8,8 @@
 // where the core needs a service's work (promotion distils what it
 // promotes) the service is handed in at Open as a small interface.
 //
-// The API, in the order a service uses it:
+// The API, in the order a service uses it (its request and result types
+// are engine/result's):
 //
 //	Open, Close                 open a state dir (Options: tier, clock, Distiller)
 //	View                        a consistent read without the lock
@@ -19,9 +20,10 @@
 //	Pending, Promote            the owner's review of pending sources
 //	Reject, Rejected            the owner's "no": out of the queue, still untrusted
 //	Core, CoreView, Recall      core.md and what a prompt is given
-//	History, Passes, Events     the records in state.db
+//	History, Passes             the records in state.db (Records: the store)
 //	Audit                       all of them as one trail, or one source's story
-//	RecordPass, RecordEvent     how services add to those records
+//	RecordPass                  how a pass adds to them (services add their own
+//	                            events through Records)
 //
 // Markdown is the source of truth. topics/ and sources/ are the memory; the
 // derived views (core.md, timeline/, recent_events.jsonl, relations.json)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/treetest"
 )
 
@@ -48,7 +49,7 @@ func coldFacts(t *testing.T) string {
 	defer e.Close()
 	rev := int64(0)
 	content := "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n\nThe owner plays the cello on Sundays. ^0000000b\n"
-	if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: "topics/facts.md", Content: &content}}}); err != nil {
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "create", Path: "topics/facts.md", Content: &content}}}); err != nil {
 		t.Fatal(err)
 	}
 	return state

@@ -25,12 +25,12 @@ func ExampleEngine_Update() {
 
 	rev := int64(0)
 	good := "# Tea\n\nThe owner drinks green tea. ^7ea7ea00\n"
-	res, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{
+	res, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{
 		{Op: "create", Path: "topics/tea.md", Content: &good}}})
 	fmt.Println(res.Revision, res.Changed, err)
 
 	bad := "An uncited paragraph without an id.\n"
-	_, err = e.Update(ctx, engine.Transaction{BaseRevision: &res.Revision, Edits: []engine.Edit{
+	_, err = e.Update(ctx, result.Transaction{BaseRevision: &res.Revision, Edits: []result.Edit{
 		{Op: "append", Path: "topics/tea.md", Content: &bad},
 		{Op: "create", Path: "../escape.md", Content: &bad}}})
 	var ee *engine.Error

@@ -58,7 +58,7 @@ func multiFileInstall() enginetest.FaultScenario {
 			newCraig := strings.Replace(string(craig), "](../projects/legacy.md#^b1ab1ab1)", "](../archive/legacy.md#^b1ab1ab1)", 1) +
 				"\nCraig moved the legacy notes. ^e0000002\n"
 			base := int64(1)
-			_, err = e.Install(ctx, engine.Change{Kind: "write", Base: &base, Edits: []engine.Edit{
+			_, err = e.Install(ctx, engine.Change{Kind: "write", Base: &base, Edits: []result.Edit{
 				ftAppend("topics/core.md", "A new core fact about quillwort. ^e0000003\n"),
 				ftReplace("topics/people/craig.md", newCraig),
 				ftMove("topics/projects/legacy.md", "topics/archive/legacy.md"),

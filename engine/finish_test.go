@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // flakyFinisher fails until ok is set, recording the payloads it saw.
@@ -42,7 +43,7 @@ func TestFinish_OwedStepRunsBeforeALongLivedRead(t *testing.T) {
 	engine.RegisterFinisher("test-flaky", f.run)
 	state := ftFixture(t, "valid")
 	e := ftOpen(t, state, func(o *engine.Options) { o.LongLived = true })
-	if _, err := e.Install(ctx, engine.Change{Kind: "update", Edits: []engine.Edit{ftCreate("topics/z.md", "# Z\n\nZeta. ^e000000a\n")},
+	if _, err := e.Install(ctx, engine.Change{Kind: "update", Edits: []result.Edit{ftCreate("topics/z.md", "# Z\n\nZeta. ^e000000a\n")},
 		Finish: &engine.Finish{Service: "test-flaky", Payload: []byte(`{"n":1}`)}}); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestFinish_UnknownServiceNeverBlocksOpen(t *testing.T) {
 	ctx := context.Background()
 	state := ftFixture(t, "valid")
 	e := ftOpen(t, state)
-	if _, err := e.Install(ctx, engine.Change{Kind: "update", Edits: []engine.Edit{ftCreate("topics/z.md", "# Z\n\nZeta. ^e000000a\n")},
+	if _, err := e.Install(ctx, engine.Change{Kind: "update", Edits: []result.Edit{ftCreate("topics/z.md", "# Z\n\nZeta. ^e000000a\n")},
 		Finish: &engine.Finish{Service: "not-linked-here", Payload: []byte(`{}`)}}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 )
 
 // TestUpdate_RefusesHiddenPathSegments: no topic path may have a segment
@@ -18,7 +19,7 @@ import (
 // written.
 func TestUpdate_RefusesHiddenPathSegments(t *testing.T) {
 	body := "# X\n\nFine. ^95000001\n"
-	bad := []engine.Edit{
+	bad := []result.Edit{
 		ftCreate("topics/.scriptorium/x.md", body),
 		ftCreate("topics/.hidden.md", body),
 		ftCreate("topics/people/.cache/x.md", body),

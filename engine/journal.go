@@ -11,8 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -110,7 +108,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		op := journalOp{Target: p}
 		if data := plan.files[p]; data != nil {
 			op.Staged = fmt.Sprintf("f%d", i)
-			if err := writeSynced(fsys, filepath.Join(stage, op.Staged), data); err != nil {
+			if err := workspace.WriteSynced(fsys, filepath.Join(stage, op.Staged), data); err != nil {
 				return fail(err, "stage "+p)
 			}
 		}
@@ -121,7 +119,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	sum = j.Sum
 	data, _ := json.Marshal(j)
 	tmp := filepath.Join(stage, journalName+".part")
-	if err := writeSynced(fsys, tmp, data); err != nil {
+	if err := workspace.WriteSynced(fsys, tmp, data); err != nil {
 		return fail(err, "write journal")
 	}
 	placed = true // a failed rename may still have happened
@@ -146,22 +144,6 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	return nil
 }
 
-func writeSynced(fsys workspace.FS, p string, data []byte) error {
-	f, err := fsys.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, workspace.PrivateFile)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // rollForward applies a committed journal. It is idempotent: a staged file
 // that is gone was already renamed, a deleted target that is gone was
 // already deleted.
@@ -179,14 +161,14 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 			if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err := mkdirAllSynced(fsys, root, filepath.Dir(target)); err != nil {
+			if err := workspace.MkdirAllSynced(fsys, root, filepath.Dir(target)); err != nil {
 				return err
 			}
 			if err := fsys.Rename(src, target); errors.Is(err, syscall.EXDEV) {
 				// A stage on another filesystem (left by an older version
 				// under a runtime dir moved elsewhere) is copied instead:
 				// recovery must never leave the workspace unopenable.
-				err = copyInto(fsys, src, target)
+				err = workspace.CopyInto(fsys, src, target)
 				if err != nil {
 					return err
 				}
@@ -217,24 +199,6 @@ func (e *Engine) rollForward(ctx context.Context, stage string, j journal) error
 		return err
 	}
 	return fsys.SyncDir(filepath.Dir(stage))
-}
-
-// mkdirAllSynced creates dir and its missing parents below root, fsyncing
-// each new directory's parent so the new entries survive a crash.
-func mkdirAllSynced(fsys workspace.FS, root, dir string) error {
-	if _, err := os.Stat(dir); err == nil {
-		return nil
-	}
-	parent := filepath.Dir(dir)
-	if parent != dir && strings.HasPrefix(parent, root) {
-		if err := mkdirAllSynced(fsys, root, parent); err != nil {
-			return err
-		}
-	}
-	if err := fsys.Mkdir(dir, workspace.PrivateDir); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	return fsys.SyncDir(parent)
 }
 
 // needsRecovery tells the workspace, before it takes the lock, whether
@@ -320,72 +284,6 @@ func (e *Engine) finishStagesIn(w *workspace.Workspace, dir string) error {
 		}
 	}
 	return nil
-}
-
-var mdLinkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)
-
-// rebaseTopic rewrites the relative link and citation targets of a topic
-// file that moves from one path to another, so they keep pointing at the
-// same files. final maps a workspace path to where the transaction moves
-// it (itself when it stays), so links to the moved file itself and to
-// files moved with it follow them.
-func rebaseTopic(data []byte, from, to string, final func(string) string) []byte {
-	if data == nil {
-		return nil
-	}
-	return mdLinkTarget.ReplaceAllFunc(data, func(m []byte) []byte {
-		target := string(m[2 : len(m)-1])
-		if target == "" || strings.HasPrefix(target, "#") || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
-			return m
-		}
-		p, frag, _ := strings.Cut(target, "#")
-		resolved := resolveRel(from, p)
-		if resolved == "" {
-			return m
-		}
-		nt := relFrom(to, final(resolved))
-		if frag != "" {
-			nt += "#" + frag
-		}
-		return []byte("](" + nt + ")")
-	})
-}
-
-// copyInto puts src's bytes at target through a synced temp file beside
-// target (a rename within one filesystem), then removes src: a rename
-// that cannot cross filesystems, done so that a crash at any step leaves
-// target old or new and src still there to replay.
-func copyInto(fsys workspace.FS, src, target string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	tmp, err := fsys.CreateTemp(filepath.Dir(target), ".tmp-"+strconv.Itoa(os.Getpid())+"-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(workspace.PrivateFile)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = fsys.Rename(name, target)
-	}
-	if err != nil {
-		_ = fsys.Remove(name)
-		return err
-	}
-	if err := fsys.SyncDir(filepath.Dir(target)); err != nil {
-		return err
-	}
-	return fsys.Remove(src)
 }
 
 // doubtedJournals are the journals (by checksum) of installs this process

@@ -232,7 +232,7 @@ func TestPartial_TransactionRecordsManifest(t *testing.T) {
 	defer e.Close()
 	rev := int64(0)
 	content := "# Garden\n\nThe owner grows tomatoes. ^0000000c\n"
-	if _, err := e.Update(ctx, Transaction{BaseRevision: &rev, Edits: []Edit{{Op: "create", Path: "topics/garden.md", Content: &content}}}); err != nil {
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "create", Path: "topics/garden.md", Content: &content}}}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(manifest.Path(e.Root()))

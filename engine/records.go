@@ -8,9 +8,8 @@ import (
 	"scriptorium/trust"
 )
 
-// state.db belongs to engine/records; these names keep the forget files'
-// code (which still writes its own SQL on e.db) compiling until the forget
-// service calls records directly.
+// state.db belongs to engine/records; the core's install code names its
+// history rows through these short names.
 type (
 	historyRecord = records.History
 	fileChange    = records.FileChange

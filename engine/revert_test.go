@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
@@ -27,7 +28,7 @@ func revertSetup(t *testing.T) (*engine.Engine, string) {
 	return e, state
 }
 
-func revertUpdate(t *testing.T, e *engine.Engine, edits ...engine.Edit) int64 {
+func revertUpdate(t *testing.T, e *engine.Engine, edits ...result.Edit) int64 {
 	t.Helper()
 	res, err := e.Update(context.Background(), ftTx(ftRevision(t, e), edits...))
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/backend"
 	"scriptorium/engine/fence"
 	"scriptorium/engine/index"
@@ -473,7 +472,7 @@ func TestSearchEngine_InstallIsIncremental(t *testing.T) {
 	cite := "[^e-d200000001]\n\n[^e-d200000001]: Time: `2026-03-01`; Sources: [web/s1/d2](../sources/web/_v2/s1.md#source-c6f671b6)\n"
 	steps := []struct {
 		name    string
-		edit    engine.Edit
+		edit    result.Edit
 		docs    int
 		narwhal []string
 		anchovy int

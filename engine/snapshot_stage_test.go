@@ -137,7 +137,7 @@ func TestResident_NoTornReadDuringInstalls(t *testing.T) {
 		defer close(done)
 		for i := range rounds {
 			rev := ftRevision(t, installer)
-			edits := []engine.Edit{
+			edits := []result.Edit{
 				ftCreate(fmt.Sprintf("topics/pair/a%02d.md", i), fmt.Sprintf("# A\n\nFirst of pair %d. ^%08x\n", i, 0xa0000000+i)),
 				ftCreate(fmt.Sprintf("topics/pair/b%02d.md", i), fmt.Sprintf("# B\n\nSecond of pair %d. ^%08x\n", i, 0xb0000000+i)),
 			}

@@ -26,13 +26,13 @@ func TestTransaction_Ops(t *testing.T) {
 	craig := "topics/people/craig.md"
 	cases := []struct {
 		name    string
-		edits   []engine.Edit
+		edits   []result.Edit
 		changed []string
 		check   func(t *testing.T, state string, old map[string]string)
 	}{
 		{
 			name:    "create",
-			edits:   []engine.Edit{ftCreate("topics/new/fact.md", newFile)},
+			edits:   []result.Edit{ftCreate("topics/new/fact.md", newFile)},
 			changed: []string{"topics/new/fact.md"},
 			check: func(t *testing.T, state string, _ map[string]string) {
 				if got := ftRead(t, state, "topics/new/fact.md"); got != newFile {
@@ -42,7 +42,7 @@ func TestTransaction_Ops(t *testing.T) {
 		},
 		{
 			name:    "replace",
-			edits:   []engine.Edit{ftReplace("topics/projects/legacy.md", strings.Replace(ftFixtureFile(t, "valid", "topics/projects/legacy.md"), "agreed to tea", "agreed to green tea", 1))},
+			edits:   []result.Edit{ftReplace("topics/projects/legacy.md", strings.Replace(ftFixtureFile(t, "valid", "topics/projects/legacy.md"), "agreed to tea", "agreed to green tea", 1))},
 			changed: []string{"topics/projects/legacy.md"},
 			check: func(t *testing.T, state string, _ map[string]string) {
 				if got := ftRead(t, state, "topics/projects/legacy.md"); !strings.Contains(got, "agreed to green tea.[^e-7a8b9cadb4] ^b1ab1ab1") {
@@ -52,7 +52,7 @@ func TestTransaction_Ops(t *testing.T) {
 		},
 		{
 			name:    "append",
-			edits:   []engine.Edit{ftAppend(craig, "Craig also likes chess. ^90000002\n")},
+			edits:   []result.Edit{ftAppend(craig, "Craig also likes chess. ^90000002\n")},
 			changed: []string{craig},
 			check: func(t *testing.T, state string, _ map[string]string) {
 				old := ftFixtureFile(t, "valid", craig)
@@ -64,7 +64,7 @@ func TestTransaction_Ops(t *testing.T) {
 		},
 		{
 			name:    "delete",
-			edits:   []engine.Edit{ftDelete(craig)},
+			edits:   []result.Edit{ftDelete(craig)},
 			changed: []string{craig},
 			check: func(t *testing.T, state string, _ map[string]string) {
 				if ftExists(state, craig) {
@@ -74,7 +74,7 @@ func TestTransaction_Ops(t *testing.T) {
 		},
 		{
 			name:    "move rewrites relative paths",
-			edits:   []engine.Edit{ftMove(craig, "topics/people/team/craig.md")},
+			edits:   []result.Edit{ftMove(craig, "topics/people/team/craig.md")},
 			changed: []string{craig, "topics/people/team/craig.md"},
 			check: func(t *testing.T, state string, _ map[string]string) {
 				old := ftFixtureFile(t, "valid", craig)
@@ -96,7 +96,7 @@ func TestTransaction_Ops(t *testing.T) {
 		},
 		{
 			name: "several ops at once",
-			edits: []engine.Edit{
+			edits: []result.Edit{
 				ftCreate("topics/new/fact.md", newFile),
 				ftMove(craig, "topics/craig.md"),
 				ftAppend("topics/new/fact.md", "More. ^90000003\n"),
@@ -186,7 +186,7 @@ func TestTransaction_PathRules(t *testing.T) {
 	}
 	e := ftOpen(t, state)
 	body := "# X\n\nFine. ^91000001\n"
-	bad := []engine.Edit{
+	bad := []result.Edit{
 		ftCreate("sources/openprogram/_v2/x.md", body), // outside topics/
 		ftCreate("core.md", body),                      // derived view, outside topics/
 		ftCreate("topics/notes.txt", body),             // not .md
@@ -206,7 +206,7 @@ func TestTransaction_PathRules(t *testing.T) {
 		ftDelete("topics/elsewhere/x.md"),
 	}
 	// One good edit rides along and must not be installed either.
-	edits := append([]engine.Edit{ftCreate("topics/good.md", body)}, bad...)
+	edits := append([]result.Edit{ftCreate("topics/good.md", body)}, bad...)
 	before := ftTree(t, state)
 	_, err := e.Update(context.Background(), ftTx(0, edits...))
 	if code := ftCode(err); code != engine.CodeRejected && code != engine.CodeInvalidArgument {
@@ -242,7 +242,7 @@ func TestTransaction_ValidationRejects(t *testing.T) {
 	craig := "topics/people/craig.md"
 	cases := []struct {
 		name string
-		edit engine.Edit
+		edit result.Edit
 		code string // violation code
 	}{
 		{"create existing", ftCreate("topics/core.md", "# X\n\nx ^92000001\n"), "exists"},
@@ -271,7 +271,7 @@ func TestTransaction_ValidationRejects(t *testing.T) {
 	e := ftOpen(t, state)
 	ctx := context.Background()
 	before := ftTree(t, state)
-	var all []engine.Edit
+	var all []result.Edit
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := e.Update(ctx, ftTx(0, c.edit))
@@ -342,7 +342,7 @@ func TestTransaction_Paired(t *testing.T) {
 	rules, ownerRule := "topics/rules.md", "# Rules\n\nOwner rule: never share the vault code. ^0a0a0a0a\n"
 	cases := []struct {
 		name string
-		edit engine.Edit
+		edit result.Edit
 		want engine.Code
 	}{
 		{"create new", ftCreate("topics/paired/new.md", "# N\n\nNew. ^94000001\n"), ""},
@@ -432,7 +432,7 @@ func TestTransaction_RejectedLeavesNoTrace(t *testing.T) {
 	rng := rand.New(rand.NewSource(20260811))
 	n := 0
 	fresh := func() string { n++; return fmt.Sprintf("%08x", 0x96000000+n) }
-	goodEdit := func() engine.Edit {
+	goodEdit := func() result.Edit {
 		switch rng.Intn(3) {
 		case 0:
 			return ftCreate(fmt.Sprintf("topics/gen/%d.md", rng.Intn(1000)), "# G\n\nGenerated. ^"+fresh()+"\n")
@@ -443,14 +443,14 @@ func TestTransaction_RejectedLeavesNoTrace(t *testing.T) {
 	}
 	badPaths := []string{"sources/x.md", "core.md", "topics/x.txt", "topics/../x.md", "/tmp/topics/x.md",
 		"topics//x.md", "./topics/x.md", `topics\x.md`, "", "topics/.md", "relations.json", ".scriptorium/revision"}
-	badEdit := func() (engine.Edit, bool) { // the edit and whether only paired is refused
+	badEdit := func() (result.Edit, bool) { // the edit and whether only paired is refused
 		switch rng.Intn(13) {
 		case 0:
 			return ftCreate(badPaths[rng.Intn(len(badPaths))], "# X\n\nx ^"+fresh()+"\n"), false
 		case 1:
 			return ftCreate("topics/core.md", "# X\n\nx ^"+fresh()+"\n"), false
 		case 2:
-			return []engine.Edit{ftReplace("topics/missing.md", "x ^"+fresh()+"\n"), ftDelete("topics/missing.md"),
+			return []result.Edit{ftReplace("topics/missing.md", "x ^"+fresh()+"\n"), ftDelete("topics/missing.md"),
 				ftMove("topics/missing.md", "topics/m2.md")}[rng.Intn(3)], false
 		case 3:
 			return ftCreate("topics/bad.md", "# B\n\n"+randomJunk(rng)+"\n"), false
@@ -475,7 +475,7 @@ func TestTransaction_RejectedLeavesNoTrace(t *testing.T) {
 		return ftAppend(craig, "Bad utf8 \xc3\x28 ^"+fresh()+"\n"), false
 	}
 	for i := 0; i < 150; i++ {
-		var edits []engine.Edit
+		var edits []result.Edit
 		for k := rng.Intn(3); k > 0; k-- {
 			edits = append(edits, goodEdit())
 		}
@@ -531,7 +531,7 @@ func stageDirs(entries []os.DirEntry) []string {
 	return out
 }
 
-func describe(edits []engine.Edit) string {
+func describe(edits []result.Edit) string {
 	var parts []string
 	for _, e := range edits {
 		parts = append(parts, e.Op+" "+fmt.Sprintf("%q", e.Path))

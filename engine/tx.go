@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,56 +19,8 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace"
+	"scriptorium/workspace/topic"
 )
-
-// Edit is one edit of a transaction (SPEC §6).
-type Edit struct {
-	Op      string  `json:"op"` // create, replace, append, delete, move
-	Path    string  `json:"path"`
-	Content *string `json:"content,omitempty"`
-	To      string  `json:"to,omitempty"` // move only
-}
-
-// Transaction is what `update` applies: edits against a base revision.
-type Transaction struct {
-	BaseRevision *int64 `json:"base_revision"`
-	Edits        []Edit `json:"edits"`
-}
-
-// ParseTransaction decodes a transaction document. Anything that is not
-// one JSON object of the SPEC §6 shape is INVALID_ARGUMENT.
-func ParseTransaction(data []byte) (Transaction, error) {
-	var tx Transaction
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&tx); err != nil {
-		return tx, Errorf(CodeInvalidArgument, "transaction is not valid JSON: %v", err)
-	}
-	if dec.More() {
-		return tx, Errorf(CodeInvalidArgument, "transaction holds more than one JSON document")
-	}
-	if tx.BaseRevision == nil {
-		return tx, Errorf(CodeInvalidArgument, "transaction has no base_revision")
-	}
-	if len(tx.Edits) == 0 {
-		return tx, Errorf(CodeInvalidArgument, "transaction has no edits")
-	}
-	for i, ed := range tx.Edits {
-		switch ed.Op {
-		case "create", "replace", "append":
-			if ed.Content == nil {
-				return tx, Errorf(CodeInvalidArgument, "edit %d (%s %s) has no content", i, ed.Op, ed.Path)
-			}
-		case "delete":
-		case "move":
-			if ed.To == "" {
-				return tx, Errorf(CodeInvalidArgument, "edit %d (move %s) has no \"to\"", i, ed.Path)
-			}
-		default:
-			return tx, Errorf(CodeInvalidArgument, "edit %d has unknown op %q (want create, replace, append, delete or move)", i, ed.Op)
-		}
-	}
-	return tx, nil
-}
 
 // Change is one install: topic edits plus, for the writer, new archive
 // contents, all installed atomically together.
@@ -82,7 +33,7 @@ type Change struct {
 	// Base, when set, must be the current revision or the install is
 	// refused with CONFLICT.
 	Base  *int64
-	Edits []Edit
+	Edits []result.Edit
 	// Archives maps a workspace path to the complete new archive bytes.
 	Archives map[string][]byte
 	// Background callers give up after 1 s on a held lock.
@@ -102,26 +53,8 @@ type Change struct {
 	Finish *Finish
 }
 
-// FileEdit is the edit that takes topic file path from its current bytes
-// cur to want (nil: the file does not exist on that side); ok is false
-// when nothing changes. Revert and accept both turn a merged file into
-// edits this way.
-func FileEdit(path string, cur, want []byte) (ed Edit, ok bool) {
-	switch {
-	case want == nil && cur != nil:
-		return Edit{Op: "delete", Path: path}, true
-	case want != nil && cur == nil:
-		content := string(want)
-		return Edit{Op: "create", Path: path, Content: &content}, true
-	case want != nil && string(want) != string(cur):
-		content := string(want)
-		return Edit{Op: "replace", Path: path, Content: &content}, true
-	}
-	return Edit{}, false
-}
-
 // Update applies a transaction as the engine's caller tier (SPEC §6).
-func (e *Engine) Update(ctx context.Context, tx Transaction) (result.UpdateResult, error) {
+func (e *Engine) Update(ctx context.Context, tx result.Transaction) (result.UpdateResult, error) {
 	if err := e.gate(trust.OpUpdate); err != nil {
 		return result.UpdateResult{}, err
 	}
@@ -281,7 +214,7 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 		return p
 	}
 	var bad, forbidden []Violation
-	reject := func(i int, ed Edit, code, msg string) {
+	reject := func(i int, ed result.Edit, code, msg string) {
 		bad = append(bad, Violation{Code: code, Path: ed.Path, Message: fmt.Sprintf("edit %d (%s): %s", i, ed.Op, msg)})
 	}
 	for i, ed := range ch.Edits {
@@ -343,7 +276,7 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 		case "delete":
 			work[ed.Path] = nil
 		case "move":
-			work[ed.To] = rebaseTopic(old, ed.Path, ed.To, finalPath)
+			work[ed.To] = topic.Rebase(old, ed.Path, ed.To, finalPath)
 			work[ed.Path] = nil
 		default:
 			work[ed.Path] = newContent

@@ -155,7 +155,7 @@ func (v *View) WithheldText(p string) (text string, withheld bool) {
 
 // CheckWithheld rejects model edits that would rewrite, delete or move a
 // file holding pending blocks (whose text the model was not shown).
-func (v *View) CheckWithheld(edits []Edit) error { return v.s.checkWithheld(edits) }
+func (v *View) CheckWithheld(edits []result.Edit) error { return v.s.checkWithheld(edits) }
 
 // Violations validates the view (SPEC §3–§4).
 func (v *View) Violations() []Violation { return v.s.violations() }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/topic"
 )
 
@@ -34,7 +35,7 @@ func (s *snapshot) withheldText(tf *topicFile) (string, bool) {
 
 // checkWithheld rejects model edits that would rewrite, delete or move a
 // file holding pending blocks; appending to it is fine.
-func (s *snapshot) checkWithheld(edits []Edit) error {
+func (s *snapshot) checkWithheld(edits []result.Edit) error {
 	var bad []Violation
 	for i, ed := range edits {
 		if ed.Op == "append" || ed.Op == "create" {

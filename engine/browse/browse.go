@@ -84,7 +84,7 @@ func CoreView(ctx context.Context, e *engine.Engine) (result.CoreView, error) {
 		state[id] = "pending"
 	}
 	if _, f, ok := v.Topic(coreTopicPath); ok {
-		pinnedUntil := engine.PinnedEnd(f.Elements)
+		pinnedUntil := topic.PinnedEnd(f.Elements)
 		for i, el := range f.Elements {
 			if el.Kind != topic.KindBlock {
 				continue

@@ -56,7 +56,7 @@ func MoveCoreBlock(ctx context.Context, e *engine.Engine, id string, delta int) 
 		els[blocks[at]], els[blocks[to]] = els[blocks[to]], els[blocks[at]]
 		content := string((&topic.File{Elements: els}).Render())
 		res, err = tx.Install(ctx, engine.Change{Kind: "update", Actor: e.Options().Tier, Base: &v.Revision,
-			Edits: []engine.Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
+			Edits: []result.Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
 		return err
 	})
 	return res, err

@@ -57,11 +57,11 @@ func Delete(ctx context.Context, e *engine.Engine, ref string, dryRun bool) (Del
 		}
 		rest, dropped := cut(loc)
 		res.Footnotes = append(res.Footnotes, dropped...)
-		ed := engine.Edit{Op: "replace", Path: loc.path, Content: ptr(string(rest))}
+		ed := result.Edit{Op: "replace", Path: loc.path, Content: ptr(string(rest))}
 		if headingsOnly(rest) && !keepFile(v, loc.path, "") {
-			ed, res.FileDeleted = engine.Edit{Op: "delete", Path: loc.path}, true
+			ed, res.FileDeleted = result.Edit{Op: "delete", Path: loc.path}, true
 		}
-		out, err := install(ctx, tx, v, engine.Change{Kind: "delete", Actor: trust.Owner, Base: &v.Revision, Edits: []engine.Edit{ed}}, dryRun)
+		out, err := install(ctx, tx, v, engine.Change{Kind: "delete", Actor: trust.Owner, Base: &v.Revision, Edits: []result.Edit{ed}}, dryRun)
 		res.Revision, res.Changed = out.Revision, out.Changed
 		return err
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -84,7 +85,7 @@ func Edit(ctx context.Context, e *engine.Engine, req EditRequest) (EditResult, e
 		fl := splitLines(loc.data)
 		fl.replace(loc.el.Line, loc.el.EndLine, strings.Split(raw, "\n"))
 		out, err := tx.Install(ctx, engine.Change{Kind: "edit", Actor: trust.Owner, Base: &v.Revision,
-			Edits: []engine.Edit{{Op: "replace", Path: loc.path, Content: ptr(string(fl.bytes()))}}})
+			Edits: []result.Edit{{Op: "replace", Path: loc.path, Content: ptr(string(fl.bytes()))}}})
 		if err != nil {
 			return textLines(err, loc.path, loc.el.Line, strings.Count(raw, "\n")+1)
 		}

@@ -24,7 +24,7 @@ func open(t *testing.T) (*engine.Engine, string) {
 }
 
 // update installs one owner transaction of replaces and creates.
-func update(t *testing.T, e *engine.Engine, edits ...engine.Edit) {
+func update(t *testing.T, e *engine.Engine, edits ...result.Edit) {
 	t.Helper()
 	if _, err := e.Update(ctx, enginetest.Tx(enginetest.Revision(t, e), edits...)); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -257,13 +258,13 @@ func sameCitation(a, b topic.Definition) bool {
 }
 
 // edits turns the working copies into the transaction's edits.
-func (m *mover) edits() []engine.Edit {
+func (m *mover) edits() []result.Edit {
 	paths := make([]string, 0, len(m.files))
 	for p := range m.files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var out []engine.Edit
+	var out []result.Edit
 	for _, p := range paths {
 		cur, _, ok := m.v.Topic(p)
 		if !ok {
@@ -273,7 +274,7 @@ func (m *mover) edits() []engine.Edit {
 		if f := m.files[p]; f != nil {
 			want = f.bytes()
 		}
-		if ed, ok := engine.FileEdit(p, cur, want); ok {
+		if ed, ok := result.FileEdit(p, cur, want); ok {
 			out = append(out, ed)
 		}
 	}

@@ -108,15 +108,15 @@ func Exists(state, rel string) bool {
 }
 
 // Tx builds a transaction.
-func Tx(base int64, edits ...engine.Edit) engine.Transaction {
-	return engine.Transaction{BaseRevision: &base, Edits: edits}
+func Tx(base int64, edits ...result.Edit) result.Transaction {
+	return result.Transaction{BaseRevision: &base, Edits: edits}
 }
 
-func Create(p, c string) engine.Edit  { return engine.Edit{Op: "create", Path: p, Content: &c} }
-func Replace(p, c string) engine.Edit { return engine.Edit{Op: "replace", Path: p, Content: &c} }
-func Append(p, c string) engine.Edit  { return engine.Edit{Op: "append", Path: p, Content: &c} }
-func Delete(p string) engine.Edit     { return engine.Edit{Op: "delete", Path: p} }
-func Move(p, to string) engine.Edit   { return engine.Edit{Op: "move", Path: p, To: to} }
+func Create(p, c string) result.Edit  { return result.Edit{Op: "create", Path: p, Content: &c} }
+func Replace(p, c string) result.Edit { return result.Edit{Op: "replace", Path: p, Content: &c} }
+func Append(p, c string) result.Edit  { return result.Edit{Op: "append", Path: p, Content: &c} }
+func Delete(p string) result.Edit     { return result.Edit{Op: "delete", Path: p} }
+func Move(p, to string) result.Edit   { return result.Edit{Op: "move", Path: p, To: to} }
 
 // Code returns the engine error code of err ("" for nil).
 func Code(err error) engine.Code {

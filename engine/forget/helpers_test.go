@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
+	"scriptorium/engine/result"
 )
 
 // The engine's fixture helpers (package enginetest), under the names the
@@ -30,7 +31,7 @@ var (
 
 // revertUpdate installs edits on the current revision and returns the new
 // one.
-func revertUpdate(t *testing.T, e *engine.Engine, edits ...engine.Edit) int64 {
+func revertUpdate(t *testing.T, e *engine.Engine, edits ...result.Edit) int64 {
 	t.Helper()
 	res, err := e.Update(context.Background(), ftTx(ftRevision(t, e), edits...))
 	if err != nil {

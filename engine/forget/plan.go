@@ -24,7 +24,7 @@ type forgetPlan struct {
 	targets   []result.Source          // every record of those ids, v2 and legacy
 	archives  map[string][]byte        // new archive bytes (engine.ForgetArchives)
 	removed   []result.ForgottenRecord // what the archives lost, with hashes
-	edits     []engine.Edit            // topic edits
+	edits     []result.Edit            // topic edits
 	blocks    []string                 // block ids removed
 	labels    []string                 // footnote labels removed
 	citations int                      // citations dropped from definitions that stay

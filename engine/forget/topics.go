@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/topic"
 )
 
@@ -147,11 +148,11 @@ func (fp *forgetPlan) rewriteTopics(v *engine.View) {
 	sort.Strings(paths)
 	for _, p := range paths {
 		if goneFiles[p] {
-			fp.edits = append(fp.edits, engine.Edit{Op: "delete", Path: p})
+			fp.edits = append(fp.edits, result.Edit{Op: "delete", Path: p})
 			continue
 		}
 		content := string(spliceElements(datas[p], files[p], per[p]))
-		fp.edits = append(fp.edits, engine.Edit{Op: "replace", Path: p, Content: &content})
+		fp.edits = append(fp.edits, result.Edit{Op: "replace", Path: p, Content: &content})
 	}
 }
 

@@ -294,8 +294,8 @@ func choose(p Proposal, only []string) ([]string, error) {
 
 // rebase computes the edits that bring the chosen files from the current
 // view to the proposal's result.
-func rebase(v *engine.View, p Proposal, chosen []string) ([]engine.Edit, error) {
-	var edits []engine.Edit
+func rebase(v *engine.View, p Proposal, chosen []string) ([]result.Edit, error) {
+	var edits []result.Edit
 	var bad []engine.Violation
 	for _, path := range chosen {
 		f := p.Files[path]
@@ -308,7 +308,7 @@ func rebase(v *engine.View, p Proposal, chosen []string) ([]engine.Edit, error) 
 			bad = append(bad, engine.Violation{Code: "proposal_conflict", Path: path, Line: c.Line,
 				Message: fmt.Sprintf("%s changed since the proposal's base revision %d", c.Key, p.BaseRevision)})
 		}
-		if ed, ok := engine.FileEdit(path, cur, merged); ok && len(conflicts) == 0 {
+		if ed, ok := result.FileEdit(path, cur, merged); ok && len(conflicts) == 0 {
 			edits = append(edits, ed)
 		}
 	}

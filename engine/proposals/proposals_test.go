@@ -27,7 +27,7 @@ func propose(t *testing.T, e *engine.Engine) proposals.Proposal {
 		t.Fatal(err)
 	}
 	edited := strings.Replace(notes, "Alpha fact.", "Alpha fact, proposed.", 1)
-	plan, err := e.Plan(v, engine.Change{Kind: "sleep", Edits: []engine.Edit{
+	plan, err := e.Plan(v, engine.Change{Kind: "sleep", Edits: []result.Edit{
 		enginetest.Replace("topics/notes.md", edited), enginetest.Create("topics/extra.md", "# Extra\n\nGamma fact. ^aaaaaaa3\n")}})
 	if err != nil {
 		t.Fatal(err)

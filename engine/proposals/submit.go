@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
@@ -28,7 +29,7 @@ type Submitted struct {
 // would be, so the proposal can be accepted as it stands: a stale
 // base_revision is CONFLICT and an edit that would break the workspace is
 // REJECTED, and then nothing is stored.
-func Submit(ctx context.Context, e *engine.Engine, tx engine.Transaction) (Submitted, error) {
+func Submit(ctx context.Context, e *engine.Engine, tx result.Transaction) (Submitted, error) {
 	out := Submitted{Changed: []string{}}
 	if err := e.Authorize(trust.OpSubmit); err != nil {
 		return out, err

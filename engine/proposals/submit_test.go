@@ -8,6 +8,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
 
@@ -19,7 +20,7 @@ func TestSubmit_PairedCoreBecomesAProposal(t *testing.T) {
 	cases := []struct {
 		name  string
 		files map[string]string
-		edit  engine.Edit
+		edit  result.Edit
 	}{
 		{"create", map[string]string{"topics/notes.md": notes}, enginetest.Create(trust.CorePath, "# Core\n\nUse tabs. ^c0c0c0c1\n")},
 		{"append", map[string]string{"topics/core.md": "# Core\n\nOwner rule. ^c0c0c0c0\n"}, enginetest.Append(trust.CorePath, "Use tabs. ^c0c0c0c1\n")},
@@ -72,7 +73,7 @@ func TestSubmit_Refusals(t *testing.T) {
 	before := enginetest.Tree(t, state)
 	cases := []struct {
 		name string
-		tx   engine.Transaction
+		tx   result.Transaction
 		want engine.Code
 	}{
 		{"another file", enginetest.Tx(rev, enginetest.Append("topics/notes.md", "More. ^c0c0c0c1\n")), engine.CodeInvalidArgument},

@@ -51,7 +51,7 @@ func ExplainCore(ctx context.Context, e *engine.Engine, ref string) (result.Core
 	if f == nil {
 		return x, engine.Errorf(engine.CodeConflict, "topics/core.md changed while it was read; try again")
 	}
-	pinnedUntil := engine.PinnedEnd(f.Elements)
+	pinnedUntil := topic.PinnedEnd(f.Elements)
 	var firstExcluded string
 	if len(rep.Excluded) > 0 {
 		firstExcluded = rep.Excluded[0]
@@ -126,7 +126,7 @@ func ReorderCore(ctx context.Context, e *engine.Engine, ref string, m result.Cor
 			return nil
 		}
 		out, err := tx.Install(ctx, engine.Change{Kind: "update", Actor: e.Options().Tier, Base: &v.Revision,
-			Edits: []engine.Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
+			Edits: []result.Edit{{Op: "replace", Path: coreTopicPath, Content: &content}}})
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 		return nil, 0, false, engine.Errorf(engine.CodeNotFound, "no block ^%s in %s", id, coreTopicPath)
 	}
 	block := els[at]
-	wasPinned := at < engine.PinnedEnd(els)
+	wasPinned := at < topic.PinnedEnd(els)
 	els = append(els[:at:at], els[at+1:]...)
 	blockIdx := func() []int { // element indexes of the remaining blocks
 		var out []int
@@ -187,13 +187,13 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 	}
 	switch {
 	case m.Pin:
-		end := engine.PinnedEnd(els)
+		end := topic.PinnedEnd(els)
 		if end == 0 { // create the pinned section right after the title
 			title := 0
 			if len(els) > 0 && els[0].Kind == topic.KindHeading && els[0].Level == 1 {
 				title = 1
 			}
-			els = append(els[:title:title], append([]topic.Element{{Kind: topic.KindHeading, Raw: engine.PinnedHeading, Level: 2, Heading: "Pinned"}}, els[title:]...)...)
+			els = append(els[:title:title], append([]topic.Element{{Kind: topic.KindHeading, Raw: topic.PinnedHeading, Level: 2, Heading: "Pinned"}}, els[title:]...)...)
 			end = title + 1
 			// The rest of the file needs a heading of its own, or it would
 			// read as pinned too.
@@ -208,7 +208,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 		}
 		// First in the section after the pinned one, which a pin made when
 		// it created the pinned section.
-		end := engine.PinnedEnd(els)
+		end := topic.PinnedEnd(els)
 		if end == len(els) {
 			els = append(els, topic.Element{Kind: topic.KindHeading, Raw: "## Core", Level: 2, Heading: "Core"})
 		}
@@ -216,7 +216,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 	case m.Top:
 		pinned := 0
 		for _, i := range blockIdx() {
-			if i < engine.PinnedEnd(els) {
+			if i < topic.PinnedEnd(els) {
 				pinned++
 			}
 		}
@@ -233,7 +233,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 		if el.Kind == topic.KindBlock {
 			pos++
 			if el.BlockID == id {
-				return els, pos, i < engine.PinnedEnd(els), nil
+				return els, pos, i < topic.PinnedEnd(els), nil
 			}
 		}
 	}

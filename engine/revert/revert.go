@@ -104,13 +104,13 @@ func historyFiles(ctx context.Context, rec *records.Store, rev int64) (records.R
 // revertEdits computes, file by file, the edits that undo target on the
 // current view, or a CONFLICT listing every block a later transaction
 // changed too.
-func revertEdits(ctx context.Context, rec *records.Store, v *engine.View, target records.Revision) ([]engine.Edit, error) {
+func revertEdits(ctx context.Context, rec *records.Store, v *engine.View, target records.Revision) ([]result.Edit, error) {
 	paths := make([]string, 0, len(target.Files))
 	for p := range target.Files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var edits []engine.Edit
+	var edits []result.Edit
 	var bad []engine.Violation
 	for _, p := range paths {
 		fc := target.Files[p]
@@ -130,7 +130,7 @@ func revertEdits(ctx context.Context, rec *records.Store, v *engine.View, target
 			}
 			continue
 		}
-		if ed, ok := engine.FileEdit(p, cur, merged); ok {
+		if ed, ok := result.FileEdit(p, cur, merged); ok {
 			edits = append(edits, ed)
 		}
 	}

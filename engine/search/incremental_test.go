@@ -26,12 +26,12 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 	}
 	// Create a file, then change it: the second install replaces a file
 	// the index already describes.
-	for i, ed := range []engine.Edit{
+	for i, ed := range []result.Edit{
 		{Op: "create", Path: "topics/facts.md", Content: ptr("# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n")},
 		{Op: "append", Path: "topics/facts.md", Content: ptr("The owner plays the cello on Sundays. ^0000000b\n")},
 	} {
 		rev := int64(i)
-		if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{ed}}); err != nil {
+		if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{ed}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -50,7 +50,7 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 	}
 	more := "The owner brews mead in autumn. ^0000000d\n"
 	start := time.Now()
-	if _, err := b.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{{Op: "append", Path: "topics/facts.md", Content: &more}}}); err != nil {
+	if _, err := b.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "append", Path: "topics/facts.md", Content: &more}}}); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("install beside a held reader took %v", time.Since(start))

@@ -248,7 +248,7 @@ func TestIndexResync_AfterInstall(t *testing.T) {
 		rev = st.Revision
 	}
 	add := "The owner tuned the theremin. ^0dd0dd00\n"
-	if _, err := e.Update(context.Background(), engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{{Op: "append", Path: m.EditTopics[1], Content: &add}}}); err != nil {
+	if _, err := e.Update(context.Background(), result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "append", Path: m.EditTopics[1], Content: &add}}}); err != nil {
 		t.Fatal(err)
 	}
 	e.Close()

@@ -186,7 +186,7 @@ func (p *pass) withModel(ctx context.Context, m model.Model, opts SleepOptions) 
 // workspace and the sleep rules, installs them, and records the report.
 // redirect maps block ids the offline organiser merged away to the ids
 // that absorbed them; nil for a model pass, whose merges are not declared.
-func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, edits []engine.Edit, redirect map[string]string, rep result.PassReport) (result.PassReport, error) {
+func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, edits []result.Edit, redirect map[string]string, rep result.PassReport) (result.PassReport, error) {
 	rep.Changed = []result.FileDiff{}
 	if len(edits) == 0 {
 		return p.recordEmpty(ctx, before, rep)
@@ -396,7 +396,7 @@ func sleepModelError(err error) *engine.Error {
 // parseSleepAnswer reads the model's {"edits":[…]} answer. An answer that
 // is not that shape is MODEL_OUTPUT_INVALID; the edits themselves are
 // judged later, against the whole workspace.
-func parseSleepAnswer(resp model.Response) ([]engine.Edit, error) {
+func parseSleepAnswer(resp model.Response) ([]result.Edit, error) {
 	if resp.Truncated {
 		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer stopped at the token limit; nothing was changed")
 	}
@@ -405,7 +405,7 @@ func parseSleepAnswer(resp model.Response) ([]engine.Edit, error) {
 		return nil, sleepModelError(err)
 	}
 	var ans struct {
-		Edits *[]engine.Edit `json:"edits"`
+		Edits *[]result.Edit `json:"edits"`
 	}
 	if err := json.Unmarshal([]byte(obj), &ans); err != nil {
 		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer is not {\"edits\":[…]}: %v", err)
@@ -417,11 +417,11 @@ func parseSleepAnswer(resp model.Response) ([]engine.Edit, error) {
 		return nil, nil
 	}
 	zero := int64(0)
-	doc, err := json.Marshal(engine.Transaction{BaseRevision: &zero, Edits: *ans.Edits})
+	doc, err := json.Marshal(result.Transaction{BaseRevision: &zero, Edits: *ans.Edits})
 	if err != nil {
 		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's edits cannot be read: %v", err)
 	}
-	tx, err := engine.ParseTransaction(doc)
+	tx, err := result.ParseTransaction(doc)
 	if err != nil {
 		ee := engine.AsError(err)
 		return nil, &engine.Error{Code: engine.CodeRejected, Message: "the model's transaction is malformed: " + ee.Message, Err: err}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/topic"
 )
 
@@ -125,19 +126,19 @@ func newOrganiser(v *engine.View, splitTokens int, checkPath func(string) string
 }
 
 // run performs the three phases and returns the pass's edits.
-func (o *organiser) run() []engine.Edit {
+func (o *organiser) run() []result.Edit {
 	o.mergeDuplicates()
 	o.splitOversized()
 	o.repairLinks()
-	var edits []engine.Edit
+	var edits []result.Edit
 	for _, p := range o.order {
 		f := o.files[p]
 		content := string(f.data)
 		switch {
 		case f.orig == nil:
-			edits = append(edits, engine.Edit{Op: "create", Path: p, Content: &content})
+			edits = append(edits, result.Edit{Op: "create", Path: p, Content: &content})
 		case !bytes.Equal(f.orig, f.data):
-			edits = append(edits, engine.Edit{Op: "replace", Path: p, Content: &content})
+			edits = append(edits, result.Edit{Op: "replace", Path: p, Content: &content})
 		}
 	}
 	return edits

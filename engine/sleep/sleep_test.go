@@ -377,7 +377,7 @@ func TestSleep_RuleGuards(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = (&pass{e: e}).finish(ctx, tx, s, []engine.Edit{{Op: "replace", Path: tt.path, Content: &content}}, tt.redirect,
+				_, err = (&pass{e: e}).finish(ctx, tx, s, []result.Edit{{Op: "replace", Path: tt.path, Content: &content}}, tt.redirect,
 					result.PassReport{Model: config.OfflineModelName})
 				return err
 			})
@@ -428,7 +428,7 @@ func (m *sleepFakeModel) Complete(ctx context.Context, req model.Request) (model
 	return model.Response{Text: m.answer, TokensIn: 1200, TokensOut: 80, Model: "reorganiser"}, nil
 }
 
-func sleepEditsJSON(t *testing.T, edits ...engine.Edit) string {
+func sleepEditsJSON(t *testing.T, edits ...result.Edit) string {
 	t.Helper()
 	data, err := json.Marshal(map[string]any{"edits": edits})
 	if err != nil {
@@ -453,20 +453,20 @@ func TestSleep_ModelPasses(t *testing.T) {
 		changed  []string
 	}{
 		{name: "Accepted", answer: func(t *testing.T) string {
-			return "Here is the pass:\n```json\n" + sleepEditsJSON(t, engine.Edit{Op: "replace", Path: "topics/notes.md", Content: str(notes)}) + "\n```\n"
+			return "Here is the pass:\n```json\n" + sleepEditsJSON(t, result.Edit{Op: "replace", Path: "topics/notes.md", Content: str(notes)}) + "\n```\n"
 		}, changed: []string{"topics/notes.md"}},
 		{name: "NothingToDo", answer: func(*testing.T) string { return `{"edits":[]}` }},
 		{name: "LosesCitation", answer: func(t *testing.T) string {
-			return sleepEditsJSON(t, engine.Edit{Op: "delete", Path: "topics/tracker.md"})
+			return sleepEditsJSON(t, result.Edit{Op: "delete", Path: "topics/tracker.md"})
 		}, wantCode: engine.CodeRejected, wantErr: "citation_lost"},
 		{name: "TouchesPending", answer: func(t *testing.T) string {
-			return sleepEditsJSON(t, engine.Edit{Op: "replace", Path: "topics/group.md", Content: str("# Group\n")})
+			return sleepEditsJSON(t, result.Edit{Op: "replace", Path: "topics/group.md", Content: str("# Group\n")})
 		}, wantCode: engine.CodeRejected, wantErr: "pending_file"},
 		{name: "BreaksFormat", answer: func(t *testing.T) string {
-			return sleepEditsJSON(t, engine.Edit{Op: "create", Path: "topics/new.md", Content: str("# New\n\nA paragraph without an id.\n")})
+			return sleepEditsJSON(t, result.Edit{Op: "create", Path: "topics/new.md", Content: str("# New\n\nA paragraph without an id.\n")})
 		}, wantCode: engine.CodeRejected, wantErr: "missing_block_id"},
 		{name: "OutsideTopics", answer: func(t *testing.T) string {
-			return sleepEditsJSON(t, engine.Edit{Op: "create", Path: "sources/x.md", Content: str("x\n")})
+			return sleepEditsJSON(t, result.Edit{Op: "create", Path: "sources/x.md", Content: str("x\n")})
 		}, wantCode: engine.CodeRejected, wantErr: "bad_path"},
 		{name: "NotJSON", answer: func(*testing.T) string { return "Everything looks fine to me." },
 			wantCode: engine.CodeModelOutputInvalid, wantErr: "no JSON object"},

@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -50,11 +51,11 @@ func (w *writer) proposeCore(ctx context.Context) {
 	if after == "" {
 		return
 	}
-	edit, ok := engine.FileEdit(render.CoreTopicPath, before, []byte(after))
+	edit, ok := result.FileEdit(render.CoreTopicPath, before, []byte(after))
 	if !ok {
 		return
 	}
-	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner, Edits: []engine.Edit{edit}})
+	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner, Edits: []result.Edit{edit}})
 	if err != nil || len(engine.NewViolations(v, plan.After)) > 0 {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -29,7 +30,7 @@ func WriteTurnBlocks(ctx context.Context, e *engine.Engine, opts WriteOptions) (
 // one cited block in a topic chosen by speaker (people/<name>.md) or, for
 // speakerless records, by thread (threads/<provider>-<thread>.md). The
 // result is a valid transaction without any network.
-func turnBlockEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []engine.Edit {
+func turnBlockEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []result.Edit {
 	type pending struct {
 		title string
 		parts []string
@@ -68,16 +69,16 @@ func turnBlockEdits(e *engine.Engine, v *engine.View, recs []distillRecord) []en
 		byPath[p].parts = append(byPath[p].parts, block, def)
 	}
 	sort.Strings(order)
-	var edits []engine.Edit
+	var edits []result.Edit
 	for _, p := range order {
 		pd := byPath[p]
 		body := strings.Join(pd.parts, "\n\n") + "\n"
 		if _, _, exists := v.Topic(p); exists {
-			edits = append(edits, engine.Edit{Op: "append", Path: p, Content: &body})
+			edits = append(edits, result.Edit{Op: "append", Path: p, Content: &body})
 			continue
 		}
 		content := "# " + pd.title + "\n\n" + body
-		edits = append(edits, engine.Edit{Op: "create", Path: p, Content: &content})
+		edits = append(edits, result.Edit{Op: "create", Path: p, Content: &content})
 	}
 	return edits
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"scriptorium/engine"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
@@ -210,16 +211,16 @@ func (f *filer) file(p string) *topicEdit {
 }
 
 // edits are the changed files as whole-file edits, in path order.
-func (f *filer) edits() []engine.Edit {
+func (f *filer) edits() []result.Edit {
 	var paths []string
 	for p := range f.files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var out []engine.Edit
+	var out []result.Edit
 	for _, p := range paths {
 		te := f.files[p]
-		if ed, ok := engine.FileEdit(p, te.before, te.render()); ok {
+		if ed, ok := result.FileEdit(p, te.before, te.render()); ok {
 			out = append(out, ed)
 		}
 	}

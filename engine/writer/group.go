@@ -9,9 +9,9 @@ import (
 
 // A forced write over many small sessions used to pay one install — about
 // forty fsyncs, the index batch and the derived views — per session. The
-// offline writer's output does not depend on how turns are cut into
-// batches (each turn becomes its own block, appended in order), so a forced
-// offline run groups whole sessions into one install up to
+// offline writer distils each session of a batch on its own, so its output
+// does not depend on how whole sessions are grouped into batches, and a
+// forced offline run groups whole sessions into one install up to
 // WriteThreshold tokens. A group is one transaction: a writer killed
 // before its markers are set finds the group's turns archived and cited on
 // the rerun and only marks them, so the rerun ends byte-identical. A

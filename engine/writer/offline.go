@@ -45,7 +45,7 @@ type distillRecord struct {
 // where the session has none, else the one in memory cites their turns.
 // A promoted turn the distiller finds nothing in is kept in its speaker's
 // words (distill.Quoted): the owner chose to keep it.
-func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string) []engine.Edit {
+func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string) []result.Edit {
 	replaceSummary := kind == "write"
 	f := newFiler(w.e, v)
 	byRef := map[string]distillRecord{}
@@ -244,7 +244,7 @@ func recordOf(src result.Source) distillRecord {
 
 // distillEdits asks the configured model for edits (the offline model
 // when none is configured).
-func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord, kind string) ([]engine.Edit, error) {
+func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distillRecord, kind string) ([]result.Edit, error) {
 	m, err := w.modelFor("")
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/trust"
 )
@@ -16,7 +17,7 @@ import (
 // from them wait as a proposal the owner accepts or declines. The edits
 // are checked against the workspace as an install would be, so a proposal
 // the owner sees can be accepted as it stands.
-func (w *writer) propose(ctx context.Context, store *sessions.Store, nodes []sessions.Node, v *engine.View, archives map[string][]byte, edits []engine.Edit) error {
+func (w *writer) propose(ctx context.Context, store *sessions.Store, nodes []sessions.Node, v *engine.View, archives map[string][]byte, edits []result.Edit) error {
 	if len(archives) > 0 {
 		if err := w.install(ctx, store, nodes, engine.Change{Kind: "write", Actor: trust.Owner, Base: &v.Revision,
 			Archives: archives}); err != nil {

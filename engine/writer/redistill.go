@@ -178,7 +178,7 @@ var markerRE = regexp.MustCompile(`\[\^[^\]\s]+\]`)
 
 // run finds the turn blocks, distils them thread by thread and returns
 // the edits of the files it changed.
-func (r *redistiller) run(only string, res *RedistillResult) ([]engine.Edit, error) {
+func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, error) {
 	linked := r.linkedIDs()
 	byThread := map[string][]turnBlock{}
 	var threads []string

@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
@@ -44,7 +45,7 @@ func rdState(t *testing.T) (state string, e *engine.Engine) {
 	// The owner's own block elsewhere: never touched.
 	own := "# Notes\n\nThe garden shed key is under the blue pot. ^0ddba11a\n"
 	rev, _ := e.Revision()
-	if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{{Op: "create", Path: "topics/notes.md", Content: &own}}}); err != nil {
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "create", Path: "topics/notes.md", Content: &own}}}); err != nil {
 		t.Fatal(err)
 	}
 	return state, e
@@ -191,7 +192,7 @@ func TestRedistill_ThreadAndErrors(t *testing.T) {
 	}
 	link := "See [the thanks](threads/openprogram-chat1.md#^" + thanks + "). ^0ddba11b\n"
 	rev, _ := e.Revision()
-	if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{{Op: "append", Path: "topics/notes.md", Content: &link}}}); err != nil {
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "append", Path: "topics/notes.md", Content: &link}}}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := writer.Redistill(ctx, e, writer.RedistillOptions{Thread: "chat2"})

@@ -219,14 +219,14 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 		content := fmt.Sprintf("Goroutine %d note %d about herons. ^%08x\n", w, *notes, w<<20|*notes+1)
 		op := ftAppendEdit(p, content)
 		if *notes == 0 {
-			op = engine.Edit{Op: "create", Path: p, Content: ptr(fmt.Sprintf("# Goroutine %d\n\n", w) + content)}
+			op = result.Edit{Op: "create", Path: p, Content: ptr(fmt.Sprintf("# Goroutine %d\n\n", w) + content)}
 		}
 		err := soakRetry(ctx, func() error {
 			rev, err := e.Revision()
 			if err != nil {
 				return err
 			}
-			_, err = e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{op}})
+			_, err = e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{op}})
 			return err
 		})
 		if err == nil {
@@ -292,4 +292,4 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 
 func ptr(s string) *string { return &s }
 
-func ftAppendEdit(p, c string) engine.Edit { return engine.Edit{Op: "append", Path: p, Content: &c} }
+func ftAppendEdit(p, c string) result.Edit { return result.Edit{Op: "append", Path: p, Content: &c} }

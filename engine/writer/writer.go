@@ -13,6 +13,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/render"
 	"scriptorium/trust"
@@ -131,7 +132,7 @@ type writer struct {
 	// turnBlocks, when set, is the offline writer instead of the
 	// distiller: tests use the old writer's one block per turn to make
 	// memory for Redistill.
-	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []engine.Edit
+	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []result.Edit
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }
@@ -339,7 +340,7 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 			return err
 		}
 		todo := w.unwritten(v, drecs)
-		var edits []engine.Edit
+		var edits []result.Edit
 		if len(todo) > 0 {
 			if edits, err = w.distillEdits(ctx, v, todo, "write"); err != nil {
 				return err

@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/model"
+	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace/archive"
 )
@@ -33,7 +34,7 @@ Answer with exactly one JSON object: {"edits":[...]} where each edit is one of
 Do not write anything but the JSON object.`
 
 // modelEdits asks a network model for the edits that distil recs.
-func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, recs []distillRecord) ([]engine.Edit, error) {
+func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, recs []distillRecord) ([]result.Edit, error) {
 	var b strings.Builder
 	b.WriteString("TURNS\n")
 	for _, r := range recs {
@@ -87,13 +88,13 @@ func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, 
 }
 
 // parseModelEdits decodes a model's {"edits":[…]} answer.
-func parseModelEdits(text string) ([]engine.Edit, error) {
+func parseModelEdits(text string) ([]result.Edit, error) {
 	obj, err := model.ExtractJSONObject(text)
 	if err != nil {
 		return nil, modelError(err)
 	}
 	var ans struct {
-		Edits []engine.Edit `json:"edits"`
+		Edits []result.Edit `json:"edits"`
 	}
 	if err := json.Unmarshal([]byte(obj), &ans); err != nil {
 		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer is not an {\"edits\":[…]} object: %v", err)

@@ -230,7 +230,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		if err != nil {
 			return nil, engine.Wrap(engine.CodeInvalidArgument, err, "read body")
 		}
-		tx, err := engine.ParseTransaction(body)
+		tx, err := result.ParseTransaction(body)
 		if err != nil {
 			return nil, err
 		}

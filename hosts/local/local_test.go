@@ -34,7 +34,7 @@ func openWith(t *testing.T, state string, facts string) *engine.Engine {
 	t.Cleanup(func() { e.Close() })
 	if facts != "" {
 		rev := int64(0)
-		if _, err := e.Update(ctx, engine.Transaction{BaseRevision: &rev, Edits: []engine.Edit{{Op: "create", Path: "topics/facts.md", Content: &facts}}}); err != nil {
+		if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "create", Path: "topics/facts.md", Content: &facts}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -257,7 +257,7 @@ func (t *tools) update(ctx context.Context, _ *mcp.CallToolRequest, in UpdateInp
 	if err != nil {
 		return nil, UpdateOutput{}, toolError(err)
 	}
-	tx, err := engine.ParseTransaction(data)
+	tx, err := result.ParseTransaction(data)
 	if err != nil {
 		return nil, UpdateOutput{}, toolError(err)
 	}

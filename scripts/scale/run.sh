@@ -104,7 +104,7 @@ pair() { # label query-args… ::: grep-dirs…
 	local r
 	r=$("$m" pair -runs "$runs" -timeout "$timeout" -base-ok 0,1 -- \
 		"$cli" --state "$state" search "${args[@]}" --json ::: grep -rlF -- "$word" "${dirs[@]}")
-	read -r p50 p95 g50 g95 x rss files <<<"$r"
+	read -r p50 p95 g50 g95 x rss files _ <<<"$r"
 	local target="—" rss_target="—"
 	if [ "$n" -eq 100000 ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
 	if [ "$n" -eq 1000000 ]; then target="≤ 0.1: $(verdict "$x" 0.1)" rss_target="≤ 1024: $(verdict "$rss" 1024)"; fi
@@ -133,10 +133,10 @@ ppair() {
 	local r target="—" rss_target="—"
 	r=$("$m" pair -runs "$runs" -timeout "$timeout" -base-ok 0,1 "${opts[@]}" -- "$@" ::: \
 		grep -rliF -- "$word" "$state/memory/topics" "$state/memory/sources")
-	read -r p50 p95 g50 g95 x rss files <<<"$r"
+	read -r p50 p95 g50 g95 x rss files cpu gcpu cx <<<"$r"
 	if [ "$n" -eq 100000 ] && [ "$mode" = alone ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
 	if [ "$n" -eq 100000 ] && [ "$mode" = resident ]; then target="≤ 0.3: $(verdict "$x" 0.3)"; fi
-	echo "| $label | $name | $mode | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $rss ($rss_target) | $files |" >>"$t_recall"
+	echo "| $label | $name | $mode | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $cpu / $gcpu = $cx | $rss ($rss_target) | $files |" >>"$t_recall"
 }
 # prompt_path times recall and the hook for the queries $recall_at (mode:
 # alone, or resident while a daemon serves the socket).
@@ -151,7 +151,7 @@ prompt_path() { # mode
 		# A hook that gave up prints nothing and still exits 0: check that
 		# it answers before timing it.
 		if ! "$cli" hook claude-code --state "$state" <"$ev" | grep -q additionalContext; then
-			echo "| $label | \`$q\` (hook) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — |" >>"$t_recall"
+			echo "| $label | \`$q\` (hook) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — | — |" >>"$t_recall"
 		else
 			ppair "$mode" "\`$q\` (hook)" "$w" -stdin "$ev" -- "$cli" hook claude-code --state "$state"
 		fi
@@ -308,8 +308,8 @@ out=$work/results.md
 	if [ -s "$t_recall" ]; then
 		echo "The prompt path (issue 26): \`hook claude-code\` (UserPromptSubmit, the event on stdin) and \`recall QUERY --json\` vs \`grep -rliF WORD\` of the query's rarest word over topics/ and sources/, interleaved, $runs runs each; alone, then with a \`daemon\` serving the local socket:"
 		echo
-		echo "| N | prompt | mode | grep word | p50 ms | p95 ms | grep p50 ms | p95 ms | x = command / grep (target) | peak RSS MiB (target) | grep files |"
-		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+		echo "| N | prompt | mode | grep word | p50 ms | p95 ms | grep p50 ms | p95 ms | x = command / grep (target) | CPU p50 ms: command / grep = x | peak RSS MiB (target) | grep files |"
+		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 		cat "$t_recall"
 		echo
 	fi

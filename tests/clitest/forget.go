@@ -21,9 +21,9 @@ const (
 	CanarySource  = `chat-canary-5e2 <alarm & "pin">`
 )
 
-// ForgetTurnsJSONL is the chat ForgetBase imports: the canaries among
+// forgetTurnsJSONL is the chat ForgetBase imports: the canaries among
 // harmless turns.
-func ForgetTurnsJSONL() string {
+func forgetTurnsJSONL() string {
 	line := func(m map[string]any) string {
 		b, _ := json.Marshal(m)
 		return string(b) + "\n"
@@ -49,7 +49,7 @@ func ForgetBase(t *testing.T, run Runner) string {
 	t.Helper()
 	state := filepath.Join(t.TempDir(), "state")
 	turns := filepath.Join(t.TempDir(), "turns.jsonl")
-	if err := os.WriteFile(turns, []byte(ForgetTurnsJSONL()), 0o644); err != nil {
+	if err := os.WriteFile(turns, []byte(forgetTurnsJSONL()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	run.Must(t, "import", turns, "--state", state)

@@ -7,7 +7,9 @@
 //	measure pair [-runs 10] [-timeout 2m] [-base-ok 0,1] [-stdin FILE] -- CMD… ::: BASE…
 //	    one untimed run of each, then the two interleaved -runs times
 //	    (-stdin: CMD reads FILE, as a hook reads its event);
-//	    prints "<p50 ms>\t<p95 ms>\t<base p50 ms>\t<base p95 ms>\t<p50/base p50>\t<peak RSS MiB>\t<base stdout lines>"
+//	    prints "<p50 ms>\t<p95 ms>\t<base p50 ms>\t<base p95 ms>\t<p50/base p50>\t<peak RSS MiB>\t<base stdout lines>
+//	    \t<CPU p50 ms>\t<base CPU p50 ms>\t<CPU p50/base CPU p50>" (CPU: user + system, which a
+//	    loaded machine does not inflate as it does the wall clock)
 //	measure manifest -manifest FILE queries|edit_topics|cites|filter
 //	    prints that part of a manifest, one value a line (cites: source-ids;
 //	    filter: speaker, path, since, until)
@@ -71,7 +73,8 @@ func fail(err error) {
 // sample is one finished run.
 type sample struct {
 	wall  time.Duration
-	rssKB int64 // ru_maxrss: KiB on Linux
+	cpu   time.Duration // user + system: what the machine's load does not inflate
+	rssKB int64         // ru_maxrss: KiB on Linux
 	exit  int
 	err   string // the tail of stderr
 	lines int
@@ -97,6 +100,7 @@ func runOnce(argv []string, timeout time.Duration, stdin ...[]byte) (sample, err
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.rssKB = ru.Maxrss
+		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	s.exit = cmd.ProcessState.ExitCode()
 	if ctx.Err() != nil {
@@ -184,7 +188,7 @@ func pair(args []string) error {
 		}
 		okB = append(okB, n)
 	}
-	var as, bs []time.Duration
+	var as, bs, ca, cb []time.Duration
 	var rss int64
 	lines := 0
 	for r := -1; r < *runs; r++ { // r = -1: the untimed warm-up
@@ -205,11 +209,13 @@ func pair(args []string) error {
 		rss, lines = max(rss, sa.rssKB), sb.lines
 		if r >= 0 {
 			as, bs = append(as, sa.wall), append(bs, sb.wall)
+			ca, cb = append(ca, sa.cpu), append(cb, sb.cpu)
 		}
 	}
 	pa, pb := rank(as, 0.5), rank(bs, 0.5)
-	fmt.Printf("%.1f\t%.1f\t%.1f\t%.1f\t%.2f\t%.0f\t%d\n", ms(pa), ms(rank(as, 0.95)), ms(pb), ms(rank(bs, 0.95)),
-		float64(pa)/float64(max(pb, 1)), mib(rss), lines)
+	qa, qb := rank(ca, 0.5), rank(cb, 0.5)
+	fmt.Printf("%.1f\t%.1f\t%.1f\t%.1f\t%.2f\t%.0f\t%d\t%.1f\t%.1f\t%.2f\n", ms(pa), ms(rank(as, 0.95)), ms(pb), ms(rank(bs, 0.95)),
+		float64(pa)/float64(max(pb, 1)), mib(rss), lines, ms(qa), ms(qb), float64(qa)/float64(max(qb, 1)))
 	return nil
 }
 
