@@ -11,6 +11,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace"
