@@ -43,7 +43,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	}
 	const m = "scriptorium/"
 	services := []string{m + "engine/writer", m + "engine/sleep", m + "engine/daemon", m + "engine/backend", m + "engine/proposals", m + "engine/importer",
-		m + "engine/curate", m + "engine/revert", m + "engine/audit", m + "engine/forget", m + "engine/recall"}
+		m + "engine/curate", m + "engine/revert", m + "engine/audit", m + "engine/forget", m + "engine/recall", m + "engine/search"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records", m + "engine/result", m + "engine/deps",
@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 6150
+	coreLineLimit = 5240
 	coreFileLimit = 600
 )
 
@@ -343,6 +343,7 @@ var serviceEdges = map[string][]string{
 	"engine/recall":    {},
 	"engine/browse":    {},
 	"engine/review":    {},
+	"engine/search":    {},
 }
 
 // pendingServices may be listed before their package exists (a service
@@ -359,7 +360,7 @@ var frontEndServices = map[string][]string{
 	"keymap":              {},
 	"tui/enginebackend":   {"engine/audit", "engine/browse", "engine/curate", "engine/forget", "engine/proposals", "engine/recall", "engine/review", "engine/revert", "engine/sleep"},
 	"cmd/scriptorium-tui": {},
-	"hosts/hook":          {"engine/importer", "engine/recall", "engine/writer"},
+	"hosts/hook":          {"engine/importer", "engine/recall", "engine/search", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
 	"hosts/httpapi":       {"engine/audit", "engine/proposals"},
 	"hosts/local":         {"engine/recall"},
@@ -447,11 +448,9 @@ func slicesContains(s []string, v string) bool {
 }
 
 // literalLayoutAllowed are the files that still join ".scriptorium"
-// themselves; they leave the list when their code moves (index.go is
-// being reworked in parallel). The list only shrinks.
-var literalLayoutAllowed = map[string]bool{
-	"engine/index.go": true,
-}
+// themselves; they leave the list when their code moves. The list only
+// shrinks (it is empty now: the search glue left engine/index.go).
+var literalLayoutAllowed = map[string]bool{}
 
 // TestArchitecture_OneLayout: workspace spells the .scriptorium/ layout
 // (MetaPath, RuntimePath and the names beside them); no other package

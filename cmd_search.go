@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/result"
+	"scriptorium/engine/search"
 	"scriptorium/hosts/local"
 	"scriptorium/termsafe"
 	"scriptorium/workspace"
@@ -43,7 +44,7 @@ func runSearch(inv *invocation) error {
 	}
 	return inv.withEngine(false, func(ctx context.Context, e *engine.Engine) error {
 		if f, ok := termsafe.Unwrap(inv.stderr).(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			e.SetEmbedProgress(func(done, total int) {
+			search.SetEmbedProgress(e, func(done, total int) {
 				fmt.Fprintf(f, "\rembedding %d/%d documents…", done, total)
 				if done == total {
 					fmt.Fprintln(f)

@@ -10,6 +10,7 @@ import (
 	// that opens an engine must finish a forget a kill cut short, whether
 	// or not it has a forget verb (the demo has none).
 	_ "scriptorium/engine/forget"
+	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/hosts/local"
 	"scriptorium/trust"

@@ -39,6 +39,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/engine/search"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
@@ -112,7 +113,12 @@ func benchCopy(b *testing.B, state string) string {
 	if err := copyTree(state, dst); err != nil {
 		b.Fatal(err)
 	}
-	if err := engine.AdoptCopiedIndex(dst); err != nil {
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: dst})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	if err := search.AdoptCopiedIndex(context.Background(), e); err != nil {
 		b.Fatal(err)
 	}
 	return dst

@@ -2,66 +2,17 @@ package engine
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"scriptorium/engine/result"
 	"scriptorium/workspace/treetest"
 )
 
-// Helpers for the staleness tests: edits made behind the engine's back.
+// Helpers for the staleness tests: edits made behind the engine's back
+// (workspace/treetest).
 
-// editInPlace replaces the first from with to (the same length) in the
-// file at p, writing into the same inode and setting the old mtime back:
-// only ctime (or the racy hash) can tell the file changed.
-func editInPlace(t *testing.T, p, from, to string) {
-	t.Helper()
-	if len(from) != len(to) {
-		t.Fatalf("editInPlace %q → %q changes the size", from, to)
-	}
-	before, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(p, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte(strings.Replace(string(data), from, to, 1)), 0); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := os.Chtimes(p, before.ModTime(), before.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := os.Stat(p)
-	if after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || !os.SameFile(before, after) {
-		t.Fatal("the edit did not keep size, mtime and inode")
-	}
-}
-
-// gitIn returns a runner of git commands in dir (a new repository there
-// after run("init")); the test is skipped without git.
-func gitIn(t *testing.T, dir string) func(args ...string) {
-	t.Helper()
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git")
-	}
-	return func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(git, append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-}
+func editInPlace(t *testing.T, p, from, to string) { treetest.EditInPlace(t, p, from, to) }
 
 // warmCopy copies a fixture state dir, opens an engine on the copy and
 // reads its full snapshot (the reference the cold paths are compared
@@ -80,4 +31,26 @@ func warmCopy(t *testing.T, src string) (state string, warm *Engine, s *snapshot
 		t.Fatal(err)
 	}
 	return state, warm, s
+}
+
+func gitIn(t *testing.T, dir string) func(args ...string) { return treetest.Git(t, dir) }
+
+// coldFacts creates a workspace with one topic file through the engine
+// and returns the state dir (engine/search's coldFacts also builds the
+// index; the core's tests link no search service).
+func coldFacts(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	state := t.TempDir()
+	e, err := Open(ctx, Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rev := int64(0)
+	content := "# Facts\n\nThe owner keeps bees on the roof. ^0000000a\n\nThe owner plays the cello on Sundays. ^0000000b\n"
+	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "create", Path: "topics/facts.md", Content: &content}}}); err != nil {
+		t.Fatal(err)
+	}
+	return state
 }

@@ -17,7 +17,6 @@ import (
 	"scriptorium/engine/model"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
-	"scriptorium/engine/vectors"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -84,10 +83,6 @@ type Engine struct {
 	locks       atomic.Int32 // write locks this engine holds (finish.go)
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
-	indexRebuilds    atomic.Int64 // full index rebuilds by this engine, for tests
-	indexResynced    atomic.Int64 // documents re-indexed by resyncs (index_resync.go), for tests
-	staleSearches    atomic.Int64 // searches answered from an index held by another writer (index_stale.go)
-	fastSearches     atomic.Int64 // searches answered without a snapshot, for tests
 	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
 	recallIndexReads atomic.Int64 // recalls whose trust came from the index, for tests
 
@@ -102,10 +97,10 @@ type Engine struct {
 	watchOnce sync.Once
 	watch     workspace.TreeWatch // a long-lived engine's inotify watch (snapshot_watch.go)
 
-	emb vectors.Searcher // the embeddings search's progress callback and vectors
+	attachMu sync.Mutex
+	attached map[string]any // what services keep with the engine (search_service.go)
 
-	reader indexReader // the long-lived read-only index handle (index_reader.go)
-	inc    incState    // incremental derived views and validation (derived_cache.go, depindex.go)
+	inc incState // incremental derived views and validation (derived_cache.go, depindex.go)
 }
 
 // Open opens (creating if needed) the workspace of opts.StateDir. It
@@ -182,7 +177,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 
 // Close releases the engine's resources.
 func (e *Engine) Close() error {
-	e.reader.close()
+	e.closeAttached()
 	e.watch.Close()
 	e.closeOnce.Do(func() {
 		if e.ws != nil {

@@ -3,9 +3,7 @@ package engine
 import (
 	"context"
 	"crypto/sha256"
-	"sort"
 	"strconv"
-	"time"
 
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
@@ -145,23 +143,8 @@ func (tx *Tx) RebuildAll(ctx context.Context) error {
 	if _, err := e.writeDerived(s); err != nil {
 		return err
 	}
-	ix, err := e.openIndex()
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-	docs := s.docsOf()
-	list := make([]index.Doc, 0, len(docs))
-	for _, d := range docs {
-		list = append(list, d)
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
-	if err := ix.Rebuild(list); err != nil {
-		return Wrap(CodeIO, err, "rebuild search index")
-	}
-	e.indexRebuilds.Add(1)
-	if err := ix.ApplyWithMeta(nil, nil, s.indexMeta(e.ws.Root(), time.Now())); err != nil {
-		return Wrap(CodeIO, err, "rebuild search index")
+	if sv := searcher(); sv != nil {
+		return sv.Rebuild(ctx, e, Corpus{s: s, root: e.ws.Root()})
 	}
 	return nil
 }

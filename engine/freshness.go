@@ -1,15 +1,12 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"scriptorium/engine/index"
+	"scriptorium/workspace/manifest"
 )
 
 // Whether a cache of the files (the search index, a parsed file kept in
@@ -22,21 +19,11 @@ import (
 // changed shortly before, and whoever trusts that signature later checks
 // those hashes. A racy file's cache is never trusted on its signature alone.
 
-// racyKey is the index meta key of the racy files' hashes, written in the
-// same batch as the fingerprint.
-const racyKey = "racy"
-
 // racyWindow is how recent a change must be, relative to the moment a
 // signature is recorded, to count as racy. It is far above any file
 // system's timestamp granularity and covers a clock that reads a little
 // behind the one stamping the files.
 var racyWindow = 2 * time.Second // a var: tests shorten it
-
-// racyRecord is the value stored under racyKey.
-type racyRecord struct {
-	Stamp int64             `json:"stamp"` // unix ns when the record was made
-	Files map[string]string `json:"files"` // path → hex sha256 of the content indexed
-}
 
 // racy reports whether a file with this signature changed within the racy
 // window before (or after) at.
@@ -45,15 +32,14 @@ func (sig fileSig) racy(at time.Time) bool {
 	return sig == (fileSig{}) || sig.mtime >= edge || sig.ctime >= edge
 }
 
-// racyFiles records the content hash of every file of s whose signature is
+// racyFiles records (index.Racy) the content hash of every file of s whose signature is
 // racy now. Files a transaction produced in memory are racy by definition
 // (they were just written).
 func (s *snapshot) racyFiles(now time.Time) string {
-	rec := racyRecord{Stamp: now.UnixNano(), Files: map[string]string{}}
+	rec := index.Racy{Stamp: now.UnixNano(), Files: map[string]string{}}
 	add := func(p string, sig fileSig, data []byte) {
 		if sig.racy(now) {
-			sum := sha256.Sum256(data)
-			rec.Files[p] = hex.EncodeToString(sum[:])
+			rec.Files[p] = index.HashContent(data)
 		}
 	}
 	for _, p := range s.topicPaths {
@@ -64,34 +50,7 @@ func (s *snapshot) racyFiles(now time.Time) string {
 		a := s.archives[p]
 		add(p, a.sig, a.data)
 	}
-	b, _ := json.Marshal(rec)
-	return string(b)
-}
-
-// racyHold reports whether every racy file recorded in meta still holds
-// the content it held then. content returns a file's current bytes; a
-// record that cannot be read holds nothing.
-func racyHold(meta string, content func(p string) ([]byte, bool)) bool {
-	var rec racyRecord
-	if meta == "" || json.Unmarshal([]byte(meta), &rec) != nil || rec.Files == nil {
-		return false
-	}
-	paths := make([]string, 0, len(rec.Files))
-	for p := range rec.Files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		data, ok := content(p)
-		if !ok {
-			return false
-		}
-		sum := sha256.Sum256(data)
-		if hex.EncodeToString(sum[:]) != rec.Files[p] {
-			return false
-		}
-	}
-	return true
+	return rec.String()
 }
 
 // snapshotContent reads a file's bytes as the snapshot holds them.
@@ -113,22 +72,8 @@ func diskContent(root string) func(p string) ([]byte, bool) {
 	}
 }
 
-// indexDescribes reports whether the index is a fresh build of the files
-// whose fingerprint is fp: not marked for a rebuild, the same fingerprint,
-// and every racy file recorded with it unchanged.
-func indexDescribes(ix *index.Index, fp string, content func(p string) ([]byte, bool)) bool {
-	if ix.NeedsRebuild() {
-		return false
-	}
-	if have, err := ix.Meta(fingerprintKey); err != nil || have != fp {
-		return false
-	}
-	racy, err := ix.Meta(racyKey)
-	return err == nil && racyHold(racy, content)
-}
-
-// indexMeta is the meta written with every build or update of the index
-// from s: its fingerprint and its racy files.
-func (s *snapshot) indexMeta(root string, now time.Time) map[string]string {
-	return map[string]string{fingerprintKey: s.fingerprint(root), racyKey: s.racyFiles(now)}
+// readIfSig reads a file if its signature, taken on the open file, is
+// want (manifest.ReadIfSig).
+func readIfSig(path string, want fileSig) ([]byte, bool) {
+	return manifest.ReadIfSig(path, toManifestSig(want))
 }

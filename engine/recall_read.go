@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"path/filepath"
-	"strings"
 
 	"scriptorium/engine/result"
 	"scriptorium/trust"
@@ -92,60 +90,17 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 }
 
 // recallFromIndex reads the topic files named when the index is a fresh
-// build of the files on disk, each file only if it is still the version
-// the stat walk saw: the index's documents of a file are then exactly its
-// trusted blocks. ok is false otherwise, or when a file repeats a block id
-// (the index keeps one document per id, a read takes the first block).
+// build of the files on disk (the search service's RecallFiles: the
+// index's documents of a file are then exactly its trusted blocks); ok is
+// false otherwise.
 func (e *Engine) recallFromIndex(ctx context.Context, paths []string) (map[string]*RecallFile, bool) {
-	promoted, err := e.ledger.Promoted(ctx)
-	if err != nil {
+	sv := searcher()
+	if sv == nil {
 		return nil, false
 	}
-	root := e.ws.Root()
-	listed, fp, ok := listFingerprint(root, promoted)
-	if !ok {
-		return nil, false
+	files, ok := sv.RecallFiles(ctx, e, paths)
+	if ok {
+		e.recallIndexReads.Add(1)
 	}
-	ix, err := e.openReadOnly()
-	if err != nil {
-		return nil, false
-	}
-	defer ix.Close()
-	if !indexDescribes(ix, fp, diskContent(root)) {
-		return nil, false
-	}
-	files := map[string]*RecallFile{}
-	var present []string
-	for _, p := range paths {
-		want, ok := listed[p]
-		if !ok || files[p] != nil || !strings.HasPrefix(p, "topics/") {
-			continue // not there (the project may have no file yet)
-		}
-		data, ok := readIfSig(filepath.Join(root, filepath.FromSlash(p)), want)
-		if !ok {
-			return nil, false
-		}
-		f, _ := topic.Parse(data)
-		files[p] = &RecallFile{File: f, Trusted: map[string]bool{}}
-		seen := map[string]bool{}
-		for _, b := range f.Blocks() {
-			if seen[b.BlockID] {
-				return nil, false
-			}
-			seen[b.BlockID] = true
-		}
-		present = append(present, p)
-	}
-	ids, err := ix.DocIDsIn(present)
-	if err != nil {
-		return nil, false
-	}
-	for _, d := range ids { // "topic:<path>#^<id>" (addTopicDocs)
-		p, id, ok := strings.Cut(strings.TrimPrefix(d, "topic:"), "#^")
-		if rf := files[p]; ok && rf != nil && strings.HasPrefix(d, "topic:") {
-			rf.Trusted[id] = true
-		}
-	}
-	e.recallIndexReads.Add(1)
-	return files, true
+	return files, ok
 }

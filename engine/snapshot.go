@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -296,10 +295,6 @@ func (s *snapshot) removeTopic(p string) {
 	}
 }
 
-// archivePathParts is archive.PathParts (the search glue still calls it
-// by this name).
-func archivePathParts(p string) (provider, thread string, v2, ok bool) { return archive.PathParts(p) }
-
 // addArchive parses one archive; it reports false for a file outside the
 // archive layout.
 func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
@@ -388,15 +383,7 @@ func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
 }
 
 func (s *snapshot) legacyEntry(a *archiveFile, r archive.LegacyRecord) *sourceEntry {
-	ref, anchor := r.SourceID, r.Anchor
-	if ref == "" {
-		// Unframed legacy records have no id of their own; the line keeps
-		// it stable because legacy files are frozen.
-		ref = a.provider + "/" + a.thread + "/legacy-L" + strconv.Itoa(r.Line)
-	}
-	if anchor == "" {
-		anchor = archive.AnchorFor(ref)
-	}
+	ref, anchor := archive.LegacyID(a.provider, a.thread, r)
 	v := result.SourceView{
 		Kind: "source", Ref: ref, Path: a.path, Anchor: anchor, Time: formatTime(r.Time),
 		Label: r.Label, Content: r.Content, Legacy: true, Line: r.Line, Trust: "trusted",

@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/result"
+	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
 	"scriptorium/trust"
 	"scriptorium/workspace"

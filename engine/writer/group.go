@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"scriptorium/engine/sessions"
-	"scriptorium/render"
 )
 
 // A forced write over many small sessions used to pay one install — about
@@ -79,16 +78,12 @@ func (g *grouper) whole(k sessions.SessionKey) (groupItem, bool, error) {
 	if err != nil {
 		return groupItem{}, false, err
 	}
-	batch, quarantine, _ := splitBatch(turns, true)
+	batch, quarantine, _, tokens := splitBatchTokens(turns, true)
 	mark := markable(turns, batch)
 	if len(mark) != len(turns) {
 		return groupItem{}, false, nil // more than one batch
 	}
-	it := groupItem{key: k, batch: batch, quarantine: quarantine, mark: mark}
-	for _, n := range batch {
-		it.tokens += render.CountTokens(turnLine(n))
-	}
-	return it, true, nil
+	return groupItem{key: k, batch: batch, quarantine: quarantine, mark: mark, tokens: tokens}, true, nil
 }
 
 // flush writes the current group in one install. If that fails, each of

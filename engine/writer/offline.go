@@ -48,6 +48,10 @@ type distillRecord struct {
 func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string) []result.Edit {
 	replaceSummary := kind == "write"
 	f := newFiler(w.e, v)
+	if w.merger == nil {
+		w.merger = distill.NewMerger()
+	}
+	f.merger = w.merger
 	byRef := map[string]distillRecord{}
 	byThread := map[string][]distillRecord{}
 	var threads []string

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"slices"
 	"strings"
 
 	"scriptorium/workspace/topic"
@@ -123,7 +124,9 @@ func (te *topicEdit) amend(id, text string, cites []topic.Citation, date string)
 			el.Refs = append(append([]topic.Ref(nil), el.Refs...), topic.Ref{Label: label})
 		}
 		te.els[i] = el
-		te.els = append(te.els[:i+1], append(notes, te.els[i+1:]...)...)
+		// In place: copying the file's tail once per amend was quadratic
+		// in a long forced write.
+		te.els = slices.Insert(te.els, i+1, notes...)
 		te.changed = true
 		return
 	}

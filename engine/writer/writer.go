@@ -15,6 +15,7 @@ import (
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer/distill"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -133,6 +134,10 @@ type writer struct {
 	// distiller: tests use the old writer's one block per turn to make
 	// memory for Redistill.
 	turnBlocks func(*engine.Engine, *engine.View, []distillRecord) []result.Edit
+	// merger outlives each install's filer: a forced write merges batch
+	// after batch against the same growing files, and the stems of a
+	// block's text are a pure function of it, so each is read once a run.
+	merger *distill.Merger
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }
@@ -226,6 +231,13 @@ func (w *writer) writeSession(ctx context.Context, store *sessions.Store, sessio
 // quarantine is always archived so no unpaired group message waits for
 // review behind the threshold.
 func splitBatch(turns []sessions.Node, force bool) (batch, quarantine, skip []sessions.Node) {
+	batch, quarantine, skip, _ = splitBatchTokens(turns, force)
+	return batch, quarantine, skip
+}
+
+// splitBatchTokens is splitBatch that also returns the batch's tokens, so
+// the grouper does not count every turn a second time.
+func splitBatchTokens(turns []sessions.Node, force bool) (batch, quarantine, skip []sessions.Node, tokens int) {
 	var trusted []sessions.Node
 	for _, n := range turns {
 		switch {
@@ -241,14 +253,14 @@ func splitBatch(turns []sessions.Node, force bool) (batch, quarantine, skip []se
 	for i, n := range trusted {
 		cost := render.CountTokens(turnLine(n))
 		if total+cost > WriteThreshold && i > 0 {
-			return trusted[:i], quarantine, skip
+			return trusted[:i], quarantine, skip, total
 		}
 		total += cost
 	}
 	if force || total >= WriteThreshold {
-		return trusted, quarantine, skip
+		return trusted, quarantine, skip, total
 	}
-	return nil, quarantine, skip
+	return nil, quarantine, skip, 0
 }
 
 // markable returns the ids of the pending turns that may be marked written

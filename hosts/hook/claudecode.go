@@ -15,6 +15,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/engine/search"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
@@ -246,7 +247,7 @@ func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) 
 		if res, err = recall.Recall(ctx, e, req); err != nil {
 			return nil, err
 		}
-		recordIndexState(opts, e.StaleSearches() > 0)
+		recordIndexState(opts, search.StaleSearches(e) > 0)
 	}
 	if res.Text == "" {
 		return nil, nil

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -78,19 +77,19 @@ func (d *distiller) askedUncached(i int) (q question, ok bool) {
 
 // whRe holds a question that asks for a fact, not for how something went
 // ("How was Christmas?") or why.
-var whRe = regexp.MustCompile(`\b(?:what|where|when|which|who|whose|how (?:long|many|much|old|far|often)|what's|where's|when's|who's)\b`)
+var whRe = lazyRegexp(`\b(?:what|where|when|which|who|whose|how (?:long|many|much|old|far|often)|what's|where's|when's|who's)\b`)
 
 // nameQRe asks for a name, a place, a time or a number.
-var nameQRe = regexp.MustCompile(`\b(?:where|when|which|who|whose|how (?:long|many|much|old|far|often)|what(?:'s| is| was| are)? (?:it|he|she|they|the \w+|his|her|their|its|your \w+) (?:called|named)|what(?:'s| is| was)? (?:his|her|their|its|your \w+'s) name|what (?:time|day|date|year|month|job|kind|type|size|colou?r|breed|book|song|film|show|game|team|school|company|grade)|where's|when's|who's)\b`)
+var nameQRe = lazyRegexp(`\b(?:where|when|which|who|whose|how (?:long|many|much|old|far|often)|what(?:'s| is| was| are)? (?:it|he|she|they|the \w+|his|her|their|its|your \w+) (?:called|named)|what(?:'s| is| was)? (?:his|her|their|its|your \w+'s) name|what (?:time|day|date|year|month|job|kind|type|size|colou?r|breed|book|song|film|show|game|team|school|company|grade)|where's|when's|who's)\b`)
 
 // yesNoRe opens a question that asks yes or no.
-var yesNoRe = regexp.MustCompile(`^(?:and |so |wait,? )?(?:are|is|do|does|did|can|could|will|would|have|has|was|were|should)\b`)
+var yesNoRe = lazyRegexp(`^(?:and |so |wait,? )?(?:are|is|do|does|did|can|could|will|would|have|has|was|were|should)\b`)
 
 // smallTalkQuestionRe asks after someone without asking for a fact.
-var smallTalkQuestionRe = regexp.MustCompile(`^(?:and |so |hey,? |hi,? )?(?:how are (?:you|things|u)|how's it going|how are you doing|how have you been|how's (?:everything|life|things|your day|your week)|how was your (?:day|week|weekend)|what's up|what about you|and you|you|wbu|hbu|how about you|are you ok|you ok|are you around|are you free|are you there|r u there|u there|you there|u awake|are you awake)\b`)
+var smallTalkQuestionRe = lazyRegexp(`^(?:and |so |hey,? |hi,? )?(?:how are (?:you|things|u)|how's it going|how are you doing|how have you been|how's (?:everything|life|things|your day|your week)|how was your (?:day|week|weekend)|what's up|what about you|and you|you|wbu|hbu|how about you|are you ok|you ok|are you around|are you free|are you there|r u there|u there|you there|u awake|are you awake)\b`)
 
 // answerOpenRe opens an answer to a yes-or-no question.
-var answerOpenRe = regexp.MustCompile(`(?i)^(?:yes|yeah|yep|yup|yea|ya|no|nope|nah|not yet|still|definitely|of course|sure)\b`)
+var answerOpenRe = lazyRegexp(`(?i)^(?:yes|yeah|yep|yup|yea|ya|no|nope|nah|not yet|still|definitely|of course|sure)\b`)
 
 // withQuestion writes an answer with its question: `Asked "Wait what
 // job?!", Aiyana Reed said: "Sound engineer at BBC Scotland!"`.

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -42,15 +41,15 @@ func isChat(sn sentence, f features) bool {
 
 // feelingRe is how someone feels, in a word or two ("I'm gutted", "I'm so
 // nervous", "feeling great"), or an aside ("I checked", "I think").
-var feelingRe = regexp.MustCompile(`^ (?:(?:i'm|i am|i feel|i was|i've been|feeling|so|we're|we are) (?:so |really |very |a bit |kinda |kind of |pretty |super |just |totally |absolutely |honestly )?[a-z]+|i (?:just )?(?:checked|think|guess|know|mean|hope|reckon|suppose|heard|swear|promise|bet|believe))[ .!]*$`)
+var feelingRe = lazyRegexp(`^ (?:(?:i'm|i am|i feel|i was|i've been|feeling|so|we're|we are) (?:so |really |very |a bit |kinda |kind of |pretty |super |just |totally |absolutely |honestly )?[a-z]+|i (?:just )?(?:checked|think|guess|know|mean|hope|reckon|suppose|heard|swear|promise|bet|believe))[ .!]*$`)
 
 // sameRe is a comparison that says nothing of its own: "my kids are the
 // same".
-var sameRe = regexp.MustCompile(`\b(?:is|are|was|were) (?:exactly |just |pretty much |kind of |kinda )?the same(?: here| too)?[ .!]*$`)
+var sameRe = lazyRegexp(`\b(?:is|are|was|were) (?:exactly |just |pretty much |kind of |kinda )?the same(?: here| too)?[ .!]*$`)
 
 // ownedRe opens with "that's my…", "it's our…": a deictic and the
 // speaker's own thing.
-var ownedRe = regexp.MustCompile(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
+var ownedRe = lazyRegexp(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
 
 // clauses cuts a sentence at commas and semicolons (not inside brackets
 // or quotes) and drops the clauses that are small talk ("Sorry,", "you've

@@ -2,7 +2,6 @@ package distill
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"time"
 
@@ -155,7 +154,7 @@ func (d *distiller) candidates(i int) []candidate {
 }
 
 // forwardedRe opens a forwarded message, as chat apps mark it.
-var forwardedRe = regexp.MustCompile(`(?i)^\s*(?:\[forwarded\]|forwarded(?: message)?:|-+ ?forwarded message ?-+)`)
+var forwardedRe = lazyRegexp(`(?i)^\s*(?:\[forwarded\]|forwarded(?: message)?:|-+ ?forwarded message ?-+)`)
 
 // unsupported checks a fact against the turns it cites: never invent.
 func (d *distiller) unsupported(f Fact) []string {

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -126,14 +125,14 @@ func analyse(text string, names map[string]bool) features {
 }
 
 // possessionRe is "I have a…", "we've got two…", "I own…".
-var possessionRe = regexp.MustCompile(`\b(?:i|we) (?:also |now |just |still )?(?:have|own|'ve got|have got|got) (?:a|an|two|three|\d+|my|our) \w`)
+var possessionRe = lazyRegexp(`\b(?:i|we) (?:also |now |just |still )?(?:have|own|'ve got|have got|got) (?:a|an|two|three|\d+|my|our) \w`)
 
 // abstractRe is what one "has" in small talk, not in a house: "I have a
 // question", "I have an announcement".
-var abstractRe = regexp.MustCompile(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news)\b`)
+var abstractRe = lazyRegexp(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news)\b`)
 
 // recurRe is something done again and again: a habit.
-var recurRe = regexp.MustCompile(`\b(?:every|each) (?:day|week|month|year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\b(?:once|twice|three times|four times|\d+ times) a (?:day|week|fortnight|month|year)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|nights)\b|\b(?:first|last|second) \w+ of (?:the|every|each) month\b|\b(?:daily|weekly|fortnightly|monthly)\b`)
+var recurRe = lazyRegexp(`\b(?:every|each) (?:day|week|month|year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\b(?:once|twice|three times|four times|\d+ times) a (?:day|week|fortnight|month|year)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|nights)\b|\b(?:first|last|second) \w+ of (?:the|every|each) month\b|\b(?:daily|weekly|fortnightly|monthly)\b`)
 
 // recurHints are literals one of which every recurRe match holds.
 var recurHints = []string{"every ", "each ", "once a", "twice a", "times a", "mornings", "afternoons", "evenings",
@@ -142,10 +141,10 @@ var recurHints = []string{"every ", "each ", "once a", "twice a", "times a", "mo
 
 // residenceRe says where someone lives: a first person or a home word,
 // then "in" and a capitalised place.
-var residenceRe = regexp.MustCompile(`\b(?i:i'm|i am|we're|we are|live|lives|living|based|settled|back|still|now|moved|home)(?: (?i:still|now|back|up|down|over|out))? (?i:in|to) \p{Lu}\p{Ll}+`)
+var residenceRe = lazyRegexp(`\b(?i:i'm|i am|we're|we are|live|lives|living|based|settled|back|still|now|moved|home)(?: (?i:still|now|back|up|down|over|out))? (?i:in|to) \p{Lu}\p{Ll}+`)
 
 // newThingRe is "my new car", "our new flat": something acquired.
-var newThingRe = regexp.MustCompile(`\b(?:my|our) (?:brand )?new [a-z]+`)
+var newThingRe = lazyRegexp(`\b(?:my|our) (?:brand )?new [a-z]+`)
 
 // kinship are the words that name a relative on their own, as a subject:
 // "Mum had her knee done", "Baba had a stent fitted".
@@ -155,25 +154,25 @@ var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": 
 
 // transientRe is where someone is at the moment: "I'm at my mum's", "we're
 // at the beach".
-var transientRe = regexp.MustCompile(`\b(?:i'm|i am|we're|we are) (?:\w+ )?at (?:my|our|the|a|his|her|their) `)
+var transientRe = lazyRegexp(`\b(?:i'm|i am|we're|we are) (?:\w+ )?at (?:my|our|the|a|his|her|their) `)
 
 // choiceRe is a choice named and settled: "Piranesi it is then", "Keswick
 // it is".
-var choiceRe = regexp.MustCompile(`^\p{Lu}[\p{L}'-]*(?: [\p{L}'-]+){0,4} it is(?: then)?\b`)
+var choiceRe = lazyRegexp(`^\p{Lu}[\p{L}'-]*(?: [\p{L}'-]+){0,4} it is(?: then)?\b`)
 
 // namedCopulaRe is a name, then a verb that says what someone is or has.
-var namedCopulaRe = regexp.MustCompile(`^ \S+(?: \S+)?(?:'s| is| was| has| had| got| gets| works| lives| plays) `)
+var namedCopulaRe = lazyRegexp(`^ \S+(?: \S+)?(?:'s| is| was| has| had| got| gets| works| lives| plays) `)
 
 // spanRe is a stretch of the last few days: "all weekend", "all day".
-var spanRe = regexp.MustCompile(`\ball (?:day|night|week|weekend|morning|afternoon|evening)\b`)
+var spanRe = lazyRegexp(`\ball (?:day|night|week|weekend|morning|afternoon|evening)\b`)
 
 // bareObjectRe is a verb whose object is a pronoun: "adopted her", "love
 // it".
-var bareObjectRe = regexp.MustCompile(`^ (?:i|we|i've|we've|i'd|we'd) (?:\w+ )?\w+ (?:her|him|it|them|this|that)\b`)
+var bareObjectRe = lazyRegexp(`^ (?:i|we|i've|we've|i'd|we'd) (?:\w+ )?\w+ (?:her|him|it|them|this|that)\b`)
 
 // promiseRe is a conversational promise: "I'll tell the restaurant", "I'll
 // send you the plan", "I'll ask Zoe".
-var promiseRe = regexp.MustCompile(`^ (?:ok,? |okay,? |sure,? |noted,? |yes,? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give)\b`)
+var promiseRe = lazyRegexp(`^ (?:ok,? |okay,? |sure,? |noted,? |yes,? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give)\b`)
 
 // nameKey is how a capitalised word is looked up: without a possessive.
 func nameKey(w string) string {

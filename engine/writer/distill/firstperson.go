@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,7 +11,7 @@ import (
 // left outside quotes.
 
 // myAndIRe opens with "my <someone> and I".
-var myAndIRe = regexp.MustCompile(`^(?i:my|our) ([a-z]+(?: [a-z]+)?) (?i:and) (I|I've|I'm|I'll|I'd|i|i've|i'm|i'll|i'd)\b ?`)
+var myAndIRe = lazyRegexp(`^(?i:my|our) ([a-z]+(?: [a-z]+)?) (?i:and) (I|I've|I'm|I'll|I'd|i|i've|i'm|i'll|i'd)\b ?`)
 
 // pairedWithI reports whether the words before "and I" name someone
 // ("Kate and I", "my husband and I") rather than end a clause ("half the

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -125,7 +124,7 @@ func (ix *evidenceIndex) unsupported(text string, names []string, stems map[stri
 
 // isoLike matches the dates the writer writes: 2025-03-04, "week of
 // 2025-03-03", 2025-03, and a bare year after a date's opening parenthesis.
-var isoLike = regexp.MustCompile(`(?:week of )?\b\d{4}-\d{2}-\d{2}\b|\b\d{4}-\d{2}\b|\(\d{4}\)`)
+var isoLike = lazyRegexp(`(?:week of )?\b\d{4}-\d{2}-\d{2}\b|\b\d{4}-\d{2}\b|\(\d{4}\)`)
 
 // word is one analysed token: its lower-case term and its stem.
 type word struct{ term, stem string }

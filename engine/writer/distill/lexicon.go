@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -92,7 +91,7 @@ var themeOrder = []string{ThemeHealth, ThemeWork, ThemeFamily, ThemePlaces, Them
 
 // preferenceRe marks a preference: someone likes, dislikes or prefers
 // something ("I prefer…", "Karim hates…", "my favourite…", "I'm vegan").
-var preferenceRe = regexp.MustCompile(`\b(?:(?:(?i:i|we|he|she|they)|[A-Z][a-z]+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
+var preferenceRe = lazyRegexp(`\b(?:(?:(?i:i|we|he|she|they)|[A-Z][a-z]+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
 
 // instructionStarts open a standing instruction.
 var instructionStarts = []string{"always", "never", "don't", "do not", "please", "keep", "use", "avoid", "make sure",
@@ -146,15 +145,15 @@ var cjkThemeWords = map[string][]string{
 
 // chatRe is small talk whatever its words: agreeing to a time, praising
 // a place or a photo, asking for photos.
-var chatRe = regexp.MustCompile(`(?i)\b(?:works for (?:me|us|everyone|all of us)|(?:is|are|was|looks|sounds|seems) (?:so |really |very )?(?:nice|good|great|fine|cute|lovely|perfect|amazing|fun|brilliant|gorgeous)|(?:need|want|send|show)(?: me| us)? (?:some |the |a |more )?(?:photos?|pics?|pictures?|videos?|a selfie)\b)`)
+var chatRe = lazyRegexp(`(?i)\b(?:works for (?:me|us|everyone|all of us)|(?:is|are|was|looks|sounds|seems) (?:so |really |very )?(?:nice|good|great|fine|cute|lovely|perfect|amazing|fun|brilliant|gorgeous)|(?:need|want|send|show)(?: me| us)? (?:some |the |a |more )?(?:photos?|pics?|pictures?|videos?|a selfie)\b)`)
 
 // vaguePreferenceRe is a liking for nothing named: "I love it", "I'd
 // love that".
-var vaguePreferenceRe = regexp.MustCompile(`\b(?:love|loves|hate|hates|like|likes|enjoy|enjoys|prefer|prefers)d? (?:it|that|this|you|them|him|her)\b[^a-z]*$`)
+var vaguePreferenceRe = lazyRegexp(`\b(?:love|loves|hate|hates|like|likes|enjoy|enjoys|prefer|prefers)d? (?:it|that|this|you|them|him|her)\b[^a-z]*$`)
 
 // jobRe is someone's occupation: "I'm a radiographer", "he's a town
 // planner", "works as a …er".
-var jobRe = regexp.MustCompile(`\b(?:i'm|i am|he's|she's|he is|she is|they're|is|works as|worked as|training as|training to be|job as) (?:a|an) (?:[a-z]+ )?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eon)|nurse|midwife|chef|cook|vet|doctor|lawyer|teacher|student)\b`)
+var jobRe = lazyRegexp(`\b(?:i'm|i am|he's|she's|he is|she is|they're|is|works as|worked as|training as|training to be|job as) (?:a|an) (?:[a-z]+ )?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eon)|nurse|midwife|chef|cook|vet|doctor|lawyer|teacher|student)\b`)
 
 // preferenceHints are literals one of which every preferenceRe match
 // holds (lower case): most sentences skip the expression.
@@ -176,7 +175,7 @@ func mayHold(lower string, hints []string) bool {
 
 // questionRe opens a question written without its question mark ("are
 // we actually doing the Lakes this year or…").
-var questionRe = regexp.MustCompile(`(?i)^(?:are|is|do|does|did|can|could|will|would|should|have|has|was|were|shall) (?:i|we|you|they|he|she|it|there|the|your|my|our|anyone|someone|everyone)\b`)
+var questionRe = lazyRegexp(`(?i)^(?:are|is|do|does|did|can|could|will|would|should|have|has|was|were|shall) (?:i|we|you|they|he|she|it|there|the|your|my|our|anyone|someone|everyone)\b`)
 
 // ackWords are sentences that say nothing but politeness, agreement or a
 // reaction, whole (after punctuation is dropped).
@@ -202,7 +201,7 @@ var chatOpeners = []string{"thank", "thanks", "happy new year", "happy birthday"
 
 // discourse opens a sentence without adding to it ("Oh and", "Honestly",
 // "Big news:"); the rewrite drops it.
-var discourse = regexp.MustCompile(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
+var discourse = lazyRegexp(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
 
 // firstPerson are the pronouns a third-person text must not use as its
 // subject outside quotes (lower case, straight apostrophes).

@@ -87,6 +87,11 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 		action int    // index in actions, -1 until acted on
 		key    string
 		keyed  bool // key is known: a block's slot is read only when a fact meets it
+		// The stems last looked up for this target: the facts of a
+		// session mostly share a subject, and looking the memo up by a
+		// long text for every fact and block was most of Merge's time.
+		stText, stSubject string
+		st                map[string]bool
 	}
 	var targets []*target
 	for i := range existing {
@@ -117,6 +122,13 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 		}
 		return tg.block.Cites
 	}
+	stems := func(tg *target, subject string) map[string]bool {
+		t := text(tg)
+		if tg.st == nil || tg.stText != t || tg.stSubject != subject {
+			tg.st, tg.stText, tg.stSubject = m.stems(t, subject), t, subject
+		}
+		return tg.st
+	}
 	for _, f := range facts {
 		fs := m.stems(f.Text, f.Subject)
 		var restated, sameSlot *target
@@ -124,7 +136,7 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 			if path(tg) != f.Path {
 				continue
 			}
-			if restates(m.stems(text(tg), f.Subject), fs) {
+			if restates(stems(tg, f.Subject), fs) {
 				// The block the fact already made, if any, before another
 				// that says much the same: merging twice changes nothing.
 				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
@@ -186,11 +185,11 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 }
 
 // cjkDateRe is a month, a year or a duration written in Chinese.
-var cjkDateRe = regexp.MustCompile(`[0-9一二三四五六七八九十]+(?:月|年|小时|个月|周)`)
+var cjkDateRe = lazyRegexp(`[0-9一二三四五六七八九十]+(?:月|年|小时|个月|周)`)
 
 // rhetoricalRe opens a question that announces rather than asks: "Did
 // you know I quit sugar?", "Guess who's speaking at GopherCon?".
-var rhetoricalRe = regexp.MustCompile(`(?i)^(?:did you know|have i told you|did i tell you|did i mention|you know what|guess what)(?: that)?,?\s+|^(?i:guess who)(?:'s| is| has| just| got| finally)?\b`)
+var rhetoricalRe = lazyRegexp(`(?i)^(?:did you know|have i told you|did i tell you|did i mention|you know what|guess what)(?: that)?,?\s+|^(?i:guess who)(?:'s| is| has| just| got| finally)?\b`)
 
 // rhetorical rewrites an announcing question as the statement it makes;
 // ok is false for any other sentence.

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"scriptorium/engine/index/reldate"
 	"strings"
 	"time"
@@ -11,10 +10,10 @@ import (
 
 // conventionRe marks what an owner states about a project: rules,
 // layout, tools, versions, defaults.
-var conventionRe = regexp.MustCompile(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
+var conventionRe = lazyRegexp(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
 
 // codeRe marks a command, a path or a file name.
-var codeRe = regexp.MustCompile("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b")
+var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b")
 
 // taskVerbs open a one-off request ("fix it", "add a flag"): the session
 // summary says what was asked, the project memory does not keep it.
@@ -26,20 +25,20 @@ var taskVerbs = map[string]bool{"fix": true, "add": true, "find": true, "look": 
 	"nice": true, "good": true, "perfect": true, "yes": true, "no": true}
 
 // copulaPathRe says where something is: "X is src/…", "X are in cmd/…".
-var copulaPathRe = regexp.MustCompile("(?i)\\b(?:is|are|lives?|sits?|goes|go)(?: in| at| under)? `?(?:\\.{0,2}/|~/)?[\\w.-]+(?:/[\\w.-]*)+|(?i)\\b(?:is|are)(?: in| at)? `?[\\w-]+\\.(?:go|py|rs|ts|tsx|js|toml|yaml|yml|json|md|sql)\\b")
+var copulaPathRe = lazyRegexp("(?i)\\b(?:is|are|lives?|sits?|goes|go)(?: in| at| under)? `?(?:\\.{0,2}/|~/)?[\\w.-]+(?:/[\\w.-]*)+|(?i)\\b(?:is|are)(?: in| at)? `?[\\w-]+\\.(?:go|py|rs|ts|tsx|js|toml|yaml|yml|json|md|sql)\\b")
 
 // commandRe marks a fact about how to run something.
-var commandRe = regexp.MustCompile(`(?i)\b(?:run|runs|running|tests?|server|port|localhost|make \w+|uv run|pnpm \w+|npm \w+|go test|pytest|cargo \w+)\b`)
+var commandRe = lazyRegexp(`(?i)\b(?:run|runs|running|tests?|server|port|localhost|make \w+|uv run|pnpm \w+|npm \w+|go test|pytest|cargo \w+)\b`)
 
 // codingDecisionRe marks an owner's choice during a session.
-var codingDecisionRe = regexp.MustCompile(`(?i)\b(?:let's|go with|going with|for now|leave|skip|instead|only|decided|yes|no new)\b`)
+var codingDecisionRe = lazyRegexp(`(?i)\b(?:let's|go with|going with|for now|leave|skip|instead|only|decided|yes|no new)\b`)
 
 // durableRe marks a rule meant to last beyond the session.
-var durableRe = regexp.MustCompile(`(?i)\b(?:always|never|from now on|in future|going forward|convention|every time)\b`)
+var durableRe = lazyRegexp(`(?i)\b(?:always|never|from now on|in future|going forward|convention|every time)\b`)
 
 // yetRe marks a sentence about the state of this session: "don't commit
 // yet".
-var yetRe = regexp.MustCompile(`(?i)\byet\b`)
+var yetRe = lazyRegexp(`(?i)\byet\b`)
 
 // sessionBound reports whether a sentence names today, tonight or
 // tomorrow: the session's own time, not a lasting rule.
@@ -55,7 +54,7 @@ func sessionBound(text string, at time.Time) bool {
 
 // scopeRe opens or holds a decision about what a session does or leaves:
 // "leave firefox for now", "skip the flaky test", "keep the old API".
-var scopeRe = regexp.MustCompile(`(?i)^(?:leave|skip|keep|drop|ignore|don't touch|do not touch|stick with|stay on)\b|\b(?:for now|until (?:we|i|the)|out of scope)\b`)
+var scopeRe = lazyRegexp(`(?i)^(?:leave|skip|keep|drop|ignore|don't touch|do not touch|stick with|stay on)\b|\b(?:for now|until (?:we|i|the)|out of scope)\b`)
 
 // projectFact makes a fact about the project from one sentence the owner
 // said in a coding session.
@@ -142,10 +141,10 @@ func firstWord(s string) string {
 }
 
 // narrationRe opens an assistant turn that says what it will do next.
-var narrationRe = regexp.MustCompile(`(?i)^(?:let me|now let me|now i'll|i'll|i will|i'm going to|next,? i|first,? i|running|committing|now running|let's)\b`)
+var narrationRe = lazyRegexp(`(?i)^(?:let me|now let me|now i'll|i'll|i will|i'm going to|next,? i|first,? i|running|committing|now running|let's)\b`)
 
 // outcomeRe marks a turn that reports how the work ended.
-var outcomeRe = regexp.MustCompile(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|passing|set up|implemented|resolved|complete|completed|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed|pushed|merged|deployed|opened (?:a )?(?:pr|pull request)|refactored|renamed|migrated|removed|replaced|updated)\b`)
+var outcomeRe = lazyRegexp(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|added|tests? pass|all \d+ tests|passes|passed|passing|set up|implemented|resolved|complete|completed|finished|skipped|created|now lives|now uses|now persists|nothing is committed|haven't committed|pushed|merged|deployed|opened (?:a )?(?:pr|pull request)|refactored|renamed|migrated|removed|replaced|updated)\b`)
 
 // outcomeTurn finds the turn that ends a coding session: the last
 // assistant turn of some length that reports work done.
@@ -171,7 +170,7 @@ func (d *distiller) outcomeTurn() int {
 
 // verdictRe marks the sentence of a summary that says whether the work
 // passes and was committed.
-var verdictRe = regexp.MustCompile(`(?i)commit|pass|fail|skip|todo`)
+var verdictRe = lazyRegexp(`(?i)commit|pass|fail|skip|todo`)
 
 // outcomeWords bounds an outcome's text.
 const outcomeWords = 45
@@ -239,7 +238,7 @@ func (d *distiller) outcome() (Fact, bool) {
 
 // presentingRe introduces what follows ("Here's a summary of the
 // changes:"): it says nothing itself.
-var presentingRe = regexp.MustCompile(`(?i)^(?:here's|here is|here are|below is|the changes|summary|changes made|what i did|what changed)\b.*:?$|:$`)
+var presentingRe = lazyRegexp(`(?i)^(?:here's|here is|here are|below is|the changes|summary|changes made|what i did|what changed)\b.*:?$|:$`)
 
 // informative drops the sentences of a summary that say nothing alone
 // ("Done.", "Fixed!").

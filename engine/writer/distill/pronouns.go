@@ -1,16 +1,15 @@
 package distill
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
 
 // relations are the people (and pets) "your …" asks about.
-var relationRe = regexp.MustCompile(`(?i)\byour (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby)\b`)
+var relationRe = lazyRegexp(`(?i)\byour (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby)\b`)
 
 // myRelationRe is "my" and a relative (or pet) in a sentence.
-var myRelationRe = regexp.MustCompile(`(?i)\bmy (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby|cousin|niece|nephew)\b`)
+var myRelationRe = lazyRegexp(`(?i)\bmy (mum|mom|mother|dad|father|sister|brother|husband|wife|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|grandma|gran|grandad|grandpa|grandmother|grandfather|aunt|uncle|boss|dog|cat|baby|cousin|niece|nephew)\b`)
 
 // calendarWords are capitalised words that name no one: days, months and
 // holidays.

@@ -1,7 +1,6 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -165,7 +164,7 @@ func cleanSentence(s string) string {
 }
 
 // repeatedMarks are "!!!" and "??", which a memory writes once.
-var repeatedMarks = regexp.MustCompile(`[!?]{2,}`)
+var repeatedMarks = lazyRegexp(`[!?]{2,}`)
 
 // finish ends a rewritten sentence with one full stop.
 func finish(s string) string {

@@ -1,29 +1,28 @@
 package distill
 
 import (
-	"regexp"
 	"strings"
 )
 
 // slot is a single-valued fact: a new value replaces the old one.
 type slot struct {
 	key string
-	re  *regexp.Regexp
+	re  *lazyRE
 }
 
 // personSlots are the slots of a person, first match wins.
 var personSlots = []slot{
-	{"home", regexp.MustCompile(`(?i)\b(?:lives? in|living in|moved (?:to|into|up to)|moving to|moved (?:up|back)|based in|bought a (?:flat|house|home) in|still in)\b`)},
-	{"work", regexp.MustCompile(`(?i)\b(?:works? (?:as|at)|working (?:as|at)|job (?:as|at)|got (?:a|the) (?:\w+ ){0,3}job|new job (?:as|at)|head of \w+ (?:at|job)|promoted to|hired as|started (?:a new job|at))\b`)},
+	{"home", lazyRegexp(`(?i)\b(?:lives? in|living in|moved (?:to|into|up to)|moving to|moved (?:up|back)|based in|bought a (?:flat|house|home) in|still in)\b`)},
+	{"work", lazyRegexp(`(?i)\b(?:works? (?:as|at)|working (?:as|at)|job (?:as|at)|got (?:a|the) (?:\w+ ){0,3}job|new job (?:as|at)|head of \w+ (?:at|job)|promoted to|hired as|started (?:a new job|at))\b`)},
 }
 
 // projectSlots are the slots of a project.
 var projectSlots = []slot{
-	{"test-command", regexp.MustCompile(`(?i)\b(?:run|runs|running) (?:the |all )?(?:\w+ )?tests? (?:with|using)|tests? (?:run|runs) with|(?:go test|make test|pnpm test|npm test|pytest|cargo test)\b`)},
-	{"lint-command", regexp.MustCompile(`(?i)\b(?:make lint|golangci-lint|ruff check|eslint)\b`)},
-	{"package-manager", regexp.MustCompile(`(?i)\b(?:we use|uses) (?:pnpm|npm|yarn|uv|pip|poetry|bun)\b`)},
-	{"runtime-version", regexp.MustCompile(`(?i)\b(?:node \d+|python 3\.\d+|go 1\.\d+)\b`)},
-	{"dev-port", regexp.MustCompile(`(?i)\b(?:dev server (?:is |runs )?on (?:port )?\d+|localhost:\d+)\b`)},
+	{"test-command", lazyRegexp(`(?i)\b(?:run|runs|running) (?:the |all )?(?:\w+ )?tests? (?:with|using)|tests? (?:run|runs) with|(?:go test|make test|pnpm test|npm test|pytest|cargo test)\b`)},
+	{"lint-command", lazyRegexp(`(?i)\b(?:make lint|golangci-lint|ruff check|eslint)\b`)},
+	{"package-manager", lazyRegexp(`(?i)\b(?:we use|uses) (?:pnpm|npm|yarn|uv|pip|poetry|bun)\b`)},
+	{"runtime-version", lazyRegexp(`(?i)\b(?:node \d+|python 3\.\d+|go 1\.\d+)\b`)},
+	{"dev-port", lazyRegexp(`(?i)\b(?:dev server (?:is |runs )?on (?:port )?\d+|localhost:\d+)\b`)},
 }
 
 // Slot is the block's slot: Key when set, else what the distiller would

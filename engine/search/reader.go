@@ -1,4 +1,4 @@
-package engine
+package search
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 )
 
@@ -60,7 +61,7 @@ func announceWrite(dir string) {
 // verifiedKey is a snapshot, its fingerprint and the index's racy record
 // that were found to agree.
 type verifiedKey struct {
-	s        *snapshot
+	c        engine.Corpus
 	fp, racy string
 }
 
@@ -102,10 +103,10 @@ func (r *indexReader) poll(dir string, stop chan struct{}) {
 // searchHeld runs a query on the held read-only handle, opening it if
 // needed. ok is false when the handle cannot be had or does not describe
 // the files whose fingerprint is fp: the caller takes the writable path.
-func (e *Engine) searchHeld(s *snapshot, iq index.Query) (hits []index.Hit, ok bool, err error) {
-	fp := s.fingerprint(e.ws.Root())
-	r := &e.reader
-	dir := e.indexDir()
+func (st *state) searchHeld(c engine.Corpus, iq index.Query) (hits []index.Hit, ok bool, err error) {
+	fp := c.Fingerprint()
+	r := &st.reader
+	dir := st.dir
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ix != nil && !intentTime(dir).Equal(r.intent) {
@@ -123,9 +124,9 @@ func (e *Engine) searchHeld(s *snapshot, iq index.Query) (hits []index.Hit, ok b
 	// The racy files' hashes are checked once per snapshot and record:
 	// while neither changes, the answer cannot (a re-read racy file makes
 	// a new snapshot).
-	racy, _ := r.ix.Meta(racyKey)
-	if key := (verifiedKey{s, fp, racy}); r.verified != key {
-		if !indexDescribes(r.ix, fp, s.snapshotContent) {
+	racy, _ := r.ix.Meta(index.RacyKey)
+	if key := (verifiedKey{c, fp, racy}); r.verified != key {
+		if !r.ix.Describes(fp, c.Content) {
 			r.closeLocked()
 			return nil, false, nil
 		}

@@ -1,9 +1,10 @@
-package engine
+package search
 
 import (
 	"context"
 	"testing"
 
+	"scriptorium/engine"
 	"scriptorium/engine/result"
 )
 
@@ -12,7 +13,7 @@ import (
 func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 	state := t.TempDir()
 	ctx := context.Background()
-	e, err := Open(ctx, Options{StateDir: state})
+	e, err := engine.Open(ctx, engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +21,7 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 	if _, err := e.Search(ctx, result.SearchQuery{Text: "anything"}); err != nil {
 		t.Fatal(err)
 	}
-	if n := e.indexRebuilds.Load(); n != 1 {
+	if n := StatsOf(e).Rebuilds; n != 1 {
 		t.Fatalf("first search: %d rebuilds, want 1", n)
 	}
 	// Create a file, then change it: the second install replaces a file
@@ -41,7 +42,7 @@ func TestIndex_InstallUpdatesIncrementally(t *testing.T) {
 	if len(res) != 1 || res[0].Ref != "0000000b" {
 		t.Fatalf("search after install: %+v", res)
 	}
-	if n := e.indexRebuilds.Load(); n != 1 {
+	if n := StatsOf(e).Rebuilds; n != 1 {
 		t.Errorf("installs caused %d full rebuilds; want the index updated in place", n-1)
 	}
 }

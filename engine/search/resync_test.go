@@ -1,9 +1,10 @@
-package engine
+package search
 
 import (
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/scale"
 	"scriptorium/workspace/archive"
@@ -29,16 +31,16 @@ func resyncWorkspace(t *testing.T, n int) (string, scale.Manifest) {
 	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[0]}); err != nil {
 		t.Fatal(err)
 	}
-	if e.indexRebuilds.Load() != 1 {
-		t.Fatalf("first search: %d rebuilds", e.indexRebuilds.Load())
+	if StatsOf(e).Rebuilds != 1 {
+		t.Fatalf("first search: %d rebuilds", StatsOf(e).Rebuilds)
 	}
 	e.Close()
 	return state, m
 }
 
-func resyncOpen(t *testing.T, state string) *Engine {
+func resyncOpen(t *testing.T, state string) *engine.Engine {
 	t.Helper()
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,18 +49,18 @@ func resyncOpen(t *testing.T, state string) *Engine {
 }
 
 // indexIDs lists every document id of the index of e's workspace.
-func indexIDs(t *testing.T, e *Engine) []string {
+func indexIDs(t *testing.T, e *engine.Engine) []string {
 	t.Helper()
-	s, err := e.snapshot(context.Background())
+	s, err := e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := e.openIndex()
+	ix, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	docs, err := ix.DocsIn(append(append([]string(nil), s.topicPaths...), s.archPaths...))
+	docs, err := ix.DocsIn(append(append([]string(nil), s.TopicPaths()...), s.ArchivePaths()...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +74,14 @@ func indexIDs(t *testing.T, e *Engine) []string {
 
 // snapshotIDs lists the ids of every document a full build of e's
 // workspace holds.
-func snapshotIDs(t *testing.T, e *Engine) []string {
+func snapshotIDs(t *testing.T, e *engine.Engine) []string {
 	t.Helper()
-	s, err := e.snapshot(context.Background())
+	s, err := e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for id := range s.docsOf() {
+	for id := range s.DocMap() {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
@@ -87,14 +89,14 @@ func snapshotIDs(t *testing.T, e *Engine) []string {
 }
 
 // docsOfFile counts the documents a snapshot of e's workspace has in p.
-func docsOfFile(t *testing.T, e *Engine, p string) int {
+func docsOfFile(t *testing.T, e *engine.Engine, p string) int {
 	t.Helper()
-	s, err := e.snapshot(context.Background())
+	s, err := e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, d := range s.docsOf() {
+	for _, d := range s.DocMap() {
 		if d.Path == p {
 			n++
 		}
@@ -125,10 +127,10 @@ func TestIndexResync_TouchOneFile(t *testing.T) {
 	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if n := e.indexRebuilds.Load(); n != 0 {
+	if n := StatsOf(e).Rebuilds; n != 0 {
 		t.Fatalf("touching one file caused %d full rebuilds", n)
 	}
-	if n := e.indexResynced.Load(); n != int64(want) {
+	if n := StatsOf(e).Resynced; n != int64(want) {
 		t.Fatalf("touching %s (%d documents) re-indexed %d documents", target, want, n)
 	}
 	e.Close()
@@ -136,7 +138,7 @@ func TestIndexResync_TouchOneFile(t *testing.T) {
 	if _, err := e2.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if e2.fastSearches.Load() != 1 {
+	if StatsOf(e2).Fast != 1 {
 		t.Errorf("after the resync the index is not fresh: the next cold search read the workspace")
 	}
 }
@@ -149,20 +151,20 @@ func TestIndexResync_TouchArchive(t *testing.T) {
 	arch := m.Cites[0].Archive
 	touch(t, state, arch)
 	e := resyncOpen(t, state)
-	s, err := e.snapshot(context.Background())
+	s, err := e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := docsOfFile(t, e, arch)
-	for _, p := range s.topicPaths {
-		want += len(s.topics[p].blocksCiting(map[string]bool{arch: true}, nil))
+	for _, p := range s.TopicPaths() {
+		want += (s.BlocksCiting(p, map[string]bool{arch: true}, nil))
 	}
 	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if e.indexRebuilds.Load() != 0 || e.indexResynced.Load() > int64(want) || e.indexResynced.Load() < int64(docsOfFile(t, e, arch)) {
+	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Resynced > int64(want) || StatsOf(e).Resynced < int64(docsOfFile(t, e, arch)) {
 		t.Fatalf("touching %s: %d rebuilds, %d documents re-indexed (its own and its citers': %d)",
-			arch, e.indexRebuilds.Load(), e.indexResynced.Load(), want)
+			arch, StatsOf(e).Rebuilds, StatsOf(e).Resynced, want)
 	}
 }
 
@@ -174,7 +176,7 @@ func TestIndexResync_EditsMatchRebuild(t *testing.T) {
 	state, m := resyncWorkspace(t, 2000)
 	mem := filepath.Join(state, "memory")
 	e := resyncOpen(t, state)
-	s, err := e.snapshot(context.Background())
+	s, err := e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +192,7 @@ func TestIndexResync_EditsMatchRebuild(t *testing.T) {
 	}
 	// A deleted topic, and an archive deleted (blocks citing it lose
 	// their trust), and an archive cut in half.
-	for _, p := range s.topicPaths {
+	for _, p := range s.TopicPaths() {
 		if p != edit && !slices.Contains(m.EditTopics, p) && strings.Count(p, "/") > 1 {
 			if err := os.Remove(filepath.Join(mem, p)); err != nil {
 				t.Fatal(err)
@@ -201,10 +203,11 @@ func TestIndexResync_EditsMatchRebuild(t *testing.T) {
 	if err := os.Remove(filepath.Join(mem, m.Cites[0].Archive)); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range s.archPaths {
+	for _, p := range s.ArchivePaths() {
 		if p != m.Cites[0].Archive && strings.Contains(p, "/_v2/") {
-			a := s.archives[p]
-			grown, _, err := archive.Append(a.data, []archive.Record{{SourceID: a.provider + "/" + a.thread + "/zz1", Role: "user",
+			data, _ := s.Content(p)
+			provider, thread := strings.Split(p, "/")[1], strings.TrimSuffix(path.Base(p), ".md")
+			grown, _, err := archive.Append(data, []archive.Record{{SourceID: provider + "/" + thread + "/zz1", Role: "user",
 				Time: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Content: "The blimp mooring mast was painted."}})
 			if err != nil {
 				t.Fatal(err)
@@ -226,8 +229,8 @@ func TestIndexResync_EditsMatchRebuild(t *testing.T) {
 	if res, err := e.Search(context.Background(), result.SearchQuery{Text: "blimp mooring mast"}); err != nil || len(res) == 0 || !strings.HasSuffix(res[0].Ref, "/zz1") {
 		t.Fatalf("the appended record is not found: %+v %v", res, err)
 	}
-	if e.indexRebuilds.Load() != 0 || e.indexResynced.Load() == 0 {
-		t.Fatalf("%d rebuilds, %d documents resynced: want a resync", e.indexRebuilds.Load(), e.indexResynced.Load())
+	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Resynced == 0 {
+		t.Fatalf("%d rebuilds, %d documents resynced: want a resync", StatsOf(e).Rebuilds, StatsOf(e).Resynced)
 	}
 	got, want := indexIDs(t, e), snapshotIDs(t, e)
 	if !slices.Equal(got, want) {
@@ -255,8 +258,8 @@ func TestIndexResync_AfterInstall(t *testing.T) {
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search after the install and the touch: %+v %v", res, err)
 	}
-	if e.indexRebuilds.Load() != 0 || e.indexResynced.Load() != int64(docsOfFile(t, e, m.EditTopics[0])) {
-		t.Fatalf("a touch after an install: %d rebuilds, %d documents re-indexed", e.indexRebuilds.Load(), e.indexResynced.Load())
+	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Resynced != int64(docsOfFile(t, e, m.EditTopics[0])) {
+		t.Fatalf("a touch after an install: %d rebuilds, %d documents re-indexed", StatsOf(e).Rebuilds, StatsOf(e).Resynced)
 	}
 }
 
@@ -271,48 +274,48 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	resyncChunk = 8
 	state, _ := resyncWorkspace(t, 2000)
 	e := resyncOpen(t, state)
-	s, err := e.snapshot(context.Background())
+	s, err := e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	touched := 0
-	for _, p := range s.archPaths {
+	for _, p := range s.ArchivePaths() {
 		if touched == 2*resyncChunk+4 {
 			break
 		}
 		touch(t, state, p)
 		touched++
 	}
-	if touched*resyncShare > len(s.topicPaths)+len(s.archPaths) {
-		t.Fatalf("the workspace has too few files (%d) for %d touched", len(s.topicPaths)+len(s.archPaths), touched)
+	if touched*resyncShare > len(s.TopicPaths())+len(s.ArchivePaths()) {
+		t.Fatalf("the workspace has too few files (%d) for %d touched", len(s.TopicPaths())+len(s.ArchivePaths()), touched)
 	}
 	e.Close()
 
 	e = resyncOpen(t, state)
-	s, err = e.snapshot(context.Background())
+	s, err = e.Corpus(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := e.openIndex()
+	ix, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // ends the sync after its first batch
-	if _, err := e.syncIndex(ctx, ix, s); !errors.Is(err, errSyncCutShort) {
+	if _, err := stateOf(e).syncIndex(ctx, ix, s); !errors.Is(err, errSyncCutShort) {
 		t.Fatalf("a sync whose context ended: %v, want it cut short", err)
 	}
 	iq, err := checkQuery(result.SearchQuery{Text: "budget"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.searchAsItStands(ix, s, iq); err != nil {
+	if _, err := stateOf(e).searchAsItStands(ix, s, iq); err != nil {
 		t.Fatalf("the answer as the index stands: %v", err)
 	}
 	ix.Close()
-	first := e.indexResynced.Load()
-	if first == 0 || e.indexRebuilds.Load() != 0 {
-		t.Fatalf("cut short: %d documents re-indexed, %d rebuilds", first, e.indexRebuilds.Load())
+	first := StatsOf(e).Resynced
+	if first == 0 || StatsOf(e).Rebuilds != 0 {
+		t.Fatalf("cut short: %d documents re-indexed, %d rebuilds", first, StatsOf(e).Rebuilds)
 	}
 	e.Close()
 
@@ -320,9 +323,9 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	if _, err := e.Search(context.Background(), result.SearchQuery{Text: "budget"}); err != nil {
 		t.Fatal(err)
 	}
-	second := e.indexResynced.Load()
-	if e.indexRebuilds.Load() != 0 || second == 0 {
-		t.Fatalf("the continued sync: %d rebuilds, %d documents", e.indexRebuilds.Load(), second)
+	second := StatsOf(e).Resynced
+	if StatsOf(e).Rebuilds != 0 || second == 0 {
+		t.Fatalf("the continued sync: %d rebuilds, %d documents", StatsOf(e).Rebuilds, second)
 	}
 	if got, want := indexIDs(t, e), snapshotIDs(t, e); !slices.Equal(got, want) {
 		t.Fatalf("after the continued sync the index holds %d documents, a full build %d", len(got), len(want))
@@ -332,15 +335,15 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	// archives of both halves are written by both).
 	e.Close()
 	ref, _ := resyncWorkspace(t, 2000)
-	rs, _ := resyncOpen(t, ref).snapshot(context.Background())
-	for _, p := range rs.archPaths[:touched] {
+	rs, _ := resyncOpen(t, ref).Corpus(context.Background())
+	for _, p := range rs.ArchivePaths()[:touched] {
 		touch(t, ref, p)
 	}
 	one := resyncOpen(t, ref)
 	if _, err := one.Search(context.Background(), result.SearchQuery{Text: "budget"}); err != nil {
 		t.Fatal(err)
 	}
-	all := one.indexResynced.Load()
+	all := StatsOf(one).Resynced
 	if second >= all {
 		t.Errorf("the continued sync wrote %d documents, a whole sync %d: it started again", second, all)
 	}
@@ -371,11 +374,11 @@ func TestSearch_BudgetedCallerNeverRebuilds(t *testing.T) {
 	if len(res) != 1 || res[0].Ref != "0000000a" {
 		t.Fatalf("the budgeted answer: %+v (want the block the file still holds, not the edited-away one)", res)
 	}
-	if e.indexRebuilds.Load() != 0 || e.staleSearches.Load() != 1 {
-		t.Fatalf("budgeted: %d rebuilds, %d stale answers", e.indexRebuilds.Load(), e.staleSearches.Load())
+	if StatsOf(e).Rebuilds != 0 || StatsOf(e).Stale != 1 {
+		t.Fatalf("budgeted: %d rebuilds, %d stale answers", StatsOf(e).Rebuilds, StatsOf(e).Stale)
 	}
 	res, err = e.Search(context.Background(), result.SearchQuery{Text: "violin"})
-	if err != nil || len(res) != 1 || e.indexRebuilds.Load() != 1 {
-		t.Fatalf("unbudgeted: %+v %v, %d rebuilds", res, err, e.indexRebuilds.Load())
+	if err != nil || len(res) != 1 || StatsOf(e).Rebuilds != 1 {
+		t.Fatalf("unbudgeted: %+v %v, %d rebuilds", res, err, StatsOf(e).Rebuilds)
 	}
 }

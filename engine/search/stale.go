@@ -1,10 +1,11 @@
-package engine
+package search
 
 import (
 	"context"
 	"errors"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 )
 
@@ -13,14 +14,10 @@ import (
 // LOCK_BUSY). When the index cannot be opened for writing, and so cannot
 // be brought up to date now, the search reads the index as it stands, the
 // last one built, and keeps only the hits the files still hold as they
-// were indexed: a document of a file changed since, a block that lost its
-// trust, a record no longer preferred or visible are dropped, so a stale
-// index can miss what changed but never show what is gone or pending.
-
-// StaleSearches counts the searches this engine answered from an index
-// not brought up to date (a caller with a deadline, or another process
-// holding the index): the prompt hook says so in its status.
-func (e *Engine) StaleSearches() int64 { return e.staleSearches.Load() }
+// were indexed (engine.Corpus.Holds): a document of a file changed since,
+// a block that lost its trust, a record no longer preferred or visible
+// are dropped, so a stale index can miss what changed but never show what
+// is gone or pending.
 
 // stale reports whether a sync that needs a full rebuild should leave the
 // index as it stands: the caller has a deadline (the prompt hook), which a
@@ -37,19 +34,24 @@ func stale(ctx context.Context, ix *index.Index) bool {
 
 // searchAsItStands answers iq from a writable handle whose sync was cut
 // short, with the same check as searchStale.
-func (e *Engine) searchAsItStands(ix *index.Index, s *snapshot, iq index.Query) ([]index.Hit, error) {
+func (st *state) searchAsItStands(ix *index.Index, c engine.Corpus, iq index.Query) ([]index.Hit, error) {
 	all, err := ix.Search(iq)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "search")
+		return nil, engine.Wrap(engine.CodeIO, err, "search")
 	}
+	return st.held(c, all), nil
+}
+
+// held keeps the hits c still holds, counting a stale answer.
+func (st *state) held(c engine.Corpus, all []index.Hit) []index.Hit {
 	var hits []index.Hit
 	for _, h := range all {
-		if s.holdsHit(h) {
+		if c.Holds(h) {
 			hits = append(hits, h)
 		}
 	}
-	e.staleSearches.Add(1)
-	return hits, nil
+	st.stale.Add(1)
+	return hits
 }
 
 // staleWait is how long a search with no deadline waits for a read-only
@@ -60,7 +62,7 @@ var staleWait = 30 * time.Second // a var: tests shorten it
 // searchStale answers iq from the index as it stands; ok is false when
 // not even a read-only handle can be had before ctx's deadline (or
 // staleWait).
-func (e *Engine) searchStale(ctx context.Context, s *snapshot, iq index.Query) (hits []index.Hit, ok bool) {
+func (st *state) searchStale(ctx context.Context, c engine.Corpus, iq index.Query) (hits []index.Hit, ok bool) {
 	wait := staleWait
 	if d, budgeted := ctx.Deadline(); budgeted {
 		wait = time.Until(d) - 100*time.Millisecond
@@ -68,7 +70,7 @@ func (e *Engine) searchStale(ctx context.Context, s *snapshot, iq index.Query) (
 	if wait <= 0 {
 		return nil, false
 	}
-	ix, err := index.OpenWith(e.indexDir(), index.Options{ReadOnly: true, LockTimeout: wait})
+	ix, err := index.OpenWith(st.dir, index.Options{ReadOnly: true, LockTimeout: wait})
 	if err != nil {
 		return nil, false
 	}
@@ -77,33 +79,11 @@ func (e *Engine) searchStale(ctx context.Context, s *snapshot, iq index.Query) (
 	if err != nil {
 		return nil, false
 	}
-	for _, h := range all {
-		if s.holdsHit(h) {
-			hits = append(hits, h)
-		}
-	}
-	e.staleSearches.Add(1)
-	return hits, true
-}
-
-// holdsHit reports whether the snapshot still has the document of a hit:
-// a trusted block of that id in that file, or the visible record at that
-// anchor with that source-id.
-func (s *snapshot) holdsHit(h index.Hit) bool {
-	if h.Kind == index.KindSource {
-		src, ok := s.anchors[h.Path+"#"+h.Anchor]
-		return ok && src.view.Ref == h.Ref && s.visible(src)
-	}
-	tf, ok := s.topics[h.Path]
-	if !ok {
-		return false
-	}
-	b, ok := tf.file.Block(h.Ref)
-	return ok && s.blockTrusted(tf, b)
+	return st.held(c, all), true
 }
 
 // lockBusy reports whether err is the index held by another process.
 func lockBusy(err error) bool {
-	var ee *Error
-	return errors.As(err, &ee) && ee.Code == CodeLockBusy
+	var ee *engine.Error
+	return errors.As(err, &ee) && ee.Code == engine.CodeLockBusy
 }

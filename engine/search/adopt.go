@@ -1,28 +1,26 @@
-package engine
+package search
 
 import (
 	"context"
 	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/index"
 )
 
 // AdoptCopiedIndex makes the index of a byte-identical copy of a workspace
 // describe the copy. A copy has new inodes and ctimes, so its signatures
 // differ from the ones the index recorded although every byte is the same;
 // benchmarks copy one warm workspace per iteration and must not pay a
-// rebuild for that. Test-only: nothing here checks that the copy is
-// identical.
-func AdoptCopiedIndex(stateDir string) error {
-	ctx := context.Background()
-	e, err := Open(ctx, Options{StateDir: stateDir})
+// rebuild for that. For benchmarks only: nothing here checks that the copy
+// is identical.
+func AdoptCopiedIndex(ctx context.Context, e *engine.Engine) error {
+	c, err := e.Corpus(ctx)
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	s, err := e.snapshot(ctx)
-	if err != nil {
-		return err
-	}
-	ix, err := e.openIndex()
+	st := stateOf(e)
+	ix, err := st.openIndex()
 	if err != nil {
 		return err
 	}
@@ -30,11 +28,11 @@ func AdoptCopiedIndex(stateDir string) error {
 	// Every file of a fresh copy is racy (just written), but its bytes are
 	// the original's, which the index describes: record none as racy, as a
 	// build long after the files were written would.
-	meta := s.indexMeta(e.ws.Root(), time.Now())
-	meta[racyKey] = `{"stamp":0,"files":{}}`
+	meta := c.Meta(time.Now())
+	meta[index.RacyKey] = `{"stamp":0,"files":{}}`
 	if err := ix.ApplyWithMeta(nil, nil, meta); err != nil {
 		return err
 	}
-	recordIndexFiles(e.ws.Root(), ix, s)
+	recordIndexFiles(ix, c)
 	return nil
 }

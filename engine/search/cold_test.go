@@ -1,4 +1,4 @@
-package engine
+package search
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine"
+	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 	"scriptorium/workspace/treetest"
 )
@@ -25,7 +27,7 @@ import (
 // each, and compares the results field by field.
 func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 	ctx := context.Background()
-	cases, _ := filepath.Glob(filepath.Join("..", "testdata", "search-engine", "*", "queries.json"))
+	cases, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "search-engine", "*", "queries.json"))
 	if len(cases) == 0 {
 		t.Fatal("no search-engine fixtures")
 	}
@@ -50,7 +52,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 		if err := json.Unmarshal(data, &c); err != nil {
 			t.Fatal(err)
 		}
-		warm, err := Open(ctx, Options{StateDir: state})
+		warm, err := engine.Open(ctx, engine.Options{StateDir: state})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +60,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, q := range c.Queries {
-			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != MethodBM25) {
+			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != engine.MethodBM25) {
 				continue
 			}
 			sq := result.SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}
@@ -66,12 +68,12 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %q warm: %v", filepath.Base(dir), q.Text, err)
 			}
-			cold, err := Open(ctx, Options{StateDir: state})
+			cold, err := engine.Open(ctx, engine.Options{StateDir: state})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, err := cold.Search(ctx, sq)
-			fast := cold.fastSearches.Load()
+			fast := StatsOf(cold).Fast
 			cold.Close()
 			if err != nil {
 				t.Fatalf("%s %q cold: %v", filepath.Base(dir), q.Text, err)
@@ -106,7 +108,7 @@ func coldFacts(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
 	state := t.TempDir()
-	e, err := Open(ctx, Options{StateDir: state})
+	e, err := engine.Open(ctx, engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func coldFacts(t *testing.T) string {
 // "path#anchor" and whether the fresh index answered alone.
 func coldSearch(t *testing.T, state, text string) ([]string, bool) {
 	t.Helper()
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func coldSearch(t *testing.T, state, text string) ([]string, bool) {
 	for _, r := range res {
 		out = append(out, r.Path+"#"+r.Anchor)
 	}
-	return out, e.fastSearches.Load() == 1
+	return out, StatsOf(e).Fast == 1
 }
 
 // TestColdSearch_NeverStale changes the files behind the engine's back in
@@ -155,7 +157,7 @@ func TestColdSearch_NeverStale(t *testing.T) {
 		want   []string // what find returns
 	}{
 		{"same size, mtime reset", func(t *testing.T, state string) {
-			editInPlace(t, facts(state), "bees", "wasp")
+			treetest.EditInPlace(t, facts(state), "bees", "wasp")
 		}, "bees", "wasp", []string{"topics/facts.md#^0000000a"}},
 		{"deleted", func(t *testing.T, state string) {
 			if err := os.Remove(facts(state)); err != nil {
@@ -181,7 +183,7 @@ func TestColdSearch_NeverStale(t *testing.T) {
 			}
 		}, "cello", "", nil},
 		{"git checkout", func(t *testing.T, state string) {
-			run := gitIn(t, filepath.Join(state, "memory"))
+			run := treetest.Git(t, filepath.Join(state, "memory"))
 			run("init", "-q")
 			run("add", "topics")
 			run("commit", "-q", "-m", "a")
@@ -223,64 +225,19 @@ func TestColdSearch_NeverStale(t *testing.T) {
 	}
 }
 
-// TestColdSearch_RacyFiles covers what a signature cannot see: an edit in
-// the same clock tick as the write before it, with the same size on the
-// same inode. Files changed just before the index recorded them carry
-// their content hash, and a changed hash makes the index stale.
-func TestColdSearch_RacyFiles(t *testing.T) {
-	now := time.Now()
-	old := fileSig{size: 5, mtime: now.Add(-time.Hour).UnixNano(), ctime: now.Add(-time.Hour).UnixNano(), ino: 1}
-	recent := fileSig{size: 5, mtime: now.UnixNano(), ctime: now.UnixNano(), ino: 2}
-	s := &snapshot{
-		topics:     map[string]*topicFile{"topics/a.md": {sig: old, data: []byte("apple")}, "topics/b.md": {sig: recent, data: []byte("berry")}},
-		topicPaths: []string{"topics/a.md", "topics/b.md"},
-		archives:   map[string]*archiveFile{},
-	}
-	meta := s.racyFiles(now)
-	var rec racyRecord
-	if err := json.Unmarshal([]byte(meta), &rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := rec.Files["topics/a.md"]; ok || len(rec.Files) != 1 {
-		t.Fatalf("racy files %v: want only the recent topics/b.md", rec.Files)
-	}
-	disk := map[string]string{"topics/a.md": "apple", "topics/b.md": "berry"}
-	content := func(p string) ([]byte, bool) { d, ok := disk[p]; return []byte(d), ok }
-	if !racyHold(meta, content) {
-		t.Fatal("unchanged racy file reported changed")
-	}
-	disk["topics/a.md"] = "apric" // not racy: its signature decides
-	if !racyHold(meta, content) {
-		t.Fatal("a file that was not racy was hashed")
-	}
-	disk["topics/b.md"] = "bunny" // same size, same signature, new bytes
-	if racyHold(meta, content) {
-		t.Fatal("a same-tick edit of a racy file went unseen")
-	}
-	delete(disk, "topics/b.md")
-	if racyHold(meta, content) {
-		t.Fatal("a missing racy file went unseen")
-	}
-	for _, bad := range []string{"", "{", `{"stamp":1}`, "null"} {
-		if racyHold(bad, content) {
-			t.Errorf("damaged racy record %q trusted", bad)
-		}
-	}
-}
-
 // TestColdSearch_DamagedRecord: a racy record that cannot be read makes
 // the index untrusted; the search rebuilds it and answers.
 func TestColdSearch_DamagedRecord(t *testing.T) {
 	state := coldFacts(t)
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := e.openIndex()
+	ix, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.SetMeta(racyKey, "{garbage"); err != nil {
+	if err := ix.SetMeta(index.RacyKey, "{garbage"); err != nil {
 		t.Fatal(err)
 	}
 	ix.Close()
@@ -289,8 +246,8 @@ func TestColdSearch_DamagedRecord(t *testing.T) {
 	if err != nil || len(res) != 1 {
 		t.Fatalf("search: %v %v", res, err)
 	}
-	if e.fastSearches.Load() != 0 || e.indexRebuilds.Load() != 1 {
-		t.Errorf("fast %d, rebuilds %d: want the damaged record distrusted and the index rebuilt", e.fastSearches.Load(), e.indexRebuilds.Load())
+	if StatsOf(e).Fast != 0 || StatsOf(e).Rebuilds != 1 {
+		t.Errorf("fast %d, rebuilds %d: want the damaged record distrusted and the index rebuilt", StatsOf(e).Fast, StatsOf(e).Rebuilds)
 	}
 }
 
@@ -300,16 +257,16 @@ func TestColdSearch_DamagedRecord(t *testing.T) {
 func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
 	state := coldFacts(t)
 	ctx := context.Background()
-	e, err := Open(ctx, Options{StateDir: state})
+	e, err := engine.Open(ctx, engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	time.Sleep(racyWindow + 100*time.Millisecond) // so the cache trusts signatures
+	time.Sleep(racyWindow + 100*time.Millisecond) // so the cache trusts signatures (the core's racy window)
 	if _, err := e.Verify(ctx); err != nil {
 		t.Fatal(err)
 	}
-	editInPlace(t, filepath.Join(state, "memory", "topics", "facts.md"), "cello", "flute")
+	treetest.EditInPlace(t, filepath.Join(state, "memory", "topics", "facts.md"), "cello", "flute")
 	res, err := e.Search(ctx, result.SearchQuery{Text: "flute"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("warm search after a same-size edit: %v %v", res, err)
@@ -321,7 +278,7 @@ func TestSnapshotCache_SameSizeResetMtime(t *testing.T) {
 // frames midway, stray files, symlinks), for words taken from their files.
 func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 	ctx := context.Background()
-	states, _ := filepath.Glob(filepath.Join("..", "testdata", "ws", "*", "state"))
+	states, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "ws", "*", "state"))
 	if len(states) < 10 {
 		t.Fatalf("only %d fixture workspaces", len(states))
 	}
@@ -331,8 +288,8 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 		state, warm, s := warmCopy(t, src)
 		seen := map[string]bool{}
 		var words []string
-		for _, p := range append(append([]string{}, s.topicPaths...), s.archPaths...) {
-			data, _ := s.snapshotContent(p)
+		for _, p := range append(append([]string{}, s.TopicPaths()...), s.ArchivePaths()...) {
+			data, _ := s.Content(p)
 			for _, w := range word.FindAllString(string(data), -1) {
 				if w = strings.ToLower(w); !seen[w] && len(words) < 40 {
 					seen[w] = true
@@ -345,12 +302,12 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %q warm: %v", name, w, err)
 			}
-			cold, err := Open(ctx, Options{StateDir: state})
+			cold, err := engine.Open(ctx, engine.Options{StateDir: state})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, err := cold.Search(ctx, result.SearchQuery{Text: w, Limit: 50})
-			fast := cold.fastSearches.Load()
+			fast := StatsOf(cold).Fast
 			cold.Close()
 			if err != nil || fast != 1 {
 				t.Fatalf("%s %q cold: %v (fast %d)", name, w, err, fast)
@@ -364,3 +321,7 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 		warm.Close()
 	}
 }
+
+// racyWindow is the core's racy window (engine/freshness.go): files
+// changed within it of a recording are checked by their hash.
+const racyWindow = 2 * time.Second

@@ -1,4 +1,4 @@
-package engine
+package search
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 )
@@ -28,7 +29,7 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mem, "topics", "facts.md"), []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestSearch_IndexHeldElsewhere(t *testing.T) {
 			t.Fatalf("the stale index showed a block the file no longer holds: %+v", res)
 		}
 	}
-	if e.staleSearches.Load() == 0 {
+	if StatsOf(e).Stale == 0 {
 		t.Fatalf("the searches did not go the stale way")
 	}
 	holder.Close()
@@ -79,7 +80,7 @@ func TestSearch_IndexWrittenElsewhere(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mem, "topics", "facts.md"), []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(context.Background(), Options{StateDir: state})
+	e, err := engine.Open(context.Background(), engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package engine
+package search
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 )
@@ -17,7 +18,7 @@ import (
 func TestIndexReader_SharedAndYielding(t *testing.T) {
 	ctx := context.Background()
 	state := coldFacts(t)
-	a, err := Open(ctx, Options{StateDir: state, LongLived: true})
+	a, err := engine.Open(ctx, engine.Options{StateDir: state, LongLived: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,22 +29,22 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 	if res, err := a.Search(ctx, result.SearchQuery{Text: "cello"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search: %v %v", res, err)
 	}
-	a.reader.mu.Lock()
-	held := a.reader.ix != nil
-	a.reader.mu.Unlock()
+	stateOf(a).reader.mu.Lock()
+	held := stateOf(a).reader.ix != nil
+	stateOf(a).reader.mu.Unlock()
 	if !held {
 		t.Fatal("the long-lived engine holds no index handle after searching")
 	}
 
-	b, err := Open(ctx, Options{StateDir: state})
+	b, err := engine.Open(ctx, engine.Options{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if res, err := b.Search(ctx, result.SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || b.fastSearches.Load() != 1 {
-		t.Fatalf("a one-shot search beside the held handle: %v %v (fast %d)", res, err, b.fastSearches.Load())
+	if res, err := b.Search(ctx, result.SearchQuery{Text: "roof"}); err != nil || len(res) != 1 || StatsOf(b).Fast != 1 {
+		t.Fatalf("a one-shot search beside the held handle: %v %v (fast %d)", res, err, StatsOf(b).Fast)
 	}
-	rev, err := b.revision()
+	rev, err := b.Revision()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,12 +54,12 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("install beside a held reader took %v", time.Since(start))
-	if n := b.indexRebuilds.Load(); n != 0 {
+	if n := StatsOf(b).Rebuilds; n != 0 {
 		t.Fatalf("the install rebuilt the index %d times", n)
 	}
 	// The install updated the index in place: the other engine's handle was
 	// let go, not waited out (a failed update would leave it stale).
-	ix, err := index.OpenWith(a.indexDir(), index.Options{ReadOnly: true, LockTimeout: -1})
+	ix, err := index.OpenWith(stateOf(a).dir, index.Options{ReadOnly: true, LockTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +71,11 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 	if res, err := a.Search(ctx, result.SearchQuery{Text: "mead"}); err != nil || len(res) != 1 {
 		t.Fatalf("long-lived search after the other's install: %v %v", res, err)
 	}
-	if n := a.indexRebuilds.Load(); n != 0 {
+	if n := StatsOf(a).Rebuilds; n != 0 {
 		t.Errorf("the long-lived engine rebuilt the index %d times", n)
 	}
 	a.Close()
-	w, err := index.OpenWith(a.indexDir(), index.Options{LockTimeout: -1})
+	w, err := index.OpenWith(stateOf(a).dir, index.Options{LockTimeout: -1})
 	if err != nil {
 		t.Fatalf("the index is still held after Close: %v", err)
 	}

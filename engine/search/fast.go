@@ -1,14 +1,16 @@
-package engine
+package search
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
+	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/topic"
 )
 
@@ -21,29 +23,29 @@ import (
 // searchFromFiles answers a BM25 query from a fresh index. ok is false
 // when the index is not fresh, or anything went wrong: the caller then
 // takes the full path, which rebuilds or repairs and reports errors.
-func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query string) (results []result.SearchResult, ok bool) {
-	promoted, err := e.ledger.Promoted(ctx)
+func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index.Query, query string) (results []result.SearchResult, ok bool) {
+	promoted, err := e.Ledger().Promoted(ctx)
 	if err != nil {
 		return nil, false
 	}
-	root := e.ws.Root()
+	root := e.Root()
 	listed, fp, ok := listFingerprint(root, promoted)
 	if !ok {
 		return nil, false
 	}
-	ix, err := e.openReadOnly()
+	ix, err := st.openReadOnly()
 	if err != nil {
 		return nil, false
 	}
 	defer ix.Close()
-	if !indexDescribes(ix, fp, diskContent(root)) {
+	if !ix.Describes(fp, diskContent(root)) {
 		return nil, false
 	}
 	hits, err := ix.Search(iq)
 	if err != nil {
 		return nil, false
 	}
-	hf, ok := loadHitFiles(root, promoted, listed, hits)
+	hf, ok := loadHitFiles(root, listed, hits)
 	if !ok {
 		return nil, false
 	}
@@ -51,55 +53,63 @@ func (e *Engine) searchFromFiles(ctx context.Context, iq index.Query, query stri
 	for _, h := range hits {
 		results = append(results, hitResult(h, query, hf.text(h)))
 	}
-	e.fastSearches.Add(1)
+	st.fast.Add(1)
 	return results, true
 }
 
 // listFingerprint stats the workspace's memory files and returns their
 // signatures by path and the fingerprint a snapshot of them would have.
 // Strays do not count (a snapshot skips them too).
-func listFingerprint(root string, promoted map[string]bool) (map[string]fileSig, string, bool) {
-	topics, _, err := listMarkdown(root, "topics")
+func listFingerprint(root string, promoted map[string]bool) (map[string]manifest.Sig, string, bool) {
+	topics, _, err := workspace.ListMarkdown(root, "topics")
 	if err != nil {
 		return nil, "", false
 	}
-	sources, _, err := listMarkdown(root, "sources")
+	sources, _, err := workspace.ListMarkdown(root, "sources")
 	if err != nil {
 		return nil, "", false
 	}
-	sigs := make(map[string]fileSig, len(topics)+len(sources))
-	lines := make([]fpLine, 0, len(topics)+len(sources))
+	sigs := make(map[string]manifest.Sig, len(topics)+len(sources))
+	files := make([]index.FileSig, 0, len(topics)+len(sources))
+	add := func(f workspace.Listed) bool {
+		if f.Info == nil {
+			return false // could not be stat'ed: let the full path say why
+		}
+		sig := manifest.SigOf(f.Info)
+		if sig == (manifest.Sig{}) {
+			return false
+		}
+		files = append(files, index.FileSig{Path: f.Path, Sig: sig})
+		sigs[f.Path] = sig
+		return true
+	}
 	for _, f := range topics {
-		lines = append(lines, fpLine(f))
-		sigs[f.path] = f.sig
+		if !add(f) {
+			return nil, "", false
+		}
 	}
 	for _, f := range sources {
-		if _, _, _, inLayout := archivePathParts(f.path); inLayout {
-			lines = append(lines, fpLine(f))
-			sigs[f.path] = f.sig
+		if _, _, _, inLayout := archive.PathParts(f.Path); inLayout && !add(f) {
+			return nil, "", false
 		}
 	}
-	for _, l := range lines {
-		if l.sig == (fileSig{}) {
-			return nil, "", false // could not be stat'ed: let the full path say why
-		}
-	}
-	return sigs, fingerprintOf(root, lines, promoted), true
+	return sigs, index.Fingerprint(root, files, promoted), true
 }
 
 // hitFiles are the files holding a search's hits, read as the stat walk
 // saw them: topic files parsed, v2 archives kept as bytes (FindFrame reads
 // the one record needed), legacy archives parsed.
 type hitFiles struct {
-	s  *snapshot
-	v2 map[string][]byte
+	topics map[string]*topic.File
+	v2     map[string][]byte
+	legacy map[string][]archive.LegacyRecord
 }
 
 // loadHitFiles reads just the files that hold hits, each only if it is
 // still the version the stat walk saw (otherwise the index may describe
 // another version, and ok is false).
-func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileSig, hits []index.Hit) (*hitFiles, bool) {
-	hf := &hitFiles{s: &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted}, v2: map[string][]byte{}}
+func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit) (*hitFiles, bool) {
+	hf := &hitFiles{topics: map[string]*topic.File{}, v2: map[string][]byte{}, legacy: map[string][]archive.LegacyRecord{}}
 	for _, h := range hits {
 		if hf.has(h.Path) {
 			continue
@@ -108,30 +118,32 @@ func loadHitFiles(root string, promoted map[string]bool, listed map[string]fileS
 		if !ok {
 			return nil, false
 		}
-		data, ok := readIfSig(filepath.Join(root, filepath.FromSlash(h.Path)), want)
+		data, ok := manifest.ReadIfSig(filepath.Join(root, filepath.FromSlash(h.Path)), want)
 		if !ok {
 			return nil, false
 		}
 		if h.Kind != index.KindSource {
-			hf.s.setTopic(h.Path, data)
+			hf.topics[h.Path], _ = topic.Parse(data)
 			continue
 		}
-		if _, _, v2, _ := archivePathParts(h.Path); v2 {
-			hf.v2[h.Path] = data
-			continue
-		}
-		if _, ok := hf.s.addArchive(h.Path, data); !ok {
+		_, _, v2, inLayout := archive.PathParts(h.Path)
+		switch {
+		case !inLayout:
 			return nil, false
+		case v2:
+			hf.v2[h.Path] = data
+		default:
+			hf.legacy[h.Path] = archive.ParseLegacy(data)
 		}
 	}
 	return hf, true
 }
 
 func (hf *hitFiles) has(p string) bool {
-	_, t := hf.s.topics[p]
-	_, a := hf.s.archives[p]
+	_, t := hf.topics[p]
 	_, v := hf.v2[p]
-	return t || a || v
+	_, l := hf.legacy[p]
+	return t || v || l
 }
 
 // text is the text of a hit's document. The index describes exactly these
@@ -140,8 +152,8 @@ func (hf *hitFiles) has(p string) bool {
 // source-id).
 func (hf *hitFiles) text(h index.Hit) string {
 	if h.Kind != index.KindSource {
-		if tf, ok := hf.s.topics[h.Path]; ok {
-			if b, ok := tf.file.Block(h.Ref); ok {
+		if f, ok := hf.topics[h.Path]; ok {
+			if b, ok := f.Block(h.Ref); ok {
 				return topic.BlockText(b)
 			}
 		}
@@ -153,31 +165,19 @@ func (hf *hitFiles) text(h index.Hit) string {
 		}
 		return ""
 	}
-	if a, ok := hf.s.archives[h.Path]; ok {
-		for _, r := range a.records {
-			if e := hf.s.legacyEntry(a, r); e.view.Anchor == h.Anchor && e.view.Ref == h.Ref {
-				return e.view.Content
-			}
+	provider, thread, _, _ := archive.PathParts(h.Path)
+	for _, r := range hf.legacy[h.Path] {
+		if ref, anchor := archive.LegacyID(provider, thread, r); anchor == h.Anchor && ref == h.Ref {
+			return r.Content
 		}
 	}
 	return ""
 }
 
-// readIfSig reads a file if its signature, taken on the open file, is
-// want.
-func readIfSig(path string, want fileSig) ([]byte, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false
+// diskContent reads a file's bytes from the workspace.
+func diskContent(root string) func(p string) ([]byte, bool) {
+	return func(p string) ([]byte, bool) {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		return data, err == nil
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || statSig(fi) != want {
-		return nil, false
-	}
-	data, err := io.ReadAll(f)
-	if err != nil || int64(len(data)) != want.size {
-		return nil, false
-	}
-	return data, true
 }

@@ -1,0 +1,198 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"scriptorium/engine"
+	"scriptorium/engine/index"
+	"scriptorium/engine/result"
+)
+
+// The search index is a cache of topics/ and sources/: it is opened for one
+// operation and closed again (bleve holds an exclusive lock, and the TUI and
+// a CLI search must be able to take turns), brought up to date from the
+// files when it is missing, broken, of another format or stale, and
+// otherwise updated incrementally after every install (Installed).
+
+// openIndex opens the index, waiting up to a second for another handle.
+func (st *state) openIndex() (*index.Index, error) {
+	// A writable handle needs every reader gone: ours now, the others'
+	// within a poll (reader.go).
+	st.reader.close()
+	announceWrite(st.dir)
+	ix, err := index.OpenWith(st.dir, index.Options{LockTimeout: time.Second})
+	if errors.Is(err, index.ErrLocked) {
+		return nil, &engine.Error{Code: engine.CodeLockBusy, Message: "the search index is in use by another process; try again", Err: err}
+	}
+	if err != nil {
+		// The index names the operation and its directory ("open index
+		// /x/.scriptorium/index: …"); another prefix would only repeat it.
+		return nil, &engine.Error{Code: engine.CodeIO, Message: err.Error(), Err: err}
+	}
+	return ix, nil
+}
+
+// openReadOnly opens the index for reading beside other readers; it fails
+// (ErrUnavailable) where only a writable open could repair the index.
+func (st *state) openReadOnly() (*index.Index, error) {
+	return index.OpenWith(st.dir, index.Options{ReadOnly: true, LockTimeout: time.Second})
+}
+
+// syncIndex makes the index match c: a resync of what changed, a rebuild
+// when that cannot be done, nothing when it is fresh. It returns whether
+// it rebuilt.
+func (st *state) syncIndex(ctx context.Context, ix *index.Index, c engine.Corpus) (bool, error) {
+	fp := c.Fingerprint()
+	if _, err := ix.Meta(index.FingerprintKey); err != nil && !errors.Is(err, index.ErrCorrupt) {
+		return false, engine.Wrap(engine.CodeIO, err, "read search index")
+	}
+	// A damaged index has marked itself for a rebuild: the rebuild below is
+	// its repair.
+	if ix.Describes(fp, c.Content) {
+		return false, nil
+	}
+	if n, ok, err := st.resyncIndex(ctx, ix, c); ok || err != nil {
+		st.resynced.Add(int64(n))
+		return false, err
+	}
+	if stale(ctx, ix) {
+		return false, errSyncCutShort
+	}
+	if err := st.rebuild(ix, c, "search index"); err != nil { // "search index: rebuild: …"
+		return false, err
+	}
+	recordIndexFiles(ix, c)
+	return true, nil
+}
+
+// rebuild replaces the documents of ix with c's, then records c's meta;
+// what names the operation in an error.
+func (st *state) rebuild(ix *index.Index, c engine.Corpus, what string) error {
+	if err := ix.Rebuild(c.Docs()); err != nil {
+		return engine.Wrap(engine.CodeIO, err, "%s", what)
+	}
+	st.rebuilds.Add(1)
+	if err := ix.ApplyWithMeta(nil, nil, c.Meta(time.Now())); err != nil {
+		return engine.Wrap(engine.CodeIO, err, "%s", what)
+	}
+	return nil
+}
+
+// Installed implements engine.Searcher: it applies the difference
+// between two snapshots to the index in one batch. An index that was not
+// fresh before the change is brought up to date instead. Failures leave
+// the index stale, and the next search repairs it.
+func (service) Installed(ctx context.Context, e *engine.Engine, before *engine.Corpus, after engine.Corpus) {
+	st := stateOf(e)
+	ix, err := st.openIndex()
+	if err != nil {
+		return
+	}
+	defer ix.Close()
+	if before == nil || !ix.Describes(before.Fingerprint(), before.Content) {
+		_, _ = st.syncIndex(ctx, ix, after)
+		return
+	}
+	old, cur := after.Touched(*before)
+	var upserts []index.Doc
+	var deletes []string
+	for id, d := range cur {
+		if o, ok := old[id]; !ok || o != d {
+			upserts = append(upserts, d)
+		}
+	}
+	for id := range old {
+		if _, ok := cur[id]; !ok {
+			deletes = append(deletes, id)
+		}
+	}
+	sortDocs(upserts)
+	sort.Strings(deletes)
+	if ix.ApplyWithMeta(upserts, deletes, after.Meta(time.Now())) == nil {
+		recordIndexFiles(ix, after)
+	}
+}
+
+// Rebuild implements engine.Searcher: the whole index replaced with a
+// fresh build (forget's finish step: a deleted document's terms would
+// otherwise stay in its old segments).
+func (service) Rebuild(ctx context.Context, e *engine.Engine, c engine.Corpus) error {
+	st := stateOf(e)
+	ix, err := st.openIndex()
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	return st.rebuild(ix, c, "rebuild search index")
+}
+
+// IndexState implements engine.Searcher: fresh when the index describes
+// the files whose fingerprint is fp.
+func (service) IndexState(e *engine.Engine, fp string, content func(string) ([]byte, bool)) result.IndexState {
+	st := result.IndexState{Format: index.FormatVersion}
+	// A writable open: it is the one that finds damage a reader would not
+	// (bolt reads its freelist only for writing), so fresh means usable.
+	ix, err := stateOf(e).openIndex()
+	if err != nil {
+		return st
+	}
+	defer ix.Close()
+	if n, err := ix.Count(); err == nil {
+		st.Documents = n
+	}
+	st.Fresh = ix.Describes(fp, content)
+	return st
+}
+
+// searchIndex runs a checked query on an index brought up to date with c.
+// A damaged index (ErrCorrupt: bleve panicked or read garbage) has marked
+// itself for a rebuild; it is rebuilt from c at once and asked again, so
+// one damaged cache costs one slow search, not every search after it. A
+// sync that ctx ends leaves the index as far as it got, and the answer
+// comes from the index as it stands (stale.go).
+func (st *state) searchIndex(ctx context.Context, e *engine.Engine, c engine.Corpus, iq index.Query) ([]index.Hit, error) {
+	if e.Options().LongLived {
+		// Anything but a clean answer goes the writable way, which repairs
+		// and reports.
+		if hits, ok, err := st.searchHeld(c, iq); ok && err == nil {
+			return hits, nil
+		}
+	}
+	ix, err := st.openIndex()
+	if lockBusy(err) {
+		if hits, ok := st.searchStale(ctx, c, iq); ok {
+			return hits, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	for attempt := 1; ; attempt++ {
+		_, err := st.syncIndex(ctx, ix, c)
+		if errors.Is(err, errSyncCutShort) {
+			return st.searchAsItStands(ix, c, iq)
+		}
+		if err != nil {
+			return nil, err
+		}
+		hits, err := ix.Search(iq)
+		switch {
+		case err == nil:
+			return hits, nil
+		case errors.Is(err, index.ErrCorrupt) && attempt == 1:
+			continue
+		case errors.Is(err, index.ErrCorrupt):
+			return nil, &engine.Error{Code: engine.CodeIO, Err: err,
+				Message: "the search index is damaged and rebuilding it did not help: " + err.Error()}
+		case errors.Is(err, index.ErrClosed):
+			return nil, engine.Wrap(engine.CodeIO, err, "search")
+		}
+		// checkQuery has already refused every malformed query the index
+		// knows of, so this is the index refusing one it could not parse.
+		return nil, &engine.Error{Code: engine.CodeInvalidArgument, Message: err.Error(), Err: err}
+	}
+}

@@ -1,0 +1,58 @@
+package search
+
+import (
+	"context"
+
+	"scriptorium/engine"
+	"scriptorium/engine/index"
+	"scriptorium/engine/result"
+	"scriptorium/engine/vectors"
+	"scriptorium/workspace"
+)
+
+// Embeddings (config.toml [embeddings]) add a vector ranking that is fused
+// with BM25 (engine/vectors). It is handed the documents the index holds:
+// trusted ones only, so pending content never reaches an embedder.
+
+// searchVectors runs a hybrid or embedding search over c. When the
+// embedder fails, the answer is BM25's, with the method saying so and
+// fallback saying why; only a configuration that cannot work at all is an
+// error.
+func (st *state) searchVectors(ctx context.Context, e *engine.Engine, c engine.Corpus, iq index.Query, method string) (hits []index.Hit, used, fallback string, err error) {
+	cfg := e.Config().Embeddings
+	emb, err := vectors.NewEmbedder(cfg, e.Options().Getenv)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return st.emb.Search(ctx, vectors.Request{
+		Embedder: emb, CachePath: workspace.MetaPath(e.Root(), workspace.EmbeddingsName),
+		BatchSize: cfg.BatchSize, State: c.Fingerprint(),
+		Docs: func() []vectors.Doc { return vectors.Docs(c.DocMap()) },
+		BM25: func(q index.Query) ([]index.Hit, error) {
+			return st.searchIndex(context.Background(), e, c, q)
+		},
+		Query: iq, EmbeddingOnly: method == engine.MethodEmbedding,
+	})
+}
+
+// methodFor resolves the method of a query: the default is hybrid when
+// embeddings are configured, BM25 otherwise.
+func methodFor(e *engine.Engine, q result.SearchQuery) (string, error) {
+	m := q.Method
+	configured := e.Config().Embeddings.Configured()
+	switch m {
+	case "":
+		if configured {
+			return engine.MethodHybrid, nil
+		}
+		return engine.MethodBM25, nil
+	case engine.MethodBM25:
+		return m, nil
+	case engine.MethodHybrid, engine.MethodEmbedding:
+		if !configured {
+			return "", engine.Errorf(engine.CodeNotConfigured, "method=%s needs an embedder: add an [embeddings] section to config.toml", m)
+		}
+		return m, nil
+	}
+	return "", engine.Errorf(engine.CodeInvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", m)
+}
