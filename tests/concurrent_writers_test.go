@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"scriptorium/tests/clitest"
-	"scriptorium/workspace/archive"
 )
 
 // TestConcurrentWriters_EveryTurnArchivedOnceAndCited runs several real
@@ -156,31 +155,15 @@ func cwRun(ctx context.Context, bin string, args ...string) error {
 	}
 }
 
-// cwFrames counts the v2 frames per source-id under sources/.
+// cwFrames counts the v2 frames per source-id under sources/, tombstones
+// included.
 func cwFrames(t *testing.T, root string) map[string]int {
 	t.Helper()
-	out := map[string]int{}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(filepath.Dir(p)) != "_v2" {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		frames, err := archive.ParseV2(data)
-		if err != nil {
-			t.Errorf("%s: %v", p, err)
-		}
-		for _, f := range frames {
-			out[f.SourceID]++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	frames, tombs := soakFrames(t, root)
+	for id, n := range tombs {
+		frames[id] += n
 	}
-	return out
+	return frames
 }
 
 // cwCitations counts the footnote definitions citing each source-id.
