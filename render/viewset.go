@@ -30,6 +30,8 @@ type ViewSet struct {
 
 	events      []byte // recent_events.jsonl; nil = render again
 	eventsDirty bool
+	dayEvents   map[string][]byte // date → its recent_events lines, every topic's
+	dirtyEvents map[string]bool   // dates whose dayEvents must be joined again
 
 	rel relState
 }
@@ -60,7 +62,8 @@ type vsEntry struct {
 func NewViewSet() *ViewSet {
 	files := map[string]*vsTopic{}
 	return &ViewSet{files: files, datePaths: map[string][]string{},
-		days: map[string][]byte{}, dirtyDays: map[string]bool{}, rel: newRelState(files)}
+		days: map[string][]byte{}, dirtyDays: map[string]bool{}, dayEvents: map[string][]byte{},
+		dirtyEvents: map[string]bool{}, rel: newRelState(files)}
 }
 
 // Set adds topic t, or replaces the topic of the same path.
@@ -149,7 +152,7 @@ func (v *ViewSet) addDatePath(d, path string) {
 		v.dates = insertString(v.dates, d)
 	}
 	v.datePaths[d] = insertString(ps, path)
-	v.dirtyDays[d] = true
+	v.dirtyDays[d], v.dirtyEvents[d] = true, true
 }
 
 func (v *ViewSet) removeDatePath(d, path string) {
@@ -160,7 +163,7 @@ func (v *ViewSet) removeDatePath(d, path string) {
 	} else {
 		v.datePaths[d] = ps
 	}
-	v.dirtyDays[d] = true
+	v.dirtyDays[d], v.dirtyEvents[d] = true, true
 }
 
 // Timeline returns the timeline day files by workspace path, as Timeline
@@ -192,22 +195,37 @@ func (v *ViewSet) Timeline() map[string][]byte {
 
 // RecentEvents returns recent_events.jsonl as RecentEvents renders it. The
 // bytes are shared until the next change: callers must not modify them.
+// Only the dates whose topics changed are joined again; the file is then
+// the dates' lines, newest first, so a render after a one-session install
+// costs one copy of the file, not a lookup per date and topic (issue 26).
 func (v *ViewSet) RecentEvents() []byte {
 	if v.events != nil && !v.eventsDirty {
 		return v.events
 	}
-	n := 0
-	for _, d := range v.dates {
-		for _, path := range v.datePaths[d] {
+	for d := range v.dirtyEvents {
+		ps, ok := v.datePaths[d]
+		if !ok {
+			delete(v.dayEvents, d)
+			continue
+		}
+		n := 0
+		for _, path := range ps {
 			n += len(v.files[path].events[d])
 		}
+		b := make([]byte, 0, n)
+		for _, path := range ps {
+			b = append(b, v.files[path].events[d]...)
+		}
+		v.dayEvents[d] = b
+	}
+	clear(v.dirtyEvents)
+	n := 0
+	for _, day := range v.dayEvents {
+		n += len(day)
 	}
 	b := make([]byte, 0, n)
 	for i := len(v.dates) - 1; i >= 0; i-- {
-		d := v.dates[i]
-		for _, path := range v.datePaths[d] {
-			b = append(b, v.files[path].events[d]...)
-		}
+		b = append(b, v.dayEvents[v.dates[i]]...)
 	}
 	v.events, v.eventsDirty = b, false
 	return b
