@@ -72,7 +72,8 @@ func (v *ViewSet) Set(t Topic) {
 	// blocks whose id, text and dates are unchanged keep their rendered
 	// lines.
 	reuse := map[string]*vsEntry{}
-	if old, ok := v.files[t.Path]; ok {
+	old, had := v.files[t.Path]
+	if had {
 		for i := range old.entries {
 			e := &old.entries[i]
 			if k := e.id + "\x00" + e.text; reuse[k] == nil {
@@ -80,7 +81,6 @@ func (v *ViewSet) Set(t Topic) {
 			}
 		}
 	}
-	v.Remove(t.Path)
 	vt := &vsTopic{path: t.Path, events: map[string][]byte{}, lines: map[string][]byte{}}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -118,6 +118,13 @@ func (v *ViewSet) Set(t Topic) {
 		}
 		vt.entries = append(vt.entries, e)
 	}
+	if had && sameEntries(old.entries, vt.entries) {
+		// What the views draw from the topic is unchanged (a writer
+		// appended a pending block, say): every view stays as it is, and
+		// recent_events.jsonl and relations.json are not joined again.
+		return
+	}
+	v.Remove(t.Path)
 	for d := range vt.events {
 		vt.dates = append(vt.dates, d)
 	}
@@ -129,6 +136,15 @@ func (v *ViewSet) Set(t Topic) {
 	}
 	v.eventsDirty = v.eventsDirty || len(vt.dates) > 0
 	v.rel.addTopic(vt)
+}
+
+// sameEntries reports whether two topics' trusted entries render alike:
+// the events, timeline lines and relations derive from them alone.
+func sameEntries(a, b []vsEntry) bool {
+	return slices.EqualFunc(a, b, func(x, y vsEntry) bool {
+		return x.id == y.id && x.text == y.text && x.item == y.item && slices.Equal(x.links, y.links) &&
+			slices.Equal(x.sources, y.sources) && slices.Equal(x.dates, y.dates) && slices.Equal(x.evs, y.evs)
+	})
 }
 
 // Remove drops the topic at path; a path never set is ignored.

@@ -77,6 +77,16 @@ func viewSetMatchesFullRender(t *testing.T) {
 				delete(cur, p)
 			} else {
 				tp := randomTopic(r, p)
+				if old, ok := cur[p]; ok && r.IntN(3) == 0 {
+					// The same topic again, maybe with an untrusted block
+					// added: what the views draw from it is unchanged.
+					tp = Topic{Path: p, Blocks: slices.Clone(old.Blocks)}
+					if extra := randomTopic(r, p); len(extra.Blocks) > 0 && r.IntN(2) == 0 {
+						b := extra.Blocks[0]
+						b.Trusted = false
+						tp.Blocks = append(tp.Blocks, b)
+					}
+				}
 				v.Set(tp)
 				cur[p] = tp
 			}
