@@ -29,7 +29,7 @@ type Figures struct {
 	Covered, Precise, Chat int
 	// BlockRunes is the blocks' text (ids and footnote markers aside),
 	// TurnRunes the turns' text.
-	BlockRunes, TurnRunes int
+	BlockRunes, TurnRunes               int
 	Coverage, Precision, Size, ChatRate float64
 	// Invented are blocks with a content word none of their cited turns
 	// holds; FirstPerson blocks speak as "I"/"we"; UUIDNamed files are
