@@ -181,37 +181,103 @@ func TestModelWriter_Live(t *testing.T) {
 	}
 	for _, split := range []string{"dev", "heldout2"} {
 		t.Run(split, func(t *testing.T) {
-			set := enginetest.LoadDistillSet(t, distillSetDir, split)
-			srv, err := writereval.NewServer(live.Opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
-			state := filepath.Join(t.TempDir(), "state")
-			set.Import(t, state)
-			if err := os.WriteFile(workspace.ConfigPath(state), []byte(writereval.ModelConfig(srv.URL+"/v1", live.Model)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			e := wtOpen(t, state, nil)
-			res, werr := writer.Write(context.Background(), e, writer.WriteOptions{Force: true})
-			t.Logf("%s: %d answers, %d batches installed; %v", live.Model, len(srv.Answered()), res.Batches, werr)
-			for _, f := range srv.Failures() {
-				t.Logf("no answer: %s", f)
-			}
-			fig, err := writereval.Score(state, set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			off := offlineFigures(t, set)
-			t.Logf("%s, both writers:\n%s", split, writereval.Table([]string{"model " + live.Model, "offline"}, []writereval.Figures{fig, off}))
-			for _, f := range fig.Invented {
-				t.Logf("invents: %s", f)
-			}
-			for _, f := range fig.FirstPerson {
-				t.Logf("in the first person: %s", f)
-			}
+			measureLive(t, live, enginetest.LoadDistillSet(t, distillSetDir, split), split)
 		})
 	}
+}
+
+// TestModelWriter_LivePath runs the live measurement against a loopback
+// fake model, recording: what TestModelWriter_Live does with a real one,
+// and the recordings then replay to the same memory.
+func TestModelWriter_LivePath(t *testing.T) {
+	dev := enginetest.LoadDistillSet(t, distillSetDir, "dev")
+	set, err := writereval.Subset(dev, "06-code-ledgerline-flaky.txt", "11-chat-bike-gears.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := wtNewServer(t, wtGoodReply)
+	rec := filepath.Join(t.TempDir(), "recorded")
+	live := writereval.Live{Model: "test-model", Opts: writereval.ServerOptions{Upstream: up.URL + "/v1", Record: rec}}
+	state, fig := measureLive(t, live, set, "two dev conversations")
+	if n := len(up.requests()); n != 2 || fig.Blocks == 0 {
+		t.Fatalf("%d upstream calls, %d blocks", n, fig.Blocks)
+	}
+	srv, err := writereval.NewServer(writereval.ServerOptions{Dir: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	again := filepath.Join(t.TempDir(), "replayed")
+	set.Import(t, again)
+	if err := os.WriteFile(workspace.ConfigPath(again), []byte(writereval.ModelConfig(srv.URL+"/v1", live.Model)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.Write(context.Background(), wtOpen(t, again, nil), writer.WriteOptions{Force: true}); err != nil {
+		t.Fatalf("replaying the recordings: %v (misses %v)", err, srv.Misses())
+	}
+	topics := func(state string) map[string]string {
+		out := map[string]string{}
+		root := filepath.Join(workspace.MemoryDir(state), "topics")
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				data, _ := os.ReadFile(p)
+				out[strings.TrimPrefix(p, root)] = string(data)
+			}
+			return nil
+		})
+		return out
+	}
+	a, b := topics(state), topics(again)
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("live wrote %d topic files, the replay %d", len(a), len(b))
+	}
+	for p, data := range a {
+		if b[p] != data {
+			t.Errorf("%s differs between the live run and its replay", p)
+		}
+	}
+}
+
+// measureLive runs the model writer through a writereval server in live
+// mode on set, scores it beside the offline writer and logs both.
+func measureLive(t *testing.T, live writereval.Live, set enginetest.DistillSet, what string) (string, writereval.Figures) {
+	t.Helper()
+	srv, err := writereval.NewServer(live.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	state := filepath.Join(t.TempDir(), "state")
+	set.Import(t, state)
+	if err := os.WriteFile(workspace.ConfigPath(state), []byte(writereval.ModelConfig(srv.URL+"/v1", live.Model)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := wtOpen(t, state, nil)
+	res, werr := writer.Write(context.Background(), e, writer.WriteOptions{Force: true})
+	t.Logf("%s: %d answers, %d batches installed; %v", live.Model, len(srv.Answered()), res.Batches, werr)
+	for _, f := range srv.Failures() {
+		t.Logf("no answer: %s", f)
+	}
+	fig, err := writereval.Score(state, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := offlineFigures(t, set)
+	t.Logf("%s, both writers:\n%s", what, writereval.Table([]string{"model " + live.Model, "offline"}, []writereval.Figures{fig, off}))
+	// The blocks that broke a rule, a few of each: what to read first.
+	for _, fs := range []struct {
+		what string
+		list []writereval.Finding
+	}{{"invents", fig.Invented}, {"in the first person", fig.FirstPerson}} {
+		for i, f := range fs.list {
+			if i == 10 {
+				t.Logf("%s: %d more", fs.what, len(fs.list)-i)
+				break
+			}
+			t.Logf("%s: %s", fs.what, f)
+		}
+	}
+	return state, fig
 }
 
 // offlineFigures runs the offline `write --force` on set and scores it.
