@@ -80,7 +80,11 @@ func TestModelWriter_Replayed(t *testing.T) {
 		t.Error(m)
 	}
 	if t.Failed() {
-		t.FailNow()
+		// The hash covers the prompt and the memory it shows (the files
+		// earlier answers made, their order): any change to what the
+		// writer sends misses every later recording.
+		t.Fatal("if the writer's prompt or what it shows the model changed, regenerate the hand-written answers: " +
+			"testdata/distill/model-responses/hand/regen.sh (see its README)")
 	}
 	if u := srv.Unused(); len(u) > 0 {
 		t.Errorf("recordings no request asked for: %v", u)
