@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/engine/writer/writereval"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -40,9 +40,9 @@ var modelResponsesDir = filepath.Join(distillSetDir, "model-responses")
 var (
 	replayWritten = []string{"06-code-ledgerline-flaky.txt", "11-chat-bike-gears.txt",
 		"13-group-flat3b.txt", "14-code-ledgerline-config.txt"}
-	replayRefused = map[string]engine.Code{
-		"10-chat-japan.txt": engine.CodeRejected,           // cites a source-id that does not exist
-		"12-chat-books.txt": engine.CodeModelOutputInvalid, // prose and a truncated object, no edit list
+	replayRefused = map[string]errcode.Code{
+		"10-chat-japan.txt": errcode.Rejected,           // cites a source-id that does not exist
+		"12-chat-books.txt": errcode.ModelOutputInvalid, // prose and a truncated object, no edit list
 	}
 )
 
@@ -100,7 +100,7 @@ func TestModelWriter_Replayed(t *testing.T) {
 		t.Fatal("write succeeded: the refused answers were installed")
 	}
 	unresolved := false
-	for _, v := range engine.AsError(werr).Violations {
+	for _, v := range errcode.As(werr).Violations {
 		unresolved = unresolved || v.Code == "unresolved_source"
 	}
 	if !unresolved {
@@ -111,7 +111,7 @@ func TestModelWriter_Replayed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	failed := map[string]engine.Code{}
+	failed := map[string]errcode.Code{}
 	for _, f := range st.Writer.FailedSessions {
 		failed[f.Provider+"/"+f.Session] = f.Code
 	}
@@ -123,7 +123,7 @@ func TestModelWriter_Replayed(t *testing.T) {
 		if got := failed[name]; got != code {
 			t.Errorf("%s: status says failed %q, want %q", c.File, got, code)
 		}
-		if refused && !strings.Contains(engine.AsError(werr).Message, name+" ("+string(code)) {
+		if refused && !strings.Contains(errcode.As(werr).Message, name+" ("+string(code)) {
 			t.Errorf("the write's error does not name %s with %s: %v", name, code, werr)
 		}
 		archived, marked := 0, 0
