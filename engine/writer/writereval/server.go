@@ -224,7 +224,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	hash := RequestHash(req.Model, req.Messages)
 	if s.opts.Upstream != "" {
-		s.forward(w, r.Context(), body, hash, req)
+		s.forward(r.Context(), w, body, hash, req)
 		return
 	}
 	s.mu.Lock()
@@ -254,7 +254,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // forward asks the live endpoint, and records its answer if asked to.
-func (s *Server) forward(w http.ResponseWriter, ctx context.Context, body []byte, hash string, req chatRequest) {
+func (s *Server) forward(ctx context.Context, w http.ResponseWriter, body []byte, hash string, req chatRequest) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	up, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(s.opts.Upstream, "/")+"/chat/completions", bytes.NewReader(body))
