@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,15 +178,30 @@ func TestModelWriter_Replayed(t *testing.T) {
 func TestModelWriter_Live(t *testing.T) {
 	live, ok, err := writereval.LiveFromEnv()
 	if !ok {
-		t.Skipf("no model to measure: set %s (an OpenAI-compatible base URL) and %s, optionally %s and %s=<dir> to record for replay",
-			writereval.EnvEndpoint, writereval.EnvModel, writereval.EnvKey, writereval.EnvRecord)
+		t.Skipf("no model to measure: set %s (an OpenAI-compatible base URL) and %s, optionally %s, %s=<dir> to record for replay and %s to measure a few conversations; or %s=<dir> and %s to measure recordings again",
+			writereval.EnvEndpoint, writereval.EnvModel, writereval.EnvKey, writereval.EnvRecord, writereval.EnvConvs, writereval.EnvReplay, writereval.EnvModel)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, split := range []string{"dev", "heldout2"} {
 		t.Run(split, func(t *testing.T) {
-			measureLive(t, live, enginetest.LoadDistillSet(t, distillSetDir, split), split)
+			set := enginetest.LoadDistillSet(t, distillSetDir, split)
+			if len(live.Convs) > 0 {
+				var names []string
+				for _, c := range set.Convs {
+					if slices.Contains(live.Convs, c.File) {
+						names = append(names, c.File)
+					}
+				}
+				if len(names) == 0 {
+					t.Skipf("%s names no conversation of %s", writereval.EnvConvs, split)
+				}
+				if set, err = writereval.Subset(set, names...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			measureLive(t, live, set, split)
 		})
 	}
 }
@@ -261,6 +277,9 @@ func measureLive(t *testing.T, live writereval.Live, set enginetest.DistillSet, 
 	t.Logf("%s: %d answers, %d batches installed; %v", live.Model, len(srv.Answered()), res.Batches, werr)
 	for _, f := range srv.Failures() {
 		t.Logf("no answer: %s", f)
+	}
+	for _, m := range srv.Misses() {
+		t.Errorf("replaying recordings: %s", m)
 	}
 	fig, err := writereval.Score(state, set)
 	if err != nil {
