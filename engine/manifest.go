@@ -50,7 +50,7 @@ type partialRead struct {
 // it. ok is false when a file could not be read as the walk saw it (it is
 // changing right now): the caller takes the full path.
 func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		return nil, false, Wrap(CodeIO, err, "state.db")
 	}

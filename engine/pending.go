@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/trust"
 )
@@ -119,11 +120,11 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	if len(batch) == 0 {
 		return res, nil
 	}
-	added, err := e.ledger.Record(ctx, batch)
+	added, err := e.rec.Promote(ctx, batch)
 	if err != nil {
 		return res, Wrap(CodeIO, err, "record promotion")
 	}
-	res.Promoted = nonNil(added)
+	res.Promoted = records.NonNil(added)
 	after, err := e.snapshot(ctx)
 	if err != nil {
 		return res, err
@@ -147,7 +148,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 			return res, &Error{Code: AsError(err).Code, Err: err,
 				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + AsError(err).Message}
 		}
-		res.Distilled = nonNil(distilled)
+		res.Distilled = records.NonNil(distilled)
 		if len(distilled) > 0 {
 			// The distil install is the promotion's revision.
 			res.Revision, res.Topics = e.lastInstall(ctx)
@@ -161,7 +162,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	if err != nil {
 		return res, Wrap(CodeIO, err, "read revision")
 	}
-	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
+	hist := records.History{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
 		Changed: []string{}, Diffs: map[string]string{}, Sources: res.Promoted}
 	if err := e.commit(ctx, &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}, hist); err != nil {
 		return res, err
@@ -173,7 +174,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 
 // rejections maps each rejected source-id to its rejection.
 func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
-	rs, err := e.ledger.Rejections(ctx)
+	rs, err := e.rec.Rejections(ctx)
 	if err != nil {
 		return nil, Wrap(CodeIO, err, "read rejections")
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
@@ -185,5 +186,5 @@ func (e *Engine) CoreRender(v *View) ([]byte, result.CoreReport) { return e.core
 // a view: the gap a sleep pass reports.
 func (e *Engine) CoreExcluded(v *View) []string {
 	_, rep := e.coreRender(v.s)
-	return nonNil(rep.Excluded)
+	return records.NonNil(rep.Excluded)
 }
