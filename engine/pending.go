@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -82,7 +83,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		return res, err
 	}
 	if len(refs) == 0 {
-		return res, Errorf(CodeInvalidArgument, "promote needs at least one source-id")
+		return res, errcode.Errorf(errcode.InvalidArgument, "promote needs at least one source-id")
 	}
 	release, err := e.lock(ctx, !e.opts.Interactive)
 	if err != nil {
@@ -102,7 +103,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	for _, ref := range refs {
 		src, ok := s.sources[ref]
 		if !ok {
-			return res, Errorf(CodeNotFound, "no source with source-id %s; nothing was promoted", ref)
+			return res, errcode.Errorf(errcode.NotFound, "no source with source-id %s; nothing was promoted", ref)
 		}
 		if seen[ref] || !src.pending() {
 			continue
@@ -122,7 +123,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	}
 	added, err := e.rec.Promote(ctx, batch)
 	if err != nil {
-		return res, Wrap(CodeIO, err, "record promotion")
+		return res, errcode.Wrap(errcode.IO, err, "record promotion")
 	}
 	res.Promoted = records.NonNil(added)
 	after, err := e.snapshot(ctx)
@@ -145,8 +146,8 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		if err != nil {
 			// The promotion stands (it is recorded); the distillation can be
 			// redone by backfill. Say so rather than pretend it failed whole.
-			return res, &Error{Code: AsError(err).Code, Err: err,
-				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + AsError(err).Message}
+			return res, &errcode.Error{Code: errcode.As(err).Code, Err: err,
+				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + errcode.As(err).Message}
 		}
 		res.Distilled = records.NonNil(distilled)
 		if len(distilled) > 0 {
@@ -160,7 +161,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	// it gets its own revision and history row, with no files changed.
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return res, Wrap(CodeIO, err, "read revision")
+		return res, errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	hist := records.History{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
 		Changed: []string{}, Diffs: map[string]string{}, Sources: res.Promoted}
@@ -176,7 +177,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
 	rs, err := e.rec.Rejections(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	out := make(map[string]trust.Rejection, len(rs))
 	for _, r := range rs {
