@@ -81,7 +81,7 @@ type Engine struct {
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
 	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
-	recallIndexReads atomic.Int64 // recalls whose trust came from the index, for tests
+	indexTrustReads atomic.Int64 // TrustedTopics answered from the index, for tests
 
 	loadMu    sync.Mutex // serialises snapshot loads
 	closeOnce sync.Once
