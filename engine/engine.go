@@ -80,7 +80,7 @@ type Engine struct {
 	locks       atomic.Int32 // write locks this engine holds (finish.go)
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
-	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
+	partialReads    atomic.Int64 // verbs answered from a partial snapshot, for tests
 	indexTrustReads atomic.Int64 // TrustedTopics answered from the index, for tests
 
 	loadMu    sync.Mutex // serialises snapshot loads
