@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
@@ -86,7 +88,7 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, result.CoreReport) {
 		t.Path = coreTopicPath
 	}
 	out, rep := render.Core(t, e.Config().Memory.Core.Budget)
-	rep.Included, rep.Excluded, rep.Pending = nonNil(rep.Included), nonNil(rep.Excluded), nonNil(rep.Pending)
+	rep.Included, rep.Excluded, rep.Pending = records.NonNil(rep.Included), records.NonNil(rep.Excluded), records.NonNil(rep.Pending)
 	return out, rep
 }
 
@@ -141,7 +143,7 @@ const derivedRevisionFile = "derived-revision"
 func (e *Engine) markDerivedRevision() error {
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return Wrap(CodeIO, err, "read revision")
+		return errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	return e.writeRuntime(derivedRevisionFile, []byte(strconv.FormatInt(rev, 10)+"\n"), "the derived views' revision")
 }
@@ -153,7 +155,7 @@ func (e *Engine) writeRuntime(name string, want []byte, what string) error {
 		return nil
 	}
 	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
-		return Wrap(CodeIO, err, "record %s", what)
+		return errcode.Wrap(errcode.IO, err, "record %s", what)
 	}
 	return nil
 }
@@ -227,10 +229,10 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 	// evidence and distil it into a valid topics/core.md citing that
 	// evidence, so rendering can never destroy the only copy of these facts.
 	if _, err2 := e.migrateInvalidCore(ctx, data); err2 != nil {
-		ee := AsError(err)
-		return false, &Error{Code: ee.Code, Violations: ee.Violations, Err: err,
+		ee := errcode.As(err)
+		return false, &errcode.Error{Code: ee.Code, Violations: ee.Violations, Err: err,
 			Message: "core.md is hand-written, is not a valid topic file, and could not be archived as evidence (" +
-				AsError(err2).Message + "); fix it first: " + ee.Message}
+				errcode.As(err2).Message + "); fix it first: " + ee.Message}
 	}
 	return true, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -109,7 +110,7 @@ func (w *incWorld) step() {
 	if !ok {
 		return
 	}
-	if _, err := e.install(context.Background(), ch); err != nil && AsError(err).Code != CodeRejected {
+	if _, err := e.install(context.Background(), ch); err != nil && errcode.As(err).Code != errcode.Rejected {
 		w.t.Fatal(err)
 	}
 }
@@ -237,7 +238,7 @@ func (w *incWorld) handEdit(e *Engine) {
 // a freshly read workspace.
 func (w *incWorld) check(e *Engine, step int) {
 	ctx := context.Background()
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		w.t.Fatal(err)
 	}

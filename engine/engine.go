@@ -2,23 +2,22 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
+	"scriptorium/workspace/manifest"
 )
 
 // Options configures Open. Every field is optional except StateDir.
@@ -71,20 +70,18 @@ type Engine struct {
 	doubted doubtedJournals // journals this process could neither make durable nor withdraw
 	cfg     config.Config
 	cfgMu   sync.Mutex // guards cfg and cfgSig (config.toml is followed)
-	cfgSig  string
+	cfgSig  manifest.Sig
 	state   string
 	ws      *workspace.Workspace
-	rec     *records.Store // state.db
-	db      *sql.DB        // rec.DB(), for the forget ledger's scrub
-	ledger  *trust.Ledger
+	rec     *records.Store // state.db: history, the promotion ledger, finish steps
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
 	locks       atomic.Int32 // write locks this engine holds (finish.go)
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
-	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
-	recallIndexReads atomic.Int64 // recalls whose trust came from the index, for tests
+	partialReads    atomic.Int64 // verbs answered from a partial snapshot, for tests
+	indexTrustReads atomic.Int64 // TrustedTopics answered from the index, for tests
 
 	loadMu    sync.Mutex // serialises snapshot loads
 	closeOnce sync.Once
@@ -109,7 +106,7 @@ type Engine struct {
 // discard) and moves an old layout aside.
 func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.StateDir == "" {
-		return nil, Errorf(CodeInvalidArgument, "no state directory given")
+		return nil, errcode.Errorf(errcode.InvalidArgument, "no state directory given")
 	}
 	if opts.Tier == "" {
 		opts.Tier = trust.Owner
@@ -131,26 +128,25 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		cfg = c
 	}
 	if cfg.Disabled() {
-		return nil, ErrDisabled
+		return nil, errcode.ErrDisabled
 	}
 	e := &Engine{opts: opts, cfg: cfg, state: opts.StateDir}
 	e.cfgSig = configSig(workspace.ConfigPath(opts.StateDir))
 	memDir := workspace.MemoryDir(opts.StateDir)
 	if err := os.MkdirAll(memDir, workspace.PrivateDir); err != nil {
-		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
+		return nil, errcode.Wrap(errcode.IO, err, "create workspace %s", memDir)
 	}
 	metaDir := filepath.Join(memDir, workspace.MetaDir)
 	if err := os.MkdirAll(metaDir, workspace.PrivateDir); err != nil {
-		return nil, Wrap(CodeIO, err, "create %s", metaDir)
+		return nil, errcode.Wrap(errcode.IO, err, "create %s", metaDir)
 	}
 	rec, err := records.Open(metaDir)
 	if err != nil {
 		// The path tells a person which file to look at; the cause says
 		// what went wrong with it ("migrate to version 3: …").
-		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
+		return nil, errcode.Wrap(errcode.IO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
 	}
-	e.rec, e.db = rec, rec.DB()
-	e.ledger = trust.NewLedger(e.db)
+	e.rec = rec
 	// Opening takes the write lock to finish an interrupted install, so a
 	// background caller must give up after 1 s here too, not hang.
 	openCtx := ctx
@@ -214,18 +210,14 @@ func (e *Engine) Config() config.Config {
 	return e.cfg
 }
 
-// configSig identifies a version of config.toml: size, modification time
-// and inode, "" when it does not exist.
-func configSig(path string) string {
+// configSig identifies a version of config.toml (manifest.SigOf: size,
+// modification and change times, inode); the zero Sig when it does not exist.
+func configSig(path string) manifest.Sig {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return ""
+		return manifest.Sig{}
 	}
-	var ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ino = st.Ino
-	}
-	return fmt.Sprintf("%d/%d/%d", fi.Size(), fi.ModTime().UnixNano(), ino)
+	return manifest.SigOf(fi)
 }
 
 // Root returns the workspace directory.
@@ -236,24 +228,24 @@ func (e *Engine) StateDir() string { return e.state }
 
 func classifyLockErr(err error, what string) error {
 	if errors.Is(err, workspace.ErrLockBusy) {
-		return &Error{Code: CodeLockBusy, Message: what + ": the write lock is held by another writer; try again", Err: err}
+		return &errcode.Error{Code: errcode.LockBusy, Message: what + ": the write lock is held by another writer; try again", Err: err}
 	}
-	var ee *Error
+	var ee *errcode.Error
 	if errors.As(err, &ee) {
 		return ee
 	}
 	if strings.HasPrefix(err.Error(), what) {
 		// The cause names the operation already ("open workspace /x: …"):
 		// saying it twice helps nobody.
-		return &Error{Code: CodeIO, Message: err.Error(), Err: err}
+		return &errcode.Error{Code: errcode.IO, Message: err.Error(), Err: err}
 	}
-	return Wrap(CodeIO, err, "%s", what)
+	return errcode.Wrap(errcode.IO, err, "%s", what)
 }
 
 // gate passes an operation through the one trust table.
 func (e *Engine) gate(op trust.Op) error {
 	if err := trust.Check(e.opts.Tier, op); err != nil {
-		return &Error{Code: CodeForbidden, Message: err.Error(), Err: err}
+		return &errcode.Error{Code: errcode.Forbidden, Message: err.Error(), Err: err}
 	}
 	return nil
 }
@@ -266,11 +258,11 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	e.finishOwed(ctx)
 	e.loadMu.Lock()
 	defer e.loadMu.Unlock()
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		// The ledger names what it read ("read promotion ledger: …"); the
 		// file is what a person must look at.
-		return nil, Wrap(CodeIO, err, "state.db")
+		return nil, errcode.Wrap(errcode.IO, err, "state.db")
 	}
 	if e.opts.LongLived {
 		e.watchOnce.Do(e.startWatch)
@@ -317,7 +309,7 @@ func (e *Engine) Verify(ctx context.Context) (result.VerifyReport, error) {
 	}
 	v := s.violations()
 	if v == nil {
-		v = []Violation{}
+		v = []errcode.Violation{}
 	}
 	return result.VerifyReport{OK: len(v) == 0, Violations: v}, nil
 }

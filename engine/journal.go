@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 
+	"scriptorium/engine/records"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -33,10 +35,10 @@ type journalOp struct {
 }
 
 type journal struct {
-	Version  int           `json:"version"`
-	Revision int64         `json:"revision"`
-	Ops      []journalOp   `json:"ops"`
-	History  historyRecord `json:"history"`
+	Version  int             `json:"version"`
+	Revision int64           `json:"revision"`
+	Ops      []journalOp     `json:"ops"`
+	History  records.History `json:"history"`
 	// Finish is the install's owed finish step (finish.go), recorded with
 	// the history row so that recovery runs it as it finishes the install
 	// (ids and hashes, never the forgotten text).
@@ -75,15 +77,15 @@ func (e *Engine) crashPoint(step string) {
 // CrashPoints lists the steps of an install a test can crash at, in order.
 var CrashPoints = []string{"staged", "journal-written", "renamed-first", "renamed-all", "revision-bumped", "history-recorded"}
 
-func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) error {
+func (e *Engine) commit(ctx context.Context, plan *txPlan, hist records.History) error {
 	idb := make([]byte, 8)
 	if _, err := rand.Read(idb); err != nil {
-		return Wrap(CodeIO, err, "stage transaction")
+		return errcode.Wrap(errcode.IO, err, "stage transaction")
 	}
 	fsys := e.ws.FS()
-	stage := filepath.Join(e.ws.StageDir(), "tx-"+hex.EncodeToString(idb))
+	stage := filepath.Join(e.ws.StageDir(), workspace.StagePrefix+hex.EncodeToString(idb))
 	if err := fsys.Mkdir(stage, workspace.PrivateDir); err != nil {
-		return Wrap(CodeIO, err, "stage transaction")
+		return errcode.Wrap(errcode.IO, err, "stage transaction")
 	}
 	journalPath := filepath.Join(stage, journalName)
 	placed := false // journal.json may exist: the stage may be committed
@@ -97,11 +99,11 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		if placed {
 			if rerr := fsys.Remove(journalPath); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				e.doubted.add(sum)
-				return Wrap(CodeIO, err, "%s; the staged install could not be withdrawn (%v) and will be completed when the workspace is next opened", what, rerr)
+				return errcode.Wrap(errcode.IO, err, "%s; the staged install could not be withdrawn (%v) and will be completed when the workspace is next opened", what, rerr)
 			}
 		}
 		_ = fsys.RemoveAll(stage)
-		return Wrap(CodeIO, err, "%s; nothing was changed", what)
+		return errcode.Wrap(errcode.IO, err, "%s; nothing was changed", what)
 	}
 	j := journal{Version: 1, Revision: hist.Revision, History: hist, Finish: plan.finish}
 	for i, p := range plan.order {
@@ -139,7 +141,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	// Past the commit point: the install must complete. An error now is an
 	// IO failure that recovery finishes on the next open.
 	if err := e.rollForward(ctx, stage, j); err != nil {
-		return Wrap(CodeIO, err, "install revision %d (it will be completed when the workspace is next opened)", j.Revision)
+		return errcode.Wrap(errcode.IO, err, "install revision %d (it will be completed when the workspace is next opened)", j.Revision)
 	}
 	return nil
 }
@@ -212,7 +214,7 @@ func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 			return true
 		}
 		for _, ent := range entries {
-			if strings.HasPrefix(ent.Name(), "tx-") {
+			if strings.HasPrefix(ent.Name(), workspace.StagePrefix) {
 				return true
 			}
 		}
@@ -267,7 +269,7 @@ func (e *Engine) finishStagesIn(w *workspace.Workspace, dir string) error {
 		return err
 	}
 	for _, ent := range entries {
-		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
+		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), workspace.StagePrefix) {
 			continue
 		}
 		stage := filepath.Join(dir, ent.Name())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
 )
@@ -50,9 +51,9 @@ type partialRead struct {
 // it. ok is false when a file could not be read as the walk saw it (it is
 // changing right now): the caller takes the full path.
 func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
-		return nil, false, Wrap(CodeIO, err, "state.db")
+		return nil, false, errcode.Wrap(errcode.IO, err, "state.db")
 	}
 	root := e.ws.Root()
 	pr := &partialRead{Listing: &manifest.Listing{}, root: root, promoted: promoted, listed: map[string]fileSig{},

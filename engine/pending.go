@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -81,7 +83,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		return res, err
 	}
 	if len(refs) == 0 {
-		return res, Errorf(CodeInvalidArgument, "promote needs at least one source-id")
+		return res, errcode.Errorf(errcode.InvalidArgument, "promote needs at least one source-id")
 	}
 	release, err := e.lock(ctx, !e.opts.Interactive)
 	if err != nil {
@@ -101,7 +103,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	for _, ref := range refs {
 		src, ok := s.sources[ref]
 		if !ok {
-			return res, Errorf(CodeNotFound, "no source with source-id %s; nothing was promoted", ref)
+			return res, errcode.Errorf(errcode.NotFound, "no source with source-id %s; nothing was promoted", ref)
 		}
 		if seen[ref] || !src.pending() {
 			continue
@@ -119,11 +121,11 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	if len(batch) == 0 {
 		return res, nil
 	}
-	added, err := e.ledger.Record(ctx, batch)
+	added, err := e.rec.Promote(ctx, batch)
 	if err != nil {
-		return res, Wrap(CodeIO, err, "record promotion")
+		return res, errcode.Wrap(errcode.IO, err, "record promotion")
 	}
-	res.Promoted = nonNil(added)
+	res.Promoted = records.NonNil(added)
 	after, err := e.snapshot(ctx)
 	if err != nil {
 		return res, err
@@ -144,10 +146,10 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		if err != nil {
 			// The promotion stands (it is recorded); the distillation can be
 			// redone by backfill. Say so rather than pretend it failed whole.
-			return res, &Error{Code: AsError(err).Code, Err: err,
-				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + AsError(err).Message}
+			return res, &errcode.Error{Code: errcode.As(err).Code, Err: err,
+				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + errcode.As(err).Message}
 		}
-		res.Distilled = nonNil(distilled)
+		res.Distilled = records.NonNil(distilled)
 		if len(distilled) > 0 {
 			// The distil install is the promotion's revision.
 			res.Revision, res.Topics = e.lastInstall(ctx)
@@ -159,9 +161,9 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	// it gets its own revision and history row, with no files changed.
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return res, Wrap(CodeIO, err, "read revision")
+		return res, errcode.Wrap(errcode.IO, err, "read revision")
 	}
-	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
+	hist := records.History{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
 		Changed: []string{}, Diffs: map[string]string{}, Sources: res.Promoted}
 	if err := e.commit(ctx, &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}, hist); err != nil {
 		return res, err
@@ -173,9 +175,9 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 
 // rejections maps each rejected source-id to its rejection.
 func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
-	rs, err := e.ledger.Rejections(ctx)
+	rs, err := e.rec.Rejections(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	out := make(map[string]trust.Rejection, len(rs))
 	for _, r := range rs {

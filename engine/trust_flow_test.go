@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
@@ -15,7 +14,9 @@ import (
 	_ "modernc.org/sqlite"
 
 	"scriptorium/engine"
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -126,7 +127,7 @@ func TestTrustFlow_PromoteCited(t *testing.T) {
 	if r, err := e.Promote(ctx, []string{"openprogram/group-dev/m1"}); err != nil || len(r.Promoted) != 0 {
 		t.Errorf("promote trusted source: %+v %v", r, err)
 	}
-	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/nope"}); ftCode(err) != engine.CodeNotFound {
+	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/nope"}); ftCode(err) != errcode.NotFound {
 		t.Errorf("promote unknown source: %v", err)
 	}
 }
@@ -214,12 +215,12 @@ func TestTrustFlow_Ledger(t *testing.T) {
 	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/m3", "openprogram/group-dev/m5"}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite", filepath.Join(state, "memory", ".scriptorium", "state.db"))
+	l, err := records.Open(filepath.Join(state, "memory", ".scriptorium"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	all, err := trust.NewLedger(db).All(ctx)
+	defer l.Close()
+	all, err := l.Promotions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -54,7 +56,7 @@ func (e *Engine) View(ctx context.Context) (*View, error) {
 func (e *Engine) revision() (int64, error) {
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return 0, Wrap(CodeIO, err, "read revision")
+		return 0, errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	return rev, nil
 }
@@ -158,11 +160,11 @@ func (v *View) WithheldText(p string) (text string, withheld bool) {
 func (v *View) CheckWithheld(edits []result.Edit) error { return v.s.checkWithheld(edits) }
 
 // Violations validates the view (SPEC §3–§4).
-func (v *View) Violations() []Violation { return v.s.violations() }
+func (v *View) Violations() []errcode.Violation { return v.s.violations() }
 
 // NewViolations lists the violations after has that before does not: what
 // a change would break (the rule every install is judged by).
-func NewViolations(before, after *View) []Violation {
+func NewViolations(before, after *View) []errcode.Violation {
 	return introduced(before.s.violations(), after.s.violations())
 }
 
@@ -185,5 +187,24 @@ func (e *Engine) CoreRender(v *View) ([]byte, result.CoreReport) { return e.core
 // a view: the gap a sleep pass reports.
 func (e *Engine) CoreExcluded(v *View) []string {
 	_, rep := e.coreRender(v.s)
-	return nonNil(rep.Excluded)
+	return records.NonNil(rep.Excluded)
+}
+
+// Archive is source archive p as the drill-down shows it: every record in
+// file order (one a later record shadows too), whether it is a legacy
+// archive, and why reading it stopped early; ok is false when there is no
+// archive p.
+func (v *View) Archive(p string) (a result.ArchiveView, ok bool) {
+	arch, ok := v.s.archives[p]
+	if !ok {
+		return result.ArchiveView{}, false
+	}
+	a = result.ArchiveView{Path: p, Legacy: arch.legacy, Sources: []result.SourceView{}}
+	for _, src := range arch.sources {
+		a.Sources = append(a.Sources, src.view)
+	}
+	if arch.stopErr != nil {
+		a.Problem = arch.stopErr.Error()
+	}
+	return a, true
 }

@@ -18,6 +18,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 
 	"scriptorium/trust"
 )
@@ -55,7 +56,7 @@ func Audit(ctx context.Context, e *engine.Engine, q result.AuditQuery) (result.A
 		}
 		story, st := sourceStory(v, entries, rejected, q.Source)
 		if _, ok := v.Source(q.Source); !ok && len(story) == 0 {
-			return rep, engine.Errorf(engine.CodeNotFound, "no source with source-id %s, and the audit trail never mentions one", q.Source)
+			return rep, errcode.Errorf(errcode.NotFound, "no source with source-id %s, and the audit trail never mentions one", q.Source)
 		}
 		entries, rep.Source = story, st
 	}
@@ -97,7 +98,7 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]result.AuditEntry, e
 	out := installs
 	passes, err := e.Records().Passes(ctx)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	byRev := map[int64]int{}
 	for i, en := range out {
@@ -112,12 +113,12 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]result.AuditEntry, e
 		out = append(out, result.AuditEntry{Time: p.Time, Kind: "sleep", Actor: string(trust.Owner),
 			Sources: []string{}, Changed: []string{}, Detail: sum})
 	}
-	promos, err := promotionEntries(ctx, e.Ledger(), out)
+	promos, err := promotionEntries(ctx, e.Records(), out)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, promos...)
-	rejs, err := rejectionEntries(ctx, e.Ledger())
+	rejs, err := rejectionEntries(ctx, e.Records())
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +137,7 @@ var sourceIDLine = regexp.MustCompile(`(?m)^\+<!-- source-id:(.+) -->$`)
 func installEntries(ctx context.Context, rec *records.Store) ([]result.AuditEntry, error) {
 	rows, err := rec.Histories(ctx)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	out := make([]result.AuditEntry, 0, len(rows))
 	for _, h := range rows {
@@ -275,10 +276,10 @@ func plural(n int, word string) string {
 // from before installs recorded their sources name none; such a row claims
 // the promotions made up to a minute before it. Every promote entry says
 // which rejection it reversed.
-func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []result.AuditEntry) ([]result.AuditEntry, error) {
-	ps, err := ledger.All(ctx)
+func promotionEntries(ctx context.Context, ledger *records.Store, installs []result.AuditEntry) ([]result.AuditEntry, error) {
+	ps, err := ledger.Promotions(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read promotion ledger")
+		return nil, errcode.Wrap(errcode.IO, err, "read promotion ledger")
 	}
 	claimed := map[string]int{}
 	var legacy []int
@@ -341,10 +342,10 @@ func promoteRowAfter(installs []result.AuditEntry, idx []int, at time.Time) (int
 
 // rejectionEntries reads the rejection log; the rejections of one call
 // (same time, same reason) are one entry.
-func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]result.AuditEntry, error) {
+func rejectionEntries(ctx context.Context, ledger *records.Store) ([]result.AuditEntry, error) {
 	rs, err := ledger.Rejections(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	var out []result.AuditEntry
 	for i, r := range rs {
@@ -372,7 +373,7 @@ func rejectDetail(n int, reason string) string {
 func declinedEntries(ctx context.Context, rec *records.Store) ([]result.AuditEntry, error) {
 	rows, err := rec.Events(ctx, "proposal_declined")
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	var out []result.AuditEntry
 	for _, row := range rows {
@@ -409,9 +410,9 @@ func sourceRecords(v *engine.View, ids []string) []result.CitationView {
 
 // rejections is the rejection log by source-id.
 func rejections(ctx context.Context, e *engine.Engine) (map[string]trust.Rejection, error) {
-	rs, err := e.Ledger().Rejections(ctx)
+	rs, err := e.Records().Rejections(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	out := make(map[string]trust.Rejection, len(rs))
 	for _, r := range rs {
@@ -428,7 +429,7 @@ func sinceTime(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return time.Time{}, engine.Errorf(engine.CodeInvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", s)
+		return time.Time{}, errcode.Errorf(errcode.InvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", s)
 	}
 	return t, nil
 }
