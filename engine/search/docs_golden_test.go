@@ -63,7 +63,7 @@ func TestDocs_Golden(t *testing.T) {
 		t.Fatal(err)
 	}
 	c1 := corpus()
-	old, cur := search.Touched(c0, c1)
+	old, cur := search.IndexChanges(c0, c1)
 	section("promote m5: touched before", old)
 	section("promote m5: touched after", cur)
 	section("docs after promote", search.DocMap(c1))
@@ -71,7 +71,7 @@ func TestDocs_Golden(t *testing.T) {
 		t.Fatal(err)
 	}
 	c2 := corpus()
-	old, cur = search.Touched(c1, c2)
+	old, cur = search.IndexChanges(c1, c2)
 	section("forget m1: touched before", old)
 	section("forget m1: touched after", cur)
 	section("docs after forget", search.DocMap(c2))
