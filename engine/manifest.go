@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scriptorium/engine/index"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
 )
@@ -53,7 +54,7 @@ type partialRead struct {
 func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
 	promoted, err := e.ledger.Promoted(ctx)
 	if err != nil {
-		return nil, false, Wrap(CodeIO, err, "state.db")
+		return nil, false, errcode.Wrap(errcode.IO, err, "state.db")
 	}
 	root := e.ws.Root()
 	pr := &partialRead{Listing: &manifest.Listing{}, root: root, promoted: promoted, listed: map[string]fileSig{},
