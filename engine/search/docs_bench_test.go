@@ -57,14 +57,14 @@ func BenchmarkDocs(b *testing.B) {
 	}
 	b.Run("all", func(b *testing.B) {
 		for range b.N {
-			if len(benchDocMap(before)) == 0 {
+			if len(DocMap(before)) == 0 {
 				b.Fatal("no documents")
 			}
 		}
 	})
 	b.Run("install", func(b *testing.B) {
 		for range b.N {
-			if _, cur := benchChanges(before, after); len(cur) == 0 {
+			if _, cur := IndexChanges(before, after); len(cur) == 0 {
 				b.Fatal("no document changed")
 			}
 		}
