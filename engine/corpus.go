@@ -12,14 +12,13 @@ import (
 	"scriptorium/workspace/topic"
 )
 
-// Corpus is the search service's read of one snapshot, record by record:
-// topic files with their parsed blocks and the blocks' trust, archives'
-// records in file order with their visibility, a record's neighbours, the
-// same-parse identity of a file between two snapshots and the files'
-// signatures. It is read-only; engine/search builds the documents from it
-// (only visible records and trusted blocks, so pending content never
-// reaches the index or an embedder). Two Corpus values are equal when they
-// read the same snapshot.
+// Corpus is the search service's read-only view of one snapshot, record
+// by record: topic files with their parsed blocks and the blocks' trust,
+// archives' records in file order with their visibility, a record's
+// neighbours, the same-parse identity of a file between two snapshots, the
+// files' signatures. engine/search builds the documents from it, of
+// visible records and trusted blocks only: pending content never reaches
+// the index or an embedder. Equal values read the same snapshot.
 type Corpus struct {
 	s    *snapshot
 	root string
