@@ -62,14 +62,26 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		return text
 	}
 	var kept []string
-	dropped := false
+	dropped, greeted := false, false
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		if lone := strings.ToLower(strings.Trim(p, "!.?")); firstPerson[lone] || ackWords[lone] {
-			dropped = true // "I'm" or "Yes" alone says nothing
+			dropped, greeted = true, ackWords[lone] // "I'm" or "Yes" alone says nothing
 			continue
 		}
 		f := analyse(p, names)
+		wasGreeting := greeted
+		greeted = hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners)
+		if wasGreeting && f.words <= 3 && !f.first && f.numbers == 0 && !strings.Contains(p, " is ") {
+			dropped = true // "Congratulations, Grandpa twice over": whom the greeting is for
+			continue
+		}
+		if f.bareObject && f.themeCount() == 0 || !toAssistant && strings.HasPrefix(f.lower, " don't ") && !f.first {
+			// "I stand by it", "Don't say it too loud": about the moment, or
+			// told to the listener.
+			dropped = true
+			continue
+		}
 		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
 		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
 		connective := opener == "so" || opener == "but" || opener == "because"

@@ -319,15 +319,24 @@ func TestLabelledSet(t *testing.T) {
 	}
 }
 
-// TestLabelledSet_DumpDev prints what the distiller keeps from the dev
-// half, turn by turn, for tuning (DISTILL_DUMP=1). It never prints the
-// held-out half: that half is for measuring only.
+// TestLabelledSet_DumpDev prints what the distiller keeps from a tuned-on
+// part, turn by turn, for tuning: DISTILL_DUMP=1 (or dev) prints dev,
+// DISTILL_DUMP=heldout2 prints heldout2 (tuned on since the third round).
+// It never prints a part outside measuredSplits: a held-out part is for
+// measuring only.
 func TestLabelledSet_DumpDev(t *testing.T) {
-	if os.Getenv("DISTILL_DUMP") == "" {
-		t.Skip("set DISTILL_DUMP=1 to print the dev half's facts")
+	want := os.Getenv("DISTILL_DUMP")
+	if want == "" {
+		t.Skip("set DISTILL_DUMP=1 (dev) or DISTILL_DUMP=heldout2 to print a part's facts")
+	}
+	if want == "1" {
+		want = "dev"
+	}
+	if !slices.Contains(measuredSplits, want) {
+		t.Fatalf("DISTILL_DUMP=%s: only a tuned-on part (%v) is printed", want, measuredSplits)
 	}
 	for _, c := range loadSet(t) {
-		if c.gold.Split != "dev" {
+		if c.gold.Split != want {
 			continue
 		}
 		facts := Distil(c.session)

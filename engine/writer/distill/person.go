@@ -3,6 +3,8 @@ package distill
 import (
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"scriptorium/engine/index/reldate"
 )
@@ -43,6 +45,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if stated, ok := rhetorical(raw); ok {
 		// "Did you know I quit sugar in January?" states that I did.
 		raw, sn.question = stated, false
+	} else if rhetoricalRe.MatchString(raw) {
+		sn.question = true // "Guess who came with me?": a riddle about someone else
 	}
 	text := discourse.ReplaceAllString(raw, "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
@@ -71,8 +75,11 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	ms := dateMentions(text, t.Time)
 	w.ms = ms
-	if f.subject && future(ms, t.Time) {
-		f.plan = true // "Saturday we hike Catbells": a dated future is a plan
+	if f.subject && future(ms, t.Time) || announces(text, f) && future(ms, t.Time) {
+		// "Saturday we hike Catbells": a dated future is a plan; so is a
+		// group's news said of someone named or of a "the …" event ("Lena
+		// leaves on the 14th", "the freeze starts on Monday").
+		f.plan = true
 	}
 	// A question is small talk unless it floats a dated plan ("Let's say I
 	// come next month, the Easter weekend?").
@@ -130,9 +137,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	for _, m := range ms {
 		if m.Unit != reldate.Day || !m.Days[0].Equal(day) {
 			score++ // a date other than today's: "tonight" is small talk, "last Tuesday" is an event
-			if f.plan && m.Days[0].After(day.AddDate(0, 0, 1)) {
-				score++
-			}
+			break
+		}
+	}
+	for _, m := range ms {
+		// A plan dated after tomorrow, by any of its dates ("on Saturday
+		// 28 June" is read as last Saturday and the 28th).
+		if f.plan && len(m.Days) > 0 && m.Days[0].After(day.AddDate(0, 0, 1)) {
+			score++
 			break
 		}
 	}
@@ -153,6 +165,12 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	if f.bareObject {
 		w.chat = true // "I adopted her in January": about someone another turn names
+		return w
+	}
+	if f.relay || f.opinion && len(ms) == 0 && f.numbers == 0 {
+		// "I'll tell Sander the physio approves", "Cradle Mountain is worth
+		// the drive": passing words on, or a verdict said of no one.
+		w.chat = true
 		return w
 	}
 	if f.promise && len(ms) == 0 && !f.strong {
@@ -191,6 +209,9 @@ var cjkDateRe = lazyRegexp(`[0-9一二三四五六七八九十]+(?:月|年|小�
 // you know I quit sugar?", "Guess who's speaking at GopherCon?".
 var rhetoricalRe = lazyRegexp(`(?i)^(?:did you know|have i told you|did i tell you|did i mention|you know what|guess what)(?: that)?,?\s+|^(?i:guess who)(?:'s| is| has| just| got| finally)?\b`)
 
+// objectMeRe is the first person as an object: "…with me", "…told us".
+var objectMeRe = lazyRegexp(`(?i)\b(?:me|us)\b`)
+
 // rhetorical rewrites an announcing question as the statement it makes;
 // ok is false for any other sentence.
 func rhetorical(s string) (string, bool) {
@@ -204,6 +225,9 @@ func rhetorical(s string) (string, bool) {
 		return s, false
 	}
 	if strings.HasPrefix(head, "guess who") {
+		if objectMeRe.MatchString(rest) {
+			return s, false // "Guess who came to the scan with me": someone else did
+		}
 		// "Guess who's speaking…" is "I'm speaking…".
 		verb := strings.TrimSpace(strings.TrimPrefix(head, "guess who"))
 		switch verb {
@@ -302,4 +326,17 @@ func classify(f features, ownerToAssistant, dated bool) (Kind, string) {
 		return KindEvent, theme
 	}
 	return KindFact, theme
+}
+
+// announces reports whether a sentence is news told in the third person:
+// it opens with someone or something named ("Lena leaves…") or a definite
+// event ("the freeze starts…", "Training moves…"), is no question, and
+// speaks to no one.
+func announces(text string, f features) bool {
+	if f.first || f.second {
+		return false
+	}
+	fw := strings.Trim(firstWord(text), ",.!?:;\"'")
+	r, _ := utf8.DecodeRuneInString(fw)
+	return strings.EqualFold(fw, "the") || unicode.IsUpper(r) && !pronounOpeners[strings.ToLower(fw)] && !calendarWords[nameKey(fw)]
 }

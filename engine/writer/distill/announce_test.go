@@ -1,0 +1,71 @@
+package distill
+
+import (
+	"strings"
+	"testing"
+)
+
+// A group chat's third-person announcements are news about the group or a
+// named member, dated: they are kept (issue 22 §1: plans and events with
+// their dates), even when they open with "Reminder:" and say no "I".
+func TestDistil_KeepsGroupAnnouncements(t *testing.T) {
+	s := chat(saturday, "whatsapp", "g1", "Sam",
+		"Tom: Morning all",
+		"Tom: Reminder: the freeze starts on Monday, no deploys until the 30th",
+		"Sam: 👍",
+		"Ana: Lena leaves on the 14th of July",
+		"Ana: Training moves to Thursdays at 7pm from next week",
+		"Tom: Reminder: the end-of-season dinner is at the Railway Hotel on Saturday 28 June, 7pm")
+	s.Group = true
+	facts := Distil(s)
+	for _, want := range []string{"freeze starts", "Lena leaves", "Training moves", "end-of-season dinner"} {
+		found := false
+		for _, f := range facts {
+			found = found || strings.Contains(f.Text, want)
+		}
+		if !found {
+			var got []string
+			for _, f := range facts {
+				got = append(got, f.Text)
+			}
+			t.Errorf("the announcement %q was dropped; kept %q", want, got)
+		}
+	}
+}
+
+// Chat between friends that is not a life, each in a shape of its own:
+// passing words on, a verdict said of no one, where someone is right now,
+// a reported question, a riddle about someone else, a pronoun object
+// after a dropped "I", and whom a greeting is for.
+func TestDistil_DropsTheMomentAndVerdicts(t *testing.T) {
+	s := chat(saturday, "whatsapp", "c9", "Sam",
+		"Jo: Good, I will tell Marta the doctor agrees",
+		"Sam: Snowdon is worth the climb",
+		"Jo: Knee surgery recovery goes better than people think",
+		"Sam: Porto football is very serious, nobody smiles",
+		"Jo: I'm in the queue for the ferry now, car full of snacks",
+		"Sam: my dad said \"who will buy cakes from a van\". thanks dad",
+		"Jo: Guess who came to the dentist with me on Friday and cried at the chair",
+		"Sam: Saw one from the car",
+		"Jo: Congratulations, Auntie twice over!",
+		"Sam: Brompton is the best bike Britain ever made, I stand by it")
+	if facts := Distil(s); len(facts) != 0 {
+		var texts []string
+		for _, f := range facts {
+			texts = append(texts, f.Text)
+		}
+		t.Errorf("the moment and verdicts gave facts: %q", texts)
+	}
+	// The same shapes said of oneself, or dated, stay facts.
+	s = chat(saturday, "whatsapp", "c10", "Sam",
+		"Jo: We're calling her Amélie, after my grandmother",
+		"Sam: I commute on it every day, 12 km each way",
+		"Jo: Marta is pregnant, due in November")
+	if facts := Distil(s); len(facts) != 3 {
+		var texts []string
+		for _, f := range facts {
+			texts = append(texts, f.Text)
+		}
+		t.Errorf("want 3 facts, got %q", texts)
+	}
+}
