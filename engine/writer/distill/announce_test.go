@@ -48,7 +48,8 @@ func TestDistil_DropsTheMomentAndVerdicts(t *testing.T) {
 		"Jo: Guess who came to the dentist with me on Friday and cried at the chair",
 		"Sam: Saw one from the car",
 		"Jo: Congratulations, Auntie twice over!",
-		"Sam: Brompton is the best bike Britain ever made, I stand by it")
+		"Sam: Brompton is the best bike Britain ever made, I stand by it",
+		"Jo: Don't tell Marta, my sister will copy it")
 	if facts := Distil(s); len(facts) != 0 {
 		var texts []string
 		for _, f := range facts {

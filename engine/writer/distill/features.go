@@ -131,7 +131,7 @@ func analyse(text string, names map[string]bool) features {
 	// Read after the names are counted: "We're calling her Inês" names her
 	// ("I adopted her in January" does not).
 	f.bareObject = f.words <= 6 && named == 0 && (bareObjectRe.MatchString(lower) ||
-		startsWithDroppedI(text) && droppedIObjectRe.MatchString(lower))
+		startsWithDroppedI(text) && droppedIObjectRe.MatchString(lower) || f.numbers == 0 && endsOnPronounRe.MatchString(lower))
 	return f
 }
 
@@ -184,6 +184,10 @@ var bareObjectRe = lazyRegexp(`^ (?:i|we|i've|we've|i'd|we'd|i'm|we're) (?:\w+ )
 // droppedIObjectRe is the same with chat's dropped "I": "Saw one from the
 // car", "Booked it".
 var droppedIObjectRe = lazyRegexp(`^ [a-z]+ (?:her|him|it|them|one)\b`)
+
+// endsOnPronounRe is a short sentence whose last word is a pronoun object
+// ("my boss will cancel it"): what "it" is, another sentence says.
+var endsOnPronounRe = lazyRegexp(`\b(?:will|would|'ll|can|could|did|does|do) \w+ (?:it|them)[ .!]*$`)
 
 // opinionRe is a verdict on something ("… is the best thing …", "… is
 // worth the drive", "… is very serious", "… goes better than people
