@@ -22,6 +22,11 @@ const (
 	LockHolderName = lockHolderName   // inside RuntimeName: who holds the write lock
 )
 
+// CoreQueueName holds the core.md candidates a write filed while another
+// core proposal was waiting (engine/writer): a small queue, not a cache;
+// losing it only loses those proposals.
+const CoreQueueName = "core-queue.json"
+
 // MetaPath is root/.scriptorium/name… for the workspace at root.
 func MetaPath(root string, name ...string) string {
 	return filepath.Join(append([]string{root, MetaDir}, name...)...)

@@ -111,9 +111,8 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 	if !found {
 		return res, engine.Errorf(engine.CodeNotFound, "no session %q in sessions.db", opts.Session)
 	}
-	if res.Batches > 0 {
-		w.proposeCore(ctx)
-	}
+	// Without a batch, only queued candidates can be proposed.
+	w.proposeCore(ctx)
 	if len(w.failed) > 0 {
 		return w.withRevision(res), w.failedError()
 	}
