@@ -137,6 +137,9 @@ type writer struct {
 	// after batch against the same growing files, and the stems of a
 	// block's text are a pure function of it, so each is read once a run.
 	merger *distill.Merger
+	// summaries index the sessions' summary blocks by thread for the run
+	// (threadsum.go), nil until a write first needs one.
+	summaries map[string]distill.Block
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }

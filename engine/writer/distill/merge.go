@@ -152,6 +152,10 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 			}
 		}
 		switch {
+		case f.Kind == KindSummary && sameSlot != nil && text(sameSlot) != f.Text:
+			// A session's summary is rewritten whole, even when it only adds
+			// to the old one (how a session that went on ended).
+			replace(&actions, sameSlot.block, &sameSlot.action, f)
 		case restated != nil:
 			cite(&actions, restated.block, &restated.action, f)
 		case sameSlot != nil:

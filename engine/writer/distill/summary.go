@@ -258,3 +258,28 @@ func (d *distiller) saidBy(refs []string, who map[string]bool) bool {
 	}
 	return true
 }
+
+// DistilAllAfter is DistilAll for a later part of a session whose earlier
+// parts are in memory already: s holds the new turns, earlier the turns
+// the session's summary cited so far. The facts are the new turns'; the
+// summary is the whole session's, so it still says what the session
+// opened with, and now how it ended. With no earlier turns it is DistilAll.
+func DistilAllAfter(s Session, earlier []Turn) (facts []Fact, summary Fact) {
+	if len(earlier) == 0 {
+		return DistilAll(s)
+	}
+	d := newDistiller(s)
+	d.names = sessionNames(s)
+	facts = d.distil()
+	whole := s
+	whole.Turns = append(append([]Turn(nil), earlier...), s.Turns...)
+	w := newDistiller(whole)
+	w.names = sessionNames(whole)
+	var before []Fact
+	if !w.coding() {
+		for i := range earlier {
+			before = append(before, w.turn(i)...)
+		}
+	}
+	return facts, w.summary(append(before, facts...))
+}
