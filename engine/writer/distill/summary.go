@@ -201,35 +201,27 @@ func slugOr(s, fallback string) string {
 
 // ThreadName names a session's thread file by what it holds: its title
 // ("Weeknight vegetarian meal plan" is weeknight-vegetarian-meal-plan);
-// without one, the project or speakers, the day it started and its first
-// words ("ledgerline-2025-03-03-testreconcilebatch-in-internal"). Never a
-// bare session id.
+// without one, the project or speakers and when it started
+// ("ledgerline-2025-03-03-0914"). Never a bare session id, and never a
+// turn's words: the owner may forget that turn, and a file name would
+// keep them.
 func ThreadName(s Session) string {
 	if slug := topic.Slug(s.Title); slug != "" {
 		return slug
 	}
 	d := newDistiller(s)
-	d.names = map[string]bool{}
-	day := ""
-	var first string
+	when := ""
 	for _, t := range s.Turns {
-		if day == "" && !t.Time.IsZero() {
-			day = t.Time.UTC().Format(time.DateOnly)
-		}
-		if first == "" && t.Role == RoleUser {
-			for _, sn := range split(t.Content).sentences {
-				if f := analyse(sn.text, d.names); f.words >= 3 && !isChat(sn, f) {
-					first = strings.Join(strings.Fields(sn.text)[:min(4, f.words)], " ")
-					break
-				}
-			}
+		if !t.Time.IsZero() {
+			when = t.Time.UTC().Format("2006-01-02 1504")
+			break
 		}
 	}
 	name := d.threadSubject()
 	if topic.Slug(name) == "" {
 		name = s.Provider // "🎉" names nothing
 	}
-	slug := topic.Slug(strings.Join([]string{name, day, first}, " "))
+	slug := topic.Slug(name + " " + when)
 	if slug == "" {
 		slug = "thread"
 	}
