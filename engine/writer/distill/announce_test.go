@@ -3,6 +3,7 @@ package distill
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // A group chat's third-person announcements are news about the group or a
@@ -68,5 +69,30 @@ func TestDistil_DropsTheMomentAndVerdicts(t *testing.T) {
 			texts = append(texts, f.Text)
 		}
 		t.Errorf("want 3 facts, got %q", texts)
+	}
+}
+
+// News after a colon, a diet taken up, what "Booked." booked, and a date
+// read in its own sentence are kept; the weather is small talk.
+func TestDistil_ColonsBookingsDietsAndTheWeather(t *testing.T) {
+	sunday := time.Date(2025, 5, 18, 21, 2, 0, 0, time.UTC)
+	s := chat(sunday, "whatsapp", "c11", "Sam",
+		"Jo: Ok we had the scan on Friday so I can finally tell you now: I'm pregnant!! Tiago has decided it's going to be a dinosaur",
+		"Sam: also fair warning, I've gone vegan",
+		"Jo: Booked. Saturday 31 May, the Crown Hotel, 7pm, partners welcome.",
+		"Sam: We had 41 degrees here on Saturday, nobody left the aircon")
+	facts := Distil(s)
+	var texts []string
+	for _, f := range facts {
+		texts = append(texts, f.Text)
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"pregnant", "vegan", "Crown Hotel"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no fact says %q: %q", want, texts)
+		}
+	}
+	if strings.Contains(all, "aircon") {
+		t.Errorf("the weather was kept: %q", texts)
 	}
 }

@@ -148,7 +148,14 @@ func splitClauses(text string) []string {
 			depth = max(0, depth-1)
 		case '"', '`':
 			quoted = !quoted
-		case ',', ';':
+		case ',', ';', ':':
+			// A colon cuts a clause of four words or more, before a space:
+			// "I can tell you now: I'm pregnant" is two clauses; "decided:
+			// Saturday", "Update on flights: …", "7:30" and "https://" are
+			// one.
+			if r == ':' && (!strings.HasPrefix(text[i+1:], " ") || len(strings.Fields(text[start:i])) < 4) {
+				continue
+			}
 			if depth == 0 && !quoted {
 				parts = append(parts, text[start:i])
 				start = i + 1

@@ -75,6 +75,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	ms := dateMentions(text, t.Time)
 	w.ms = ms
+	if settledRe.MatchString(prev) {
+		f.decision = true // "Booked. Saturday 29 March, the Railway Hotel": what was booked
+	}
 	if f.subject && future(ms, t.Time) || announces(text, f) && future(ms, t.Time) {
 		// "Saturday we hike Catbells": a dated future is a plan; so is a
 		// group's news said of someone named or of a "the …" event ("Lena
@@ -167,9 +170,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
-	if f.relay || f.opinion && len(ms) == 0 && f.numbers == 0 {
+	if f.relay || f.opinion && len(ms) == 0 && f.numbers == 0 || f.themeCount() == 0 && !f.strong && weatherRe.MatchString(f.lower) {
 		// "I'll tell Sander the physio approves", "Cradle Mountain is worth
-		// the drive": passing words on, or a verdict said of no one.
+		// the drive", "We had 41 here on Saturday": passing words on, a
+		// verdict said of no one, the weather.
 		w.chat = true
 		return w
 	}
@@ -201,6 +205,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.score = score
 	return w
 }
+
+// weatherRe is talk of the weather, small talk whatever its dates.
+var weatherRe = lazyRegexp(`\b(?:weather|rain|raining|rained|snow|snowing|snowed|sunny|heatwave|heat wave|degrees|humid|humidity|freezing|aircon|air con|forecast|thunderstorm|scorcher|drizzle)\b`)
+
+// settledRe is a sentence that only says something is settled, whose
+// next sentence says what.
+var settledRe = lazyRegexp(`(?i)^\s*(?:booked|decided|confirmed|sorted|settled|it's official|official)[.!:]*\s*$`)
 
 // cjkDateRe is a month, a year or a duration written in Chinese.
 var cjkDateRe = lazyRegexp(`[0-9一二三四五六七八九十]+(?:月|年|小时|个月|周)`)
