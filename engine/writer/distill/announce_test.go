@@ -45,6 +45,7 @@ func TestDistil_DropsTheMomentAndVerdicts(t *testing.T) {
 		"Jo: Knee surgery recovery goes better than people think",
 		"Sam: Porto football is very serious, nobody smiles",
 		"Jo: I'm in the queue for the ferry now, car full of snacks",
+		"Sam: I'm home alone with the dog and a fridge full of my mum's curries",
 		"Sam: my dad said \"who will buy cakes from a van\". thanks dad",
 		"Jo: Guess who came to the dentist with me on Friday and cried at the chair",
 		"Sam: Saw one from the car",

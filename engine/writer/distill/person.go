@@ -163,6 +163,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.kin && themes > 0 {
 		score += 2 // "Baba had a stent fitted": a relative's news, as "my dad…" would be
 	}
+	if f.transient && len(ms) == 0 && momentRe.MatchString(f.lower) {
+		w.chat = true // "I'm home alone with the cat…": where someone is right now
+		return w
+	}
 	if f.transient && themes < 2 {
 		score-- // "I'm at my mum's": where the day is, not where the life is
 	}
@@ -205,6 +209,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.score = score
 	return w
 }
+
+// momentRe is where someone is right now, whatever else the sentence
+// names ("I'm home alone with the cat and a freezer full of casseroles").
+var momentRe = lazyRegexp(`\b(?:home alone|in the queue|in a queue|on the way|on my way|on our way|on the train|on the bus|stuck in)\b`)
 
 // weatherRe is talk of the weather, small talk whatever its dates.
 var weatherRe = lazyRegexp(`\b(?:weather|rain|raining|rained|snow|snowing|snowed|sunny|heatwave|heat wave|degrees|humid|humidity|freezing|aircon|air con|forecast|thunderstorm|scorcher|drizzle)\b`)
