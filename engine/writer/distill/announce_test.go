@@ -97,3 +97,26 @@ func TestDistil_ColonsBookingsDietsAndTheWeather(t *testing.T) {
 		t.Errorf("the weather was kept: %q", texts)
 	}
 }
+
+// A short answer naming something keeps the assistant's question, even
+// when its words would read alone ("Under two hours."); "No idea
+// honestly" names nothing.
+func TestDistil_ShortAnswersKeepTheirQuestion(t *testing.T) {
+	s := chat(saturday, "chatgpt", "c12", "",
+		"owner: Help me plan a talk for the chess club's annual dinner.",
+		"assistant: Happy to. How long should it be, and who will be there?",
+		"owner: Under two hours.",
+		"assistant: And how many games has the club won this year?",
+		"owner: No idea honestly.")
+	var texts []string
+	for _, f := range Distil(s) {
+		texts = append(texts, f.Text)
+	}
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, `Asked "Happy to. How long should it be`) && !strings.Contains(all, `Asked "How long should it be`) {
+		t.Errorf("the short answer lost its question: %q", texts)
+	}
+	if strings.Contains(all, "No idea") {
+		t.Errorf("\"No idea honestly\" was kept: %q", texts)
+	}
+}

@@ -185,7 +185,8 @@ var ackWords = map[string]bool{
 	"yeah": true, "sure": true, "noted": true, "deal": true, "agreed": true, "same": true, "done": true, "fixed": true,
 	"good": true, "better": true, "excellent": true, "awesome": true, "amazing": true, "wow": true, "oh": true,
 	"hmm": true, "lgtm": true, "go ahead": true, "will do": true, "sounds good": true, "got it": true,
-	"understood": true, "of course": true, "congrats": true, "congratulations": true,
+	"understood": true, "of course": true, "congrats": true, "congratulations": true, "no idea": true,
+	"not sure": true, "dunno": true, "idk": true, "no clue": true, "not yet": true, "maybe": true,
 }
 
 // chatOpeners open a sentence that is a reaction, a greeting or small

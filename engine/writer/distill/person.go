@@ -35,6 +35,7 @@ type weighed struct {
 	// a fragment ("Sound engineer at BBC Scotland!") or a yes or no.
 	q     *question
 	yesNo bool // it answers yes or no to q, which holds the fact
+	short bool // a short answer naming something: it means nothing without q
 }
 
 // weigh scores one sentence a person (or the speakerless owner) said in a
@@ -66,7 +67,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	answers = answers && k < 2 && !sn.question
 	if answers && q.name && k == 0 && shortAnswer(text, f) {
 		// "Tidebreaker." after "What's it called again?": the answer is the fact.
-		w.score, w.q, w.f = keepScore, &q, f
+		w.score, w.q, w.f, w.short = keepScore, &q, f, true
 		return w
 	}
 	if !sn.question && isChat(sentence{text: text}, f) {
@@ -310,7 +311,7 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 	}
 	if w.q != nil {
 		clean := cleanSentence(annotated)
-		if _, safe := thirdPerson(clean, subject, o); w.yesNo || !safe && f.words <= 15 {
+		if _, safe := thirdPerson(clean, subject, o); w.yesNo || w.short || !safe && f.words <= 15 {
 			fact.Text = withQuestion(w.q.text, subject, clean)
 			fact.Cites = []string{d.s.Turns[w.q.turn].Ref, t.Ref}
 		}
