@@ -47,14 +47,16 @@ func (r *RE) Regexp() *regexp.Regexp { return r.get() }
 // String returns the source text.
 func (r *RE) String() string { return r.pattern }
 
-func (r *RE) MatchString(s string) bool                        { return r.get().MatchString(s) }
-func (r *RE) FindString(s string) string                       { return r.get().FindString(s) }
-func (r *RE) FindStringIndex(s string) []int                   { return r.get().FindStringIndex(s) }
-func (r *RE) FindStringSubmatch(s string) []string             { return r.get().FindStringSubmatch(s) }
-func (r *RE) FindStringSubmatchIndex(s string) []int           { return r.get().FindStringSubmatchIndex(s) }
-func (r *RE) FindAllString(s string, n int) []string           { return r.get().FindAllString(s, n) }
-func (r *RE) FindAllStringIndex(s string, n int) [][]int       { return r.get().FindAllStringIndex(s, n) }
-func (r *RE) FindAllStringSubmatch(s string, n int) [][]string { return r.get().FindAllStringSubmatch(s, n) }
+func (r *RE) MatchString(s string) bool                  { return r.get().MatchString(s) }
+func (r *RE) FindString(s string) string                 { return r.get().FindString(s) }
+func (r *RE) FindStringIndex(s string) []int             { return r.get().FindStringIndex(s) }
+func (r *RE) FindStringSubmatch(s string) []string       { return r.get().FindStringSubmatch(s) }
+func (r *RE) FindStringSubmatchIndex(s string) []int     { return r.get().FindStringSubmatchIndex(s) }
+func (r *RE) FindAllString(s string, n int) []string     { return r.get().FindAllString(s, n) }
+func (r *RE) FindAllStringIndex(s string, n int) [][]int { return r.get().FindAllStringIndex(s, n) }
+func (r *RE) FindAllStringSubmatch(s string, n int) [][]string {
+	return r.get().FindAllStringSubmatch(s, n)
+}
 func (r *RE) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.get().FindAllStringSubmatchIndex(s, n)
 }

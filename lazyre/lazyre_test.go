@@ -24,7 +24,8 @@ func TestRE_CompilesOnFirstUseOnce(t *testing.T) {
 			t.Fatalf("matches %q", got)
 		}
 	}
-	if r.Regexp() != r.Regexp() {
+	first := r.Regexp()
+	if again := r.Regexp(); again != first {
 		t.Fatal("compiled twice")
 	}
 	found := false
