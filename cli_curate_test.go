@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/enginetest"
+	"scriptorium/errcode"
 )
 
 // jsonKeys lists a JSON document's keys, sorted.
@@ -223,7 +223,7 @@ func TestEditInEditor_KeepsTheTextOnFailure(t *testing.T) {
 	inv := &invocation{stderr: &bytes.Buffer{}}
 	// The editor dies: the file stays and the error names it.
 	_, _, err := editInEditor(context.Background(), inv, e, "^c0ffee02", (&fakeEditor{}).edit)
-	if engine.AsError(err).Code != engine.CodeIO || !strings.Contains(err.Error(), "the text is kept in ") {
+	if errcode.As(err).Code != errcode.IO || !strings.Contains(err.Error(), "the text is kept in ") {
 		t.Fatalf("err = %v", err)
 	}
 	file := err.Error()[strings.Index(err.Error(), "kept in ")+len("kept in "):]
@@ -242,7 +242,7 @@ func TestEditInEditor_KeepsTheTextOnFailure(t *testing.T) {
 		return ed.edit(file)
 	}
 	_, _, err = editInEditor(context.Background(), inv, e, "^c0ffee02", wrapped)
-	if engine.AsError(err).Code != engine.CodeConflict || !strings.Contains(err.Error(), "your text is kept in ") {
+	if errcode.As(err).Code != errcode.Conflict || !strings.Contains(err.Error(), "your text is kept in ") {
 		t.Fatalf("err = %v", err)
 	}
 	kept := strings.TrimSpace(err.Error()[strings.Index(err.Error(), "kept in ")+len("kept in "):])

@@ -3,13 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"scriptorium/errcode"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-
-	"scriptorium/engine"
 )
 
 // checkErrorDoc checks the SPEC §12 error object: code from the closed set,
@@ -17,7 +16,7 @@ import (
 func checkErrorDoc(t *testing.T, e map[string]any) {
 	t.Helper()
 	code, _ := e["code"].(string)
-	if !slices.Contains(engine.Codes, engine.Code(code)) {
+	if !slices.Contains(errcode.Codes, errcode.Code(code)) {
 		t.Errorf("error code %q is not in the closed set", code)
 	}
 	if msg, _ := e["message"].(string); strings.TrimSpace(msg) == "" {
@@ -26,7 +25,7 @@ func checkErrorDoc(t *testing.T, e map[string]any) {
 	retry, ok := e["retryable"].(bool)
 	if !ok {
 		t.Errorf("error %s has no boolean retryable", code)
-	} else if retry != engine.Code(code).Retryable() {
+	} else if retry != errcode.Code(code).Retryable() {
 		t.Errorf("error %s: retryable %v", code, retry)
 	}
 	for k := range e {
@@ -301,9 +300,9 @@ func TestCLI_ClosedCodeSet(t *testing.T) {
 	spec := strings.Fields("INVALID_ARGUMENT NOT_FOUND CONFLICT LOCK_BUSY REJECTED FORBIDDEN MEMORY_DISABLED " +
 		"MODEL_UNAVAILABLE MODEL_AUTH MODEL_CONFIG MODEL_OUTPUT_INVALID NOT_CONFIGURED IO")
 	var got []string
-	for _, c := range engine.Codes {
+	for _, c := range errcode.Codes {
 		got = append(got, string(c))
-		want := c == engine.CodeLockBusy || c == engine.CodeConflict || c == engine.CodeModelUnavailable
+		want := c == errcode.LockBusy || c == errcode.Conflict || c == errcode.ModelUnavailable
 		if c.Retryable() != want {
 			t.Errorf("%s retryable = %v", c, c.Retryable())
 		}
@@ -313,7 +312,7 @@ func TestCLI_ClosedCodeSet(t *testing.T) {
 	if !slices.Equal(got, spec) {
 		t.Errorf("codes %v, want %v", got, spec)
 	}
-	if e := engine.AsError(os.ErrPermission); e.Code != engine.CodeIO {
+	if e := errcode.As(os.ErrPermission); e.Code != errcode.IO {
 		t.Errorf("an unclassified error maps to %s, want IO", e.Code)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine/audit"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
+	"scriptorium/errcode"
 )
 
 // runReject takes pending sources out of the review queue. Like promote it
@@ -20,7 +21,7 @@ func runReject(inv *invocation) error {
 		return err
 	}
 	if !inv.bool("yes") && !inv.isTerminal() {
-		return &engine.Error{Code: engine.CodeForbidden,
+		return &errcode.Error{Code: errcode.Forbidden,
 			Message: "reject is interactive: run it on a terminal or pass --yes"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
@@ -41,7 +42,7 @@ func runReject(inv *invocation) error {
 				describeSources(inv.stderr, refs, known)
 			}
 			if !inv.confirm(question) {
-				return engine.Errorf(engine.CodeInvalidArgument, "rejection cancelled; nothing changed")
+				return errcode.Errorf(errcode.InvalidArgument, "rejection cancelled; nothing changed")
 			}
 		}
 		res, err := review.Reject(ctx, e, refs, inv.flag("reason"))

@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
+	"scriptorium/errcode"
 )
 
 // The owner correcting memory by hand (issue 22 §5): edit, delete and
@@ -62,7 +63,7 @@ func runEdit(inv *invocation) error {
 		default:
 			var data []byte
 			if data, err = io.ReadAll(inv.stdin); err != nil {
-				return engine.Wrap(engine.CodeInvalidArgument, err, "read the new text from stdin")
+				return errcode.Wrap(errcode.InvalidArgument, err, "read the new text from stdin")
 			}
 			res, err = curate.Edit(ctx, e, curate.EditRequest{ID: ref, Text: string(data)})
 		}
@@ -99,7 +100,7 @@ func editInEditor(ctx context.Context, inv *invocation, e *engine.Engine, ref st
 	}
 	f, err := os.CreateTemp("", "scriptorium-edit-"+b.ID+"-*.md")
 	if err != nil {
-		return res, "", engine.Wrap(engine.CodeIO, err, "create the file to edit")
+		return res, "", errcode.Wrap(errcode.IO, err, "create the file to edit")
 	}
 	file := f.Name()
 	_, werr := f.Write(curate.EditorFile(b, b.Text, nil))
@@ -113,17 +114,17 @@ func editInEditor(ctx context.Context, inv *invocation, e *engine.Engine, ref st
 		}
 	}()
 	if werr != nil {
-		return res, "", engine.Wrap(engine.CodeIO, werr, "write %s", file)
+		return res, "", errcode.Wrap(errcode.IO, werr, "write %s", file)
 	}
 	for {
 		if err := editor(file); err != nil {
 			keep = true
-			return res, "", engine.Wrap(engine.CodeIO, err, "the editor failed (set $VISUAL or $EDITOR); the text is kept in %s", file)
+			return res, "", errcode.Wrap(errcode.IO, err, "the editor failed (set $VISUAL or $EDITOR); the text is kept in %s", file)
 		}
 		data, err := os.ReadFile(file)
 		if err != nil {
 			keep = true
-			return res, "", engine.Wrap(engine.CodeIO, err, "read %s", file)
+			return res, "", errcode.Wrap(errcode.IO, err, "read %s", file)
 		}
 		text := curate.ParseEditorFile(data)
 		if text == "" || text == curate.CleanText(b.Text) {
@@ -136,12 +137,12 @@ func editInEditor(ctx context.Context, inv *invocation, e *engine.Engine, ref st
 				Reattached: []string{}}, why, err
 		}
 		res, err = curate.Edit(ctx, e, curate.EditRequest{ID: b.Path + "#^" + b.ID, Text: text, Expect: b.Raw})
-		if err != nil && engine.AsError(err).Code == engine.CodeRejected {
+		if err != nil && errcode.As(err).Code == errcode.Rejected {
 			fmt.Fprintf(inv.stderr, "scriptorium: not saved: %s\nscriptorium: the editor opens again with the reasons above the text\n",
 				strings.Join(strings.Fields(err.Error()), " "))
 			if werr := os.WriteFile(file, curate.EditorFile(b, text, curate.Notes(err)), 0o600); werr != nil {
 				keep = true
-				return res, "", engine.Wrap(engine.CodeIO, werr, "write %s", file)
+				return res, "", errcode.Wrap(errcode.IO, werr, "write %s", file)
 			}
 			continue
 		}
@@ -155,7 +156,7 @@ func editInEditor(ctx context.Context, inv *invocation, e *engine.Engine, ref st
 
 // keptIn adds to an error where the owner's text waits.
 func keptIn(err error, file string) error {
-	ee := *engine.AsError(err)
+	ee := *errcode.As(err)
 	ee.Message += "; your text is kept in " + file
 	return &ee
 }
@@ -183,7 +184,7 @@ func (inv *invocation) interactive(verb string) error {
 	if inv.bool("yes") || inv.bool("dry-run") || inv.isTerminal() {
 		return nil
 	}
-	return &engine.Error{Code: engine.CodeForbidden,
+	return &errcode.Error{Code: errcode.Forbidden,
 		Message: verb + " is interactive: run it on a terminal, pass --yes, or look first with --dry-run"}
 }
 
@@ -205,7 +206,7 @@ func runDelete(inv *invocation) error {
 			}
 			fmt.Fprintf(inv.stderr, "^%s in %s: %s\n", preview.ID, preview.Path, curate.First(preview.Text, 160))
 			if !inv.confirm(deleteSentence(preview, "Delete") + "? `revert` brings it back. [y/N] ") {
-				return engine.Errorf(engine.CodeInvalidArgument, "delete cancelled; nothing changed")
+				return errcode.Errorf(errcode.InvalidArgument, "delete cancelled; nothing changed")
 			}
 		}
 		res, err := curate.Delete(ctx, e, ref, dry)
@@ -258,7 +259,7 @@ func runMove(inv *invocation) error {
 			}
 			fmt.Fprintf(inv.stderr, "^%s in %s: %s\n", b.ID, b.Path, curate.First(b.Text, 160))
 			if !inv.confirm(moveSentence(p, "Move", false) + "? `revert` moves it back. [y/N] ") {
-				return engine.Errorf(engine.CodeInvalidArgument, "move cancelled; nothing changed")
+				return errcode.Errorf(errcode.InvalidArgument, "move cancelled; nothing changed")
 			}
 		}
 		req.DryRun = dry

@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // forgetFlags are the flags of forget: one selector, then --dry-run/--yes.
@@ -30,7 +31,7 @@ func runForget(inv *invocation) error {
 	}
 	dry := inv.bool("dry-run")
 	if !dry && !inv.bool("yes") && !inv.isTerminal() {
-		return &engine.Error{Code: engine.CodeForbidden,
+		return &errcode.Error{Code: errcode.Forbidden,
 			Message: "forget is interactive: run it on a terminal, pass --yes, or look first with --dry-run"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
@@ -41,7 +42,7 @@ func runForget(inv *invocation) error {
 			}
 			printForgetChanges(inv.stderr, preview)
 			if !inv.confirm(forgetQuestion(sel, preview) + " [y/N] ") {
-				return engine.Errorf(engine.CodeInvalidArgument, "forget cancelled; nothing changed")
+				return errcode.Errorf(errcode.InvalidArgument, "forget cancelled; nothing changed")
 			}
 		}
 		res, err := forget.Run(ctx, e, sel, dry)

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/importer"
+	"scriptorium/errcode"
 	"scriptorium/transcript"
 	"scriptorium/workspace"
 )
@@ -118,7 +118,7 @@ func runImport(inv *invocation) error {
 		return err
 	}
 	if cfg.Disabled() {
-		return engine.ErrDisabled
+		return errcode.ErrDisabled
 	}
 	in, err := importer.List(inv.positional[0], format)
 	if err != nil {

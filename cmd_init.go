@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -26,7 +26,7 @@ func runInit(inv *invocation) error {
 			return usagef("give the directory once: as DIR or with --state/--profile")
 		}
 		if dir, err = filepath.Abs(inv.positional[0]); err != nil {
-			return engine.Wrap(engine.CodeInvalidArgument, err, "resolve %s", inv.positional[0])
+			return errcode.Wrap(errcode.InvalidArgument, err, "resolve %s", inv.positional[0])
 		}
 	}
 	_, statErr := os.Stat(workspace.MemoryDir(dir))

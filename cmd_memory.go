@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/trust"
 )
@@ -99,7 +100,7 @@ func runUpdate(inv *invocation) error {
 		data, err = os.ReadFile(inv.positional[0])
 	}
 	if err != nil {
-		return engine.Wrap(engine.CodeInvalidArgument, err, "read transaction")
+		return errcode.Wrap(errcode.InvalidArgument, err, "read transaction")
 	}
 	tx, err := result.ParseTransaction(data)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/revert"
+	"scriptorium/errcode"
 )
 
 // runRevert undoes one installed transaction (issue: passes the owner can
@@ -26,7 +27,7 @@ func runRevert(inv *invocation) error {
 	}
 	dry := inv.bool("dry-run")
 	if !dry && !inv.bool("yes") && !inv.isTerminal() {
-		return &engine.Error{Code: engine.CodeForbidden,
+		return &errcode.Error{Code: errcode.Forbidden,
 			Message: "revert is interactive: run it on a terminal, pass --yes, or look first with --dry-run"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
@@ -37,7 +38,7 @@ func runRevert(inv *invocation) error {
 			}
 			printDiffs(inv.stderr, preview.Changed)
 			if !inv.confirm(fmt.Sprintf("Revert revision %d? %d file(s) change as shown. [y/N] ", rev, len(preview.Changed))) {
-				return engine.Errorf(engine.CodeInvalidArgument, "revert cancelled; nothing changed")
+				return errcode.Errorf(errcode.InvalidArgument, "revert cancelled; nothing changed")
 			}
 		}
 		res, err := revert.Revert(ctx, e, rev, dry)

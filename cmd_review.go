@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/review"
+	"scriptorium/errcode"
 )
 
 func runPending(inv *invocation) error {
@@ -60,7 +61,7 @@ func runPromote(inv *invocation) error {
 	}
 	// Promotion is the owner's deliberate act: a terminal or an explicit --yes.
 	if !inv.bool("yes") && !inv.isTerminal() {
-		return &engine.Error{Code: engine.CodeForbidden,
+		return &errcode.Error{Code: errcode.Forbidden,
 			Message: "promote is interactive: run it on a terminal or pass --yes"}
 	}
 	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
@@ -82,7 +83,7 @@ func runPromote(inv *invocation) error {
 				describeSources(inv.stderr, refs, known)
 			}
 			if !inv.confirm(question) {
-				return engine.Errorf(engine.CodeInvalidArgument, "promotion cancelled; nothing changed")
+				return errcode.Errorf(errcode.InvalidArgument, "promotion cancelled; nothing changed")
 			}
 		}
 		res, err := e.Promote(ctx, refs)

@@ -15,6 +15,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/result"
 	"scriptorium/engine/search"
+	"scriptorium/errcode"
 	"scriptorium/hosts/local"
 	"scriptorium/termsafe"
 	"scriptorium/workspace"
@@ -53,7 +54,7 @@ func runSearch(inv *invocation) error {
 		}
 		rep, err := e.SearchReport(ctx, q)
 		if err != nil {
-			if ee := engine.AsError(err); ee.Code == engine.CodeInvalidArgument {
+			if ee := errcode.As(err); ee.Code == errcode.InvalidArgument {
 				return usagef("%s", ee.Message)
 			}
 			return err

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"scriptorium/app"
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/hosts/httpapi"
 	mcphost "scriptorium/hosts/mcp"
 )
@@ -51,7 +51,7 @@ func runServe(inv *invocation) error {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "listen on %s", addr)
+		return errcode.Wrap(errcode.IO, err, "listen on %s", addr)
 	}
 	srv := httpapi.NewServer(server.Handler())
 	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/ and MCP at /mcp on http://%s\n", ln.Addr())
@@ -64,7 +64,7 @@ func runServe(inv *invocation) error {
 		_ = srv.Shutdown(shutdown)
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return engine.Wrap(engine.CodeIO, err, "serve")
+		return errcode.Wrap(errcode.IO, err, "serve")
 	}
 	// Serve returns as soon as shutdown begins; the engines are closed
 	// (deferred above) only once the requests in flight are done.

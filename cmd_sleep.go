@@ -17,6 +17,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -95,7 +96,7 @@ func runDaemon(inv *invocation) error {
 	logf, err := os.OpenFile(workspace.MetaPath(e.Root(), workspace.DaemonLogName),
 		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "open the daemon log")
+		return errcode.Wrap(errcode.IO, err, "open the daemon log")
 	}
 	defer logf.Close()
 	log.SetOutput(logf) // library log lines (bleve) belong in the file too
@@ -117,7 +118,7 @@ func importWatcher(dir string, cfg config.Config) (*importer.Watcher, error) {
 	for _, p := range cfg.Import.Watch {
 		abs, err := importer.ExpandHome(p)
 		if err != nil {
-			return nil, engine.Wrap(engine.CodeInvalidArgument, err, "config: import.watch %q", p)
+			return nil, errcode.Wrap(errcode.InvalidArgument, err, "config: import.watch %q", p)
 		}
 		w.Paths = append(w.Paths, abs)
 	}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"scriptorium/demo"
-	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -89,10 +89,10 @@ func (inv *invocation) offerWorkspace(dir string) error {
 		return nil // the engine answers MEMORY_DISABLED with its full-screen notice
 	}
 	if !inv.isTerminal() {
-		return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
+		return errcode.Errorf(errcode.NotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
 	}
 	if !inv.confirm(fmt.Sprintf("There is no workspace at %s. Create it? [y/N] ", mem)) {
-		return engine.Errorf(engine.CodeNotFound, "no workspace at %s; nothing created", mem)
+		return errcode.Errorf(errcode.NotFound, "no workspace at %s; nothing created", mem)
 	}
 	// The TUI opens existing workspaces only: the owner said yes here.
 	ctx, cancel := signalContext()

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/tests/clitest"
 )
 
@@ -182,7 +182,7 @@ func cmAnswers(t *testing.T, state, damaged string, args ...string) cliRun {
 			Error struct{ Code, Message string } `json:"error"`
 		}
 		_ = json.Unmarshal([]byte(r.stdout), &e)
-		if !slices.Contains(engine.Codes, engine.Code(e.Error.Code)) || !strings.Contains(e.Error.Message, filepath.Base(damaged)) {
+		if !slices.Contains(errcode.Codes, errcode.Code(e.Error.Code)) || !strings.Contains(e.Error.Message, filepath.Base(damaged)) {
 			t.Errorf("%v: error document outside the closed set or not naming %s: %s", args, filepath.Base(damaged), r.stdout)
 		}
 		clitest.NoRepeatedPrefix(t, args, e.Error.Message)

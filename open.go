@@ -10,6 +10,7 @@ import (
 	"scriptorium/app"
 	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/errcode"
 	mcphost "scriptorium/hosts/mcp"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -53,13 +54,13 @@ func (inv *invocation) requireWorkspace(dir string) error {
 		return nil
 	}
 	if cfg, err := config.Load(workspace.ConfigPath(dir)); err == nil && cfg.Disabled() {
-		return engine.ErrDisabled
+		return errcode.ErrDisabled
 	}
 	mem := workspace.MemoryDir(dir)
 	if fi, err := os.Stat(mem); err == nil && fi.IsDir() {
 		return nil
 	}
-	return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
+	return errcode.Errorf(errcode.NotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
 }
 
 // open opens the engine for this invocation, as a one-shot verb (package

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/transcript/whatsapp"
 	"scriptorium/workspace/archive"
 )
@@ -139,7 +139,7 @@ func senderSelection(queue []result.PendingSource, sender, chat string) ([]resul
 	if len(known) > 0 {
 		msg += "; pending senders: " + strings.Join(known[:min(len(known), 10)], ", ")
 	}
-	return nil, engine.Errorf(engine.CodeNotFound, "%s", msg)
+	return nil, errcode.Errorf(errcode.NotFound, "%s", msg)
 }
 
 // maxDescribed is how many sources a sender confirmation shows one by one.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/termsafe"
 )
 
@@ -53,7 +53,7 @@ func (inv *invocation) execTUI(dir string) error {
 	args := []string{path, "--state", dir}
 	if inv.stdin == io.Reader(os.Stdin) && inv.stdout == io.Writer(os.Stdout) && termsafe.Unwrap(inv.stderr) == io.Writer(os.Stderr) {
 		err := syscall.Exec(path, args, os.Environ())
-		return engine.Wrap(engine.CodeIO, err, "run the TUI %s", path) // Exec returns only on failure
+		return errcode.Wrap(errcode.IO, err, "run the TUI %s", path) // Exec returns only on failure
 	}
 	cmd := exec.Command(path, args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inv.stdin, inv.stdout, termsafe.Unwrap(inv.stderr)
@@ -63,7 +63,7 @@ func (inv *invocation) execTUI(dir string) error {
 		return exitStatus(exit.ExitCode())
 	}
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "run the TUI %s", path)
+		return errcode.Wrap(errcode.IO, err, "run the TUI %s", path)
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func findTUI(stderr io.Writer) (string, error) {
 	build := func(goCmd, src string) (string, error) {
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			return "", engine.Errorf(engine.CodeNotFound, "the TUI binary %s is not installed and there is no cache dir to build it in (%v); %s",
+			return "", errcode.Errorf(errcode.NotFound, "the TUI binary %s is not installed and there is no cache dir to build it in (%v); %s",
 				tuiName, err, tuiBuildHint(filepath.Dir(self)))
 		}
 		return buildTUI(goCmd, src, filepath.Join(cache, "scriptorium"), stderr)
@@ -104,11 +104,11 @@ func (f tuiFinder) find() (string, error) {
 		where = filepath.Dir(f.self)
 	}
 	if f.src == "" {
-		return "", engine.Errorf(engine.CodeNotFound, "the TUI binary %s is neither in %s nor on $PATH; %s", tuiName, where, tuiBuildHint(where))
+		return "", errcode.Errorf(errcode.NotFound, "the TUI binary %s is neither in %s nor on $PATH; %s", tuiName, where, tuiBuildHint(where))
 	}
 	goCmd, err := f.lookPath("go")
 	if err != nil {
-		return "", engine.Errorf(engine.CodeNotFound, "the TUI binary %s is neither in %s nor on $PATH, and there is no `go` to build it from %s; %s", tuiName, where, f.src, tuiBuildHint(where))
+		return "", errcode.Errorf(errcode.NotFound, "the TUI binary %s is neither in %s nor on $PATH, and there is no `go` to build it from %s; %s", tuiName, where, f.src, tuiBuildHint(where))
 	}
 	return f.build(goCmd, f.src)
 }
@@ -169,7 +169,7 @@ func buildTUI(goCmd, src, dir string, stderr io.Writer) (string, error) {
 	sum := sha256.Sum256([]byte(src))
 	work := filepath.Join(dir, "tmp")
 	if err := os.MkdirAll(work, 0o755); err != nil {
-		return "", engine.Wrap(engine.CodeIO, err, "create %s", work)
+		return "", errcode.Wrap(errcode.IO, err, "create %s", work)
 	}
 	out := filepath.Join(dir, tuiName+"-"+hex.EncodeToString(sum[:6]))
 	if _, err := os.Stat(out); err != nil {
@@ -180,7 +180,7 @@ func buildTUI(goCmd, src, dir string, stderr io.Writer) (string, error) {
 	cmd.Env = append(os.Environ(), "GOTMPDIR="+work)
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
-		return "", engine.Errorf(engine.CodeIO, "build the TUI (go build -o %s ./cmd/%s in %s): %v", out, tuiName, src, err)
+		return "", errcode.Errorf(errcode.IO, "build the TUI (go build -o %s ./cmd/%s in %s): %v", out, tuiName, src, err)
 	}
 	return out, nil
 }

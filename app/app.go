@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 	// forget registers its post-commit finish step at init: every process
 	// that opens an engine must finish a forget a kill cut short, whether
 	// or not it has a forget verb (the demo has none).
@@ -132,7 +133,7 @@ func Open(ctx context.Context, stateDir string, role Role, opts Options) (*Engin
 func Opener(stateDir string, role Role, opts Options) func(context.Context) (*engine.Engine, error) {
 	return func(ctx context.Context) (*engine.Engine, error) {
 		if role == Daemon || role == TUI {
-			return nil, engine.Errorf(engine.CodeInvalidArgument, "app.Opener: the %s's engine runs its socket beside it; use Open", role)
+			return nil, errcode.Errorf(errcode.InvalidArgument, "app.Opener: the %s's engine runs its socket beside it; use Open", role)
 		}
 		e, err := Open(ctx, stateDir, role, opts)
 		if err != nil {

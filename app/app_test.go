@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/hosts/local"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -64,7 +64,7 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Close()
-	if _, err := Opener(state, Daemon, Options{})(ctx); engine.AsError(err).Code != engine.CodeInvalidArgument {
+	if _, err := Opener(state, Daemon, Options{})(ctx); errcode.As(err).Code != errcode.InvalidArgument {
 		t.Errorf("an opener for the daemon: %v", err)
 	}
 }
@@ -97,7 +97,7 @@ func TestOpen_TUIServesTheSocket(t *testing.T) {
 	if _, ok := local.Search(mem, result.SearchQuery{Text: "anything", Limit: 5}, time.Second); ok {
 		t.Error("a closed TUI still answered")
 	}
-	if _, err := Opener(state, TUI, Options{})(ctx); engine.AsError(err).Code != engine.CodeInvalidArgument {
+	if _, err := Opener(state, TUI, Options{})(ctx); errcode.As(err).Code != errcode.InvalidArgument {
 		t.Errorf("an opener for the TUI: %v", err)
 	}
 }

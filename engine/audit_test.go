@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine/forget"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 )
 
@@ -112,7 +113,7 @@ func TestAudit_Entries(t *testing.T) {
 	if err != nil || len(since.Entries) != 3 {
 		t.Errorf("since %s: %d entries, %v; want 3", rep.Entries[2].Time, len(since.Entries), err)
 	}
-	if _, err := audit.Audit(ctx, e, result.AuditQuery{Since: "yesterday"}); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := audit.Audit(ctx, e, result.AuditQuery{Since: "yesterday"}); ftCode(err) != errcode.InvalidArgument {
 		t.Errorf("since yesterday: %v", err)
 	}
 	if all, _ := audit.Audit(ctx, e, result.AuditQuery{Since: "2026-08-11"}); len(all.Entries) != len(rep.Entries) {
@@ -159,7 +160,7 @@ func TestAudit_SourceStory(t *testing.T) {
 	if err != nil || rep.Source.State != "promoted" || len(rep.Source.CitedBy) != 1 || rep.Source.CitedBy[0].Block != "deadbeef" {
 		t.Errorf("story of %s = %+v, %v", srcM3, rep.Source, err)
 	}
-	if _, err := audit.Audit(ctx, e, result.AuditQuery{Source: "nope/nope/nope"}); ftCode(err) != engine.CodeNotFound {
+	if _, err := audit.Audit(ctx, e, result.AuditQuery{Source: "nope/nope/nope"}); ftCode(err) != errcode.NotFound {
 		t.Errorf("story of an unknown source: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -18,7 +19,7 @@ func (e *Engine) Archive(ctx context.Context, path string) (result.ArchiveView, 
 	}
 	a, ok := s.archives[path]
 	if !ok {
-		return result.ArchiveView{}, Errorf(CodeNotFound, "no source archive %s", path)
+		return result.ArchiveView{}, errcode.Errorf(errcode.NotFound, "no source archive %s", path)
 	}
 	v := result.ArchiveView{Path: path, Legacy: a.legacy, Sources: []result.SourceView{}}
 	for _, src := range a.sources {

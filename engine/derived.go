@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
@@ -141,7 +142,7 @@ const derivedRevisionFile = "derived-revision"
 func (e *Engine) markDerivedRevision() error {
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return Wrap(CodeIO, err, "read revision")
+		return errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	p := filepath.Join(e.ws.RuntimeDir(), derivedRevisionFile)
 	want := []byte(strconv.FormatInt(rev, 10) + "\n")
@@ -149,7 +150,7 @@ func (e *Engine) markDerivedRevision() error {
 		return nil
 	}
 	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
-		return Wrap(CodeIO, err, "record the derived views' revision")
+		return errcode.Wrap(errcode.IO, err, "record the derived views' revision")
 	}
 	return nil
 }
@@ -223,10 +224,10 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 	// evidence and distil it into a valid topics/core.md citing that
 	// evidence, so rendering can never destroy the only copy of these facts.
 	if _, err2 := e.migrateInvalidCore(ctx, data); err2 != nil {
-		ee := AsError(err)
-		return false, &Error{Code: ee.Code, Violations: ee.Violations, Err: err,
+		ee := errcode.As(err)
+		return false, &errcode.Error{Code: ee.Code, Violations: ee.Violations, Err: err,
 			Message: "core.md is hand-written, is not a valid topic file, and could not be archived as evidence (" +
-				AsError(err2).Message + "); fix it first: " + ee.Message}
+				errcode.As(err2).Message + "); fix it first: " + ee.Message}
 	}
 	return true, nil
 }
@@ -313,7 +314,7 @@ func (e *Engine) markCoreRendered(core []byte) error {
 		return nil
 	}
 	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
-		return Wrap(CodeIO, err, "record the core.md render")
+		return errcode.Wrap(errcode.IO, err, "record the core.md render")
 	}
 	return nil
 }

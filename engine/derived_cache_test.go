@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -109,7 +110,7 @@ func (w *incWorld) step() {
 	if !ok {
 		return
 	}
-	if _, err := e.install(context.Background(), ch); err != nil && AsError(err).Code != CodeRejected {
+	if _, err := e.install(context.Background(), ch); err != nil && errcode.As(err).Code != errcode.Rejected {
 		w.t.Fatal(err)
 	}
 }

@@ -34,7 +34,7 @@
 // rejection log.
 //
 // Every operation passes the trust gate (package trust) with the caller's
-// tier, and every failure is an *Error whose Code is one of the closed set
+// tier, and every failure is an *errcode.Error whose Code is one of the closed set
 // of SPEC §12. Writes serialise on the workspace write lock; the install
 // protocol (journal.go) guarantees that after a crash at any point the
 // workspace is exactly the old or exactly the new state.

@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // TestEmbeddings_DamagedCache is the corruption matrix of the vector
@@ -75,7 +76,7 @@ func TestEmbeddings_DamagedCache(t *testing.T) {
 					if rep.Method != engine.MethodHybrid && (d.name != "a directory" || !strings.Contains(rep.Fallback, "vector cache")) {
 						t.Errorf("round %d: method %s, fallback %q", round, rep.Method, rep.Fallback)
 					}
-				case ftCode(err) == engine.CodeIO && strings.Contains(err.Error(), "vector cache"):
+				case ftCode(err) == errcode.IO && strings.Contains(err.Error(), "vector cache"):
 					if round == 1 {
 						t.Errorf("the damage stays: the second search failed too: %v", err)
 					}

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // The embeddings tests run against fakeEmbedder (embed_fake_test.go), an
@@ -159,7 +160,7 @@ func TestEmbeddings_Refusals(t *testing.T) {
 	e := enginetest.Open(t, seState(t, "trust"))
 	for _, m := range []string{engine.MethodHybrid, engine.MethodEmbedding} {
 		_, err := e.Search(ctx, result.SearchQuery{Text: "quokka", Method: m})
-		if enginetest.Code(err) != engine.CodeNotConfigured {
+		if enginetest.Code(err) != errcode.NotConfigured {
 			t.Errorf("%s without [embeddings]: %v, want NOT_CONFIGURED", m, err)
 		}
 	}
@@ -169,7 +170,7 @@ func TestEmbeddings_Refusals(t *testing.T) {
 	}
 	e2, _, _ := embedState(t, 0)
 	_, err = e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: engine.MethodEmbedding, Speaker: "u1"})
-	if enginetest.Code(err) != engine.CodeInvalidArgument {
+	if enginetest.Code(err) != errcode.InvalidArgument {
 		t.Errorf("embedding with a speaker: %v, want INVALID_ARGUMENT", err)
 	}
 	if _, err := e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: engine.MethodHybrid, Speaker: "u1"}); err != nil {

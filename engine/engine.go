@@ -17,6 +17,7 @@ import (
 	"scriptorium/engine/model"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -109,7 +110,7 @@ type Engine struct {
 // discard) and moves an old layout aside.
 func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.StateDir == "" {
-		return nil, Errorf(CodeInvalidArgument, "no state directory given")
+		return nil, errcode.Errorf(errcode.InvalidArgument, "no state directory given")
 	}
 	if opts.Tier == "" {
 		opts.Tier = trust.Owner
@@ -131,23 +132,23 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		cfg = c
 	}
 	if cfg.Disabled() {
-		return nil, ErrDisabled
+		return nil, errcode.ErrDisabled
 	}
 	e := &Engine{opts: opts, cfg: cfg, state: opts.StateDir}
 	e.cfgSig = configSig(workspace.ConfigPath(opts.StateDir))
 	memDir := workspace.MemoryDir(opts.StateDir)
 	if err := os.MkdirAll(memDir, workspace.PrivateDir); err != nil {
-		return nil, Wrap(CodeIO, err, "create workspace %s", memDir)
+		return nil, errcode.Wrap(errcode.IO, err, "create workspace %s", memDir)
 	}
 	metaDir := filepath.Join(memDir, workspace.MetaDir)
 	if err := os.MkdirAll(metaDir, workspace.PrivateDir); err != nil {
-		return nil, Wrap(CodeIO, err, "create %s", metaDir)
+		return nil, errcode.Wrap(errcode.IO, err, "create %s", metaDir)
 	}
 	rec, err := records.Open(metaDir)
 	if err != nil {
 		// The path tells a person which file to look at; the cause says
 		// what went wrong with it ("migrate to version 3: …").
-		return nil, Wrap(CodeIO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
+		return nil, errcode.Wrap(errcode.IO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
 	}
 	e.rec, e.db = rec, rec.DB()
 	e.ledger = trust.NewLedger(e.db)
@@ -236,24 +237,24 @@ func (e *Engine) StateDir() string { return e.state }
 
 func classifyLockErr(err error, what string) error {
 	if errors.Is(err, workspace.ErrLockBusy) {
-		return &Error{Code: CodeLockBusy, Message: what + ": the write lock is held by another writer; try again", Err: err}
+		return &errcode.Error{Code: errcode.LockBusy, Message: what + ": the write lock is held by another writer; try again", Err: err}
 	}
-	var ee *Error
+	var ee *errcode.Error
 	if errors.As(err, &ee) {
 		return ee
 	}
 	if strings.HasPrefix(err.Error(), what) {
 		// The cause names the operation already ("open workspace /x: …"):
 		// saying it twice helps nobody.
-		return &Error{Code: CodeIO, Message: err.Error(), Err: err}
+		return &errcode.Error{Code: errcode.IO, Message: err.Error(), Err: err}
 	}
-	return Wrap(CodeIO, err, "%s", what)
+	return errcode.Wrap(errcode.IO, err, "%s", what)
 }
 
 // gate passes an operation through the one trust table.
 func (e *Engine) gate(op trust.Op) error {
 	if err := trust.Check(e.opts.Tier, op); err != nil {
-		return &Error{Code: CodeForbidden, Message: err.Error(), Err: err}
+		return &errcode.Error{Code: errcode.Forbidden, Message: err.Error(), Err: err}
 	}
 	return nil
 }
@@ -270,7 +271,7 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		// The ledger names what it read ("read promotion ledger: …"); the
 		// file is what a person must look at.
-		return nil, Wrap(CodeIO, err, "state.db")
+		return nil, errcode.Wrap(errcode.IO, err, "state.db")
 	}
 	if e.opts.LongLived {
 		e.watchOnce.Do(e.startWatch)
@@ -317,7 +318,7 @@ func (e *Engine) Verify(ctx context.Context) (result.VerifyReport, error) {
 	}
 	v := s.violations()
 	if v == nil {
-		v = []Violation{}
+		v = []errcode.Violation{}
 	}
 	return result.VerifyReport{OK: len(v) == 0, Violations: v}, nil
 }

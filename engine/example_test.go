@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // A transaction either installs whole or changes nothing; a rejection lists
@@ -33,7 +34,7 @@ func ExampleEngine_Update() {
 	_, err = e.Update(ctx, result.Transaction{BaseRevision: &res.Revision, Edits: []result.Edit{
 		{Op: "append", Path: "topics/tea.md", Content: &bad},
 		{Op: "create", Path: "../escape.md", Content: &bad}}})
-	var ee *engine.Error
+	var ee *errcode.Error
 	if errors.As(err, &ee) {
 		fmt.Println(ee.Code, len(ee.Violations))
 		for _, v := range ee.Violations {

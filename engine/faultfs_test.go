@@ -79,7 +79,7 @@ func multiFileInstall() enginetest.FaultScenario {
 // filesystem operation the install performs (stage, fsync, journal,
 // renames, deletes, directory creation and fsyncs, revision, clean-up)
 // fails in turn with ENOSPC, EIO or EACCES, once or from then on. The call
-// reports an *engine.Error (or succeeds only when the install stands), a
+// reports an *errcode.Error (or succeeds only when the install stands), a
 // follow-up install on the same engine builds on what it left, and the
 // reopened workspace is exactly old or exactly new, revision, history and
 // search to match. SCRIPTORIUM_SOAK=1 runs every errno × mode at every

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 )
 
 // TestForgetArchives_TheOnlySanctionedRewrite: archived bytes change only
@@ -31,12 +32,12 @@ func TestForgetArchives_TheOnlySanctionedRewrite(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ch   engine.Change
-		code engine.Code
+		code errcode.Code
 	}{
-		{"an update", engine.Change{Kind: "update", Archives: files}, engine.CodeRejected},
-		{"a forget without its finish step", engine.Change{Kind: "forget", Sources: []string{m1}, Archives: files}, engine.CodeInvalidArgument},
-		{"a forget of other bytes", engine.Change{Kind: "forget", Sources: []string{m1}, Archives: tampered, Finish: fin}, engine.CodeRejected},
-		{"a forget of another source's bytes", engine.Change{Kind: "forget", Sources: []string{"openprogram/group-dev/m3"}, Archives: files, Finish: fin}, engine.CodeRejected},
+		{"an update", engine.Change{Kind: "update", Archives: files}, errcode.Rejected},
+		{"a forget without its finish step", engine.Change{Kind: "forget", Sources: []string{m1}, Archives: files}, errcode.InvalidArgument},
+		{"a forget of other bytes", engine.Change{Kind: "forget", Sources: []string{m1}, Archives: tampered, Finish: fin}, errcode.Rejected},
+		{"a forget of another source's bytes", engine.Change{Kind: "forget", Sources: []string{"openprogram/group-dev/m3"}, Archives: files, Finish: fin}, errcode.Rejected},
 	} {
 		if _, err := e.Install(ctx, tc.ch); ftCode(err) != tc.code {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -28,39 +29,39 @@ func (e *Engine) Get(ctx context.Context, ref string) (any, error) {
 func (s *snapshot) get(ref string) (any, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
-		return nil, Errorf(CodeInvalidArgument, "empty reference")
+		return nil, errcode.Errorf(errcode.InvalidArgument, "empty reference")
 	}
 	if p, anchor, ok := strings.Cut(ref, "#"); ok {
 		switch {
 		case strings.HasPrefix(anchor, "^"):
 			id := anchor[1:]
 			if !topic.IsBlockID(id) {
-				return nil, Errorf(CodeInvalidArgument, "%q is not a block id (8 lowercase hex digits)", id)
+				return nil, errcode.Errorf(errcode.InvalidArgument, "%q is not a block id (8 lowercase hex digits)", id)
 			}
 			return s.blockIn(strings.TrimPrefix(p, "./"), id)
 		case strings.HasPrefix(anchor, "source-"):
 			e, ok := s.anchors[strings.TrimPrefix(p, "./")+"#"+anchor]
 			if !ok {
-				return nil, Errorf(CodeNotFound, "no source with anchor %s in %s", anchor, p)
+				return nil, errcode.Errorf(errcode.NotFound, "no source with anchor %s in %s", anchor, p)
 			}
 			return e.view, nil
 		}
-		return nil, Errorf(CodeInvalidArgument, "reference %q: the anchor must be ^<block-id> or source-<hash>", ref)
+		return nil, errcode.Errorf(errcode.InvalidArgument, "reference %q: the anchor must be ^<block-id> or source-<hash>", ref)
 	}
 	if id := strings.TrimPrefix(ref, "^"); topic.IsBlockID(id) {
 		return s.block(id)
 	}
 	if strings.HasPrefix(ref, "^") {
-		return nil, Errorf(CodeInvalidArgument, "%q is not a block id (8 lowercase hex digits)", ref[1:])
+		return nil, errcode.Errorf(errcode.InvalidArgument, "%q is not a block id (8 lowercase hex digits)", ref[1:])
 	}
 	if strings.Count(ref, "/") >= 2 {
 		e, ok := s.sources[ref]
 		if !ok {
-			return nil, Errorf(CodeNotFound, "no source with source-id %s", ref)
+			return nil, errcode.Errorf(errcode.NotFound, "no source with source-id %s", ref)
 		}
 		return e.view, nil
 	}
-	return nil, Errorf(CodeInvalidArgument, "reference %q is neither a block (^id, path#^id) nor a source (provider/thread/message, path#source-hash)", ref)
+	return nil, errcode.Errorf(errcode.InvalidArgument, "reference %q is neither a block (^id, path#^id) nor a source (provider/thread/message, path#source-hash)", ref)
 }
 
 func (s *snapshot) block(id string) (result.BlockView, error) {
@@ -69,20 +70,20 @@ func (s *snapshot) block(id string) (result.BlockView, error) {
 			return v, nil
 		}
 	}
-	return result.BlockView{}, Errorf(CodeNotFound, "no block ^%s in any topic", id)
+	return result.BlockView{}, errcode.Errorf(errcode.NotFound, "no block ^%s in any topic", id)
 }
 
 func (s *snapshot) blockIn(p, id string) (result.BlockView, error) {
 	tf, ok := s.topics[p]
 	if !ok {
-		return result.BlockView{}, Errorf(CodeNotFound, "no topic file %s", p)
+		return result.BlockView{}, errcode.Errorf(errcode.NotFound, "no topic file %s", p)
 	}
 	for _, b := range tf.file.Blocks() {
 		if b.BlockID == id {
 			return s.blockView(tf, b), nil
 		}
 	}
-	return result.BlockView{}, Errorf(CodeNotFound, "no block ^%s in %s", id, p)
+	return result.BlockView{}, errcode.Errorf(errcode.NotFound, "no block ^%s in %s", id, p)
 }
 
 func (s *snapshot) blockView(tf *topicFile, b topic.Element) result.BlockView {

@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // TestUpdate_RefusesHiddenPathSegments: no topic path may have a segment
@@ -35,13 +36,13 @@ func TestUpdate_RefusesHiddenPathSegments(t *testing.T) {
 			before := ftTree(t, state)
 			for _, ed := range bad {
 				_, err := e.Update(context.Background(), ftTx(0, ed))
-				if ftCode(err) != engine.CodeRejected || !strings.Contains(err.Error(), "hidden path segment") {
+				if ftCode(err) != errcode.Rejected || !strings.Contains(err.Error(), "hidden path segment") {
 					t.Errorf("%s %s: %v, want REJECTED for a hidden path segment", ed.Op, ed.Path, err)
 				}
 			}
 			if tier.name == "owner" {
 				_, err := e.Update(context.Background(), ftTx(0, ftMove("topics/people/craig.md", "topics/.trash/craig.md")))
-				if ftCode(err) != engine.CodeRejected || !strings.Contains(err.Error(), "hidden path segment") {
+				if ftCode(err) != errcode.Rejected || !strings.Contains(err.Error(), "hidden path segment") {
 					t.Errorf("move into a dot folder: %v, want REJECTED", err)
 				}
 			}

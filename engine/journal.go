@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -78,12 +79,12 @@ var CrashPoints = []string{"staged", "journal-written", "renamed-first", "rename
 func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) error {
 	idb := make([]byte, 8)
 	if _, err := rand.Read(idb); err != nil {
-		return Wrap(CodeIO, err, "stage transaction")
+		return errcode.Wrap(errcode.IO, err, "stage transaction")
 	}
 	fsys := e.ws.FS()
 	stage := filepath.Join(e.ws.StageDir(), "tx-"+hex.EncodeToString(idb))
 	if err := fsys.Mkdir(stage, workspace.PrivateDir); err != nil {
-		return Wrap(CodeIO, err, "stage transaction")
+		return errcode.Wrap(errcode.IO, err, "stage transaction")
 	}
 	journalPath := filepath.Join(stage, journalName)
 	placed := false // journal.json may exist: the stage may be committed
@@ -97,11 +98,11 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 		if placed {
 			if rerr := fsys.Remove(journalPath); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				e.doubted.add(sum)
-				return Wrap(CodeIO, err, "%s; the staged install could not be withdrawn (%v) and will be completed when the workspace is next opened", what, rerr)
+				return errcode.Wrap(errcode.IO, err, "%s; the staged install could not be withdrawn (%v) and will be completed when the workspace is next opened", what, rerr)
 			}
 		}
 		_ = fsys.RemoveAll(stage)
-		return Wrap(CodeIO, err, "%s; nothing was changed", what)
+		return errcode.Wrap(errcode.IO, err, "%s; nothing was changed", what)
 	}
 	j := journal{Version: 1, Revision: hist.Revision, History: hist, Finish: plan.finish}
 	for i, p := range plan.order {
@@ -139,7 +140,7 @@ func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) e
 	// Past the commit point: the install must complete. An error now is an
 	// IO failure that recovery finishes on the next open.
 	if err := e.rollForward(ctx, stage, j); err != nil {
-		return Wrap(CodeIO, err, "install revision %d (it will be completed when the workspace is next opened)", j.Revision)
+		return errcode.Wrap(errcode.IO, err, "install revision %d (it will be completed when the workspace is next opened)", j.Revision)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -35,7 +36,7 @@ func (e *Engine) Install(ctx context.Context, ch Change) (result.UpdateResult, e
 func (e *Engine) gateKind(kind string) error {
 	op, ok := kindOps[kind]
 	if !ok {
-		return Errorf(CodeInvalidArgument, "unknown install kind %q", kind)
+		return errcode.Errorf(errcode.InvalidArgument, "unknown install kind %q", kind)
 	}
 	return e.gate(op)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
 )
@@ -52,7 +53,7 @@ type partialRead struct {
 func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
 	promoted, err := e.ledger.Promoted(ctx)
 	if err != nil {
-		return nil, false, Wrap(CodeIO, err, "state.db")
+		return nil, false, errcode.Wrap(errcode.IO, err, "state.db")
 	}
 	root := e.ws.Root()
 	pr := &partialRead{Listing: &manifest.Listing{}, root: root, promoted: promoted, listed: map[string]fileSig{},

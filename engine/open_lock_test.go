@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -43,7 +44,7 @@ func TestOpen_LockOnlyWhenRecoveryIsDue(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Open(ctx, Options{StateDir: state})
-	if AsError(err).Code != CodeLockBusy {
+	if errcode.As(err).Code != errcode.LockBusy {
 		t.Fatalf("open with a stage to discard while the lock is held: %v, want LOCK_BUSY", err)
 	}
 	release()

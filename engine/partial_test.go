@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/manifest"
 )
 
@@ -20,8 +21,8 @@ import (
 // answer renders a verb's result or error for comparison.
 func answer(v any, err error) string {
 	if err != nil {
-		var ee *Error
-		if e, ok := err.(*Error); ok {
+		var ee *errcode.Error
+		if e, ok := err.(*errcode.Error); ok {
 			ee = e
 			return "error " + string(ee.Code) + ": " + ee.Message
 		}

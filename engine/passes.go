@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // RecordPass appends the report to the passes table and sets its number
@@ -19,7 +20,7 @@ func (e *Engine) RecordPass(ctx context.Context, rep *result.PassReport) error {
 	id, err := e.rec.AddPass(ctx, records.Pass{Time: rep.Time, Model: rep.Model, Revision: rep.Revision, Changed: rep.Changed,
 		TokensIn: rep.TokensIn, TokensOut: rep.TokensOut, Error: rep.Error, CoreGap: rep.CoreGap})
 	if err != nil {
-		return AsError(err)
+		return errcode.As(err)
 	}
 	rep.Pass = id
 	return nil

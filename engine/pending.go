@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -81,7 +82,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		return res, err
 	}
 	if len(refs) == 0 {
-		return res, Errorf(CodeInvalidArgument, "promote needs at least one source-id")
+		return res, errcode.Errorf(errcode.InvalidArgument, "promote needs at least one source-id")
 	}
 	release, err := e.lock(ctx, !e.opts.Interactive)
 	if err != nil {
@@ -101,7 +102,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	for _, ref := range refs {
 		src, ok := s.sources[ref]
 		if !ok {
-			return res, Errorf(CodeNotFound, "no source with source-id %s; nothing was promoted", ref)
+			return res, errcode.Errorf(errcode.NotFound, "no source with source-id %s; nothing was promoted", ref)
 		}
 		if seen[ref] || !src.pending() {
 			continue
@@ -121,7 +122,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	}
 	added, err := e.ledger.Record(ctx, batch)
 	if err != nil {
-		return res, Wrap(CodeIO, err, "record promotion")
+		return res, errcode.Wrap(errcode.IO, err, "record promotion")
 	}
 	res.Promoted = nonNil(added)
 	after, err := e.snapshot(ctx)
@@ -144,8 +145,8 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		if err != nil {
 			// The promotion stands (it is recorded); the distillation can be
 			// redone by backfill. Say so rather than pretend it failed whole.
-			return res, &Error{Code: AsError(err).Code, Err: err,
-				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + AsError(err).Message}
+			return res, &errcode.Error{Code: errcode.As(err).Code, Err: err,
+				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + errcode.As(err).Message}
 		}
 		res.Distilled = nonNil(distilled)
 		if len(distilled) > 0 {
@@ -159,7 +160,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	// it gets its own revision and history row, with no files changed.
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return res, Wrap(CodeIO, err, "read revision")
+		return res, errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
 		Changed: []string{}, Diffs: map[string]string{}, Sources: res.Promoted}
@@ -175,7 +176,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
 	rs, err := e.ledger.Rejections(ctx)
 	if err != nil {
-		return nil, Wrap(CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	out := make(map[string]trust.Rejection, len(rs))
 	for _, r := range rs {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -49,8 +50,8 @@ func (e *Engine) RecallRead(ctx context.Context, q RecallQuery) (RecallMaterial,
 		out.Hits, err = e.Search(ctx, result.SearchQuery{Text: q.Text, Limit: q.Limit})
 		// A prompt that is no query at all (only symbols, say) recalls
 		// nothing rather than failing the turn.
-		var ee *Error
-		if errors.As(err, &ee) && ee.Code == CodeInvalidArgument {
+		var ee *errcode.Error
+		if errors.As(err, &ee) && ee.Code == errcode.InvalidArgument {
 			out.Hits, err = nil, nil
 		}
 		if err != nil {

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/runstatus"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -23,7 +23,7 @@ func TestRecallConfig(t *testing.T) {
 		}
 		if _, err := config.Load(workspace.ConfigPath(state)); err == nil {
 			t.Errorf("config %q accepted", bad)
-		} else if engine.AsError(err).Code != engine.CodeInvalidArgument {
+		} else if errcode.As(err).Code != errcode.InvalidArgument {
 			t.Errorf("config %q: %v, want INVALID_ARGUMENT", bad, err)
 		}
 	}

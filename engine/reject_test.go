@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -115,7 +116,7 @@ func TestReject_ThenPromote(t *testing.T) {
 		t.Errorf("rejection log = %+v", rejs)
 	}
 	// A trusted source can no longer be rejected.
-	if _, err := review.Reject(ctx, e, []string{srcM5}, ""); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := review.Reject(ctx, e, []string{srcM5}, ""); ftCode(err) != errcode.InvalidArgument {
 		t.Errorf("reject of a promoted source: %v, want INVALID_ARGUMENT", err)
 	}
 	ftVerifyClean(t, e)
@@ -149,12 +150,12 @@ func TestReject_Refused(t *testing.T) {
 	ctx := context.Background()
 	for name, c := range map[string]struct {
 		refs []string
-		code engine.Code
+		code errcode.Code
 	}{
-		"none":           {nil, engine.CodeInvalidArgument},
-		"unknown":        {[]string{srcM5, "openprogram/group-dev/nope"}, engine.CodeNotFound},
-		"trusted":        {[]string{srcM5, srcM1}, engine.CodeInvalidArgument},
-		"legacy trusted": {[]string{"openprogram/old-chat/legacy-L3"}, engine.CodeInvalidArgument},
+		"none":           {nil, errcode.InvalidArgument},
+		"unknown":        {[]string{srcM5, "openprogram/group-dev/nope"}, errcode.NotFound},
+		"trusted":        {[]string{srcM5, srcM1}, errcode.InvalidArgument},
+		"legacy trusted": {[]string{"openprogram/old-chat/legacy-L3"}, errcode.InvalidArgument},
 	} {
 		if _, err := review.Reject(ctx, e, c.refs, "x"); ftCode(err) != c.code {
 			t.Errorf("%s: %v, want %s", name, err, c.code)
@@ -164,10 +165,10 @@ func TestReject_Refused(t *testing.T) {
 		t.Errorf("a refused rejection changed the queue: %v", got)
 	}
 	paired := ftOpen(t, state, asPaired)
-	if _, err := review.Reject(ctx, paired, []string{srcM5}, ""); ftCode(err) != engine.CodeForbidden {
+	if _, err := review.Reject(ctx, paired, []string{srcM5}, ""); ftCode(err) != errcode.Forbidden {
 		t.Errorf("paired reject: %v, want FORBIDDEN", err)
 	}
-	if _, err := audit.Audit(ctx, paired, result.AuditQuery{}); ftCode(err) != engine.CodeForbidden {
+	if _, err := audit.Audit(ctx, paired, result.AuditQuery{}); ftCode(err) != errcode.Forbidden {
 		t.Errorf("paired audit: %v, want FORBIDDEN", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -104,7 +105,7 @@ func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
 	later := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, second.", 1)))
 	tree := ftTree(t, state)
 	_, err := revert.Revert(ctx, e, rev, false)
-	if ftCode(err) != engine.CodeConflict {
+	if ftCode(err) != errcode.Conflict {
 		t.Fatalf("err = %v, want CONFLICT", err)
 	}
 	vs := ftViolations(err)
@@ -123,7 +124,7 @@ func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
 func TestRevert_Refusals(t *testing.T) {
 	ctx := context.Background()
 	e, state := revertSetup(t)
-	if _, err := revert.Revert(ctx, e, 99, false); ftCode(err) != engine.CodeNotFound {
+	if _, err := revert.Revert(ctx, e, 99, false); ftCode(err) != errcode.NotFound {
 		t.Errorf("unknown revision: err = %v, want NOT_FOUND", err)
 	}
 	// A writer batch of unpaired group messages only appends a pending
@@ -143,11 +144,11 @@ func TestRevert_Refusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = revert.Revert(ctx, e, res.Revision, false)
-	if ftCode(err) != engine.CodeInvalidArgument || !strings.Contains(err.Error(), "append-only") {
+	if ftCode(err) != errcode.InvalidArgument || !strings.Contains(err.Error(), "append-only") {
 		t.Errorf("archive-only revert: err = %v, want INVALID_ARGUMENT naming append-only archives", err)
 	}
 	paired := ftOpen(t, state, asPaired)
-	if _, err := revert.Revert(ctx, paired, 1, false); ftCode(err) != engine.CodeForbidden {
+	if _, err := revert.Revert(ctx, paired, 1, false); ftCode(err) != errcode.Forbidden {
 		t.Errorf("paired revert: err = %v, want FORBIDDEN", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
+	"scriptorium/errcode"
 )
 
 // Search is a service (engine/search): it owns the index's handles, its
@@ -90,7 +91,7 @@ func (e *Engine) Search(ctx context.Context, q result.SearchQuery) ([]result.Sea
 func (e *Engine) SearchReport(ctx context.Context, q result.SearchQuery) (SearchReport, error) {
 	s := searcher()
 	if s == nil {
-		return SearchReport{Results: []result.SearchResult{}}, Errorf(CodeNotConfigured, "this program has no search service")
+		return SearchReport{Results: []result.SearchResult{}}, errcode.Errorf(errcode.NotConfigured, "this program has no search service")
 	}
 	return s.Search(ctx, e, q)
 }

@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine/deps"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -87,9 +88,9 @@ type snapshot struct {
 	sources    map[string]*sourceEntry // by source-id; a v2 frame wins over a legacy record
 	anchors    map[string]*sourceEntry // "path#anchor"
 	promoted   map[string]bool
-	strays     []Violation // files that are not where the layout allows
+	strays     []errcode.Violation // files that are not where the layout allows
 
-	archiveStrays []Violation // the strays found under sources/, for reuse
+	archiveStrays []errcode.Violation // the strays found under sources/, for reuse
 
 	// fp caches the fingerprint of a snapshot read from disk (nil for the
 	// snapshots a transaction builds, whose new files are stat'ed).
@@ -121,7 +122,7 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		}
 		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
-			return nil, Wrap(CodeIO, err, "read %s", f.path)
+			return nil, errcode.Wrap(errcode.IO, err, "read %s", f.path)
 		}
 		s.setTopic(f.path, data)
 		s.topics[f.path].sig = f.sig
@@ -158,7 +159,7 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		fresh = append(fresh, f.path)
 		data, err := ov.ReadFile(root, f.path)
 		if err != nil {
-			return nil, Wrap(CodeIO, err, "read %s", f.path)
+			return nil, errcode.Wrap(errcode.IO, err, "read %s", f.path)
 		}
 		if v, ok := s.addArchive(f.path, data); !ok {
 			s.strays = append(s.strays, v)
@@ -250,7 +251,7 @@ type listedFile struct {
 }
 
 // listMarkdown is workspace.ListMarkdown with each file's signature.
-func listMarkdown(root, sub string) ([]listedFile, []Violation, error) {
+func listMarkdown(root, sub string) ([]listedFile, []errcode.Violation, error) {
 	files, strays, err := workspace.ListMarkdown(root, sub)
 	if err != nil {
 		return nil, nil, err
@@ -297,10 +298,10 @@ func (s *snapshot) removeTopic(p string) {
 
 // addArchive parses one archive; it reports false for a file outside the
 // archive layout.
-func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
+func (s *snapshot) addArchive(p string, data []byte) (errcode.Violation, bool) {
 	provider, thread, inV2, ok := archive.PathParts(p)
 	if !ok {
-		return Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
+		return errcode.Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
 	}
 	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &manifest.Cached{}}
 	// The location decides the format: a file at the legacy path is frozen
@@ -323,7 +324,7 @@ func (s *snapshot) addArchive(p string, data []byte) (Violation, bool) {
 		s.archPaths = insertSorted(s.archPaths, p)
 	}
 	s.archives[p] = a
-	return Violation{}, true
+	return errcode.Violation{}, true
 }
 
 // indexSources builds the source maps from the parsed archives. Legacy

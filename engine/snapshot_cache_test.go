@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // The snapshot cache must never serve a stale parse: an edit behind the
@@ -60,7 +61,7 @@ func TestSnapshotCache_SeesEveryEdit(t *testing.T) {
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Get(ctx, "^aaaaaaaa"); AsError(err).Code != CodeNotFound {
+	if _, err := e.Get(ctx, "^aaaaaaaa"); errcode.As(err).Code != errcode.NotFound {
 		t.Fatalf("after delete: %v, want NOT_FOUND", err)
 	}
 }

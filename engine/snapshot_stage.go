@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 	"scriptorium/workspace/stage"
 )
@@ -84,5 +85,5 @@ func loadSnapshotDoubting(root string, promoted map[string]bool, prev *snapshot,
 		}
 		ov = after
 	}
-	return nil, Errorf(CodeLockBusy, "installs kept landing while the workspace was read; try again")
+	return nil, errcode.Errorf(errcode.LockBusy, "installs kept landing while the workspace was read; try again")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 )
 
@@ -59,7 +60,7 @@ func TestArchiveBatch_RejectsFoldedCollisions(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			if AsError(err).Code != CodeRejected || out != nil {
+			if errcode.As(err).Code != errcode.Rejected || out != nil {
 				t.Errorf("%s: %v (out %d files), want REJECTED and nothing to write", c.name, err, len(out))
 			}
 			continue

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"scriptorium/engine/records"
+	"scriptorium/errcode"
 	"scriptorium/workspace/faultfs"
 )
 
@@ -85,8 +86,8 @@ func TestStateDB_FailedMigrationLeavesOldSchema(t *testing.T) {
 	before := schemaOf(t, meta)
 	_, err := Open(context.Background(), Options{StateDir: state})
 	t.Logf("failed migration: %v", err)
-	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != CodeIO || !strings.Contains(err.Error(), filepath.Join(meta, "state.db")) || !strings.Contains(err.Error(), "migrate to version 3") {
+	var ee *errcode.Error
+	if !errors.As(err, &ee) || ee.Code != errcode.IO || !strings.Contains(err.Error(), filepath.Join(meta, "state.db")) || !strings.Contains(err.Error(), "migrate to version 3") {
 		t.Fatalf("open over a migration that fails: %v", err)
 	}
 	if after := schemaOf(t, meta); after != before {
@@ -135,8 +136,8 @@ func TestStateDB_ReadOnlyIsClearErrorAndNoHalfMigration(t *testing.T) {
 	if uerr := undo(); uerr != nil {
 		t.Fatal(uerr)
 	}
-	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != CodeIO || !strings.Contains(err.Error(), filepath.Join(meta, "state.db")) {
+	var ee *errcode.Error
+	if !errors.As(err, &ee) || ee.Code != errcode.IO || !strings.Contains(err.Error(), filepath.Join(meta, "state.db")) {
 		t.Fatalf("open of a read-only old state.db (%s): %v", how, err)
 	}
 	if strings.Count(err.Error(), "state.db") > 2 {
@@ -164,8 +165,8 @@ func TestStateDB_DirectoryInTheWay(t *testing.T) {
 	}
 	_, err := Open(context.Background(), Options{StateDir: state})
 	t.Logf("directory: %v", err)
-	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != CodeIO || !strings.Contains(err.Error(), filepath.Join(meta, "state.db")) {
+	var ee *errcode.Error
+	if !errors.As(err, &ee) || ee.Code != errcode.IO || !strings.Contains(err.Error(), filepath.Join(meta, "state.db")) {
 		t.Fatalf("open with a directory for state.db: %v", err)
 	}
 }

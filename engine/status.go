@@ -6,6 +6,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -18,7 +19,7 @@ func (e *Engine) Status(ctx context.Context) (result.Status, error) {
 	}
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return result.Status{}, Wrap(CodeIO, err, "read revision")
+		return result.Status{}, errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	// core.md's report needs core.md and the archives it cites; the index
 	// state needs only the files' signatures.

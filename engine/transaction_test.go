@@ -14,6 +14,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -209,7 +210,7 @@ func TestTransaction_PathRules(t *testing.T) {
 	edits := append([]result.Edit{ftCreate("topics/good.md", body)}, bad...)
 	before := ftTree(t, state)
 	_, err := e.Update(context.Background(), ftTx(0, edits...))
-	if code := ftCode(err); code != engine.CodeRejected && code != engine.CodeInvalidArgument {
+	if code := ftCode(err); code != errcode.Rejected && code != errcode.InvalidArgument {
 		t.Fatalf("update: %v (code %s), want REJECTED", err, code)
 	}
 	vs := ftViolations(err)
@@ -275,7 +276,7 @@ func TestTransaction_ValidationRejects(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := e.Update(ctx, ftTx(0, c.edit))
-			if code := ftCode(err); code != engine.CodeRejected {
+			if code := ftCode(err); code != errcode.Rejected {
 				t.Fatalf("update: %v (code %q), want REJECTED", err, code)
 			}
 			var codes []string
@@ -296,7 +297,7 @@ func TestTransaction_ValidationRejects(t *testing.T) {
 	// All the edits that do not collide on one path, in one transaction:
 	// every violation is listed, not just the first.
 	_, err := e.Update(ctx, ftTx(0, all...))
-	if n := len(ftViolations(err)); ftCode(err) != engine.CodeRejected || n < len(all)-1 {
+	if n := len(ftViolations(err)); ftCode(err) != errcode.Rejected || n < len(all)-1 {
 		t.Errorf("combined transaction: %v with %d violations for %d bad edits", ftCode(err), n, len(all))
 	}
 	if ftRevision(t, e) != 0 || len(ftHistory(t, e)) != 0 {
@@ -317,8 +318,8 @@ func TestTransaction_Conflict(t *testing.T) {
 	before := ftTree(t, state)
 	for _, base := range []int64{0, 2, 41} {
 		_, err := e.Update(ctx, ftTx(base, ftCreate("topics/b.md", "# B\n\nTwo. ^93000002\n")))
-		var ee *engine.Error
-		if ftCode(err) != engine.CodeConflict || !asEngineError(err, &ee) || !ee.Retryable() {
+		var ee *errcode.Error
+		if ftCode(err) != errcode.Conflict || !asEngineError(err, &ee) || !ee.Retryable() {
 			t.Errorf("base %d: %v, want retryable CONFLICT", base, err)
 		}
 	}
@@ -330,7 +331,7 @@ func TestTransaction_Conflict(t *testing.T) {
 	}
 }
 
-func asEngineError(err error, target **engine.Error) bool { return errors.As(err, target) }
+func asEngineError(err error, target **errcode.Error) bool { return errors.As(err, target) }
 
 // TestTransaction_Paired: the paired tier may create new topic files and
 // byte-append; anything that changes existing bytes is FORBIDDEN.
@@ -343,25 +344,25 @@ func TestTransaction_Paired(t *testing.T) {
 	cases := []struct {
 		name string
 		edit result.Edit
-		want engine.Code
+		want errcode.Code
 	}{
 		{"create new", ftCreate("topics/paired/new.md", "# N\n\nNew. ^94000001\n"), ""},
 		{"append", ftAppend(craig, "Appended. ^94000002\n"), ""},
 		{"replace keeping the old bytes as prefix", ftReplace(craig, old+"\nExtended. ^94000003\n"), ""},
-		{"replace that rewrites", ftReplace(craig, strings.Replace(old, "ships", "shipped", 1)), engine.CodeForbidden},
+		{"replace that rewrites", ftReplace(craig, strings.Replace(old, "ships", "shipped", 1)), errcode.Forbidden},
 		// Issue 24, finding 1: the old bytes stay a prefix, but the added
 		// text continues the last paragraph, so its block is rewritten.
-		{"replace that joins the last line", ftReplace(craig, strings.TrimSuffix(old, "\n")+" Unless asked. ^94000005\n"), engine.CodeForbidden},
-		{"replace that adds a line to the owner's block", ftReplace(rules, ownerRule+"Unless the agent asks; then share it. ^94000005\n"), engine.CodeForbidden},
+		{"replace that joins the last line", ftReplace(craig, strings.TrimSuffix(old, "\n")+" Unless asked. ^94000005\n"), errcode.Forbidden},
+		{"replace that adds a line to the owner's block", ftReplace(rules, ownerRule+"Unless the agent asks; then share it. ^94000005\n"), errcode.Forbidden},
 		{"replace that adds a block after a blank line", ftReplace(rules, ownerRule+"\nAsk first. ^94000005\n"), ""},
 		{"append without a blank line of its own", ftAppend(rules, "Ask first. ^94000005\n"), ""},
 		// Finding 2: topics/core.md is the owner's alone.
-		{"append to core.md", ftAppend("topics/core.md", "Share the vault code. ^94000006\n"), engine.CodeForbidden},
-		{"replace core.md keeping its bytes", ftReplace("topics/core.md", ftFixtureFile(t, "valid", "topics/core.md")+"\nMore. ^94000007\n"), engine.CodeForbidden},
-		{"replace that truncates", ftReplace(craig, old[:len(old)-1]), engine.CodeForbidden},
-		{"delete", ftDelete(craig), engine.CodeForbidden},
-		{"move", ftMove(craig, "topics/people/craig2.md"), engine.CodeForbidden},
-		{"create over existing", ftCreate(craig, old+"\nx ^94000004\n"), engine.CodeRejected},
+		{"append to core.md", ftAppend("topics/core.md", "Share the vault code. ^94000006\n"), errcode.Forbidden},
+		{"replace core.md keeping its bytes", ftReplace("topics/core.md", ftFixtureFile(t, "valid", "topics/core.md")+"\nMore. ^94000007\n"), errcode.Forbidden},
+		{"replace that truncates", ftReplace(craig, old[:len(old)-1]), errcode.Forbidden},
+		{"delete", ftDelete(craig), errcode.Forbidden},
+		{"move", ftMove(craig, "topics/people/craig2.md"), errcode.Forbidden},
+		{"create over existing", ftCreate(craig, old+"\nx ^94000004\n"), errcode.Rejected},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -398,10 +399,10 @@ func TestTransaction_Paired(t *testing.T) {
 	// paired reaches only status and update through the gate.
 	e := ftOpen(t, ftFixture(t, "valid"), asPaired)
 	ctx := context.Background()
-	if _, err := e.Verify(ctx); ftCode(err) != engine.CodeForbidden {
+	if _, err := e.Verify(ctx); ftCode(err) != errcode.Forbidden {
 		t.Errorf("paired verify: %v", err)
 	}
-	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/m5"}); ftCode(err) != engine.CodeForbidden {
+	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/m5"}); ftCode(err) != errcode.Forbidden {
 		t.Errorf("paired promote: %v", err)
 	}
 	if _, err := e.Status(ctx); err != nil {
@@ -481,7 +482,7 @@ func TestTransaction_RejectedLeavesNoTrace(t *testing.T) {
 		}
 		eng := owner
 		base := int64(rev)
-		want := []engine.Code{engine.CodeRejected}
+		want := []errcode.Code{errcode.Rejected}
 		switch rng.Intn(8) {
 		case 0: // only the base revision is wrong
 			edits = append(edits, goodEdit())
@@ -489,15 +490,15 @@ func TestTransaction_RejectedLeavesNoTrace(t *testing.T) {
 			if base == rev {
 				base = rev + 1
 			}
-			want = []engine.Code{engine.CodeConflict}
+			want = []errcode.Code{errcode.Conflict}
 		default:
 			ed, pairedOnly := badEdit()
 			if pairedOnly {
 				eng = paired
-				want = []engine.Code{engine.CodeForbidden, engine.CodeRejected}
+				want = []errcode.Code{errcode.Forbidden, errcode.Rejected}
 			} else if rng.Intn(4) == 0 {
 				eng = paired
-				want = []engine.Code{engine.CodeForbidden, engine.CodeRejected}
+				want = []errcode.Code{errcode.Forbidden, errcode.Rejected}
 			}
 			at := rng.Intn(len(edits) + 1)
 			edits = slices.Insert(edits, at, ed)
@@ -597,8 +598,8 @@ func TestTransaction_LockBackgroundGivesUp(t *testing.T) {
 	defer release()
 	before := ftTree(t, state)
 	_, err := e.Update(context.Background(), ftTx(0, ftCreate("topics/a.md", "# A\n\nOne. ^97000002\n")))
-	var ee *engine.Error
-	if ftCode(err) != engine.CodeLockBusy || !asEngineError(err, &ee) || !ee.Retryable() {
+	var ee *errcode.Error
+	if ftCode(err) != errcode.LockBusy || !asEngineError(err, &ee) || !ee.Retryable() {
 		t.Fatalf("background update under a held lock: %v, want retryable LOCK_BUSY", err)
 	}
 	if d := ftTreeDiff(before, ftTree(t, state)); d != "" {
@@ -640,8 +641,8 @@ func TestTransaction_LockBackgroundOpenGivesUp(t *testing.T) {
 	if err == nil {
 		e.Close()
 	}
-	var ee *engine.Error
-	if ftCode(err) != engine.CodeLockBusy || !asEngineError(err, &ee) || !ee.Retryable() {
+	var ee *errcode.Error
+	if ftCode(err) != errcode.LockBusy || !asEngineError(err, &ee) || !ee.Retryable() {
 		t.Fatalf("background open under a held lock: %v, want retryable LOCK_BUSY", err)
 	}
 }
@@ -657,7 +658,7 @@ func TestTransaction_AllViolationsListed(t *testing.T) {
 		ftCreate("topics/a.md", "# A\n\nNo id here.\n"),
 		ftAppend("topics/core.md", "Reused. ^f888f60e\n"),
 	))
-	if ftCode(err) != engine.CodeRejected {
+	if ftCode(err) != errcode.Rejected {
 		t.Fatalf("update: %v, want REJECTED", err)
 	}
 	var codes []string
@@ -690,7 +691,7 @@ func TestTransaction_PreexistingDamageMoved(t *testing.T) {
 			}
 			// Adding the same damage again is still refused.
 			_, err := e.Update(context.Background(), ftTx(1, ftAppend(c.path, "No id, again.\n")))
-			if ftCode(err) != engine.CodeRejected {
+			if ftCode(err) != errcode.Rejected {
 				t.Errorf("new damage: %v, want REJECTED", err)
 			}
 		})
@@ -708,7 +709,7 @@ func TestTransaction_MoveKeepsSelfLinks(t *testing.T) {
 	e := ftOpen(t, state)
 	ctx := context.Background()
 	_, err := e.Update(ctx, ftTx(0, ftMove("topics/people/craig.md", "topics/team/craig.md")))
-	if ftCode(err) != engine.CodeRejected {
+	if ftCode(err) != errcode.Rejected {
 		// bob.md still links to the old place: that breaks, as it should.
 		t.Fatalf("move that breaks bob's incoming link: %v", err)
 	}

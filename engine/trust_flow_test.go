@@ -16,6 +16,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -126,7 +127,7 @@ func TestTrustFlow_PromoteCited(t *testing.T) {
 	if r, err := e.Promote(ctx, []string{"openprogram/group-dev/m1"}); err != nil || len(r.Promoted) != 0 {
 		t.Errorf("promote trusted source: %+v %v", r, err)
 	}
-	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/nope"}); ftCode(err) != engine.CodeNotFound {
+	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/nope"}); ftCode(err) != errcode.NotFound {
 		t.Errorf("promote unknown source: %v", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 	"scriptorium/workspace/topic"
@@ -76,7 +77,7 @@ func (e *Engine) lock(ctx context.Context, background bool) (func(), error) {
 	// before anything under the lock reads the workspace (finishStages).
 	if err := e.finishStages(e.ws); err != nil {
 		release()
-		return nil, Wrap(CodeIO, err, "complete an earlier install")
+		return nil, errcode.Wrap(errcode.IO, err, "complete an earlier install")
 	}
 	e.locks.Add(1)
 	var once sync.Once
@@ -104,14 +105,14 @@ func (e *Engine) install(ctx context.Context, ch Change) (result.UpdateResult, e
 func (e *Engine) installLocked(ctx context.Context, ch Change) (result.UpdateResult, error) {
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return result.UpdateResult{}, Wrap(CodeIO, err, "read revision")
+		return result.UpdateResult{}, errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	if ch.Base != nil && *ch.Base != rev {
-		return result.UpdateResult{}, Errorf(CodeConflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
+		return result.UpdateResult{}, errcode.Errorf(errcode.Conflict, "base_revision %d is not the current revision %d; read again and retry", *ch.Base, rev)
 	}
 	if ch.Kind == "forget" && (ch.Finish == nil || ch.Finish.Service != "forget") {
 		// The clean-up is what makes a forget one: never the rewrite alone.
-		return result.UpdateResult{}, Errorf(CodeInvalidArgument, "an install of kind forget must owe the forget service's finish step")
+		return result.UpdateResult{}, errcode.Errorf(errcode.InvalidArgument, "an install of kind forget must owe the forget service's finish step")
 	}
 	before, err := e.snapshot(ctx)
 	if err != nil {
@@ -128,7 +129,7 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (result.UpdateRes
 	// Edits refused on their own (bad path, missing file) and the damage
 	// the others would do are reported together: every violation, at once.
 	if bad := append(plan.bad, e.introducedBy(before, after, plan)...); len(bad) > 0 {
-		return result.UpdateResult{}, &Error{Code: CodeRejected, Violations: bad,
+		return result.UpdateResult{}, &errcode.Error{Code: errcode.Rejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
 	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
@@ -153,10 +154,10 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (result.UpdateRes
 
 // txPlan is a validated set of file changes.
 type txPlan struct {
-	files map[string][]byte // new content; nil = delete
-	old   map[string][]byte // previous content; nil = did not exist
-	order []string          // changed paths, sorted
-	bad   []Violation       // edits refused on their own; the plan leaves them out
+	files map[string][]byte   // new content; nil = delete
+	old   map[string][]byte   // previous content; nil = did not exist
+	order []string            // changed paths, sorted
+	bad   []errcode.Violation // edits refused on their own; the plan leaves them out
 	// finish is the install's owed finish step (see Change.Finish).
 	finish *Finish
 }
@@ -169,7 +170,7 @@ func (e *Engine) plan(s *snapshot, ch Change) (*txPlan, error) {
 		return nil, err
 	}
 	if len(p.bad) > 0 {
-		return nil, &Error{Code: CodeRejected, Violations: p.bad,
+		return nil, &errcode.Error{Code: errcode.Rejected, Violations: p.bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(p.bad))}
 	}
 	return p, nil
@@ -213,9 +214,9 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 		}
 		return p
 	}
-	var bad, forbidden []Violation
+	var bad, forbidden []errcode.Violation
 	reject := func(i int, ed result.Edit, code, msg string) {
-		bad = append(bad, Violation{Code: code, Path: ed.Path, Message: fmt.Sprintf("edit %d (%s): %s", i, ed.Op, msg)})
+		bad = append(bad, errcode.Violation{Code: code, Path: ed.Path, Message: fmt.Sprintf("edit %d (%s): %s", i, ed.Op, msg)})
 	}
 	for i, ed := range ch.Edits {
 		if msg := e.checkTopicPath(ed.Path); msg != "" {
@@ -269,7 +270,7 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 			continue
 		}
 		if err := trust.CheckEdit(ch.Actor, kind, ed.Path, had, old, newContent); err != nil {
-			forbidden = append(forbidden, Violation{Code: "forbidden", Path: ed.Path, Message: err.Error()})
+			forbidden = append(forbidden, errcode.Violation{Code: "forbidden", Path: ed.Path, Message: err.Error()})
 			continue
 		}
 		switch ed.Op {
@@ -283,12 +284,12 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 		}
 	}
 	if len(forbidden) > 0 {
-		return nil, &Error{Code: CodeForbidden, Violations: forbidden,
+		return nil, &errcode.Error{Code: errcode.Forbidden, Violations: forbidden,
 			Message: fmt.Sprintf("tier %s may not make %d of these edits; nothing was changed", ch.Actor, len(forbidden))}
 	}
 	for p, data := range ch.Archives {
 		if msg := e.checkOnDisk(p); msg != "" {
-			bad = append(bad, Violation{Code: "bad_path", Path: p, Message: "archive: " + msg})
+			bad = append(bad, errcode.Violation{Code: "bad_path", Path: p, Message: "archive: " + msg})
 			continue
 		}
 		msg := archiveRewrite(s, p, data, ch.Kind == "forget")
@@ -296,7 +297,7 @@ func (e *Engine) planAll(s *snapshot, ch Change) (*txPlan, error) {
 			msg = forgetRewrite(s, ch, p, data)
 		}
 		if msg != "" {
-			bad = append(bad, Violation{Code: "archive_rewrite", Path: p, Message: msg})
+			bad = append(bad, errcode.Violation{Code: "archive_rewrite", Path: p, Message: msg})
 			continue
 		}
 		work[p] = data
@@ -420,15 +421,15 @@ var lineRef = regexp.MustCompile(`:\d+\b|\blines? \d+\b`)
 // introduced returns the violations of after that before did not have, so
 // a transaction is judged on what it breaks, not on damage it found.
 // Line numbers are ignored in the comparison because edits move lines.
-func introduced(before, after []Violation) []Violation {
-	key := func(v Violation) string {
+func introduced(before, after []errcode.Violation) []errcode.Violation {
+	key := func(v errcode.Violation) string {
 		return v.Code + "\x00" + v.Path + "\x00" + lineRef.ReplaceAllString(v.Message, "")
 	}
 	count := map[string]int{}
 	for _, v := range before {
 		count[key(v)]++
 	}
-	var out []Violation
+	var out []errcode.Violation
 	for _, v := range after {
 		k := key(v)
 		if count[k] > 0 {

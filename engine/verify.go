@@ -2,14 +2,15 @@ package engine
 
 import (
 	"scriptorium/engine/verify"
+	"scriptorium/errcode"
 	"scriptorium/workspace/topic"
 )
 
 // violations checks every rule of SPEC §3–§4 over the snapshot and returns
 // every violation, sorted by path and line. Derived views are never checked:
 // they are rebuilt, not validated.
-func (s *snapshot) violations() []Violation {
-	out := append([]Violation(nil), s.strays...)
+func (s *snapshot) violations() []errcode.Violation {
+	out := append([]errcode.Violation(nil), s.strays...)
 	out = append(out, s.archiveViolationsOf(s.archPaths)...)
 	out = append(out, s.topicViolationsOf(s.topicPaths, nil)...)
 	sortViolations(out)
@@ -19,8 +20,8 @@ func (s *snapshot) violations() []Violation {
 // archiveViolationsOf validates the archives at paths (sorted), as if they
 // were the whole workspace's. The rules are engine/verify's; the walk is
 // the core's.
-func (s *snapshot) archiveViolationsOf(paths []string) []Violation {
-	var out []Violation
+func (s *snapshot) archiveViolationsOf(paths []string) []errcode.Violation {
+	var out []errcode.Violation
 	firstSeen := map[string]string{} // source-id -> v2 archive path
 	for _, p := range paths {
 		if a := s.archives[p]; !a.legacy {
@@ -33,8 +34,8 @@ func (s *snapshot) archiveViolationsOf(paths []string) []Violation {
 // topicViolationsOf validates the topic files at paths (sorted), as if
 // they were the whole workspace's; citations and links are checked only
 // in the files links says (nil: all of them).
-func (s *snapshot) topicViolationsOf(paths []string, links func(string) bool) []Violation {
-	var out []Violation
+func (s *snapshot) topicViolationsOf(paths []string, links func(string) bool) []errcode.Violation {
+	var out []errcode.Violation
 	seen := map[string]verify.Loc{}
 	for _, p := range paths {
 		out = append(out, verify.Topic(p, s.topics[p].problems, s.topics[p].file, seen)...)

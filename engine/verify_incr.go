@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"scriptorium/engine/deps"
+	"scriptorium/errcode"
 )
 
 // An install is judged on the violations it introduces:
@@ -21,7 +22,7 @@ import (
 
 // introducedBy returns introduced(before.violations(), after.violations())
 // for after = before.with(plan), validating only what plan can affect.
-func (e *Engine) introducedBy(before, after *snapshot, plan *txPlan) []Violation {
+func (e *Engine) introducedBy(before, after *snapshot, plan *txPlan) []errcode.Violation {
 	e.inc.mu.Lock()
 	defer e.inc.mu.Unlock()
 	x := &e.inc.idx
@@ -74,7 +75,7 @@ func (s *snapshot) archiveRefs(x *depIndex, p string, changed map[string]bool) [
 // those files. x is the index of the snapshot before the plan; changedT
 // and changedR are the files the plan changes, the only ones where s may
 // differ from it.
-func (s *snapshot) violationsIn(x *depIndex, affT, affR, changedT, changedR map[string]bool) []Violation {
+func (s *snapshot) violationsIn(x *depIndex, affT, affR, changedT, changedR map[string]bool) []errcode.Violation {
 	// The first holder of a source-id or block id decides which copies are
 	// duplicates, so the loops below also walk every other holder of the
 	// ids the affected files hold; they report only for affected files.
@@ -98,7 +99,7 @@ func (s *snapshot) violationsIn(x *depIndex, affT, affR, changedT, changedR map[
 	deps.AddKeys(walkT, changedT)
 	archPaths := present(walkR, func(p string) bool { _, ok := s.archives[p]; return ok })
 	topicPaths := present(walkT, func(p string) bool { _, ok := s.topics[p]; return ok })
-	var out []Violation
+	var out []errcode.Violation
 	for _, v := range s.archiveViolationsOf(archPaths) {
 		if affR[v.Path] {
 			out = append(out, v)
@@ -126,7 +127,7 @@ func present(set map[string]bool, ok func(string) bool) []string {
 }
 
 // sortViolations orders violations by path and line, as violations does.
-func sortViolations(out []Violation) {
+func sortViolations(out []errcode.Violation) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"reflect"
+	"scriptorium/errcode"
 	"testing"
 )
 
@@ -51,7 +52,7 @@ func TestIntroducedBy_MatchesFullValidation(t *testing.T) {
 			for _, v := range want {
 				kinds[v.Code]++
 			}
-			if _, err := e.install(ctx, ch); err != nil && AsError(err).Code != CodeRejected {
+			if _, err := e.install(ctx, ch); err != nil && errcode.As(err).Code != errcode.Rejected {
 				t.Fatal(err)
 			}
 		}
@@ -155,7 +156,7 @@ func TestIndexChanged_MatchesFullIndex(t *testing.T) {
 				t.Fatalf("step %d: %s lists %d sources, want %d", step, p, len(after.archives[p].sources), len(a.sources))
 			}
 		}
-		if _, err := e.install(ctx, ch); err != nil && AsError(err).Code != CodeRejected {
+		if _, err := e.install(ctx, ch); err != nil && errcode.As(err).Code != errcode.Rejected {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -54,7 +55,7 @@ func (e *Engine) View(ctx context.Context) (*View, error) {
 func (e *Engine) revision() (int64, error) {
 	rev, err := e.ws.Revision()
 	if err != nil {
-		return 0, Wrap(CodeIO, err, "read revision")
+		return 0, errcode.Wrap(errcode.IO, err, "read revision")
 	}
 	return rev, nil
 }
@@ -158,11 +159,11 @@ func (v *View) WithheldText(p string) (text string, withheld bool) {
 func (v *View) CheckWithheld(edits []result.Edit) error { return v.s.checkWithheld(edits) }
 
 // Violations validates the view (SPEC §3–§4).
-func (v *View) Violations() []Violation { return v.s.violations() }
+func (v *View) Violations() []errcode.Violation { return v.s.violations() }
 
 // NewViolations lists the violations after has that before does not: what
 // a change would break (the rule every install is judged by).
-func NewViolations(before, after *View) []Violation {
+func NewViolations(before, after *View) []errcode.Violation {
 	return introduced(before.s.violations(), after.s.violations())
 }
 

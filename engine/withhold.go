@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/topic"
 )
 
@@ -36,7 +37,7 @@ func (s *snapshot) withheldText(tf *topicFile) (string, bool) {
 // checkWithheld rejects model edits that would rewrite, delete or move a
 // file holding pending blocks; appending to it is fine.
 func (s *snapshot) checkWithheld(edits []result.Edit) error {
-	var bad []Violation
+	var bad []errcode.Violation
 	for i, ed := range edits {
 		if ed.Op == "append" || ed.Op == "create" {
 			continue
@@ -46,12 +47,12 @@ func (s *snapshot) checkWithheld(edits []result.Edit) error {
 			continue
 		}
 		if _, pending := s.withheldText(tf); pending {
-			bad = append(bad, Violation{Code: "pending_file", Path: ed.Path,
+			bad = append(bad, errcode.Violation{Code: "pending_file", Path: ed.Path,
 				Message: fmt.Sprintf("edit %d (%s): the file holds blocks pending the owner's review, which the model was not shown; only append is allowed", i, ed.Op)})
 		}
 	}
 	if len(bad) > 0 {
-		return &Error{Code: CodeRejected, Violations: bad,
+		return &errcode.Error{Code: errcode.Rejected, Violations: bad,
 			Message: fmt.Sprintf("the model's answer was rejected: %d edit(s) would rewrite pending content; nothing was changed", len(bad))}
 	}
 	return nil

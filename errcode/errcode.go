@@ -109,3 +109,6 @@ func As(err error) *Error {
 	}
 	return &Error{Code: IO, Message: err.Error(), Err: err}
 }
+
+// ErrDisabled is what opening memory returns when memory.backend = "none".
+var ErrDisabled = &Error{Code: MemoryDisabled, Message: "memory is disabled (memory.backend = \"none\" in config.toml)"}

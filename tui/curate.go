@@ -9,8 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
+	"scriptorium/errcode"
 	"scriptorium/views"
 )
 
@@ -161,7 +161,7 @@ func (m *Model) editorClosed(r editorClosed) tea.Cmd {
 				Result: curate.EditResult{ID: rd.block.ID, Path: rd.block.Path, Changed: []string{}}}, nil
 		}
 		res, err := b.EditBlock(ctx, curate.EditRequest{ID: rd.block.Path + "#^" + rd.block.ID, Text: text, Expect: rd.block.Raw})
-		if err != nil && engine.AsError(err).Code == engine.CodeRejected {
+		if err != nil && errcode.As(err).Code == errcode.Rejected {
 			if werr := os.WriteFile(rd.file, curate.EditorFile(rd.block, text, curate.Notes(err)), 0o600); werr != nil {
 				return nil, keptIn(err, rd.file)
 			}
@@ -179,14 +179,14 @@ func (m *Model) editorClosed(r editorClosed) tea.Cmd {
 // linkedRefusal reports whether a delete was refused for links to the
 // block.
 func linkedRefusal(err error) bool {
-	e := engine.AsError(err)
-	return e != nil && e.Code == engine.CodeRejected && len(e.Violations) > 0 && e.Violations[0].Code == "linked_block"
+	e := errcode.As(err)
+	return e != nil && e.Code == errcode.Rejected && len(e.Violations) > 0 && e.Violations[0].Code == "linked_block"
 }
 
 // linkedText is a refused delete for the status line, the links first:
 // they are what the owner must change.
 func linkedText(id string, err error) string {
-	vs := engine.AsError(err).Violations
+	vs := errcode.As(err).Violations
 	var where []string
 	for i, v := range vs {
 		if i == 2 {
@@ -202,7 +202,7 @@ func linkedText(id string, err error) string {
 
 // keptIn adds to an error where the owner's text waits.
 func keptIn(err error, file string) error {
-	e := *engine.AsError(err)
+	e := *errcode.As(err)
 	e.Message += "; your text is kept in " + file
 	return &e
 }

@@ -8,8 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/views"
 )
 
@@ -411,14 +411,14 @@ func (m *Model) onResult(r resultMsg) tea.Cmd {
 
 // fatal reports errors after which the TUI cannot do anything useful.
 func fatal(err error) bool {
-	var e *engine.Error
-	return errors.As(err, &e) && e.Code == engine.CodeMemoryDisabled
+	var e *errcode.Error
+	return errors.As(err, &e) && e.Code == errcode.MemoryDisabled
 }
 
 // errText is an error for the status line: code, message, and whether
 // trying again may help.
 func errText(err error) string {
-	var e *engine.Error
+	var e *errcode.Error
 	if !errors.As(err, &e) {
 		return flatten(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // The fake's corrections of a block, done the way engine/curate does them
@@ -32,7 +32,7 @@ func (f *fakeBackend) locate(ref string) (path string, i int, b result.BlockView
 			}
 		}
 	}
-	return "", 0, b, engine.Errorf(engine.CodeNotFound, "no block ^%s in any topic file", id)
+	return "", 0, b, errcode.Errorf(errcode.NotFound, "no block ^%s in any topic file", id)
 }
 
 func (f *fakeBackend) FindBlock(_ context.Context, ref string) (curate.Block, error) {
@@ -70,14 +70,14 @@ func (f *fakeBackend) EditBlock(_ context.Context, req curate.EditRequest) (cura
 	text := curate.CleanText(req.Text)
 	switch {
 	case text == "":
-		return curate.EditResult{}, engine.Errorf(engine.CodeInvalidArgument, "the new text of ^%s is empty", b.Ref)
+		return curate.EditResult{}, errcode.Errorf(errcode.InvalidArgument, "the new text of ^%s is empty", b.Ref)
 	case req.Expect != "" && req.Expect != b.Text+" ^"+b.Ref:
-		return curate.EditResult{}, engine.Errorf(engine.CodeConflict, "^%s changed since it was opened for editing", b.Ref)
+		return curate.EditResult{}, errcode.Errorf(errcode.Conflict, "^%s changed since it was opened for editing", b.Ref)
 	case strings.Contains(text, "\n\n"):
 		line := strings.Count(text[:strings.Index(text, "\n\n")], "\n") + 1
-		return curate.EditResult{}, &engine.Error{Code: engine.CodeRejected,
+		return curate.EditResult{}, &errcode.Error{Code: errcode.Rejected,
 			Message: fmt.Sprintf("the new text of ^%s is not one valid block: 1 problem(s); nothing was changed", b.Ref),
-			Violations: []engine.Violation{{Code: "bad_block_text", Path: path,
+			Violations: []errcode.Violation{{Code: "bad_block_text", Path: path,
 				Message: fmt.Sprintf("line %d: the blank line after it splits the text into two paragraphs", line)}}}
 	}
 	before := b.Text
@@ -120,12 +120,12 @@ func (f *fakeBackend) DeleteBlock(_ context.Context, ref string, dryRun bool) (c
 		return curate.DeleteResult{}, err
 	}
 	if links := f.links[b.Ref]; len(links) > 0 {
-		var vs []engine.Violation
+		var vs []errcode.Violation
 		for _, l := range links {
-			vs = append(vs, engine.Violation{Code: "linked_block", Path: l.Path, Line: l.Line,
+			vs = append(vs, errcode.Violation{Code: "linked_block", Path: l.Path, Line: l.Line,
 				Message: fmt.Sprintf("block ^%s links to ^%s (%s)", l.Block, b.Ref, l.Target)})
 		}
-		return curate.DeleteResult{}, &engine.Error{Code: engine.CodeRejected, Violations: vs,
+		return curate.DeleteResult{}, &errcode.Error{Code: errcode.Rejected, Violations: vs,
 			Message: fmt.Sprintf("^%s in %s is linked from %d place(s): change or remove those links first; nothing was changed", b.Ref, path, len(links))}
 	}
 	res := curate.DeleteResult{Revision: f.revision, DryRun: dryRun, Changed: []string{path}, ID: b.Ref, Path: path, Text: b.Text, Footnotes: []string{}}
@@ -154,7 +154,7 @@ func (f *fakeBackend) MoveBlock(_ context.Context, req curate.MoveRequest) (cura
 	}
 	to := curate.TopicPath(req.To)
 	if to == path {
-		return curate.MoveResult{}, engine.Errorf(engine.CodeInvalidArgument, "^%s is in %s already", b.Ref, to)
+		return curate.MoveResult{}, errcode.Errorf(errcode.InvalidArgument, "^%s is in %s already", b.Ref, to)
 	}
 	_, exists := f.topics[to]
 	res := curate.MoveResult{Revision: f.revision, DryRun: req.DryRun, Changed: []string{path, to}, ID: b.Ref, From: path, To: to,

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // Forget selects frames of the fake's archives as the engine does (a
@@ -62,12 +62,12 @@ func (f *fakeBackend) Forget(_ context.Context, sel result.ForgetSelector, dryRu
 	if len(want) > 0 {
 		for id := range want {
 			if !ids[id] {
-				return result.ForgetResult{}, engine.Errorf(engine.CodeNotFound, "no archived record or stored turn has source-id %s", id)
+				return result.ForgetResult{}, errcode.Errorf(errcode.NotFound, "no archived record or stored turn has source-id %s", id)
 			}
 		}
 	}
 	if len(ids) == 0 {
-		return result.ForgetResult{}, engine.Errorf(engine.CodeInvalidArgument, "forget %s: nothing to forget", sel)
+		return result.ForgetResult{}, errcode.Errorf(errcode.InvalidArgument, "forget %s: nothing to forget", sel)
 	}
 	var tpaths []string
 	for p := range f.topics {

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // fakeBackend is an in-memory workspace with realistic content: a group
@@ -231,7 +231,7 @@ func (f *fakeBackend) Status(context.Context) (result.Status, error) {
 	return result.Status{
 		WorkspaceID: "ws-3f9a2c71", Revision: f.revision, Backend: "local", Model: "offline",
 		Writer: result.WriterStatus{LastSuccessAt: "2026-08-11T08:00:00Z", PendingTurns: 3,
-			LastFailure: &result.WriterFailure{Code: engine.CodeLockBusy, Retryable: true,
+			LastFailure: &result.WriterFailure{Code: errcode.LockBusy, Retryable: true,
 				Message: "write lock held by sleep pass", At: "2026-08-11T03:00:01Z"}},
 		Core:     f.coreReport(),
 		Index:    result.IndexState{Documents: 128, Format: 3, Fresh: true},
@@ -259,7 +259,7 @@ func (f *fakeBackend) Promote(ctx context.Context, refs []string) (result.Promot
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			return result.PromoteResult{}, &engine.Error{Code: engine.CodeLockBusy, Message: "take the write lock: cancelled", Err: ctx.Err()}
+			return result.PromoteResult{}, &errcode.Error{Code: errcode.LockBusy, Message: "take the write lock: cancelled", Err: ctx.Err()}
 		}
 	}
 	f.mu.Lock()
@@ -332,7 +332,7 @@ func (f *fakeBackend) Topic(_ context.Context, path string) (result.TopicView, e
 	defer f.mu.Unlock()
 	t, ok := f.topics[path]
 	if !ok {
-		return result.TopicView{}, engine.Errorf(engine.CodeNotFound, "no topic %s", path)
+		return result.TopicView{}, errcode.Errorf(errcode.NotFound, "no topic %s", path)
 	}
 	c := *t
 	c.Blocks = slices.Clone(t.Blocks)
@@ -347,7 +347,7 @@ func (f *fakeBackend) Archive(_ context.Context, path string) (result.ArchiveVie
 	defer f.mu.Unlock()
 	a, ok := f.archives[path]
 	if !ok {
-		return result.ArchiveView{}, engine.Errorf(engine.CodeNotFound, "no archive %s", path)
+		return result.ArchiveView{}, errcode.Errorf(errcode.NotFound, "no archive %s", path)
 	}
 	c := *a
 	c.Sources = slices.Clone(a.Sources)
@@ -372,7 +372,7 @@ func (f *fakeBackend) MoveCoreBlock(_ context.Context, id string, delta int) (re
 	i := slices.IndexFunc(f.core, func(b result.CoreBlock) bool { return b.ID == id })
 	j := i + delta
 	if i < 0 || j < 0 || j >= len(f.core) {
-		return result.UpdateResult{}, engine.Errorf(engine.CodeInvalidArgument, "cannot move ^%s by %d", id, delta)
+		return result.UpdateResult{}, errcode.Errorf(errcode.InvalidArgument, "cannot move ^%s by %d", id, delta)
 	}
 	f.core[i], f.core[j] = f.core[j], f.core[i]
 	f.syncCoreTopic()
@@ -537,7 +537,7 @@ func (f *fakeBackend) Accept(_ context.Context, id string, only []string) (propo
 		}
 		return res, nil
 	}
-	return res, engine.Errorf(engine.CodeNotFound, "no proposal %s", id)
+	return res, errcode.Errorf(errcode.NotFound, "no proposal %s", id)
 }
 
 func (f *fakeBackend) Decline(_ context.Context, id string, only []string) ([]string, error) {
@@ -565,7 +565,7 @@ func (f *fakeBackend) Decline(_ context.Context, id string, only []string) ([]st
 		}
 		return rest, nil
 	}
-	return nil, engine.Errorf(engine.CodeNotFound, "no proposal %s", id)
+	return nil, errcode.Errorf(errcode.NotFound, "no proposal %s", id)
 }
 
 // Revert undoes a pass's revision: the inverse of its diffs.
@@ -590,7 +590,7 @@ func (f *fakeBackend) Revert(_ context.Context, rev int64, dryRun bool) (result.
 		}
 		return res, nil
 	}
-	return res, engine.Errorf(engine.CodeNotFound, "no installed transaction has revision %d", rev)
+	return res, errcode.Errorf(errcode.NotFound, "no installed transaction has revision %d", rev)
 }
 
 // invertDiff swaps the + and - lines of a unified diff.
@@ -634,7 +634,7 @@ func (f *fakeBackend) ExplainCore(_ context.Context, id string) (result.CoreExpl
 		}
 		return x, nil
 	}
-	return result.CoreExplanation{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
+	return result.CoreExplanation{}, errcode.Errorf(errcode.NotFound, "no block ^%s", id)
 }
 
 // ReorderCore moves a block to the top (the fake has no pinned section:
@@ -656,7 +656,7 @@ func (f *fakeBackend) ReorderCore(_ context.Context, id string, m result.CoreMov
 		return result.CoreMoveResult{Revision: f.revision, Changed: []string{"topics/core.md"}, Position: 1,
 			Pinned: m.Pin, Before: before, After: f.coreReport()}, nil
 	}
-	return result.CoreMoveResult{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
+	return result.CoreMoveResult{}, errcode.Errorf(errcode.NotFound, "no block ^%s", id)
 }
 
 // LockHolder reports the holder a test set; "" means the lock is free.

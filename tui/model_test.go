@@ -9,7 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/views"
 )
 
@@ -519,7 +519,7 @@ func TestRoot_RequestsInAnyOrder(t *testing.T) {
 
 func TestRoot_ErrorsInStatusLineClearOnNextKey(t *testing.T) {
 	h := newHarness(t, 80, 24)
-	h.f.setFail("Core", engine.Errorf(engine.CodeLockBusy, "write lock held by pid 4242"))
+	h.f.setFail("Core", errcode.Errorf(errcode.LockBusy, "write lock held by pid 4242"))
 	h.press("r")
 	text, isErr := h.m.Status()
 	if !isErr || text != "rendering core failed: LOCK_BUSY: write lock held by pid 4242 (retryable: try again)" {
@@ -537,7 +537,7 @@ func TestRoot_ErrorsInStatusLineClearOnNextKey(t *testing.T) {
 
 func TestRoot_MemoryDisabledIsFatalAnyKeyQuits(t *testing.T) {
 	f := newFakeBackend()
-	f.setFail("Status", engine.Errorf(engine.CodeMemoryDisabled, "memory.backend = \"none\" in config.toml"))
+	f.setFail("Status", errcode.Errorf(errcode.MemoryDisabled, "memory.backend = \"none\" in config.toml"))
 	h := newHarnessWith(t, f, 80, 24)
 	if h.m.State() != StateFatal {
 		t.Fatalf("state = %v", h.m.State())

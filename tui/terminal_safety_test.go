@@ -10,9 +10,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"scriptorium/engine"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/termsafe"
 	"scriptorium/views"
 )
@@ -39,7 +39,7 @@ var keep = map[string]bool{"Kind": true, "Trust": true, "State": true, "Code": t
 
 func poison[T any](v T, err error) (T, error) {
 	if err != nil {
-		return v, &engine.Error{Code: engine.AsError(err).Code, Message: err.Error() + hostile}
+		return v, &errcode.Error{Code: errcode.As(err).Code, Message: err.Error() + hostile}
 	}
 	return poisonValue(reflect.ValueOf(&v).Elem()).Interface().(T), nil
 }
@@ -296,7 +296,7 @@ func TestTerminalSafety_Errors(t *testing.T) {
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			f := newFakeBackend()
-			f.setFail(c.method, engine.Errorf(engine.CodeIO, "broken %s", c.method))
+			f.setFail(c.method, errcode.Errorf(errcode.IO, "broken %s", c.method))
 			h := newHostileHarness(t, f, 120, 40)
 			for _, k := range c.keys {
 				h.press(k)

@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // TestStatus_ShowsFailedSessions: a session the writer gave up on is
@@ -18,7 +18,7 @@ func TestStatus_ShowsFailedSessions(t *testing.T) {
 	p := NewStatus(newCommon(termenv.Ascii))
 	p.SetSize(100, 40)
 	st := result.Status{WorkspaceID: "ws", Writer: result.WriterStatus{FailedSessions: []result.WriterSessionFailure{
-		{Provider: "openprogram", Session: "poisoned", Code: engine.CodeRejected, Message: "bad edit", At: "2026-08-11T09:00:00Z"},
+		{Provider: "openprogram", Session: "poisoned", Code: errcode.Rejected, Message: "bad edit", At: "2026-08-11T09:00:00Z"},
 	}}}
 	c, _ := p.Update(StatusLoaded{Status: st})
 	view := ansi.Strip(c.View())

@@ -25,8 +25,8 @@ import (
 	"time"
 
 	"scriptorium/app"
-	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/tui"
 	"scriptorium/tui/enginebackend"
@@ -49,7 +49,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		return errdoc.ExitUsage
 	}
 	if err := open(dir); err != nil {
-		fmt.Fprintf(stderr, "scriptorium: %s\n", engine.AsError(err).Error())
+		fmt.Fprintf(stderr, "scriptorium: %s\n", errcode.As(err).Error())
 		return errdoc.ExitFailure
 	}
 	return errdoc.ExitOK
@@ -93,7 +93,7 @@ func open(dir string) error {
 	}
 	e, err := app.Open(ctx, dir, app.TUI, app.Options{})
 	if err != nil {
-		if engine.AsError(err).Code == engine.CodeMemoryDisabled {
+		if errcode.As(err).Code == errcode.MemoryDisabled {
 			_ = tui.RunError(err, tui.Options{}) // full-screen notice; any key quits
 		}
 		return err
@@ -134,5 +134,5 @@ func requireWorkspace(dir string) error {
 	if fi, err := os.Stat(mem); err == nil && fi.IsDir() {
 		return nil
 	}
-	return engine.Errorf(engine.CodeNotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
+	return errcode.Errorf(errcode.NotFound, "no workspace at %s (check --state; `scriptorium init %s` creates one)", mem, dir)
 }

@@ -18,6 +18,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 
 	"scriptorium/trust"
 )
@@ -55,7 +56,7 @@ func Audit(ctx context.Context, e *engine.Engine, q result.AuditQuery) (result.A
 		}
 		story, st := sourceStory(v, entries, rejected, q.Source)
 		if _, ok := v.Source(q.Source); !ok && len(story) == 0 {
-			return rep, engine.Errorf(engine.CodeNotFound, "no source with source-id %s, and the audit trail never mentions one", q.Source)
+			return rep, errcode.Errorf(errcode.NotFound, "no source with source-id %s, and the audit trail never mentions one", q.Source)
 		}
 		entries, rep.Source = story, st
 	}
@@ -97,7 +98,7 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]result.AuditEntry, e
 	out := installs
 	passes, err := e.Records().Passes(ctx)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	byRev := map[int64]int{}
 	for i, en := range out {
@@ -136,7 +137,7 @@ var sourceIDLine = regexp.MustCompile(`(?m)^\+<!-- source-id:(.+) -->$`)
 func installEntries(ctx context.Context, rec *records.Store) ([]result.AuditEntry, error) {
 	rows, err := rec.Histories(ctx)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	out := make([]result.AuditEntry, 0, len(rows))
 	for _, h := range rows {
@@ -278,7 +279,7 @@ func plural(n int, word string) string {
 func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []result.AuditEntry) ([]result.AuditEntry, error) {
 	ps, err := ledger.All(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read promotion ledger")
+		return nil, errcode.Wrap(errcode.IO, err, "read promotion ledger")
 	}
 	claimed := map[string]int{}
 	var legacy []int
@@ -344,7 +345,7 @@ func promoteRowAfter(installs []result.AuditEntry, idx []int, at time.Time) (int
 func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]result.AuditEntry, error) {
 	rs, err := ledger.Rejections(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	var out []result.AuditEntry
 	for i, r := range rs {
@@ -372,7 +373,7 @@ func rejectDetail(n int, reason string) string {
 func declinedEntries(ctx context.Context, rec *records.Store) ([]result.AuditEntry, error) {
 	rows, err := rec.Events(ctx, "proposal_declined")
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	var out []result.AuditEntry
 	for _, row := range rows {
@@ -411,7 +412,7 @@ func sourceRecords(v *engine.View, ids []string) []result.CitationView {
 func rejections(ctx context.Context, e *engine.Engine) (map[string]trust.Rejection, error) {
 	rs, err := e.Ledger().Rejections(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read rejections")
+		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}
 	out := make(map[string]trust.Rejection, len(rs))
 	for _, r := range rs {
@@ -428,7 +429,7 @@ func sinceTime(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return time.Time{}, engine.Errorf(engine.CodeInvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", s)
+		return time.Time{}, errcode.Errorf(errcode.InvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", s)
 	}
 	return t, nil
 }

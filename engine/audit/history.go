@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -17,7 +18,7 @@ func History(ctx context.Context, e *engine.Engine, limit int) ([]result.History
 	}
 	rows, err := e.Records().Histories(ctx)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	out := make([]result.HistoryEntry, 0, len(rows))
 	for _, h := range rows {
@@ -58,7 +59,7 @@ func Passes(ctx context.Context, e *engine.Engine) ([]result.PassReport, error) 
 func passReports(ctx context.Context, e *engine.Engine) ([]result.PassReport, error) {
 	rows, err := e.Records().Passes(ctx)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	out := make([]result.PassReport, 0, len(rows))
 	for _, p := range rows {

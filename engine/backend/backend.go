@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine/fence"
 	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 )
 
 // Backend is the contract between memory and an agent runtime. The agent
@@ -49,7 +50,7 @@ func (l *Local) Name() string { return "local" }
 func (l *Local) SystemPrompt(ctx context.Context) (string, error) {
 	data, err := os.ReadFile(filepath.Join(l.e.Root(), "core.md"))
 	if err != nil && !os.IsNotExist(err) {
-		return "", engine.Wrap(engine.CodeIO, err, "read core.md")
+		return "", errcode.Wrap(errcode.IO, err, "read core.md")
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return "", nil

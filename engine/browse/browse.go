@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -52,7 +53,7 @@ func Topic(ctx context.Context, e *engine.Engine, path string) (result.TopicView
 	}
 	data, f, ok := v.Topic(path)
 	if !ok {
-		return result.TopicView{}, engine.Errorf(engine.CodeNotFound, "no topic file %s", path)
+		return result.TopicView{}, errcode.Errorf(errcode.NotFound, "no topic file %s", path)
 	}
 	out := result.TopicView{Path: path, Raw: string(data), Blocks: []result.BlockView{}}
 	for _, b := range f.Blocks() {

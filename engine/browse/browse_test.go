@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/browse"
 	"scriptorium/engine/enginetest"
+	"scriptorium/errcode"
 )
 
 // TestBrowse_TopicsTopicCore: the topic list counts blocks, one topic
@@ -46,7 +46,7 @@ func TestBrowse_TopicsTopicCore(t *testing.T) {
 			t.Errorf("core block %+v", b)
 		}
 	}
-	if _, err := browse.Topic(ctx, e, "topics/nope.md"); enginetest.Code(err) != engine.CodeNotFound {
+	if _, err := browse.Topic(ctx, e, "topics/nope.md"); enginetest.Code(err) != errcode.NotFound {
 		t.Errorf("missing topic: %v", err)
 	}
 }

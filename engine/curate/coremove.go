@@ -5,6 +5,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -29,7 +30,7 @@ func MoveCoreBlock(ctx context.Context, e *engine.Engine, id string, delta int) 
 		}
 		_, f, ok := v.Topic(coreTopicPath)
 		if !ok {
-			return engine.Errorf(engine.CodeNotFound, "there is no topics/core.md")
+			return errcode.Errorf(errcode.NotFound, "there is no topics/core.md")
 		}
 		els := append([]topic.Element(nil), f.Elements...)
 		var blocks []int // element indexes of blocks
@@ -43,7 +44,7 @@ func MoveCoreBlock(ctx context.Context, e *engine.Engine, id string, delta int) 
 			}
 		}
 		if at < 0 {
-			return engine.Errorf(engine.CodeNotFound, "no block ^%s in topics/core.md", id)
+			return errcode.Errorf(errcode.NotFound, "no block ^%s in topics/core.md", id)
 		}
 		to := at + 1
 		if delta < 0 {

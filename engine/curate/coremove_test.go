@@ -3,9 +3,9 @@ package curate_test
 import (
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/enginetest"
+	"scriptorium/errcode"
 )
 
 // TestMoveCoreBlock: a block of core.md swaps places with its neighbour,
@@ -31,6 +31,6 @@ func TestMoveCoreBlock(t *testing.T) {
 		t.Errorf("move past the top = %+v, %v", res, err)
 	}
 	_, err = curate.MoveCoreBlock(ctx, e, "deadbeef", 1)
-	wantCode(t, err, engine.CodeNotFound)
+	wantCode(t, err, errcode.NotFound)
 	unchanged(t, state, before)
 }

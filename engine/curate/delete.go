@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -71,12 +72,12 @@ func Delete(ctx context.Context, e *engine.Engine, ref string, dryRun bool) (Del
 // linkedError is the refusal of a delete that would break links: every
 // link, with the file, line and block it is in.
 func linkedError(id, path string, links []Link) error {
-	vs := make([]engine.Violation, len(links))
+	vs := make([]errcode.Violation, len(links))
 	for i, l := range links {
-		vs[i] = engine.Violation{Code: "linked_block", Path: l.Path, Line: l.Line,
+		vs[i] = errcode.Violation{Code: "linked_block", Path: l.Path, Line: l.Line,
 			Message: fmt.Sprintf("%s links to ^%s (%s)", l.who(), id, l.Target)}
 	}
-	return &engine.Error{Code: engine.CodeRejected, Violations: vs,
+	return &errcode.Error{Code: errcode.Rejected, Violations: vs,
 		Message: fmt.Sprintf("^%s in %s is linked from %d place(s): change or remove those links first (or move the block: links follow a move); nothing was changed", id, path, len(links))}
 }
 

@@ -7,13 +7,14 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/enginetest"
+	"scriptorium/errcode"
 )
 
 func TestDelete_LinkedBlockIsRefusedNamingTheLinks(t *testing.T) {
 	e, state := open(t)
 	before := enginetest.Tree(t, state)
 	_, err := curate.Delete(ctx, e, "^f888f60e", false)
-	wantCode(t, err, engine.CodeRejected)
+	wantCode(t, err, errcode.Rejected)
 	vs := enginetest.Violations(err)
 	if len(vs) != 1 || vs[0].Path != "topics/people/craig.md" || vs[0].Line != 5 || vs[0].Code != "linked_block" ||
 		!strings.Contains(vs[0].Message, "block ^c0ffee01 links to ^f888f60e (../core.md#^f888f60e)") {
@@ -22,7 +23,7 @@ func TestDelete_LinkedBlockIsRefusedNamingTheLinks(t *testing.T) {
 	unchanged(t, state, before)
 	// A same-file link counts too.
 	_, err = curate.Delete(ctx, e, "^c0ffee01", false)
-	wantCode(t, err, engine.CodeRejected)
+	wantCode(t, err, errcode.Rejected)
 	if vs := enginetest.Violations(err); len(vs) != 1 || !strings.Contains(vs[0].Message, "block ^c0ffee03 links to ^c0ffee01 (#^c0ffee01)") {
 		t.Errorf("violations = %+v", vs)
 	}
@@ -118,7 +119,7 @@ func TestDelete_LockBusy(t *testing.T) {
 		_, err := curate.Delete(ctx, bg, "^c0ffee02", false)
 		return err
 	})
-	wantCode(t, err, engine.CodeLockBusy)
+	wantCode(t, err, errcode.LockBusy)
 }
 
 func TestDryRuns_ChangeNothing(t *testing.T) {
@@ -139,7 +140,7 @@ func TestDryRuns_ChangeNothing(t *testing.T) {
 		t.Errorf("move dry run = %+v", m)
 	}
 	_, err = curate.Delete(ctx, e, "^f888f60e", true)
-	wantCode(t, err, engine.CodeRejected) // a dry run says a linked block is refused
+	wantCode(t, err, errcode.Rejected) // a dry run says a linked block is refused
 	unchanged(t, state, before)
 	if n := len(enginetest.History(t, e)); n != 0 {
 		t.Errorf("dry runs recorded %d history rows", n)

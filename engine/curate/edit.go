@@ -8,6 +8,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -52,7 +53,7 @@ func Edit(ctx context.Context, e *engine.Engine, req EditRequest) (EditResult, e
 	}
 	text := CleanText(req.Text)
 	if text == "" {
-		return res, engine.Errorf(engine.CodeInvalidArgument, "the new text of ^%s is empty; nothing was changed (to remove the block, use delete)", id)
+		return res, errcode.Errorf(errcode.InvalidArgument, "the new text of ^%s is empty; nothing was changed (to remove the block, use delete)", id)
 	}
 	err = e.Locked(ctx, !e.Options().Interactive, func(tx *engine.Tx) error {
 		v, err := tx.View(ctx)
@@ -65,15 +66,15 @@ func Edit(ctx context.Context, e *engine.Engine, req EditRequest) (EditResult, e
 		}
 		res.ID, res.Path, res.Before = id, loc.path, topic.BlockText(loc.el)
 		if req.Expect != "" && req.Expect != loc.el.Raw {
-			return engine.Errorf(engine.CodeConflict, "^%s in %s changed since it was opened for editing (now revision %d); nothing was changed: open it again", id, loc.path, v.Revision)
+			return errcode.Errorf(errcode.Conflict, "^%s in %s changed since it was opened for editing (now revision %d); nothing was changed: open it again", id, loc.path, v.Revision)
 		}
 		raw, reattached, bad := shape(text, loc)
 		if len(bad) > 0 {
-			vs := make([]engine.Violation, len(bad))
+			vs := make([]errcode.Violation, len(bad))
 			for i, b := range bad {
-				vs[i] = engine.Violation{Code: "bad_block_text", Path: loc.path, Message: b}
+				vs[i] = errcode.Violation{Code: "bad_block_text", Path: loc.path, Message: b}
 			}
-			return &engine.Error{Code: engine.CodeRejected, Violations: vs,
+			return &errcode.Error{Code: errcode.Rejected, Violations: vs,
 				Message: fmt.Sprintf("the new text of ^%s is not one valid block: %d problem(s); nothing was changed", id, len(bad))}
 		}
 		res.Reattached = append(res.Reattached, reattached...)
@@ -241,12 +242,12 @@ func elementProblems(f *topic.File, problems []topic.Problem, id string) []strin
 // textLines rewrites the violations of a refused install that fall on the
 // block's lines to say which line of the text they are on.
 func textLines(err error, path string, first, n int) error {
-	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Code != engine.CodeRejected {
+	var ee *errcode.Error
+	if !errors.As(err, &ee) || ee.Code != errcode.Rejected {
 		return err
 	}
 	out := *ee
-	out.Violations = make([]engine.Violation, len(ee.Violations))
+	out.Violations = make([]errcode.Violation, len(ee.Violations))
 	for i, v := range ee.Violations {
 		if v.Path == path && v.Line >= first && v.Line < first+n {
 			v.Message = fmt.Sprintf("line %d of the text: %s", v.Line-first+1, v.Message)

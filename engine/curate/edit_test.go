@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/enginetest"
+	"scriptorium/errcode"
 )
 
 func TestEdit_KeepsIDAndFootnotes(t *testing.T) {
@@ -86,19 +86,19 @@ func TestEdit_SameTextChangesNothing(t *testing.T) {
 func TestEdit_Refused(t *testing.T) {
 	cases := []struct {
 		name, ref, text string
-		code            engine.Code
+		code            errcode.Code
 		want            string // in a violation or the message
 	}{
-		{"two paragraphs", "^c0ffee02", "Carol reported green.\n\nAnd red.[^e-6f7a8b9ca3]", engine.CodeRejected, "line 1: the blank line after it splits"},
-		{"heading", "^c0ffee02", "# Build\nCarol reported green.[^e-6f7a8b9ca3]", engine.CodeRejected, "line 1 is a heading"},
-		{"definition", "^c0ffee02", "Carol reported green.[^e-6f7a8b9ca3]\n[^e-6f7a8b9ca3]: Time: `2026-08-10`; Sources: [x/y/z](a.md#source-00000000)", engine.CodeRejected, "line 2 is a footnote definition"},
-		{"typed id", "^c0ffee02", "Carol reported green. ^c0ffee09", engine.CodeRejected, "line 1 ends with a block id (^c0ffee09)"},
-		{"invented marker", "^c0ffee02", "Carol reported green.[^e-6f7a8b9ca3][^e-0000000000]", engine.CodeRejected, "[^e-0000000000] is not a footnote of topics/people/craig.md"},
-		{"broken link", "^c0ffee02", "Carol reported green, see [x](nowhere.md#^12345678).[^e-6f7a8b9ca3]", engine.CodeRejected, "line 1 of the text: link (nowhere.md#^12345678)"},
-		{"empty", "^c0ffee02", " \n\n", engine.CodeInvalidArgument, "empty"},
-		{"no such block", "^12345678", "Text.", engine.CodeNotFound, "no block ^12345678"},
-		{"not in that file", "topics/core.md#^c0ffee02", "Text.", engine.CodeNotFound, "no block ^c0ffee02 in topics/core.md"},
-		{"bad ref", "^C0FFEE02", "Text.", engine.CodeInvalidArgument, "not a block id"},
+		{"two paragraphs", "^c0ffee02", "Carol reported green.\n\nAnd red.[^e-6f7a8b9ca3]", errcode.Rejected, "line 1: the blank line after it splits"},
+		{"heading", "^c0ffee02", "# Build\nCarol reported green.[^e-6f7a8b9ca3]", errcode.Rejected, "line 1 is a heading"},
+		{"definition", "^c0ffee02", "Carol reported green.[^e-6f7a8b9ca3]\n[^e-6f7a8b9ca3]: Time: `2026-08-10`; Sources: [x/y/z](a.md#source-00000000)", errcode.Rejected, "line 2 is a footnote definition"},
+		{"typed id", "^c0ffee02", "Carol reported green. ^c0ffee09", errcode.Rejected, "line 1 ends with a block id (^c0ffee09)"},
+		{"invented marker", "^c0ffee02", "Carol reported green.[^e-6f7a8b9ca3][^e-0000000000]", errcode.Rejected, "[^e-0000000000] is not a footnote of topics/people/craig.md"},
+		{"broken link", "^c0ffee02", "Carol reported green, see [x](nowhere.md#^12345678).[^e-6f7a8b9ca3]", errcode.Rejected, "line 1 of the text: link (nowhere.md#^12345678)"},
+		{"empty", "^c0ffee02", " \n\n", errcode.InvalidArgument, "empty"},
+		{"no such block", "^12345678", "Text.", errcode.NotFound, "no block ^12345678"},
+		{"not in that file", "topics/core.md#^c0ffee02", "Text.", errcode.NotFound, "no block ^c0ffee02 in topics/core.md"},
+		{"bad ref", "^C0FFEE02", "Text.", errcode.InvalidArgument, "not a block id"},
 	}
 	e, state := open(t)
 	before := enginetest.Tree(t, state)
@@ -125,8 +125,8 @@ func TestEdit_StaleExpectIsConflict(t *testing.T) {
 	}
 	mid := enginetest.Tree(t, state)
 	_, err = curate.Edit(ctx, e, curate.EditRequest{ID: "^c0ffee02", Text: "Another text.[^e-6f7a8b9ca3]", Expect: b.Raw})
-	wantCode(t, err, engine.CodeConflict)
-	if !engine.AsError(err).Retryable() {
+	wantCode(t, err, errcode.Conflict)
+	if !errcode.As(err).Retryable() {
 		t.Error("a conflict is retryable")
 	}
 	unchanged(t, state, mid)
@@ -146,7 +146,7 @@ func TestEdit_PairedIsForbidden(t *testing.T) {
 			return err
 		}(),
 	} {
-		wantCode(t, err, engine.CodeForbidden)
+		wantCode(t, err, errcode.Forbidden)
 	}
 }
 

@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"scriptorium/errcode"
 	"strings"
-
-	"scriptorium/engine"
 )
 
 // The editor file follows the git-commit convention: a comment header of
@@ -89,7 +88,7 @@ func ParseEditorFile(data []byte) string {
 // the text: its message, then each violation (by line of the text when it
 // is on the block).
 func Notes(err error) []string {
-	var ee *engine.Error
+	var ee *errcode.Error
 	if !errors.As(err, &ee) {
 		return []string{err.Error()}
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/curate"
+	"scriptorium/errcode"
 )
 
 var block = curate.Block{ID: "f888f60e", Path: "topics/core.md", Trust: "trusted",
@@ -73,7 +73,7 @@ func TestParseEditorFile_OnlyTheHeader(t *testing.T) {
 }
 
 func TestNotes(t *testing.T) {
-	err := &engine.Error{Code: engine.CodeRejected, Message: "refused", Violations: []engine.Violation{
+	err := &errcode.Error{Code: errcode.Rejected, Message: "refused", Violations: []errcode.Violation{
 		{Code: "bad_block_text", Path: "topics/core.md", Message: "line 2: blank"},
 		{Code: "broken_link", Path: "topics/core.md", Line: 7, Message: "line 1 of the text: link broken"},
 		{Code: "broken_link", Path: "topics/other.md", Line: 3, Message: "link broken"}}}

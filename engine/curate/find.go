@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -83,7 +84,7 @@ func Find(ctx context.Context, e *engine.Engine, ref string) (Block, error) {
 // the owner's alone (a paired caller may only append).
 func owner(e *engine.Engine, verb string) error {
 	if t := e.Options().Tier; t != trust.Owner {
-		return &engine.Error{Code: engine.CodeForbidden,
+		return &errcode.Error{Code: errcode.Forbidden,
 			Message: fmt.Sprintf("only the owner may %s a block (this caller is %s)", verb, t)}
 	}
 	return e.Authorize(trust.OpUpdate)
@@ -95,12 +96,12 @@ func parseRef(ref string) (path, id string, err error) {
 	if p, anchor, ok := strings.Cut(ref, "#"); ok {
 		path, ref = strings.TrimPrefix(p, "./"), anchor
 		if !strings.HasPrefix(ref, "^") {
-			return "", "", engine.Errorf(engine.CodeInvalidArgument, "%q: a block reference is ^<id> or <path>#^<id>", p+"#"+anchor)
+			return "", "", errcode.Errorf(errcode.InvalidArgument, "%q: a block reference is ^<id> or <path>#^<id>", p+"#"+anchor)
 		}
 	}
 	id = strings.TrimPrefix(ref, "^")
 	if !topic.IsBlockID(id) {
-		return "", "", engine.Errorf(engine.CodeInvalidArgument, "%q is not a block id (^ and 8 lowercase hex digits, as `get` and the Topics pane show them)", ref)
+		return "", "", errcode.Errorf(errcode.InvalidArgument, "%q is not a block id (^ and 8 lowercase hex digits, as `get` and the Topics pane show them)", ref)
 	}
 	return path, id, nil
 }
@@ -121,11 +122,11 @@ func find(v *engine.View, path, id string) (located, error) {
 		}
 		data, f, ok := v.Topic(path)
 		if !ok {
-			return located{}, engine.Errorf(engine.CodeNotFound, "no topic file %s", path)
+			return located{}, errcode.Errorf(errcode.NotFound, "no topic file %s", path)
 		}
 		el, ok := f.Block(id)
 		if !ok {
-			return located{}, engine.Errorf(engine.CodeNotFound, "no block ^%s in %s", id, path)
+			return located{}, errcode.Errorf(errcode.NotFound, "no block ^%s in %s", id, path)
 		}
 		return located{path: path, data: data, file: f, el: el}, nil
 	}
@@ -135,7 +136,7 @@ func find(v *engine.View, path, id string) (located, error) {
 			return located{path: p, data: data, file: f, el: el}, nil
 		}
 	}
-	return located{}, engine.Errorf(engine.CodeNotFound, "no block ^%s in any topic file (see `search` or the Topics pane)", id)
+	return located{}, errcode.Errorf(errcode.NotFound, "no block ^%s in any topic file (see `search` or the Topics pane)", id)
 }
 
 func (l located) block(v *engine.View) Block {

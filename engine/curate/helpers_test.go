@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
 	"scriptorium/engine/revert"
+	"scriptorium/errcode"
 )
 
 var ctx = context.Background()
@@ -32,7 +33,7 @@ func update(t *testing.T, e *engine.Engine, edits ...result.Edit) {
 }
 
 // wantCode fails unless err carries code.
-func wantCode(t *testing.T, err error, code engine.Code) {
+func wantCode(t *testing.T, err error, code errcode.Code) {
 	t.Helper()
 	if got := enginetest.Code(err); got != code {
 		t.Fatalf("error = %v (%s), want %s", err, got, code)

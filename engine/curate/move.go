@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -83,11 +84,11 @@ func Move(ctx context.Context, e *engine.Engine, req MoveRequest) (MoveResult, e
 	}
 	to := TopicPath(req.To)
 	if msg := e.CheckTopicPath(to); msg != "" {
-		return res, engine.Errorf(engine.CodeInvalidArgument, "cannot move to %q: %s", req.To, msg)
+		return res, errcode.Errorf(errcode.InvalidArgument, "cannot move to %q: %s", req.To, msg)
 	}
 	under := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(req.Under), "#"))
 	if strings.ContainsAny(under, "\r\n") {
-		return res, engine.Errorf(engine.CodeInvalidArgument, "a heading is one line")
+		return res, errcode.Errorf(errcode.InvalidArgument, "a heading is one line")
 	}
 	res.ID, res.To, res.Under = id, to, under
 	err = e.Locked(ctx, !e.Options().Interactive, func(tx *engine.Tx) error {
@@ -101,7 +102,7 @@ func Move(ctx context.Context, e *engine.Engine, req MoveRequest) (MoveResult, e
 		}
 		res.From = loc.path
 		if loc.path == to {
-			return engine.Errorf(engine.CodeInvalidArgument, "^%s is in %s already", id, to)
+			return errcode.Errorf(errcode.InvalidArgument, "^%s is in %s already", id, to)
 		}
 		m := &mover{v: v, loc: loc, to: to, files: map[string]*fileLines{}}
 		res.Links = m.followLinks()

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/browse"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/enginetest"
+	"scriptorium/errcode"
 )
 
 func TestMove_ToNewFileLinksFollow(t *testing.T) {
@@ -156,15 +156,15 @@ func TestMove_Refused(t *testing.T) {
 	cases := []struct {
 		name string
 		req  curate.MoveRequest
-		code engine.Code
+		code errcode.Code
 		want string
 	}{
-		{"traversal", curate.MoveRequest{ID: "^c0ffee02", To: "../x"}, engine.CodeInvalidArgument, "not clean"},
-		{"hidden", curate.MoveRequest{ID: "^c0ffee02", To: "people/.x"}, engine.CodeInvalidArgument, "hidden path segment"},
-		{"empty", curate.MoveRequest{ID: "^c0ffee02", To: " "}, engine.CodeInvalidArgument, "empty path"},
-		{"same file", curate.MoveRequest{ID: "^c0ffee02", To: "people/craig.md"}, engine.CodeInvalidArgument, "in topics/people/craig.md already"},
-		{"no block", curate.MoveRequest{ID: "^12345678", To: "x"}, engine.CodeNotFound, "no block ^12345678"},
-		{"two-line heading", curate.MoveRequest{ID: "^c0ffee02", To: "x", Under: "a\nb"}, engine.CodeInvalidArgument, "one line"},
+		{"traversal", curate.MoveRequest{ID: "^c0ffee02", To: "../x"}, errcode.InvalidArgument, "not clean"},
+		{"hidden", curate.MoveRequest{ID: "^c0ffee02", To: "people/.x"}, errcode.InvalidArgument, "hidden path segment"},
+		{"empty", curate.MoveRequest{ID: "^c0ffee02", To: " "}, errcode.InvalidArgument, "empty path"},
+		{"same file", curate.MoveRequest{ID: "^c0ffee02", To: "people/craig.md"}, errcode.InvalidArgument, "in topics/people/craig.md already"},
+		{"no block", curate.MoveRequest{ID: "^12345678", To: "x"}, errcode.NotFound, "no block ^12345678"},
+		{"two-line heading", curate.MoveRequest{ID: "^c0ffee02", To: "x", Under: "a\nb"}, errcode.InvalidArgument, "one line"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

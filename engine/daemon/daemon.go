@@ -9,6 +9,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/sleep"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -70,7 +71,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) error {
 	}
 	at, err := time.Parse("15:04", e.Config().Daemon.SleepAt)
 	if err != nil {
-		return engine.Errorf(engine.CodeInvalidArgument, "daemon.sleep_at must be HH:MM, not %q", e.Config().Daemon.SleepAt)
+		return errcode.Errorf(errcode.InvalidArgument, "daemon.sleep_at must be HH:MM, not %q", e.Config().Daemon.SleepAt)
 	}
 	clock := opts.Clock
 	if clock == nil {
@@ -129,13 +130,13 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) error {
 			switch {
 			case err == nil:
 				logf("%s; next at %s", summary, next.Format(time.RFC3339))
-			case engine.AsError(err).Retryable():
+			case errcode.As(err).Retryable():
 				if retry := clock.Now().Add(retryAfter); retry.Before(regular) {
 					next = retry
 				}
-				logf("sleep pass failed (%s, retryable): %s; next try at %s", engine.AsError(err).Code, oneLineErr(err), next.Format(time.RFC3339))
+				logf("sleep pass failed (%s, retryable): %s; next try at %s", errcode.As(err).Code, oneLineErr(err), next.Format(time.RFC3339))
 			default:
-				logf("sleep pass failed (%s): %s; next at %s", engine.AsError(err).Code, oneLineErr(err), next.Format(time.RFC3339))
+				logf("sleep pass failed (%s): %s; next at %s", errcode.As(err).Code, oneLineErr(err), next.Format(time.RFC3339))
 			}
 			sleepC = clock.After(next.Sub(clock.Now()))
 		}

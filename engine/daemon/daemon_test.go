@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
 	"scriptorium/engine/sleep"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"
 )
@@ -73,7 +74,7 @@ func holdLock(t *testing.T, state string) func() {
 
 func TestRun_Forbidden(t *testing.T) {
 	e, _ := sleepOpen(t, "empty", trust.Paired)
-	if err := Run(context.Background(), e, Options{}); engine.AsError(err).Code != engine.CodeForbidden {
+	if err := Run(context.Background(), e, Options{}); errcode.As(err).Code != errcode.Forbidden {
 		t.Fatalf("daemon err = %v, want FORBIDDEN", err)
 	}
 }

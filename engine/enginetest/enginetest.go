@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/result"
 	_ "scriptorium/engine/search" // the search service registers itself with the core
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 	"scriptorium/workspace/treetest"
@@ -120,11 +121,11 @@ func Delete(p string) result.Edit     { return result.Edit{Op: "delete", Path: p
 func Move(p, to string) result.Edit   { return result.Edit{Op: "move", Path: p, To: to} }
 
 // Code returns the engine error code of err ("" for nil).
-func Code(err error) engine.Code {
+func Code(err error) errcode.Code {
 	if err == nil {
 		return ""
 	}
-	var e *engine.Error
+	var e *errcode.Error
 	if !errors.As(err, &e) {
 		return "not-an-engine-error"
 	}
@@ -132,8 +133,8 @@ func Code(err error) engine.Code {
 }
 
 // Violations returns the violations an engine error carries.
-func Violations(err error) []engine.Violation {
-	var e *engine.Error
+func Violations(err error) []errcode.Violation {
+	var e *errcode.Error
 	if errors.As(err, &e) {
 		return e.Violations
 	}

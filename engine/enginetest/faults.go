@@ -14,6 +14,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 	"scriptorium/workspace/faultfs"
 	"scriptorium/workspace/treetest"
@@ -145,7 +146,7 @@ func followUp(ctx context.Context, e *engine.Engine) error {
 			return err
 		}
 		_, err = e.Update(ctx, Tx(rev, Create(followUpPath, "# Follow-up\n\nWritten after the fault. ^f0110a01\n")))
-		if Code(err) != engine.CodeConflict {
+		if Code(err) != errcode.Conflict {
 			return err
 		}
 	}
@@ -293,7 +294,7 @@ type FaultStats struct {
 
 // FaultMatrix runs sc once without faults to learn its trace, then once
 // per plan of FaultPlans(len(trace), full). In each run the call must
-// return an *engine.Error, or succeed only if the outcome is new; then a
+// return an *errcode.Error, or succeed only if the outcome is new; then a
 // follow-up install on the same engine (healthy again) must build on
 // whatever the failed call left; then, reopened, the workspace must be
 // exactly old or exactly new (plus the follow-up), revision and history
@@ -322,9 +323,9 @@ func FaultMatrix(t *testing.T, sc FaultScenario, full bool) FaultStats {
 		}
 		st.Runs++
 		if runErr != nil {
-			var ee *engine.Error
+			var ee *errcode.Error
 			if !errors.As(runErr, &ee) {
-				t.Fatalf("%s (%v): the error is not an *engine.Error: %T %v", what, injected[0], runErr, runErr)
+				t.Fatalf("%s (%v): the error is not an *errcode.Error: %T %v", what, injected[0], runErr, runErr)
 			}
 		} else {
 			st.Succeeded++

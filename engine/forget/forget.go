@@ -27,6 +27,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
 )
@@ -59,15 +60,15 @@ func check(s result.ForgetSelector) error {
 		n++
 		p, t, ok := strings.Cut(s.Thread, "/")
 		if !ok || archive.ValidSegment(p) != nil || archive.ValidSegment(t) != nil {
-			return engine.Errorf(engine.CodeInvalidArgument, "thread %q is not <provider>/<thread>", s.Thread)
+			return errcode.Errorf(errcode.InvalidArgument, "thread %q is not <provider>/<thread>", s.Thread)
 		}
 	}
 	if n != 1 {
-		return engine.Errorf(engine.CodeInvalidArgument, "forget needs exactly one of: source-ids, a speaker id, a thread")
+		return errcode.Errorf(errcode.InvalidArgument, "forget needs exactly one of: source-ids, a speaker id, a thread")
 	}
 	for _, id := range s.Sources {
 		if err := archive.ValidateSourceID(id); err != nil {
-			return engine.Errorf(engine.CodeInvalidArgument, "%v", err)
+			return errcode.Errorf(errcode.InvalidArgument, "%v", err)
 		}
 	}
 	return nil
@@ -106,7 +107,7 @@ func Run(ctx context.Context, e *engine.Engine, sel result.ForgetSelector, dryRu
 			return err
 		}
 		if bad := engine.NewViolations(v, plan.After); len(bad) > 0 {
-			return &engine.Error{Code: engine.CodeRejected, Violations: bad,
+			return &errcode.Error{Code: errcode.Rejected, Violations: bad,
 				Message: fmt.Sprintf("forget rejected: it would leave %d violation(s); nothing was changed", len(bad))}
 		}
 		res, err = preview(ctx, e, v, plan, fp)
@@ -116,7 +117,7 @@ func Run(ctx context.Context, e *engine.Engine, sel result.ForgetSelector, dryRu
 		// Runtime files are scrubbed while the text is known, before the
 		// install: a crash past it leaves the finish step only the ids.
 		if _, err := scrubRuntime(e, fp.needles, true); err != nil {
-			return engine.Wrap(engine.CodeIO, err, "forget %s: scrub runtime files (the memory files were not changed)", sel)
+			return errcode.Wrap(errcode.IO, err, "forget %s: scrub runtime files (the memory files were not changed)", sel)
 		}
 		out, err := tx.Install(ctx, ch)
 		if err != nil {
@@ -125,11 +126,11 @@ func Run(ctx context.Context, e *engine.Engine, sel result.ForgetSelector, dryRu
 		res.Revision = out.Revision
 		e.CrashPoint(engine.ForgetCleanupCrashPoint)
 		if err := insertLedger(ctx, e.Records(), out.Revision, rec); err != nil {
-			return engine.Wrap(engine.CodeIO, err, "forgot %s at revision %d, but its ledger row is not written yet "+
+			return errcode.Wrap(errcode.IO, err, "forgot %s at revision %d, but its ledger row is not written yet "+
 				"(it is, with the clean-up, when the workspace is next opened)", sel, out.Revision)
 		}
 		if err := finish(ctx, tx, out.Revision, rec, fp.needles); err != nil {
-			return engine.Wrap(engine.CodeIO, err, "forgot %s at revision %d, but cleaning up outside the files is not finished "+
+			return errcode.Wrap(errcode.IO, err, "forgot %s at revision %d, but cleaning up outside the files is not finished "+
 				"(it is finished when the workspace is next opened)", sel, out.Revision)
 		}
 		// Marks the step done in the core's registry (it finds the ledger

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -174,14 +175,14 @@ func TestForget_SpeakerPreviewThenApply(t *testing.T) {
 	}
 	// Revert cannot bring it back: neither the forget nor the write that
 	// archived it (its recorded bytes were scrubbed).
-	if _, err := revert.Revert(ctx, e, res.Revision, true); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := revert.Revert(ctx, e, res.Revision, true); ftCode(err) != errcode.InvalidArgument {
 		t.Errorf("revert of the forget: %v", err)
 	}
-	if _, err := revert.Revert(ctx, e, 1, true); ftCode(err) != engine.CodeInvalidArgument || !strings.Contains(err.Error(), "forget") {
+	if _, err := revert.Revert(ctx, e, 1, true); ftCode(err) != errcode.InvalidArgument || !strings.Contains(err.Error(), "forget") {
 		t.Errorf("revert of the scrubbed write: %v", err)
 	}
 	// The same selection again holds nothing left to forget.
-	if _, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeInvalidArgument {
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != errcode.InvalidArgument {
 		t.Errorf("second forget: %v", err)
 	}
 	// Importing the transcript again brings nothing back.
@@ -204,14 +205,14 @@ func TestForget_Errors(t *testing.T) {
 	e, _ := forgetSetup(t)
 	tests := []struct {
 		sel  result.ForgetSelector
-		code engine.Code
+		code errcode.Code
 	}{
-		{result.ForgetSelector{Sources: []string{"telegram/grp/99"}}, engine.CodeNotFound},
-		{result.ForgetSelector{Speaker: "nobody"}, engine.CodeInvalidArgument},
-		{result.ForgetSelector{Thread: "telegram/none"}, engine.CodeInvalidArgument},
-		{result.ForgetSelector{}, engine.CodeInvalidArgument},
-		{result.ForgetSelector{Speaker: "u1", Thread: "telegram/grp"}, engine.CodeInvalidArgument},
-		{result.ForgetSelector{Thread: "no-slash"}, engine.CodeInvalidArgument},
+		{result.ForgetSelector{Sources: []string{"telegram/grp/99"}}, errcode.NotFound},
+		{result.ForgetSelector{Speaker: "nobody"}, errcode.InvalidArgument},
+		{result.ForgetSelector{Thread: "telegram/none"}, errcode.InvalidArgument},
+		{result.ForgetSelector{}, errcode.InvalidArgument},
+		{result.ForgetSelector{Speaker: "u1", Thread: "telegram/grp"}, errcode.InvalidArgument},
+		{result.ForgetSelector{Thread: "no-slash"}, errcode.InvalidArgument},
 	}
 	for _, tt := range tests {
 		if _, err := forget.Run(ctx, e, tt.sel, true); ftCode(err) != tt.code {
@@ -219,7 +220,7 @@ func TestForget_Errors(t *testing.T) {
 		}
 	}
 	paired := ftOpen(t, e.StateDir(), asPaired)
-	if _, err := forget.Run(ctx, paired, result.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != engine.CodeForbidden {
+	if _, err := forget.Run(ctx, paired, result.ForgetSelector{Speaker: "u456"}, true); ftCode(err) != errcode.Forbidden {
 		t.Errorf("paired forget: %v", err)
 	}
 }
@@ -239,7 +240,7 @@ func TestInstall_ArchivesStayAppendOnly(t *testing.T) {
 	} {
 		_, err := e.Install(ctx, engine.Change{Kind: "write", Archives: map[string][]byte{arch: data}})
 		vs := ftViolations(err)
-		if ftCode(err) != engine.CodeRejected || len(vs) != 1 || vs[0].Code != "archive_rewrite" {
+		if ftCode(err) != errcode.Rejected || len(vs) != 1 || vs[0].Code != "archive_rewrite" {
 			t.Errorf("%s archive: err = %v", name, err)
 		}
 	}
@@ -247,7 +248,7 @@ func TestInstall_ArchivesStayAppendOnly(t *testing.T) {
 		t.Errorf("a refused rewrite changed files:\n%s", d)
 	}
 	// Appending stays allowed.
-	if _, err := e.Install(ctx, engine.Change{Kind: "write", Archives: map[string][]byte{arch: append(old, []byte("\n")...)}}); ftCode(err) == engine.CodeRejected {
+	if _, err := e.Install(ctx, engine.Change{Kind: "write", Archives: map[string][]byte{arch: append(old, []byte("\n")...)}}); ftCode(err) == errcode.Rejected {
 		t.Errorf("an append was refused: %v", err)
 	}
 }

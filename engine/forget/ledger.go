@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -51,7 +52,7 @@ func Ledger(ctx context.Context, e *engine.Engine) ([]result.ForgetEntry, error)
 	}
 	rows, err := e.Records().Forgets(ctx)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read the forget ledger")
+		return nil, errcode.Wrap(errcode.IO, err, "read the forget ledger")
 	}
 	out := []result.ForgetEntry{}
 	for _, row := range rows {

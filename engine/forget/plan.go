@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 )
@@ -66,14 +67,14 @@ func planForget(e *engine.Engine, v *engine.View, sel result.ForgetSelector) (*f
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, engine.Errorf(engine.CodeNotFound, "no archived record or stored turn has source-id %s", strings.Join(unknown, ", "))
+		return nil, errcode.Errorf(errcode.NotFound, "no archived record or stored turn has source-id %s", strings.Join(unknown, ", "))
 	}
 	if len(fp.targets) == 0 && len(fp.nodes) == 0 {
 		why := "nothing to forget"
 		if len(found) > 0 {
 			why = "everything it selects is forgotten already"
 		}
-		return nil, engine.Errorf(engine.CodeInvalidArgument, "forget %s: %s", sel, why)
+		return nil, errcode.Errorf(errcode.InvalidArgument, "forget %s: %s", sel, why)
 	}
 	fp.archives, fp.removed = engine.ForgetArchives(v, fp.ids)
 	fp.rewriteTopics(v)
@@ -128,12 +129,12 @@ func forgetNodes(e *engine.Engine, sel result.ForgetSelector) ([]sessions.Node, 
 	}
 	st, err := sessions.Open(path, nil)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "open sessions.db")
+		return nil, errcode.Wrap(errcode.IO, err, "open sessions.db")
 	}
 	defer st.Close()
 	nodes, err := st.Forgettable(sessionSelector(sel))
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read sessions.db")
+		return nil, errcode.Wrap(errcode.IO, err, "read sessions.db")
 	}
 	return nodes, nil
 }

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -40,7 +41,7 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 	add("sessions", "sessions.db", sessionsDiff(fp))
 	vecs, err := forgottenVectors(e, v, after)
 	if err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "read the vector cache")
+		return res, errcode.Wrap(errcode.IO, err, "read the vector cache")
 	}
 	res.Vectors = vecs
 	if vecs > 0 {
@@ -50,13 +51,13 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 	}
 	rows, err := scrubState(ctx, e.Records(), 0, fp.needles)
 	if err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "read state.db")
+		return res, errcode.Wrap(errcode.IO, err, "read state.db")
 	}
 	add("history", workspace.MetaRel(workspace.StateDBName), listDiff(workspace.StateDBName, rows,
 		"scrubbed: an earlier copy of the forgotten text (these revisions can no longer be reverted)"))
 	props, err := scrubProposals(e, fp.needles, false)
 	if err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "read proposals")
+		return res, errcode.Wrap(errcode.IO, err, "read proposals")
 	}
 	for _, p := range props {
 		id := strings.TrimPrefix(p, "proposal ")
@@ -65,7 +66,7 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 	}
 	rt, err := scrubRuntime(e, fp.needles, false)
 	if err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "read runtime files")
+		return res, errcode.Wrap(errcode.IO, err, "read runtime files")
 	}
 	for _, p := range rt {
 		add("runtime", p, listDiff(filepath.Base(p), []string{p}, "the forgotten text is replaced by "+forgottenMark+"; a status file or cache naming a forgotten record is removed, a log loses those lines"))

@@ -17,6 +17,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 	"scriptorium/workspace/topic"
@@ -109,14 +110,14 @@ func store(e *engine.Engine, p Proposal) error {
 		return nil
 	}
 	if err := os.MkdirAll(dir(e), workspace.PrivateDir); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "create %s", dir(e))
+		return errcode.Wrap(errcode.IO, err, "create %s", dir(e))
 	}
 	data, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "encode proposal")
+		return errcode.Wrap(errcode.IO, err, "encode proposal")
 	}
 	if err := workspace.WriteFileAtomic(e.RuntimeDir(), filepath.Join(dir(e), p.ID+".json"), append(data, '\n')); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "store proposal %s", p.ID)
+		return errcode.Wrap(errcode.IO, err, "store proposal %s", p.ID)
 	}
 	return nil
 }
@@ -132,7 +133,7 @@ func List(e *engine.Engine) ([]Proposal, error) {
 		return []Proposal{}, nil
 	}
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "read proposals")
+		return nil, errcode.Wrap(errcode.IO, err, "read proposals")
 	}
 	out := []Proposal{}
 	for _, ent := range entries {
@@ -165,17 +166,17 @@ func validID(id string) bool {
 func read(e *engine.Engine, id string) (Proposal, error) {
 	var p Proposal
 	if !validID(id) {
-		return p, engine.Errorf(engine.CodeInvalidArgument, "%q is not a proposal id (see `proposals`)", id)
+		return p, errcode.Errorf(errcode.InvalidArgument, "%q is not a proposal id (see `proposals`)", id)
 	}
 	data, err := os.ReadFile(filepath.Join(dir(e), id+".json"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return p, engine.Errorf(engine.CodeNotFound, "no proposal %s (see `proposals`)", id)
+		return p, errcode.Errorf(errcode.NotFound, "no proposal %s (see `proposals`)", id)
 	}
 	if err != nil {
-		return p, engine.Wrap(engine.CodeIO, err, "read proposal %s", id)
+		return p, errcode.Wrap(errcode.IO, err, "read proposal %s", id)
 	}
 	if err := json.Unmarshal(data, &p); err != nil || p.ID != id {
-		return p, engine.Errorf(engine.CodeIO, "proposal %s is damaged; decline it", id)
+		return p, errcode.Errorf(errcode.IO, "proposal %s is damaged; decline it", id)
 	}
 	return p, nil
 }
@@ -286,7 +287,7 @@ func choose(p Proposal, only []string) ([]string, error) {
 	}
 	for _, path := range only {
 		if _, ok := p.Files[path]; !ok {
-			return nil, engine.Errorf(engine.CodeInvalidArgument, "proposal %s does not change %s (it changes %s)", p.ID, path, strings.Join(all, ", "))
+			return nil, errcode.Errorf(errcode.InvalidArgument, "proposal %s does not change %s (it changes %s)", p.ID, path, strings.Join(all, ", "))
 		}
 	}
 	return only, nil
@@ -296,7 +297,7 @@ func choose(p Proposal, only []string) ([]string, error) {
 // view to the proposal's result.
 func rebase(v *engine.View, p Proposal, chosen []string) ([]result.Edit, error) {
 	var edits []result.Edit
-	var bad []engine.Violation
+	var bad []errcode.Violation
 	for _, path := range chosen {
 		f := p.Files[path]
 		cur, _, ok := v.Topic(path)
@@ -305,7 +306,7 @@ func rebase(v *engine.View, p Proposal, chosen []string) ([]result.Edit, error) 
 		}
 		merged, conflicts := topic.Merge3(f.Before, cur, f.After)
 		for _, c := range conflicts {
-			bad = append(bad, engine.Violation{Code: "proposal_conflict", Path: path, Line: c.Line,
+			bad = append(bad, errcode.Violation{Code: "proposal_conflict", Path: path, Line: c.Line,
 				Message: fmt.Sprintf("%s changed since the proposal's base revision %d", c.Key, p.BaseRevision)})
 		}
 		if ed, ok := result.FileEdit(path, cur, merged); ok && len(conflicts) == 0 {
@@ -313,7 +314,7 @@ func rebase(v *engine.View, p Proposal, chosen []string) ([]result.Edit, error) 
 		}
 	}
 	if len(bad) > 0 {
-		return nil, &engine.Error{Code: engine.CodeConflict, Violations: bad,
+		return nil, &errcode.Error{Code: errcode.Conflict, Violations: bad,
 			Message: fmt.Sprintf("proposal %s conflicts with changes made since revision %d in %d block(s); nothing was changed (decline it, or run the pass again)", p.ID, p.BaseRevision, len(bad))}
 	}
 	return edits, nil
@@ -333,7 +334,7 @@ func drop(e *engine.Engine, p Proposal, chosen []string) ([]string, error) {
 	sort.Strings(remaining)
 	if len(remaining) == 0 {
 		if err := os.Remove(filepath.Join(dir(e), p.ID+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, engine.Wrap(engine.CodeIO, err, "remove proposal %s", p.ID)
+			return nil, errcode.Wrap(errcode.IO, err, "remove proposal %s", p.ID)
 		}
 		return remaining, nil
 	}
@@ -345,10 +346,10 @@ func drop(e *engine.Engine, p Proposal, chosen []string) ([]string, error) {
 func recordDecline(ctx context.Context, e *engine.Engine, data map[string]any) error {
 	doc, err := json.Marshal(data)
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "record proposal_declined")
+		return errcode.Wrap(errcode.IO, err, "record proposal_declined")
 	}
 	if err := e.Records().AddEvent(ctx, e.Now().UTC().Format(time.RFC3339), "proposal_declined", doc); err != nil {
-		return engine.AsError(err)
+		return errcode.As(err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -86,7 +87,7 @@ func TestAccept_ConflictChangesNothing(t *testing.T) {
 	}
 	tree := enginetest.Tree(t, state)
 	_, err := proposals.Accept(ctx, e, p.ID, nil)
-	if enginetest.Code(err) != engine.CodeConflict {
+	if enginetest.Code(err) != errcode.Conflict {
 		t.Fatalf("err = %v, want CONFLICT", err)
 	}
 	if vs := enginetest.Violations(err); len(vs) != 1 || !strings.Contains(vs[0].Message, "^aaaaaaa1") {
@@ -114,14 +115,14 @@ func TestAcceptOnly_ThenDecline(t *testing.T) {
 	if got := enginetest.Read(t, state, "topics/notes.md"); got != notes {
 		t.Errorf("a file left out of the accept changed:\n%s", got)
 	}
-	if _, err := proposals.Accept(ctx, e, p.ID, []string{"topics/none.md"}); enginetest.Code(err) != engine.CodeInvalidArgument {
+	if _, err := proposals.Accept(ctx, e, p.ID, []string{"topics/none.md"}); enginetest.Code(err) != errcode.InvalidArgument {
 		t.Errorf("accept of a file not in the proposal: err = %v", err)
 	}
 	remaining, err := proposals.Decline(ctx, e, p.ID, nil)
 	if err != nil || len(remaining) != 0 {
 		t.Fatalf("decline = %v, %v", remaining, err)
 	}
-	if _, err := proposals.Accept(ctx, e, p.ID, nil); enginetest.Code(err) != engine.CodeNotFound {
+	if _, err := proposals.Accept(ctx, e, p.ID, nil); enginetest.Code(err) != errcode.NotFound {
 		t.Errorf("accept after decline: err = %v, want NOT_FOUND", err)
 	}
 	if got := enginetest.Read(t, state, "topics/notes.md"); got != notes {

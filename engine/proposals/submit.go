@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -36,7 +37,7 @@ func Submit(ctx context.Context, e *engine.Engine, tx result.Transaction) (Submi
 	}
 	for i, ed := range tx.Edits {
 		if ed.Path != trust.CorePath || (ed.Op != "create" && ed.Op != "append" && ed.Op != "replace") {
-			return out, engine.Errorf(engine.CodeInvalidArgument,
+			return out, errcode.Errorf(errcode.InvalidArgument,
 				"edit %d (%s %s): a proposal carries only create, append or replace of %s; send the other edits as a plain update",
 				i, ed.Op, ed.Path, trust.CorePath)
 		}
@@ -48,7 +49,7 @@ func Submit(ctx context.Context, e *engine.Engine, tx result.Transaction) (Submi
 		}
 		out.Revision = v.Revision
 		if tx.BaseRevision == nil || *tx.BaseRevision != v.Revision {
-			return engine.Errorf(engine.CodeConflict, "base_revision is not the current revision %d; read again and retry", v.Revision)
+			return errcode.Errorf(errcode.Conflict, "base_revision is not the current revision %d; read again and retry", v.Revision)
 		}
 		// The owner installs it when accepting, so the owner's rights are
 		// what the plan is checked against.
@@ -57,7 +58,7 @@ func Submit(ctx context.Context, e *engine.Engine, tx result.Transaction) (Submi
 			return err
 		}
 		if bad := engine.NewViolations(v, plan.After); len(bad) > 0 {
-			return &engine.Error{Code: engine.CodeRejected, Violations: bad,
+			return &errcode.Error{Code: errcode.Rejected, Violations: bad,
 				Message: fmt.Sprintf("proposal rejected: %d violation(s); nothing was proposed", len(bad))}
 		}
 		p := FromPlan(e, "update", "", v, plan)

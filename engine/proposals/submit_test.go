@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -33,7 +33,7 @@ func TestSubmit_PairedCoreBecomesAProposal(t *testing.T) {
 			owner := enginetest.Open(t, state)
 			rev := enginetest.Revision(t, owner)
 			before := enginetest.Tree(t, state)
-			if _, err := paired.Update(ctx, enginetest.Tx(rev, c.edit)); enginetest.Code(err) != engine.CodeForbidden ||
+			if _, err := paired.Update(ctx, enginetest.Tx(rev, c.edit)); enginetest.Code(err) != errcode.Forbidden ||
 				!strings.Contains(err.Error(), "--propose") {
 				t.Fatalf("paired update of core.md: %v, want FORBIDDEN offering the proposal route", err)
 			}
@@ -52,7 +52,7 @@ func TestSubmit_PairedCoreBecomesAProposal(t *testing.T) {
 				t.Fatalf("proposals = %+v, %v", list, err)
 			}
 			// Only the owner decides.
-			if _, err := proposals.Accept(ctx, paired, sub.Proposal, nil); enginetest.Code(err) != engine.CodeForbidden {
+			if _, err := proposals.Accept(ctx, paired, sub.Proposal, nil); enginetest.Code(err) != errcode.Forbidden {
 				t.Errorf("paired accepted its own proposal: %v", err)
 			}
 			if _, err := proposals.Accept(ctx, owner, sub.Proposal, nil); err != nil {
@@ -74,14 +74,14 @@ func TestSubmit_Refusals(t *testing.T) {
 	cases := []struct {
 		name string
 		tx   result.Transaction
-		want engine.Code
+		want errcode.Code
 	}{
-		{"another file", enginetest.Tx(rev, enginetest.Append("topics/notes.md", "More. ^c0c0c0c1\n")), engine.CodeInvalidArgument},
+		{"another file", enginetest.Tx(rev, enginetest.Append("topics/notes.md", "More. ^c0c0c0c1\n")), errcode.InvalidArgument},
 		{"core.md and another file", enginetest.Tx(rev, enginetest.Append(trust.CorePath, "More. ^c0c0c0c1\n"),
-			enginetest.Create("topics/x.md", "# X\n\nX. ^c0c0c0c2\n")), engine.CodeInvalidArgument},
-		{"delete core.md", enginetest.Tx(rev, enginetest.Delete(trust.CorePath)), engine.CodeInvalidArgument},
-		{"stale base", enginetest.Tx(rev+1, enginetest.Append(trust.CorePath, "More. ^c0c0c0c1\n")), engine.CodeConflict},
-		{"a duplicate block id", enginetest.Tx(rev, enginetest.Append(trust.CorePath, "Again. ^aaaaaaa1\n")), engine.CodeRejected},
+			enginetest.Create("topics/x.md", "# X\n\nX. ^c0c0c0c2\n")), errcode.InvalidArgument},
+		{"delete core.md", enginetest.Tx(rev, enginetest.Delete(trust.CorePath)), errcode.InvalidArgument},
+		{"stale base", enginetest.Tx(rev+1, enginetest.Append(trust.CorePath, "More. ^c0c0c0c1\n")), errcode.Conflict},
+		{"a duplicate block id", enginetest.Tx(rev, enginetest.Append(trust.CorePath, "Again. ^aaaaaaa1\n")), errcode.Rejected},
 	}
 	for _, c := range cases {
 		if _, err := proposals.Submit(ctx, paired, c.tx); enginetest.Code(err) != c.want {

@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -22,7 +23,7 @@ func ExplainCore(ctx context.Context, e *engine.Engine, ref string) (result.Core
 	}
 	id := strings.TrimPrefix(strings.TrimSpace(ref), "^")
 	if !topic.IsBlockID(id) {
-		return result.CoreExplanation{}, engine.Errorf(engine.CodeInvalidArgument, "%q is not a block id (^ and 8 hex digits)", ref)
+		return result.CoreExplanation{}, errcode.Errorf(errcode.InvalidArgument, "%q is not a block id (^ and 8 hex digits)", ref)
 	}
 	v, err := e.View(ctx)
 	if err != nil {
@@ -34,7 +35,7 @@ func ExplainCore(ctx context.Context, e *engine.Engine, ref string) (result.Core
 	}
 	bv, ok := got.(result.BlockView)
 	if !ok {
-		return result.CoreExplanation{}, engine.Errorf(engine.CodeNotFound, "no block ^%s", id)
+		return result.CoreExplanation{}, errcode.Errorf(errcode.NotFound, "no block ^%s", id)
 	}
 	_, rep := e.CoreRender(v)
 	x := result.CoreExplanation{ID: id, Path: bv.Path, Budget: rep.Budget, CoreTokens: rep.Tokens, Trust: bv.Trust,
@@ -49,7 +50,7 @@ func ExplainCore(ctx context.Context, e *engine.Engine, ref string) (result.Core
 	}
 	_, f, _ := v.Topic(coreTopicPath)
 	if f == nil {
-		return x, engine.Errorf(engine.CodeConflict, "topics/core.md changed while it was read; try again")
+		return x, errcode.Errorf(errcode.Conflict, "topics/core.md changed while it was read; try again")
 	}
 	pinnedUntil := topic.PinnedEnd(f.Elements)
 	var firstExcluded string
@@ -112,7 +113,7 @@ func ReorderCore(ctx context.Context, e *engine.Engine, ref string, m result.Cor
 		}
 		data, f, ok := v.Topic(coreTopicPath)
 		if !ok {
-			return engine.Errorf(engine.CodeNotFound, "there is no topics/core.md")
+			return errcode.Errorf(errcode.NotFound, "there is no topics/core.md")
 		}
 		_, res.Before = e.CoreRender(v)
 		els, pos, pinned, err := reorder(f.Elements, id, m)
@@ -152,7 +153,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 		}
 	}
 	if at < 0 {
-		return nil, 0, false, engine.Errorf(engine.CodeNotFound, "no block ^%s in %s", id, coreTopicPath)
+		return nil, 0, false, errcode.Errorf(errcode.NotFound, "no block ^%s in %s", id, coreTopicPath)
 	}
 	block := els[at]
 	wasPinned := at < topic.PinnedEnd(els)
@@ -204,7 +205,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 		insertAt(end)
 	case m.Unpin:
 		if !wasPinned {
-			return nil, 0, false, engine.Errorf(engine.CodeInvalidArgument, "^%s is not pinned", id)
+			return nil, 0, false, errcode.Errorf(errcode.InvalidArgument, "^%s is not pinned", id)
 		}
 		// First in the section after the pinned one, which a pin made when
 		// it created the pinned section.
@@ -226,7 +227,7 @@ func reorder(in []topic.Element, id string, m result.CoreMove) ([]topic.Element,
 	case m.Delta != 0:
 		insertAt(before(max(blocksBefore+m.Delta, 0)))
 	default:
-		return nil, 0, false, engine.Errorf(engine.CodeInvalidArgument, "say where to move ^%s: --top, --to N, --pin or --unpin", id)
+		return nil, 0, false, errcode.Errorf(errcode.InvalidArgument, "say where to move ^%s: --top, --to N, --pin or --unpin", id)
 	}
 	pos := 0
 	for i, el := range els {

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // explainSetup opens a workspace whose topics/core.md holds four blocks
@@ -57,10 +58,10 @@ func TestExplainCore(t *testing.T) {
 	if err != nil || other.State != "not_in_core" || other.Position != 0 || !strings.Contains(other.Reason, "topics/other.md") {
 		t.Errorf("a block outside topics/core.md = %+v, %v", other, err)
 	}
-	if _, err := recall.ExplainCore(ctx, e, "^deadbeef"); enginetest.Code(err) != engine.CodeNotFound {
+	if _, err := recall.ExplainCore(ctx, e, "^deadbeef"); enginetest.Code(err) != errcode.NotFound {
 		t.Errorf("unknown block: %v", err)
 	}
-	if _, err := recall.ExplainCore(ctx, e, "nope"); enginetest.Code(err) != engine.CodeInvalidArgument {
+	if _, err := recall.ExplainCore(ctx, e, "nope"); enginetest.Code(err) != errcode.InvalidArgument {
 		t.Errorf("not an id: %v", err)
 	}
 }
@@ -105,10 +106,10 @@ func TestReorderCore(t *testing.T) {
 		t.Errorf("move to 4 = %+v, %v", res, err)
 	}
 	enginetest.VerifyClean(t, e)
-	if _, err := recall.ReorderCore(ctx, e, "c0000009", result.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeNotFound {
+	if _, err := recall.ReorderCore(ctx, e, "c0000009", result.CoreMove{Top: true}); enginetest.Code(err) != errcode.NotFound {
 		t.Errorf("reorder of a block outside core: %v", err)
 	}
-	if _, err := recall.ReorderCore(ctx, enginetest.Open(t, state, enginetest.AsPaired), "c0000001", result.CoreMove{Top: true}); enginetest.Code(err) != engine.CodeForbidden && enginetest.Code(err) != engine.CodeRejected {
+	if _, err := recall.ReorderCore(ctx, enginetest.Open(t, state, enginetest.AsPaired), "c0000001", result.CoreMove{Top: true}); enginetest.Code(err) != errcode.Forbidden && enginetest.Code(err) != errcode.Rejected {
 		t.Errorf("a paired reorder: %v", err)
 	}
 }

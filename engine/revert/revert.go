@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
@@ -68,17 +69,17 @@ func Revert(ctx context.Context, e *engine.Engine, rev int64, dryRun bool) (resu
 func historyFiles(ctx context.Context, rec *records.Store, rev int64) (records.Revision, error) {
 	r, err := rec.Files(ctx, rev)
 	if errors.Is(err, records.ErrNoRevision) {
-		return r, engine.Errorf(engine.CodeNotFound, "no installed transaction has revision %d (see `history`)", rev)
+		return r, errcode.Errorf(errcode.NotFound, "no installed transaction has revision %d (see `history`)", rev)
 	}
 	if err != nil {
-		return r, engine.AsError(err)
+		return r, errcode.As(err)
 	}
 	if r.Kind == "forget" {
-		return r, engine.Errorf(engine.CodeInvalidArgument,
+		return r, errcode.Errorf(errcode.InvalidArgument,
 			"revision %d is a forget: what it removed is gone for good and no revert can bring it back", rev)
 	}
 	if by := r.ScrubbedBy; by > 0 {
-		return r, engine.Errorf(engine.CodeInvalidArgument,
+		return r, errcode.Errorf(errcode.InvalidArgument,
 			"revision %d cannot be reverted: the forget at revision %d removed its recorded file contents, which held forgotten text", rev, by)
 	}
 	topics := 0
@@ -89,13 +90,13 @@ func historyFiles(ctx context.Context, rec *records.Store, rev int64) (records.R
 	}
 	switch {
 	case len(r.Changed) == 0:
-		return r, engine.Errorf(engine.CodeInvalidArgument,
+		return r, errcode.Errorf(errcode.InvalidArgument,
 			"revision %d (%s) changed no file: a promotion is undone by rejecting the source, not by a revert", rev, r.Kind)
 	case topics == 0:
-		return r, engine.Errorf(engine.CodeInvalidArgument,
+		return r, errcode.Errorf(errcode.InvalidArgument,
 			"revision %d (%s) only appended source records; archives are append-only, so there is nothing to revert", rev, r.Kind)
 	case len(r.Files) < topics:
-		return r, engine.Errorf(engine.CodeInvalidArgument,
+		return r, errcode.Errorf(errcode.InvalidArgument,
 			"revision %d was installed before installs recorded file contents; it cannot be reverted", rev)
 	}
 	return r, nil
@@ -111,7 +112,7 @@ func revertEdits(ctx context.Context, rec *records.Store, v *engine.View, target
 	}
 	sort.Strings(paths)
 	var edits []result.Edit
-	var bad []engine.Violation
+	var bad []errcode.Violation
 	for _, p := range paths {
 		fc := target.Files[p]
 		cur, _, exists := v.Topic(p)
@@ -125,7 +126,7 @@ func revertEdits(ctx context.Context, rec *records.Store, v *engine.View, target
 				return nil, err
 			}
 			for _, c := range conflicts {
-				bad = append(bad, engine.Violation{Code: "revert_conflict", Path: p, Line: c.Line,
+				bad = append(bad, errcode.Violation{Code: "revert_conflict", Path: p, Line: c.Line,
 					Message: fmt.Sprintf("%s was changed again later (%s)", c.Key, later.blame(c.Key))})
 			}
 			continue
@@ -135,7 +136,7 @@ func revertEdits(ctx context.Context, rec *records.Store, v *engine.View, target
 		}
 	}
 	if len(bad) > 0 {
-		return nil, &engine.Error{Code: engine.CodeConflict, Violations: bad,
+		return nil, &errcode.Error{Code: errcode.Conflict, Violations: bad,
 			Message: fmt.Sprintf("cannot revert revision %d: %d block(s) were changed again by later transactions; nothing was changed", target.Revision, len(bad))}
 	}
 	return edits, nil
@@ -154,7 +155,7 @@ type laterRevisions []laterChange
 func laterChanges(ctx context.Context, rec *records.Store, after int64, path string) (laterRevisions, error) {
 	revs, err := rec.FilesAfter(ctx, after)
 	if err != nil {
-		return nil, engine.AsError(err)
+		return nil, errcode.As(err)
 	}
 	var out laterRevisions
 	for _, r := range revs {

@@ -12,6 +12,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -29,7 +30,7 @@ func Reject(ctx context.Context, e *engine.Engine, refs []string, reason string)
 		return res, err
 	}
 	if len(refs) == 0 {
-		return res, engine.Errorf(engine.CodeInvalidArgument, "reject needs at least one source-id")
+		return res, errcode.Errorf(errcode.InvalidArgument, "reject needs at least one source-id")
 	}
 	reason = strings.TrimSpace(reason)
 	// Under the write lock a concurrent promotion of the same source
@@ -45,14 +46,14 @@ func Reject(ctx context.Context, e *engine.Engine, refs []string, reason string)
 		for _, ref := range refs {
 			src, ok := v.Source(ref)
 			if !ok {
-				return engine.Errorf(engine.CodeNotFound, "no source with source-id %s; nothing was rejected", ref)
+				return errcode.Errorf(errcode.NotFound, "no source with source-id %s; nothing was rejected", ref)
 			}
 			if !src.Pending {
 				why := "it was never pending"
 				if src.Promoted {
 					why = "the owner promoted it"
 				}
-				return engine.Errorf(engine.CodeInvalidArgument, "source %s is trusted (%s): only pending sources can be rejected; nothing was rejected", ref, why)
+				return errcode.Errorf(errcode.InvalidArgument, "source %s is trusted (%s): only pending sources can be rejected; nothing was rejected", ref, why)
 			}
 			if seen[ref] {
 				continue
@@ -63,7 +64,7 @@ func Reject(ctx context.Context, e *engine.Engine, refs []string, reason string)
 		}
 		added, err := e.Ledger().Reject(ctx, batch)
 		if err != nil {
-			return engine.Wrap(engine.CodeIO, err, "record rejection")
+			return errcode.Wrap(errcode.IO, err, "record rejection")
 		}
 		if added != nil {
 			res.Rejected = added

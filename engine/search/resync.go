@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/errcode"
 	"scriptorium/workspace/manifest"
 )
 
@@ -115,14 +116,14 @@ func (st *state) resyncIndex(ctx context.Context, ix *index.Index, c engine.Corp
 			if errors.Is(err, index.ErrCorrupt) {
 				return written, false, nil // damaged: the rebuild repairs it
 			}
-			return written, false, engine.Wrap(engine.CodeIO, err, "search index")
+			return written, false, errcode.Wrap(errcode.IO, err, "search index")
 		}
 		upserts, deletes := c.Resync(chunk, refs, old)
 		if err := ix.ApplyWithMeta(upserts, deletes, meta); err != nil {
 			if errors.Is(err, index.ErrCorrupt) {
 				return written, false, nil
 			}
-			return written, false, engine.Wrap(engine.CodeIO, err, "search index")
+			return written, false, errcode.Wrap(errcode.IO, err, "search index")
 		}
 		written += len(upserts) + len(deletes)
 		refs = map[string]bool{} // promotions are done with the first batch

@@ -20,6 +20,7 @@ import (
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -131,39 +132,39 @@ func checkQuery(q result.SearchQuery) (index.Query, error) {
 	text := strings.TrimSpace(q.Text)
 	switch {
 	case text == "":
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "empty query")
+		return iq, errcode.Errorf(errcode.InvalidArgument, "empty query")
 	case utf8.RuneCountInString(q.Text) > index.MaxQueryRunes:
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "query is longer than %d characters", index.MaxQueryRunes)
+		return iq, errcode.Errorf(errcode.InvalidArgument, "query is longer than %d characters", index.MaxQueryRunes)
 	case !utf8.ValidString(q.Text):
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "query is not valid UTF-8")
+		return iq, errcode.Errorf(errcode.InvalidArgument, "query is not valid UTF-8")
 	}
 	switch q.Method {
 	case "", engine.MethodBM25, engine.MethodHybrid:
 	case engine.MethodEmbedding:
 		if q.Speaker != "" {
-			return iq, engine.Errorf(engine.CodeInvalidArgument, "method=embedding cannot filter by speaker: embedding results carry no trusted speaker")
+			return iq, errcode.Errorf(errcode.InvalidArgument, "method=embedding cannot filter by speaker: embedding results carry no trusted speaker")
 		}
 	default:
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", q.Method)
+		return iq, errcode.Errorf(errcode.InvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", q.Method)
 	}
 	switch q.Sort {
 	case "", "score", "date":
 	default:
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "unknown sort %q (want score or date)", q.Sort)
+		return iq, errcode.Errorf(errcode.InvalidArgument, "unknown sort %q (want score or date)", q.Sort)
 	}
 	if q.Limit < 0 || q.Limit > index.MaxLimit {
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "limit must be between 1 and %d", index.MaxLimit)
+		return iq, errcode.Errorf(errcode.InvalidArgument, "limit must be between 1 and %d", index.MaxLimit)
 	}
 	since, err := index.ParseBound(q.Since, false)
 	if err != nil {
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", q.Since)
+		return iq, errcode.Errorf(errcode.InvalidArgument, "since %q: want YYYY-MM-DD or an RFC 3339 time", q.Since)
 	}
 	until, err := index.ParseBound(q.Until, true)
 	if err != nil {
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "until %q: want YYYY-MM-DD or an RFC 3339 time", q.Until)
+		return iq, errcode.Errorf(errcode.InvalidArgument, "until %q: want YYYY-MM-DD or an RFC 3339 time", q.Until)
 	}
 	if !since.IsZero() && !until.IsZero() && until.Before(since) {
-		return iq, engine.Errorf(engine.CodeInvalidArgument, "until is before since")
+		return iq, errcode.Errorf(errcode.InvalidArgument, "until is before since")
 	}
 	iq = index.Query{Text: q.Text, Speaker: strings.TrimSpace(q.Speaker), PathPrefix: q.Path,
 		Since: since, Until: until, Sort: q.Sort, Limit: q.Limit, Explain: q.Explain}

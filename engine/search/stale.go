@@ -7,6 +7,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/errcode"
 )
 
 // A search must not fail because another process has the index to itself
@@ -37,7 +38,7 @@ func stale(ctx context.Context, ix *index.Index) bool {
 func (st *state) searchAsItStands(ix *index.Index, c engine.Corpus, iq index.Query) ([]index.Hit, error) {
 	all, err := ix.Search(iq)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "search")
+		return nil, errcode.Wrap(errcode.IO, err, "search")
 	}
 	return st.held(c, all), nil
 }
@@ -84,6 +85,6 @@ func (st *state) searchStale(ctx context.Context, c engine.Corpus, iq index.Quer
 
 // lockBusy reports whether err is the index held by another process.
 func lockBusy(err error) bool {
-	var ee *engine.Error
-	return errors.As(err, &ee) && ee.Code == engine.CodeLockBusy
+	var ee *errcode.Error
+	return errors.As(err, &ee) && ee.Code == errcode.LockBusy
 }

@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // The search index is a cache of topics/ and sources/: it is opened for one
@@ -26,12 +27,12 @@ func (st *state) openIndex() (*index.Index, error) {
 	announceWrite(st.dir)
 	ix, err := index.OpenWith(st.dir, index.Options{LockTimeout: time.Second})
 	if errors.Is(err, index.ErrLocked) {
-		return nil, &engine.Error{Code: engine.CodeLockBusy, Message: "the search index is in use by another process; try again", Err: err}
+		return nil, &errcode.Error{Code: errcode.LockBusy, Message: "the search index is in use by another process; try again", Err: err}
 	}
 	if err != nil {
 		// The index names the operation and its directory ("open index
 		// /x/.scriptorium/index: …"); another prefix would only repeat it.
-		return nil, &engine.Error{Code: engine.CodeIO, Message: err.Error(), Err: err}
+		return nil, &errcode.Error{Code: errcode.IO, Message: err.Error(), Err: err}
 	}
 	return ix, nil
 }
@@ -48,7 +49,7 @@ func (st *state) openReadOnly() (*index.Index, error) {
 func (st *state) syncIndex(ctx context.Context, ix *index.Index, c engine.Corpus) (bool, error) {
 	fp := c.Fingerprint()
 	if _, err := ix.Meta(index.FingerprintKey); err != nil && !errors.Is(err, index.ErrCorrupt) {
-		return false, engine.Wrap(engine.CodeIO, err, "read search index")
+		return false, errcode.Wrap(errcode.IO, err, "read search index")
 	}
 	// A damaged index has marked itself for a rebuild: the rebuild below is
 	// its repair.
@@ -73,11 +74,11 @@ func (st *state) syncIndex(ctx context.Context, ix *index.Index, c engine.Corpus
 // what names the operation in an error.
 func (st *state) rebuild(ix *index.Index, c engine.Corpus, what string) error {
 	if err := ix.Rebuild(c.Docs()); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "%s", what)
+		return errcode.Wrap(errcode.IO, err, "%s", what)
 	}
 	st.rebuilds.Add(1)
 	if err := ix.ApplyWithMeta(nil, nil, c.Meta(time.Now())); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "%s", what)
+		return errcode.Wrap(errcode.IO, err, "%s", what)
 	}
 	return nil
 }
@@ -187,13 +188,13 @@ func (st *state) searchIndex(ctx context.Context, e *engine.Engine, c engine.Cor
 		case errors.Is(err, index.ErrCorrupt) && attempt == 1:
 			continue
 		case errors.Is(err, index.ErrCorrupt):
-			return nil, &engine.Error{Code: engine.CodeIO, Err: err,
+			return nil, &errcode.Error{Code: errcode.IO, Err: err,
 				Message: "the search index is damaged and rebuilding it did not help: " + err.Error()}
 		case errors.Is(err, index.ErrClosed):
-			return nil, engine.Wrap(engine.CodeIO, err, "search")
+			return nil, errcode.Wrap(errcode.IO, err, "search")
 		}
 		// checkQuery has already refused every malformed query the index
 		// knows of, so this is the index refusing one it could not parse.
-		return nil, &engine.Error{Code: engine.CodeInvalidArgument, Message: err.Error(), Err: err}
+		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: err.Error(), Err: err}
 	}
 }

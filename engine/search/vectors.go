@@ -7,6 +7,7 @@ import (
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -50,9 +51,9 @@ func methodFor(e *engine.Engine, q result.SearchQuery) (string, error) {
 		return m, nil
 	case engine.MethodHybrid, engine.MethodEmbedding:
 		if !configured {
-			return "", engine.Errorf(engine.CodeNotConfigured, "method=%s needs an embedder: add an [embeddings] section to config.toml", m)
+			return "", errcode.Errorf(errcode.NotConfigured, "method=%s needs an embedder: add an [embeddings] section to config.toml", m)
 		}
 		return m, nil
 	}
-	return "", engine.Errorf(engine.CodeInvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", m)
+	return "", errcode.Errorf(errcode.InvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", m)
 }

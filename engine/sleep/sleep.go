@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine/model"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
@@ -171,7 +172,7 @@ func (p *pass) withModel(ctx context.Context, m model.Model, opts SleepOptions) 
 			return err
 		}
 		if before.Revision != seen.Revision {
-			out, err = p.fail(ctx, seen, rep, engine.Errorf(engine.CodeConflict,
+			out, err = p.fail(ctx, seen, rep, errcode.Errorf(errcode.Conflict,
 				"the workspace changed (revision %d → %d) while the model was answering; nothing was changed, run the pass again",
 				seen.Revision, before.Revision))
 			return err
@@ -200,7 +201,7 @@ func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, e
 		return p.recordEmpty(ctx, before, rep)
 	}
 	if bad := sleepRuleViolations(before, plan.After, redirect); len(bad) > 0 {
-		return p.fail(ctx, before, rep, &engine.Error{Code: engine.CodeRejected, Violations: bad,
+		return p.fail(ctx, before, rep, &errcode.Error{Code: errcode.Rejected, Violations: bad,
 			Message: fmt.Sprintf("sleep pass rejected: %d rule violation(s); nothing was changed", len(bad))})
 	}
 	if p.propose {
@@ -243,7 +244,7 @@ func (p *pass) recordEmpty(ctx context.Context, v *engine.View, rep result.PassR
 func (p *pass) fail(ctx context.Context, v *engine.View, rep result.PassReport, cause error) (result.PassReport, error) {
 	rep.Changed = []result.FileDiff{}
 	rep.Revision = 0
-	rep.Error = engine.AsError(cause).Error()
+	rep.Error = errcode.As(cause).Error()
 	rep.CoreGap = p.e.CoreExcluded(v)
 	if err := p.e.RecordPass(ctx, &rep); err != nil {
 		return rep, err
@@ -257,8 +258,8 @@ func (p *pass) fail(ctx context.Context, v *engine.View, rep result.PassReport, 
 // nothing is merged into, or out of, a pending block). With a redirect map
 // (the offline organiser) every block id must also survive or be declared
 // merged into a surviving block.
-func sleepRuleViolations(before, after *engine.View, redirect map[string]string) []engine.Violation {
-	var out []engine.Violation
+func sleepRuleViolations(before, after *engine.View, redirect map[string]string) []errcode.Violation {
+	var out []errcode.Violation
 	afterCited := after.CitedSources()
 	lost := map[string]bool{}
 	for _, p := range before.TopicPaths() {
@@ -270,7 +271,7 @@ func sleepRuleViolations(before, after *engine.View, redirect map[string]string)
 			for _, c := range el.Def.Sources {
 				if !afterCited[c.SourceID] && !lost[c.SourceID] {
 					lost[c.SourceID] = true
-					out = append(out, engine.Violation{Code: "citation_lost", Path: p, Line: el.Line,
+					out = append(out, errcode.Violation{Code: "citation_lost", Path: p, Line: el.Line,
 						Message: fmt.Sprintf("source %s is cited before the pass and by no footnote after it", c.SourceID)})
 				}
 			}
@@ -292,10 +293,10 @@ func sleepRuleViolations(before, after *engine.View, redirect map[string]string)
 			if !before.BlockTrusted(p, b) {
 				switch {
 				case !kept:
-					out = append(out, engine.Violation{Code: "pending_changed", Path: p, Line: b.Line,
+					out = append(out, errcode.Violation{Code: "pending_changed", Path: p, Line: b.Line,
 						Message: fmt.Sprintf("pending block ^%s was removed; pending blocks are never deleted or merged", b.BlockID)})
 				case blockFingerprint(file, b) != blockFingerprint(now.file, now.el):
-					out = append(out, engine.Violation{Code: "pending_changed", Path: p, Line: b.Line,
+					out = append(out, errcode.Violation{Code: "pending_changed", Path: p, Line: b.Line,
 						Message: fmt.Sprintf("pending block ^%s changed its text or sources; pending blocks are left alone until promoted", b.BlockID)})
 				}
 				continue
@@ -304,7 +305,7 @@ func sleepRuleViolations(before, after *engine.View, redirect map[string]string)
 				continue
 			}
 			if to, ok := redirect[b.BlockID]; !ok || afterBlocks[to].file == nil {
-				out = append(out, engine.Violation{Code: "block_lost", Path: p, Line: b.Line,
+				out = append(out, errcode.Violation{Code: "block_lost", Path: p, Line: b.Line,
 					Message: fmt.Sprintf("block ^%s disappeared without being merged into another block", b.BlockID)})
 			}
 		}
@@ -359,7 +360,7 @@ func sleepModel(conf config.Config, getenv func(string) string, opts SleepOption
 		cfg.Name = name
 	default:
 		if c.Provider == "" || c.Provider == config.OfflineModelName {
-			return nil, engine.Errorf(engine.CodeModelConfig,
+			return nil, errcode.Errorf(errcode.ModelConfig,
 				"--model %s needs a provider: set model.provider in config.toml or write --model PROVIDER:%s", spec, spec)
 		}
 		cfg.Name = spec
@@ -376,21 +377,21 @@ func sleepModel(conf config.Config, getenv func(string) string, opts SleepOption
 
 // sleepModelError maps a provider failure onto the engine's closed set of
 // codes; the model package already speaks the same MODEL_* words.
-func sleepModelError(err error) *engine.Error {
+func sleepModelError(err error) *errcode.Error {
 	var me *model.Error
 	if errors.As(err, &me) {
-		code := engine.Code(me.Code)
+		code := errcode.Code(me.Code)
 		switch code {
-		case engine.CodeModelUnavailable, engine.CodeModelAuth, engine.CodeModelConfig, engine.CodeModelOutputInvalid:
+		case errcode.ModelUnavailable, errcode.ModelAuth, errcode.ModelConfig, errcode.ModelOutputInvalid:
 		default:
-			code = engine.CodeModelUnavailable
+			code = errcode.ModelUnavailable
 		}
-		return &engine.Error{Code: code, Message: "sleep model: " + me.Message, Err: err}
+		return &errcode.Error{Code: code, Message: "sleep model: " + me.Message, Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &engine.Error{Code: engine.CodeModelUnavailable, Message: "sleep model: " + err.Error(), Err: err}
+		return &errcode.Error{Code: errcode.ModelUnavailable, Message: "sleep model: " + err.Error(), Err: err}
 	}
-	return engine.AsError(err)
+	return errcode.As(err)
 }
 
 // parseSleepAnswer reads the model's {"edits":[…]} answer. An answer that
@@ -398,7 +399,7 @@ func sleepModelError(err error) *engine.Error {
 // judged later, against the whole workspace.
 func parseSleepAnswer(resp model.Response) ([]result.Edit, error) {
 	if resp.Truncated {
-		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer stopped at the token limit; nothing was changed")
+		return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's answer stopped at the token limit; nothing was changed")
 	}
 	obj, err := model.ExtractJSONObject(resp.Text)
 	if err != nil {
@@ -408,10 +409,10 @@ func parseSleepAnswer(resp model.Response) ([]result.Edit, error) {
 		Edits *[]result.Edit `json:"edits"`
 	}
 	if err := json.Unmarshal([]byte(obj), &ans); err != nil {
-		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer is not {\"edits\":[…]}: %v", err)
+		return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's answer is not {\"edits\":[…]}: %v", err)
 	}
 	if ans.Edits == nil {
-		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer has no \"edits\" array")
+		return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's answer has no \"edits\" array")
 	}
 	if len(*ans.Edits) == 0 {
 		return nil, nil
@@ -419,12 +420,12 @@ func parseSleepAnswer(resp model.Response) ([]result.Edit, error) {
 	zero := int64(0)
 	doc, err := json.Marshal(result.Transaction{BaseRevision: &zero, Edits: *ans.Edits})
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's edits cannot be read: %v", err)
+		return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's edits cannot be read: %v", err)
 	}
 	tx, err := result.ParseTransaction(doc)
 	if err != nil {
-		ee := engine.AsError(err)
-		return nil, &engine.Error{Code: engine.CodeRejected, Message: "the model's transaction is malformed: " + ee.Message, Err: err}
+		ee := errcode.As(err)
+		return nil, &errcode.Error{Code: errcode.Rejected, Message: "the model's transaction is malformed: " + ee.Message, Err: err}
 	}
 	return tx.Edits, nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"scriptorium/errcode"
 	"scriptorium/workspace/topic"
 	"scriptorium/workspace/treetest"
 
@@ -336,7 +337,7 @@ func TestSleep_HistoryRow(t *testing.T) {
 func TestSleep_Forbidden(t *testing.T) {
 	e, _ := sleepOpen(t, "empty", trust.Paired)
 	_, err := Sleep(context.Background(), e, SleepOptions{})
-	if engine.AsError(err).Code != engine.CodeForbidden {
+	if errcode.As(err).Code != errcode.Forbidden {
 		t.Fatalf("err = %v, want FORBIDDEN", err)
 	}
 }
@@ -382,8 +383,8 @@ func TestSleep_RuleGuards(t *testing.T) {
 					result.PassReport{Model: config.OfflineModelName})
 				return err
 			})
-			ee := engine.AsError(err)
-			if ee == nil || ee.Code != engine.CodeRejected || len(ee.Violations) == 0 || ee.Violations[0].Code != tt.code {
+			ee := errcode.As(err)
+			if ee == nil || ee.Code != errcode.Rejected || len(ee.Violations) == 0 || ee.Violations[0].Code != tt.code {
 				t.Fatalf("err = %v, want REJECTED with %s", err, tt.code)
 			}
 			if got := sleepTopics(t, e.Root()); !mapsEqual(got, orig) {
@@ -449,8 +450,8 @@ func TestSleep_ModelPasses(t *testing.T) {
 		name     string
 		answer   func(t *testing.T) string
 		err      error
-		wantCode engine.Code // "" = success
-		wantErr  string      // in the recorded report's error text
+		wantCode errcode.Code // "" = success
+		wantErr  string       // in the recorded report's error text
 		changed  []string
 	}{
 		{name: "Accepted", answer: func(t *testing.T) string {
@@ -459,20 +460,20 @@ func TestSleep_ModelPasses(t *testing.T) {
 		{name: "NothingToDo", answer: func(*testing.T) string { return `{"edits":[]}` }},
 		{name: "LosesCitation", answer: func(t *testing.T) string {
 			return sleepEditsJSON(t, result.Edit{Op: "delete", Path: "topics/tracker.md"})
-		}, wantCode: engine.CodeRejected, wantErr: "citation_lost"},
+		}, wantCode: errcode.Rejected, wantErr: "citation_lost"},
 		{name: "TouchesPending", answer: func(t *testing.T) string {
 			return sleepEditsJSON(t, result.Edit{Op: "replace", Path: "topics/group.md", Content: str("# Group\n")})
-		}, wantCode: engine.CodeRejected, wantErr: "pending_file"},
+		}, wantCode: errcode.Rejected, wantErr: "pending_file"},
 		{name: "BreaksFormat", answer: func(t *testing.T) string {
 			return sleepEditsJSON(t, result.Edit{Op: "create", Path: "topics/new.md", Content: str("# New\n\nA paragraph without an id.\n")})
-		}, wantCode: engine.CodeRejected, wantErr: "missing_block_id"},
+		}, wantCode: errcode.Rejected, wantErr: "missing_block_id"},
 		{name: "OutsideTopics", answer: func(t *testing.T) string {
 			return sleepEditsJSON(t, result.Edit{Op: "create", Path: "sources/x.md", Content: str("x\n")})
-		}, wantCode: engine.CodeRejected, wantErr: "bad_path"},
+		}, wantCode: errcode.Rejected, wantErr: "bad_path"},
 		{name: "NotJSON", answer: func(*testing.T) string { return "Everything looks fine to me." },
-			wantCode: engine.CodeModelOutputInvalid, wantErr: "no JSON object"},
+			wantCode: errcode.ModelOutputInvalid, wantErr: "no JSON object"},
 		{name: "Unreachable", err: &model.Error{Code: model.CodeUnavailable, Retryable: true, Message: "connection refused"},
-			wantCode: engine.CodeModelUnavailable, wantErr: "connection refused"},
+			wantCode: errcode.ModelUnavailable, wantErr: "connection refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -501,7 +502,7 @@ func TestSleep_ModelPasses(t *testing.T) {
 				t.Error("the model was shown the text of a pending block")
 			}
 			if tt.wantCode != "" {
-				if engine.AsError(err).Code != tt.wantCode {
+				if errcode.As(err).Code != tt.wantCode {
 					t.Fatalf("err = %v, want %s", err, tt.wantCode)
 				}
 				if !strings.Contains(ps[0].Error, tt.wantErr) || ps[0].Revision != 0 || len(ps[0].Changed) != 0 {
@@ -536,12 +537,12 @@ func TestSleep_ModelName(t *testing.T) {
 	tests := []struct {
 		name, provider, flag string
 		wantNil              bool
-		wantCode             engine.Code
+		wantCode             errcode.Code
 	}{
 		{"DefaultOffline", "offline", "", true, ""},
 		{"ForcedOffline", "openai", "offline", true, ""},
-		{"BareNameWithoutProvider", "offline", "gpt-4o", false, engine.CodeModelConfig},
-		{"ProviderWithoutKey", "offline", "anthropic:claude", false, engine.CodeModelConfig},
+		{"BareNameWithoutProvider", "offline", "gpt-4o", false, errcode.ModelConfig},
+		{"ProviderWithoutKey", "offline", "anthropic:claude", false, errcode.ModelConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -550,7 +551,7 @@ func TestSleep_ModelName(t *testing.T) {
 			cfg.Model.Name = "configured"
 			m, err := sleepModel(cfg, func(string) string { return "" }, SleepOptions{ModelName: tt.flag})
 			if tt.wantCode != "" {
-				if engine.AsError(err).Code != tt.wantCode {
+				if errcode.As(err).Code != tt.wantCode {
 					t.Fatalf("err = %v, want %s", err, tt.wantCode)
 				}
 				return

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/workspace/archive"
 )
@@ -127,7 +127,7 @@ func TestBackfill_FailedBatchResumes(t *testing.T) {
 		e := wtOpen(t, state, &wtModel{answer: func(int, model.Request) (string, error) { return "", unavailable }})
 		tree := ftTree(t, state)
 		res, err := writer.Backfill(ctx, e)
-		if ftCode(err) != engine.CodeModelUnavailable || !engine.AsError(err).Retryable() {
+		if ftCode(err) != errcode.ModelUnavailable || !errcode.As(err).Retryable() {
 			t.Fatalf("backfill: %+v, %v; want MODEL_UNAVAILABLE", res, err)
 		}
 		if res.Sources != 0 || ftRevision(t, e) != 0 || ftTreeDiff(tree, ftTree(t, state)) != "" {
@@ -151,7 +151,7 @@ func TestBackfill_FailedBatchResumes(t *testing.T) {
 	}}
 	e := wtOpen(t, state, m)
 	res, err := writer.Backfill(ctx, e)
-	if ftCode(err) != engine.CodeModelUnavailable {
+	if ftCode(err) != errcode.ModelUnavailable {
 		t.Fatalf("backfill: %+v, %v; want MODEL_UNAVAILABLE on the second batch", res, err)
 	}
 	if len(sent) != 2 || ftRevision(t, e) != 1 || len(ftHistory(t, e)) != 1 {

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -24,7 +24,7 @@ import (
 // sessionFailure is one session a run could not write.
 type sessionFailure struct {
 	key sessions.SessionKey
-	err *engine.Error
+	err *errcode.Error
 }
 
 // sessionLocal reports whether err belongs to the batch of one session,
@@ -33,9 +33,9 @@ func sessionLocal(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	switch engine.AsError(err).Code {
-	case engine.CodeRejected, engine.CodeModelOutputInvalid, engine.CodeInvalidArgument,
-		engine.CodeNotFound, engine.CodeIO:
+	switch errcode.As(err).Code {
+	case errcode.Rejected, errcode.ModelOutputInvalid, errcode.InvalidArgument,
+		errcode.NotFound, errcode.IO:
 		return true
 	}
 	// CONFLICT, LOCK_BUSY, MODEL_UNAVAILABLE (retryable), MODEL_AUTH,
@@ -57,7 +57,7 @@ func sessionName(k sessions.SessionKey) string {
 // carries every failure's violations.
 func (w *writer) failedError() error {
 	first := w.failed[0].err
-	out := &engine.Error{Code: first.Code, Err: first}
+	out := &errcode.Error{Code: first.Code, Err: first}
 	parts := make([]string, 0, len(w.failed))
 	for _, f := range w.failed {
 		parts = append(parts, fmt.Sprintf("%s (%s: %s)", sessionName(f.key), f.err.Code, f.err.Message))
@@ -82,7 +82,7 @@ func (w *writer) recordWriterOutcome(ctx context.Context, res WriteResult, err e
 			st.LastSuccessAt = now
 		}
 	} else {
-		ee := engine.AsError(err)
+		ee := errcode.As(err)
 		st.LastFailure = &result.WriterFailure{Code: ee.Code, Retryable: ee.Retryable(), Message: ee.Message, At: now}
 		if res.Batches > 0 {
 			st.LastSuccessAt = now // the other sessions were written

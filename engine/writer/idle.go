@@ -8,6 +8,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
 )
 
 // WriteIdle is the idle-session watcher (SPEC §7): every session whose
@@ -28,7 +29,7 @@ func WriteIdle(ctx context.Context, e *engine.Engine, idle time.Duration) error 
 	pending, err := store.PendingSessions(e.WorkspaceID())
 	store.Close()
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "sessions.db")
+		return errcode.Wrap(errcode.IO, err, "sessions.db")
 	}
 	cutoff := e.Now().Add(-idle)
 	var firstRetryable error
@@ -39,7 +40,7 @@ func WriteIdle(ctx context.Context, e *engine.Engine, idle time.Duration) error 
 		_, err := Write(ctx, e, WriteOptions{Force: true, Session: p.Session, Provider: p.Provider})
 		ev := result.IngestEvent{Kind: "ingest_ended", Session: p.Session, OK: err == nil, Time: formatTime(e.Now())}
 		if err != nil {
-			ee := engine.AsError(err)
+			ee := errcode.As(err)
 			if ee.Retryable() {
 				if firstRetryable == nil {
 					firstRetryable = err
@@ -68,14 +69,14 @@ func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
 	defer store.Close()
 	branches, err := store.Branches(session)
 	if err != nil {
-		return engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
+		return errcode.Wrap(errcode.IO, err, "session %s", sessionName(session))
 	}
 	var keys []sessions.Key
 	seen := map[sessions.Key]bool{}
 	for _, b := range branches {
 		turns, err := store.PendingTurns(b.Tip, w.e.WorkspaceID())
 		if err != nil {
-			return engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
+			return errcode.Wrap(errcode.IO, err, "session %s", sessionName(session))
 		}
 		for _, n := range turns {
 			if !seen[n.Key()] {
@@ -88,7 +89,7 @@ func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
 		return nil
 	}
 	if err := store.MarkWritten(keys, w.e.WorkspaceID()); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "session %s processed", sessionName(session))
+		return errcode.Wrap(errcode.IO, err, "session %s processed", sessionName(session))
 	}
 	return nil
 }
@@ -97,7 +98,7 @@ func (w *writer) markSessionProcessed(session sessions.SessionKey) error {
 func recordEvent(ctx context.Context, e *engine.Engine, ev result.IngestEvent) error {
 	data, _ := json.Marshal(ev) // plain strings and a bool: cannot fail
 	if err := e.Records().AddEvent(ctx, ev.Time, ev.Kind, data); err != nil {
-		return engine.AsError(err)
+		return errcode.As(err)
 	}
 	return nil
 }

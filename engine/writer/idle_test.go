@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -73,7 +74,7 @@ func TestWriteIdle_RetryableVersusFinal(t *testing.T) {
 			if c.wantEvent != (len(evs) == 1) {
 				t.Fatalf("events = %+v", evs)
 			}
-			if c.wantEvent && (evs[0].OK || evs[0].Session != "old" || evs[0].Code != engine.CodeModelAuth) {
+			if c.wantEvent && (evs[0].OK || evs[0].Session != "old" || evs[0].Code != errcode.ModelAuth) {
 				t.Errorf("event = %+v, want ingest_ended ok=false for session old with MODEL_AUTH", evs[0])
 			}
 			st := runstatus.Writer(e.RuntimeDir())

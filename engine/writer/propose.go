@@ -8,6 +8,7 @@ import (
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -34,7 +35,7 @@ func (w *writer) propose(ctx context.Context, store *sessions.Store, nodes []ses
 			return err
 		}
 		if bad := engine.NewViolations(now, plan.After); len(bad) > 0 {
-			return &engine.Error{Code: engine.CodeRejected, Violations: bad,
+			return &errcode.Error{Code: errcode.Rejected, Violations: bad,
 				Message: fmt.Sprintf("the writer's proposal was rejected: %d violation(s); nothing was proposed", len(bad))}
 		}
 		return proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", now, plan))

@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace/topic"
@@ -93,7 +94,7 @@ func Redistill(ctx context.Context, e *engine.Engine, opts RedistillOptions) (Re
 			defer r.store.Close()
 		}
 		if opts.Thread != "" && !r.knownThread(opts.Thread) {
-			return engine.Errorf(engine.CodeNotFound, "no thread %q in the archive (a thread is <provider>/<thread>, as source-ids begin)", opts.Thread)
+			return errcode.Errorf(errcode.NotFound, "no thread %q in the archive (a thread is <provider>/<thread>, as source-ids begin)", opts.Thread)
 		}
 		edits, err := r.run(opts.Thread, &res)
 		if err != nil || len(edits) == 0 {
@@ -104,7 +105,7 @@ func Redistill(ctx context.Context, e *engine.Engine, opts RedistillOptions) (Re
 			return err
 		}
 		if bad := engine.NewViolations(v, plan.After); len(bad) > 0 {
-			return &engine.Error{Code: engine.CodeRejected, Violations: bad,
+			return &errcode.Error{Code: errcode.Rejected, Violations: bad,
 				Message: fmt.Sprintf("the redistilled topics are invalid: %d violation(s); nothing was proposed", len(bad))}
 		}
 		p := proposals.FromPlan(e, "write", "", v, plan)

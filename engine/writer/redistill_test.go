@@ -17,6 +17,7 @@ import (
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace/topic"
 )
 
@@ -177,7 +178,7 @@ func TestRedistill_ThreadAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	waiting, _ := proposals.List(e) // the writer's core.md proposal
-	if _, err := writer.Redistill(ctx, e, writer.RedistillOptions{Thread: "openprogram/nope"}); ftCode(err) != engine.CodeNotFound {
+	if _, err := writer.Redistill(ctx, e, writer.RedistillOptions{Thread: "openprogram/nope"}); ftCode(err) != errcode.NotFound {
 		t.Fatalf("unknown thread: %v", err)
 	}
 	if ps, _ := proposals.List(e); len(ps) != len(waiting) {

@@ -20,6 +20,7 @@ import (
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/sleep"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 )
@@ -166,7 +167,7 @@ func TestSoak_InProcess(t *testing.T) {
 func soakRetry(ctx context.Context, fn func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := fn()
-		var ee *engine.Error
+		var ee *errcode.Error
 		if err == nil || !errors.As(err, &ee) || !ee.Retryable() || ctx.Err() != nil {
 			return err
 		}
@@ -178,7 +179,7 @@ func soakRetry(ctx context.Context, fn func() error) error {
 // goroutines explains.
 func raceRefusal(err error) bool {
 	c := ftCode(err)
-	return c == engine.CodeNotFound || c == engine.CodeInvalidArgument
+	return c == errcode.NotFound || c == errcode.InvalidArgument
 }
 
 func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *rand.Rand, w int, session string,
@@ -280,7 +281,7 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 		if _, err := e.Status(ctx); err != nil {
 			return err
 		}
-		if _, err := e.Get(ctx, fmt.Sprintf("openprogram/%s/w%d-m000", session, w)); err != nil && ftCode(err) != engine.CodeNotFound {
+		if _, err := e.Get(ctx, fmt.Sprintf("openprogram/%s/w%d-m000", session, w)); err != nil && ftCode(err) != errcode.NotFound {
 			return err
 		}
 		if _, err := e.Verify(ctx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
@@ -61,7 +62,7 @@ func TestWriter_WithholdsPendingBlocks(t *testing.T) {
 	}
 	defer e.Close()
 	_, err = writer.Write(ctx, e, writer.WriteOptions{Force: true})
-	if engine.AsError(err).Code != engine.CodeRejected || !strings.Contains(engine.AsError(err).Error(), "pending_file") {
+	if errcode.As(err).Code != errcode.Rejected || !strings.Contains(errcode.As(err).Error(), "pending_file") {
 		t.Fatalf("write = %v, want REJECTED for rewriting a file with pending blocks", err)
 	}
 	if len(fake.reqs) != 1 {

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer/distill"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/trust"
 	"scriptorium/workspace"
@@ -63,7 +64,7 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 	if !fileExists(w.sessionsPath()) {
 		// No conversations yet: nothing is owed, and nothing is created.
 		if opts.Session != "" {
-			return w.withRevision(res), engine.Errorf(engine.CodeNotFound, "no session %q: sessions.db does not exist yet", opts.Session)
+			return w.withRevision(res), errcode.Errorf(errcode.NotFound, "no session %q: sessions.db does not exist yet", opts.Session)
 		}
 		return w.withRevision(res), nil
 	}
@@ -74,7 +75,7 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 	defer store.Close()
 	sess, err := store.Sessions()
 	if err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "sessions.db")
+		return res, errcode.Wrap(errcode.IO, err, "sessions.db")
 	}
 	found := opts.Session == ""
 	// handle writes one session the way every write does and files its
@@ -88,7 +89,7 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 				w.written = append(w.written, k)
 			}
 		case sessionLocal(ctx, err):
-			w.failed = append(w.failed, sessionFailure{key: k, err: engine.AsError(err)})
+			w.failed = append(w.failed, sessionFailure{key: k, err: errcode.As(err)})
 		default:
 			return err
 		}
@@ -109,7 +110,7 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 	}
 	res.Batches += g.batches
 	if !found {
-		return res, engine.Errorf(engine.CodeNotFound, "no session %q in sessions.db", opts.Session)
+		return res, errcode.Errorf(errcode.NotFound, "no session %q in sessions.db", opts.Session)
 	}
 	if res.Batches > 0 {
 		w.proposeCore(ctx)
@@ -155,7 +156,7 @@ func (w *writer) sessionsPath() string { return workspace.SessionsDB(w.e.StateDi
 func (w *writer) sessionStore() (*sessions.Store, error) {
 	st, err := sessions.Open(w.sessionsPath(), nil)
 	if err != nil {
-		return nil, engine.Wrap(engine.CodeIO, err, "open sessions.db")
+		return nil, errcode.Wrap(errcode.IO, err, "open sessions.db")
 	}
 	return st, nil
 }
@@ -190,7 +191,7 @@ func (w *writer) writeSession(ctx context.Context, store *sessions.Store, sessio
 		if len(turns) == 0 || !fresh {
 			var err error
 			if turns, err = store.PendingSessionTurns(session, w.e.WorkspaceID()); err != nil {
-				return batches, engine.Wrap(engine.CodeIO, err, "session %s", sessionName(session))
+				return batches, errcode.Wrap(errcode.IO, err, "session %s", sessionName(session))
 			}
 			fresh = true
 		}
@@ -371,12 +372,12 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 		if err == nil {
 			break
 		}
-		if engine.AsError(err).Code != engine.CodeConflict || attempt == attempts {
+		if errcode.As(err).Code != errcode.Conflict || attempt == attempts {
 			return err
 		}
 	}
 	if err := store.MarkWritten(mark, w.e.WorkspaceID()); err != nil {
-		return engine.Wrap(engine.CodeIO, err, "%d turn(s)", len(mark))
+		return errcode.Wrap(errcode.IO, err, "%d turn(s)", len(mark))
 	}
 	return nil
 }
@@ -430,7 +431,7 @@ func (w *writer) install(ctx context.Context, store *sessions.Store, nodes []ses
 		// long chat holds thousands of nodes.
 		forgotten, err := store.AnyForgotten(keys)
 		if err != nil {
-			return engine.Wrap(engine.CodeIO, err, "sessions.db")
+			return errcode.Wrap(errcode.IO, err, "sessions.db")
 		}
 		if forgotten {
 			return errForgottenMeanwhile
@@ -470,9 +471,9 @@ func (w *writer) modelFor(override string) (model.Model, error) {
 func modelError(err error) error {
 	var me *model.Error
 	if errors.As(err, &me) {
-		return &engine.Error{Code: engine.Code(me.Code), Message: me.Message, Err: err}
+		return &errcode.Error{Code: errcode.Code(me.Code), Message: me.Message, Err: err}
 	}
 	// Anything else (a cancelled or timed-out context, a transport error) may
 	// work on the next try.
-	return &engine.Error{Code: engine.CodeModelUnavailable, Message: err.Error(), Err: err}
+	return &errcode.Error{Code: errcode.ModelUnavailable, Message: err.Error(), Err: err}
 }

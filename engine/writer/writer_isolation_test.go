@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 )
 
 // wiSessions imports three sessions of two turns each: a, b and c.
@@ -66,12 +67,12 @@ func TestWrite_PoisonedSessionIsIsolated(t *testing.T) {
 	cases := []struct {
 		name   string
 		answer func() (string, error)
-		code   engine.Code
+		code   errcode.Code
 	}{
-		{"model output invalid", func() (string, error) { return "I would rather not.", nil }, engine.CodeModelOutputInvalid},
+		{"model output invalid", func() (string, error) { return "I would rather not.", nil }, errcode.ModelOutputInvalid},
 		{"rejected edits", func() (string, error) {
 			return `{"edits":[{"op":"create","path":"../escape.md","content":"x"}]}`, nil
-		}, engine.CodeRejected},
+		}, errcode.Rejected},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +85,7 @@ func TestWrite_PoisonedSessionIsIsolated(t *testing.T) {
 			if err == nil {
 				t.Fatal("write with a poisoned session succeeded")
 			}
-			ee := engine.AsError(err)
+			ee := errcode.As(err)
 			if ee.Code != tc.code || ee.Retryable() || !strings.Contains(ee.Message, "openprogram/b") {
 				t.Errorf("write error %s %q, want %s naming openprogram/b", ee.Code, ee.Message, tc.code)
 			}
@@ -95,7 +96,7 @@ func TestWrite_PoisonedSessionIsIsolated(t *testing.T) {
 				t.Errorf("written after the poisoned run: %v, want a and c only", got)
 			}
 			ftVerifyClean(t, e)
-			wiCheckFailed(t, e, map[string]engine.Code{"openprogram/b": tc.code})
+			wiCheckFailed(t, e, map[string]errcode.Code{"openprogram/b": tc.code})
 
 			// The model recovers: the next run writes b and clears the record.
 			e2 := wtOpen(t, state, &wtModel{})
@@ -124,7 +125,7 @@ func TestWrite_RetryableFailureStopsTheRun(t *testing.T) {
 	e := wtOpen(t, state, m)
 	ws := wtWorkspaceID(t, e)
 	_, err := writer.Write(ctx, e, writer.WriteOptions{Force: true})
-	if ftCode(err) != engine.CodeModelUnavailable {
+	if ftCode(err) != errcode.ModelUnavailable {
 		t.Fatalf("write: %v, want MODEL_UNAVAILABLE", err)
 	}
 	if n := len(m.requests()); n != 1 {
@@ -195,7 +196,7 @@ func TestWrite_DamagedArchiveIsIsolated(t *testing.T) {
 			ws := wtWorkspaceID(t, e)
 
 			_, err := writer.Write(ctx, e, writer.WriteOptions{Force: true})
-			if err == nil || engine.AsError(err).Retryable() || !strings.Contains(err.Error(), "openprogram/a") {
+			if err == nil || errcode.As(err).Retryable() || !strings.Contains(err.Error(), "openprogram/a") {
 				t.Errorf("write: %v, want a final error naming openprogram/a", err)
 			}
 			st := wtStore(t, state)
@@ -205,7 +206,7 @@ func TestWrite_DamagedArchiveIsIsolated(t *testing.T) {
 			if ftRead(t, state, "sources/openprogram/_v2/b.md") == "" || wtCitations(t, state)["openprogram/b/b1"] == 0 {
 				t.Errorf("session b was not archived and cited")
 			}
-			wiCheckFailed(t, e, map[string]engine.Code{"openprogram/a": engine.AsError(err).Code})
+			wiCheckFailed(t, e, map[string]errcode.Code{"openprogram/a": errcode.As(err).Code})
 		})
 	}
 }
@@ -226,7 +227,7 @@ func TestWrite_DirectoryWhereANewArchiveGoes(t *testing.T) {
 	e := wtOpen(t, state, nil)
 	ws := wtWorkspaceID(t, e)
 	_, err := writer.Write(ctx, e, writer.WriteOptions{Force: true})
-	if ftCode(err) != engine.CodeRejected || !strings.Contains(err.Error(), "directory") {
+	if ftCode(err) != errcode.Rejected || !strings.Contains(err.Error(), "directory") {
 		t.Errorf("write: %v, want REJECTED naming the directory", err)
 	}
 	if got := wtMarked(t, wtStore(t, state), ws, "a1", "b1"); !slices.Equal(got, []string{"b1"}) {
@@ -238,12 +239,12 @@ func TestWrite_DirectoryWhereANewArchiveGoes(t *testing.T) {
 		t.Errorf("install stages left behind: %v", stages)
 	}
 	e2 := wtOpen(t, state, nil) // fails the test if the workspace cannot open
-	wiCheckFailed(t, e2, map[string]engine.Code{"openprogram/a": engine.CodeRejected})
+	wiCheckFailed(t, e2, map[string]errcode.Code{"openprogram/a": errcode.Rejected})
 }
 
 // wiCheckFailed checks the writer status's failed sessions, as status
 // reports them, against want ("provider/session" -> code).
-func wiCheckFailed(t *testing.T, e *engine.Engine, want map[string]engine.Code) {
+func wiCheckFailed(t *testing.T, e *engine.Engine, want map[string]errcode.Code) {
 	t.Helper()
 	st, err := e.Status(context.Background())
 	if err != nil {
@@ -253,7 +254,7 @@ func wiCheckFailed(t *testing.T, e *engine.Engine, want map[string]engine.Code) 
 	if fs == nil {
 		t.Fatal("status writer.failed_sessions is nil, want a list")
 	}
-	got := map[string]engine.Code{}
+	got := map[string]errcode.Code{}
 	for _, f := range fs {
 		got[f.Provider+"/"+f.Session] = f.Code
 		if f.Message == "" || f.At == "" {

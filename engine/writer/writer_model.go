@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/workspace/archive"
 )
@@ -109,17 +110,17 @@ func parseModelEdits(text string) ([]result.Edit, error) {
 		Edits []result.Edit `json:"edits"`
 	}
 	if err := json.Unmarshal([]byte(obj), &ans); err != nil {
-		return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's answer is not an {\"edits\":[…]} object: %v", err)
+		return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's answer is not an {\"edits\":[…]} object: %v", err)
 	}
 	for i, ed := range ans.Edits {
 		switch ed.Op {
 		case "create", "replace", "append":
 			if ed.Content == nil {
-				return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's edit %d (%s) has no content", i, ed.Op)
+				return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's edit %d (%s) has no content", i, ed.Op)
 			}
 		case "delete", "move":
 		default:
-			return nil, engine.Errorf(engine.CodeModelOutputInvalid, "the model's edit %d has unknown op %q", i, ed.Op)
+			return nil, errcode.Errorf(errcode.ModelOutputInvalid, "the model's edit %d has unknown op %q", i, ed.Op)
 		}
 	}
 	return ans.Edits, nil

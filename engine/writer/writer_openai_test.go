@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"scriptorium/engine"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -188,38 +188,38 @@ func TestWrite_OpenAIFailures(t *testing.T) {
 		reply     func(http.ResponseWriter, *http.Request, wtChatRequest)
 		timeout   bool // the server never answers; the caller's deadline ends the call
 		lockHeld  bool
-		code      engine.Code
+		code      errcode.Code
 		retryable bool
 		violation string // REJECTED: the code of the violation reported
 	}{
 		{name: "401", reply: status(401, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`),
-			code: engine.CodeModelAuth},
+			code: errcode.ModelAuth},
 		{name: "500", reply: status(500, `{"error":{"message":"internal error"}}`),
-			code: engine.CodeModelUnavailable, retryable: true},
+			code: errcode.ModelUnavailable, retryable: true},
 		{name: "503", reply: status(503, `{"error":{"message":"overloaded"}}`),
-			code: engine.CodeModelUnavailable, retryable: true},
-		{name: "timeout", timeout: true, code: engine.CodeModelUnavailable, retryable: true},
+			code: errcode.ModelUnavailable, retryable: true},
+		{name: "timeout", timeout: true, code: errcode.ModelUnavailable, retryable: true},
 		{name: "no JSON in the answer", reply: answer("I would rather not write any memory today."),
-			code: engine.CodeModelOutputInvalid},
+			code: errcode.ModelOutputInvalid},
 		{name: "edits not a list", reply: answer(`{"edits":"create a topic please"}`),
-			code: engine.CodeModelOutputInvalid},
+			code: errcode.ModelOutputInvalid},
 		{name: "unknown op", reply: answer(`{"edits":[{"op":"rewrite","path":"topics/x.md","content":"x"}]}`),
-			code: engine.CodeModelOutputInvalid},
+			code: errcode.ModelOutputInvalid},
 		{name: "body not JSON", reply: status(200, `<html>gateway</html>`),
-			code: engine.CodeModelOutputInvalid},
+			code: errcode.ModelOutputInvalid},
 		{name: "cites an unknown source", reply: edit(func(srcs []wtSource) string {
 			return create("topics/bad.md", "# Bad\n\nInes lives in Porto.[^e-0123456789] ^0badc0de\n\n"+
 				"[^e-0123456789]: Time: `2026-08-10`; Sources: [openprogram/chat/nope](../sources/openprogram/_v2/chat.md#source-00000000)\n")
-		}), code: engine.CodeRejected, violation: "unresolved_source"},
+		}), code: errcode.Rejected, violation: "unresolved_source"},
 		{name: "bad block id", reply: edit(func(srcs []wtSource) string {
 			s := srcs[0]
 			return create("topics/bad.md", "# Bad\n\nInes lives in Porto.[^e-0123456789] ^NOTHEX12\n\n"+
 				"[^e-0123456789]: Time: `2026-08-10`; Sources: ["+s.Ref+"](../"+s.Path+"#"+s.Anchor+")\n")
-		}), code: engine.CodeRejected, violation: "bad_block_id"},
+		}), code: errcode.Rejected, violation: "bad_block_id"},
 		{name: "path outside topics", reply: edit(func(srcs []wtSource) string {
 			return create("../escape.md", "# Escape\n")
-		}), code: engine.CodeRejected, violation: "bad_path"},
-		{name: "lock held", reply: wtGoodReply, lockHeld: true, code: engine.CodeLockBusy, retryable: true},
+		}), code: errcode.Rejected, violation: "bad_path"},
+		{name: "lock held", reply: wtGoodReply, lockHeld: true, code: errcode.LockBusy, retryable: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -258,11 +258,11 @@ func TestWrite_OpenAIFailures(t *testing.T) {
 			}
 
 			res, err := writer.Write(ctx, e, writer.WriteOptions{Force: true})
-			var we *engine.Error
+			var we *errcode.Error
 			if err == nil || ftCode(err) != c.code {
 				t.Fatalf("write: %+v, %v; want %s", res, err, c.code)
 			}
-			we = engine.AsError(err)
+			we = errcode.As(err)
 			t.Logf("write failed as expected: %v", err)
 			if we.Retryable() != c.retryable {
 				t.Errorf("%s retryable = %v, want %v", we.Code, we.Retryable(), c.retryable)

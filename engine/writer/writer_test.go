@@ -21,6 +21,7 @@ import (
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/scale"
 	"scriptorium/workspace"
@@ -930,7 +931,7 @@ func TestWrite_Disabled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := engine.Open(context.Background(), engine.Options{StateDir: state})
-	if ftCode(err) != engine.CodeMemoryDisabled || engine.AsError(err).Retryable() {
+	if ftCode(err) != errcode.MemoryDisabled || errcode.As(err).Retryable() {
 		t.Fatalf("open: %v, want MEMORY_DISABLED (final)", err)
 	}
 	entries, _ := os.ReadDir(state)

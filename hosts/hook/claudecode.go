@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"scriptorium/engine/recall"
+	"scriptorium/errcode"
 	"scriptorium/hosts/local"
 	"time"
 
@@ -196,7 +197,7 @@ func run(ctx context.Context, wait, over time.Duration, log io.Writer, fn func(c
 			if p := recover(); p != nil {
 				// The status keeps the one line; the stack goes to the log.
 				fmt.Fprintf(log, "scriptorium hook: panic: %v\n%s", p, debug.Stack())
-				r = result{err: engine.Errorf(engine.CodeIO, "panic: %v", p)}
+				r = result{err: errcode.Errorf(errcode.IO, "panic: %v", p)}
 			}
 			ch <- r
 		}()
@@ -209,7 +210,7 @@ func run(ctx context.Context, wait, over time.Duration, log io.Writer, fn func(c
 		return r.out, r.err
 	case <-timer.C:
 		dl, _ := ctx.Deadline()
-		return nil, engine.Errorf(engine.CodeIO, "gave up %s after its deadline (%s); the daemon imports and writes what is left",
+		return nil, errcode.Errorf(errcode.IO, "gave up %s after its deadline (%s); the daemon imports and writes what is left",
 			over, dl.UTC().Format("15:04:05.000"))
 	}
 }
@@ -270,7 +271,7 @@ func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) 
 // workspace still gets its conversation stored for the daemon.
 func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 	if in.TranscriptPath == "" {
-		return engine.Errorf(engine.CodeInvalidArgument, "%s without a transcript_path", in.HookEventName)
+		return errcode.Errorf(errcode.InvalidArgument, "%s without a transcript_path", in.HookEventName)
 	}
 	has, err := importTranscript(ctx, in.TranscriptPath, in.SessionID, opts.StateDir, opts.Log)
 	if err != nil || !has || in.SessionID == "" {
@@ -291,9 +292,9 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 	switch {
 	case err == nil:
 		return nil
-	case engine.AsError(err).Code == engine.CodeNotFound:
+	case errcode.As(err).Code == errcode.NotFound:
 		return nil // nothing of this session is stored: nothing is owed
-	case engine.AsError(err).Code == engine.CodeLockBusy:
+	case errcode.As(err).Code == errcode.LockBusy:
 		return err // the lock's holder is news for status, even when the deadline ended the wait
 	case ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
 		// Cut off by the hook's own deadline (a slow model): the batch
@@ -307,7 +308,7 @@ func transcriptEvent(ctx context.Context, in Input, opts Options) error {
 // openEngine opens the workspace through Options.Open.
 func openEngine(ctx context.Context, opts Options) (*engine.Engine, error) {
 	if opts.Open == nil {
-		return nil, engine.Errorf(engine.CodeIO, "the hook was given no way to open the engine (hook.Options.Open)")
+		return nil, errcode.Errorf(errcode.IO, "the hook was given no way to open the engine (hook.Options.Open)")
 	}
 	return opts.Open(ctx)
 }
@@ -317,16 +318,16 @@ func readInput(r io.Reader) (Input, error) {
 	var in Input
 	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
 	if err != nil {
-		return in, engine.Wrap(engine.CodeIO, err, "read hook input")
+		return in, errcode.Wrap(errcode.IO, err, "read hook input")
 	}
 	if len(data) > maxInputBytes {
-		return in, engine.Errorf(engine.CodeInvalidArgument, "hook input is larger than %d MiB", maxInputBytes>>20)
+		return in, errcode.Errorf(errcode.InvalidArgument, "hook input is larger than %d MiB", maxInputBytes>>20)
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
-		return in, engine.Wrap(engine.CodeInvalidArgument, err, "hook input is not the JSON Claude Code sends")
+		return in, errcode.Wrap(errcode.InvalidArgument, err, "hook input is not the JSON Claude Code sends")
 	}
 	if in.HookEventName == "" {
-		return in, engine.Errorf(engine.CodeInvalidArgument, "hook input has no hook_event_name")
+		return in, errcode.Errorf(errcode.InvalidArgument, "hook input has no hook_event_name")
 	}
 	return in, nil
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"scriptorium/app"
-	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
@@ -20,6 +19,7 @@ import (
 	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/hosts/hook"
 	"scriptorium/render"
 	"scriptorium/workspace"
@@ -238,11 +238,11 @@ func TestClaudeCode_Failures(t *testing.T) {
 		if d := time.Since(start); d > 1500*time.Millisecond {
 			t.Errorf("a held lock kept the hook %s", d)
 		}
-		if out != "" || engine.AsError(err).Code != engine.CodeLockBusy {
+		if out != "" || errcode.As(err).Code != errcode.LockBusy {
 			t.Errorf("out %q, err %v; want nothing and LOCK_BUSY", out, err)
 		}
 		st := hookStatus(t, state)
-		if st.LastFailure == nil || st.LastFailure.Code != engine.CodeLockBusy || st.LastFailure.Event != hook.EventStop {
+		if st.LastFailure == nil || st.LastFailure.Code != errcode.LockBusy || st.LastFailure.Event != hook.EventStop {
 			t.Errorf("hook status %+v", st)
 		}
 		// The conversation was stored anyway, for the daemon to write.
@@ -256,7 +256,7 @@ func TestClaudeCode_Failures(t *testing.T) {
 		writeFile(t, state, "config.toml", []byte("[recall\nbudget_tokens = \n"))
 		out, _, err := runHook(t, state, input(t, hook.EventUserPromptSubmit, "", map[string]any{"prompt": "copper-7"}))
 		st := hookStatus(t, state)
-		if out != "" || err == nil || st.LastFailure == nil || st.LastFailure.Code != engine.CodeInvalidArgument ||
+		if out != "" || err == nil || st.LastFailure == nil || st.LastFailure.Code != errcode.InvalidArgument ||
 			st.LastFailure.Event != hook.EventUserPromptSubmit || !strings.Contains(st.LastFailure.Message, "config.toml") {
 			t.Errorf("out %q, err %v, status %+v", out, err, st)
 		}
@@ -267,7 +267,7 @@ func TestClaudeCode_Failures(t *testing.T) {
 		for _, stdin := range []string{"", "not json", `{"prompt":"no event"}`, `["UserPromptSubmit"]`} {
 			out, _, err := runHook(t, state, stdin)
 			st := hookStatus(t, state)
-			if out != "" || err == nil || st.LastFailure == nil || st.LastFailure.Code != engine.CodeInvalidArgument || st.LastFailure.Event != "" {
+			if out != "" || err == nil || st.LastFailure == nil || st.LastFailure.Code != errcode.InvalidArgument || st.LastFailure.Event != "" {
 				t.Errorf("stdin %q: out %q, err %v, status %+v", stdin, out, err, st)
 			}
 		}

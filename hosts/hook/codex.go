@@ -10,9 +10,9 @@ import (
 	"sort"
 	"time"
 
-	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/writer"
+	"scriptorium/errcode"
 	"scriptorium/transcript"
 	"scriptorium/transcript/codex"
 	"scriptorium/workspace"
@@ -94,12 +94,12 @@ func Codex(arg string, opts CodexOptions) error {
 	const event = "codex " + CodexTurnComplete
 	var n CodexNotification
 	if len(arg) > maxInputBytes {
-		err := engine.Errorf(engine.CodeInvalidArgument, "the Codex notification is larger than %d MiB", maxInputBytes>>20)
+		err := errcode.Errorf(errcode.InvalidArgument, "the Codex notification is larger than %d MiB", maxInputBytes>>20)
 		fail(opts.Options, event, err)
 		return err
 	}
 	if err := json.Unmarshal([]byte(arg), &n); err != nil {
-		err = engine.Wrap(engine.CodeInvalidArgument, err, "the argument is not the JSON Codex's notify sends")
+		err = errcode.Wrap(errcode.InvalidArgument, err, "the argument is not the JSON Codex's notify sends")
 		fail(opts.Options, event, err)
 		return err
 	}
@@ -129,7 +129,7 @@ func Codex(arg string, opts CodexOptions) error {
 // threshold pass for it.
 func codexTurn(ctx context.Context, n CodexNotification, opts CodexOptions) error {
 	if !validThreadID(n.ThreadID) {
-		return engine.Errorf(engine.CodeInvalidArgument, "thread-id %q is not a Codex session id", n.ThreadID)
+		return errcode.Errorf(errcode.InvalidArgument, "thread-id %q is not a Codex session id", n.ThreadID)
 	}
 	home, err := codexHome(opts.CodexHome)
 	if err != nil {
@@ -158,7 +158,7 @@ func codexTurn(ctx context.Context, n CodexNotification, opts CodexOptions) erro
 	for _, s := range sessions {
 		_, err := writer.Write(ctx, e, writer.WriteOptions{Session: s, Provider: codex.Provider})
 		switch {
-		case err == nil, engine.AsError(err).Code == engine.CodeNotFound:
+		case err == nil, errcode.As(err).Code == errcode.NotFound:
 		case ctx.Err() != nil:
 			fmt.Fprintf(opts.Log, "scriptorium hook codex: the writer did not finish in time; the daemon runs it\n")
 			return nil
@@ -179,7 +179,7 @@ func codexHome(dir string) (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", engine.Wrap(engine.CodeIO, err, "find Codex's home (set CODEX_HOME)")
+		return "", errcode.Wrap(errcode.IO, err, "find Codex's home (set CODEX_HOME)")
 	}
 	return filepath.Join(home, ".codex"), nil
 }
@@ -194,7 +194,7 @@ func CodexHome() (string, error) { return codexHome("") }
 // archived_sessions/. NOT_FOUND names where it looked.
 func FindRollout(home, id string) (string, error) {
 	if !validThreadID(id) {
-		return "", engine.Errorf(engine.CodeInvalidArgument, "%q is not a Codex session id", id)
+		return "", errcode.Errorf(errcode.InvalidArgument, "%q is not a Codex session id", id)
 	}
 	suffix := "-" + id + ".jsonl"
 	match := func(dir string) string {
@@ -225,7 +225,7 @@ func FindRollout(home, id string) (string, error) {
 	if p := match(filepath.Join(home, "archived_sessions")); p != "" {
 		return p, nil
 	}
-	return "", engine.Errorf(engine.CodeNotFound, "no rollout of Codex session %s under %s (rollout-*%s)", id, root, suffix)
+	return "", errcode.Errorf(errcode.NotFound, "no rollout of Codex session %s under %s (rollout-*%s)", id, root, suffix)
 }
 
 // subdirsDesc lists the directories in dir, in reverse name order (the

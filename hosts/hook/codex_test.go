@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"scriptorium/app"
-	"scriptorium/engine"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
+	"scriptorium/errcode"
 	"scriptorium/hosts/hook"
 	"scriptorium/workspace"
 )
@@ -117,15 +117,15 @@ func TestCodex_Failures(t *testing.T) {
 	home := t.TempDir()
 	for _, c := range []struct {
 		arg  string
-		code engine.Code
+		code errcode.Code
 		msg  string
 	}{
-		{notification(t, "0199e1b2-0000-0000-0000-000000000000"), engine.CodeNotFound, "no rollout of Codex session 0199e1b2-0000-0000-0000-000000000000"},
-		{notification(t, "../../etc/passwd"), engine.CodeInvalidArgument, "is not a Codex session id"},
-		{"not json", engine.CodeInvalidArgument, "not the JSON Codex's notify sends"},
+		{notification(t, "0199e1b2-0000-0000-0000-000000000000"), errcode.NotFound, "no rollout of Codex session 0199e1b2-0000-0000-0000-000000000000"},
+		{notification(t, "../../etc/passwd"), errcode.InvalidArgument, "is not a Codex session id"},
+		{"not json", errcode.InvalidArgument, "not the JSON Codex's notify sends"},
 	} {
 		_, err := runCodex(t, state, home, c.arg)
-		if e := engine.AsError(err); err == nil || e.Code != c.code || !strings.Contains(e.Message, c.msg) {
+		if e := errcode.As(err); err == nil || e.Code != c.code || !strings.Contains(e.Message, c.msg) {
 			t.Errorf("%s: %v", c.arg, err)
 		}
 		if st := hookStatus(t, state); st.LastFailure == nil || !strings.Contains(st.LastFailure.Message, c.msg) {
@@ -171,7 +171,7 @@ func TestFindRollout(t *testing.T) {
 	if got, err := hook.FindRollout(home, other); err != nil || got != archived {
 		t.Errorf("archived: %s, %v", got, err)
 	}
-	if _, err := hook.FindRollout(home, "*"); engine.AsError(err).Code != engine.CodeInvalidArgument {
+	if _, err := hook.FindRollout(home, "*"); errcode.As(err).Code != errcode.InvalidArgument {
 		t.Errorf("a glob as id: %v", err)
 	}
 }

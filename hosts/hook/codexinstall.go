@@ -7,11 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"scriptorium/errcode"
 	"strings"
 
 	"github.com/BurntSushi/toml"
-
-	"scriptorium/engine"
 )
 
 // CodexInstallResult is what InstallCodex did.
@@ -60,17 +59,17 @@ func InstallCodex(path string, notify []string) (CodexInstallResult, error) {
 	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, engine.Wrap(engine.CodeIO, err, "read %s", path)
+		return res, errcode.Wrap(errcode.IO, err, "read %s", path)
 	}
 	var before map[string]any
 	if _, err := toml.Decode(string(old), &before); err != nil {
-		return res, engine.Errorf(engine.CodeInvalidArgument, "%s: not valid TOML (%v); not changed", path, err)
+		return res, errcode.Errorf(errcode.InvalidArgument, "%s: not valid TOML (%v); not changed", path, err)
 	}
 	if cur, ok := before["notify"]; ok {
 		if reflect.DeepEqual(cur, anyStrings(notify)) {
 			return res, nil
 		}
-		return res, engine.Errorf(engine.CodeInvalidArgument,
+		return res, errcode.Errorf(errcode.InvalidArgument,
 			"%s already runs another notify program (notify = %v) and Codex runs only one; not changed. "+
 				"Remove it, or have that program also run the hook with the notification as its last argument: %s",
 			path, cur, CodexNotifyLine(notify))
@@ -78,30 +77,30 @@ func InstallCodex(path string, notify []string) (CodexInstallResult, error) {
 	data := insertTopLevel(string(old), CodexNotifyLine(notify))
 	var after map[string]any
 	if _, err := toml.Decode(data, &after); err != nil {
-		return res, engine.Errorf(engine.CodeIO, "%s: the edit would not parse (%v); not changed; add by hand: %s", path, err, CodexNotifyLine(notify))
+		return res, errcode.Errorf(errcode.IO, "%s: the edit would not parse (%v); not changed; add by hand: %s", path, err, CodexNotifyLine(notify))
 	}
 	want := map[string]any{"notify": anyStrings(notify)}
 	for k, v := range before {
 		want[k] = v
 	}
 	if !reflect.DeepEqual(want, after) {
-		return res, engine.Errorf(engine.CodeIO, "%s: the edit would change more than notify; not changed; add by hand: %s", path, CodexNotifyLine(notify))
+		return res, errcode.Errorf(errcode.IO, "%s: the edit would change more than notify; not changed; add by hand: %s", path, CodexNotifyLine(notify))
 	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(target); err == nil {
 		mode = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "create %s", filepath.Dir(target))
+		return res, errcode.Wrap(errcode.IO, err, "create %s", filepath.Dir(target))
 	}
 	if exists {
 		res.Backup = target + ".bak"
 		if err := writeAtomic(res.Backup, old, mode); err != nil {
-			return res, engine.Wrap(engine.CodeIO, err, "back up %s", path)
+			return res, errcode.Wrap(errcode.IO, err, "back up %s", path)
 		}
 	}
 	if err := writeAtomic(target, []byte(data), mode); err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "write %s", path)
+		return res, errcode.Wrap(errcode.IO, err, "write %s", path)
 	}
 	res.Added = true
 	return res, nil

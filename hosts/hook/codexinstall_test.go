@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/hosts/hook"
 )
 
@@ -72,8 +72,8 @@ func TestInstallCodex_AnotherNotify(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := hook.InstallCodex(path, hook.CodexNotify("/opt/bin/scriptorium", ""))
-	e := engine.AsError(err)
-	if err == nil || e.Code != engine.CodeInvalidArgument || !strings.Contains(e.Message, "notify-send") ||
+	e := errcode.As(err)
+	if err == nil || e.Code != errcode.InvalidArgument || !strings.Contains(e.Message, "notify-send") ||
 		!strings.Contains(e.Message, `notify = ["/opt/bin/scriptorium", "hook", "codex"]`) {
 		t.Fatalf("InstallCodex: %v", err)
 	}
@@ -87,7 +87,7 @@ func TestInstallCodex_AnotherNotify(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("model = \n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := hook.InstallCodex(broken, hook.CodexNotify("/x", "")); engine.AsError(err).Code != engine.CodeInvalidArgument {
+	if _, err := hook.InstallCodex(broken, hook.CodexNotify("/x", "")); errcode.As(err).Code != errcode.InvalidArgument {
 		t.Errorf("broken TOML: %v", err)
 	}
 }

@@ -6,9 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"scriptorium/errcode"
 	"strings"
-
-	"scriptorium/engine"
 )
 
 // InstallResult is what Install did.
@@ -38,11 +37,11 @@ func Install(path, command string) (InstallResult, error) {
 	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, engine.Wrap(engine.CodeIO, err, "read %s", path)
+		return res, errcode.Wrap(errcode.IO, err, "read %s", path)
 	}
 	data, added, err := mergeSettings(old, command)
 	if err != nil {
-		return res, engine.Errorf(engine.CodeInvalidArgument, "%s: %v; not changed", path, err)
+		return res, errcode.Errorf(errcode.InvalidArgument, "%s: %v; not changed", path, err)
 	}
 	if len(added) == 0 {
 		return res, nil
@@ -51,26 +50,26 @@ func Install(path, command string) (InstallResult, error) {
 	if fi, err := os.Stat(target); err == nil {
 		mode = fi.Mode().Perm()
 		if mode&0o222 == 0 {
-			return res, engine.Errorf(engine.CodeIO, "%s is read-only (mode %04o): not changed; make it writable, or add the hook by hand (hook install claude-code --print)", path, mode)
+			return res, errcode.Errorf(errcode.IO, "%s is read-only (mode %04o): not changed; make it writable, or add the hook by hand (hook install claude-code --print)", path, mode)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "create %s", filepath.Dir(target))
+		return res, errcode.Wrap(errcode.IO, err, "create %s", filepath.Dir(target))
 	}
 	if exists {
 		bak, fresh, err := backupPath(target, old)
 		if err != nil {
-			return res, engine.Wrap(engine.CodeIO, err, "back up %s", path)
+			return res, errcode.Wrap(errcode.IO, err, "back up %s", path)
 		}
 		res.Backup = bak
 		if fresh {
 			if err := writeAtomic(bak, old, mode); err != nil {
-				return res, engine.Wrap(engine.CodeIO, err, "back up %s", path)
+				return res, errcode.Wrap(errcode.IO, err, "back up %s", path)
 			}
 		}
 	}
 	if err := writeAtomic(target, data, mode); err != nil {
-		return res, engine.Wrap(engine.CodeIO, err, "write %s", path)
+		return res, errcode.Wrap(errcode.IO, err, "write %s", path)
 	}
 	res.Added = added
 	return res, nil

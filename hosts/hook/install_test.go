@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/hosts/hook"
 )
 
@@ -203,7 +203,7 @@ func TestInstall_Refuses(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := hook.Install(path, testCommand)
-		if engine.AsError(err).Code != engine.CodeInvalidArgument {
+		if errcode.As(err).Code != errcode.InvalidArgument {
 			t.Errorf("%s: err %v, want INVALID_ARGUMENT", old, err)
 		}
 		if data, _ := os.ReadFile(path); string(data) != old {

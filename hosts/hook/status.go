@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
 	"scriptorium/engine/runstatus"
+	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
 
@@ -22,7 +22,7 @@ func recordStatus(opts Options, event string, err error) {
 		if err == nil {
 			st.LastSuccessAt, st.LastEvent = now, event
 		} else {
-			ee := engine.AsError(err)
+			ee := errcode.As(err)
 			st.LastFailure = &result.HookFailure{Code: ee.Code, Message: ee.Message, At: now, Event: event}
 		}
 	})

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -56,7 +57,7 @@ func countingOpener(t *testing.T, dir string, n *atomic.Int64) Opener {
 		n.Add(1)
 		if dir == "" {
 			t.Errorf("the engine was opened")
-			return nil, engine.Errorf(engine.CodeIO, "no engine in this test")
+			return nil, errcode.Errorf(errcode.IO, "no engine in this test")
 		}
 		return engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier, Interactive: true})
 	}
@@ -140,7 +141,7 @@ func TestBounds_OversizedBodyRefusedBeforeOpen(t *testing.T) {
 		var opens atomic.Int64
 		addr := boundsServer(t, New(func(context.Context, trust.Tier) (*engine.Engine, error) {
 			opens.Add(1)
-			return nil, engine.Errorf(engine.CodeNotConfigured, "stub")
+			return nil, errcode.Errorf(errcode.NotConfigured, "stub")
 		}), DefaultTimeouts)
 		req, _ := http.NewRequest("POST", "http://"+addr+"/api/memory/update", bytes.NewReader(big[:MaxBodyBytes]))
 		req.Header.Set("Content-Type", "application/json")

@@ -6,6 +6,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/config"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
 )
@@ -41,7 +42,7 @@ type tierEngine struct {
 }
 
 // errShuttingDown answers a request that arrives after Close.
-var errShuttingDown = engine.Errorf(engine.CodeIO, "the server is shutting down")
+var errShuttingDown = errcode.Errorf(errcode.IO, "the server is shutting down")
 
 // NewEngines returns the engines of the state dir stateDir, opened through
 // open on first use.
@@ -56,7 +57,7 @@ func (es *Engines) Engine(ctx context.Context, tier trust.Tier) (*engine.Engine,
 		return nil, err
 	}
 	if cfg.Disabled() {
-		return nil, engine.ErrDisabled
+		return nil, errcode.ErrDisabled
 	}
 	te, e, err := es.lookup(tier)
 	if e != nil || err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 )
 
@@ -92,14 +93,14 @@ func TestEngines_FailedOpenRetriedAndClose(t *testing.T) {
 	var opened []*engine.Engine
 	es := NewEngines(dir, func(ctx context.Context, tier trust.Tier) (*engine.Engine, error) {
 		if opens.Add(1) == 1 {
-			return nil, engine.Errorf(engine.CodeLockBusy, "busy")
+			return nil, errcode.Errorf(errcode.LockBusy, "busy")
 		}
 		e, err := engine.Open(ctx, engine.Options{StateDir: dir, Tier: tier})
 		opened = append(opened, e)
 		return e, err
 	})
 	ctx := context.Background()
-	if _, err := es.Engine(ctx, trust.Owner); engine.AsError(err).Code != engine.CodeLockBusy {
+	if _, err := es.Engine(ctx, trust.Owner); errcode.As(err).Code != errcode.LockBusy {
 		t.Fatalf("first open: %v", err)
 	}
 	e, err := es.Engine(ctx, trust.Owner)

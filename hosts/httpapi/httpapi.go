@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/audit"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/hosts/loopback"
 	"scriptorium/trust"
@@ -103,27 +104,27 @@ func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// and a POST body that is not declared JSON (which a page cannot send
 	// without a preflight, which gets no CORS grant here).
 	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
-		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
+		errdoc.WriteHTTP(w, errcode.Errorf(errcode.Forbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
 		return
 	}
 	if !loopback.Host(r.Host) {
-		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
+		errdoc.WriteHTTP(w, errcode.Errorf(errcode.Forbidden, "host %q is not a loopback name", r.Host))
 		return
 	}
 	if r.Method == http.MethodPost && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
-		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeInvalidArgument, "POST bodies must be sent as application/json"))
+		errdoc.WriteHTTP(w, errcode.Errorf(errcode.InvalidArgument, "POST bodies must be sent as application/json"))
 		return
 	}
 	verb, ok := strings.CutPrefix(r.URL.Path, "/api/memory/")
 	if !ok {
-		errdoc.WriteHTTP(w, engine.Errorf(engine.CodeNotFound, "no route %s (the API lives under /api/memory/)", r.URL.Path))
+		errdoc.WriteHTTP(w, errcode.Errorf(errcode.NotFound, "no route %s (the API lives under /api/memory/)", r.URL.Path))
 		return
 	}
 	tier := trust.Owner
 	if as := r.URL.Query().Get("as"); as != "" {
 		t, err := trust.ParseTier(as)
 		if err != nil || t == trust.Unpaired {
-			errdoc.WriteHTTP(w, engine.Errorf(engine.CodeInvalidArgument, "as must be owner or paired"))
+			errdoc.WriteHTTP(w, errcode.Errorf(errcode.InvalidArgument, "as must be owner or paired"))
 			return
 		}
 		tier = t
@@ -135,10 +136,10 @@ func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			errdoc.WriteHTTP(w, engine.Errorf(engine.CodeInvalidArgument, "request body over %d bytes", MaxBodyBytes))
+			errdoc.WriteHTTP(w, errcode.Errorf(errcode.InvalidArgument, "request body over %d bytes", MaxBodyBytes))
 			return
 		}
-		errdoc.WriteHTTP(w, engine.Wrap(engine.CodeInvalidArgument, err, "read request body"))
+		errdoc.WriteHTTP(w, errcode.Wrap(errcode.InvalidArgument, err, "read request body"))
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -161,7 +162,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 	ctx, q := r.Context(), r.URL.Query()
 	method := func(want string) error {
 		if r.Method != want {
-			return engine.Errorf(engine.CodeInvalidArgument, "%s /api/memory/%s: use %s", r.Method, verb, want)
+			return errcode.Errorf(errcode.InvalidArgument, "%s /api/memory/%s: use %s", r.Method, verb, want)
 		}
 		return nil
 	}
@@ -191,7 +192,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		if l := q.Get("limit"); l != "" {
 			n, err := strconv.Atoi(l)
 			if err != nil || n < 1 {
-				return nil, engine.Errorf(engine.CodeInvalidArgument, "limit must be a positive whole number")
+				return nil, errcode.Errorf(errcode.InvalidArgument, "limit must be a positive whole number")
 			}
 			sq.Limit = n
 		}
@@ -229,7 +230,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		}
 		body, err := io.ReadAll(r.Body) // already read and bounded by ServeHTTP
 		if err != nil {
-			return nil, engine.Wrap(engine.CodeInvalidArgument, err, "read body")
+			return nil, errcode.Wrap(errcode.InvalidArgument, err, "read body")
 		}
 		tx, err := result.ParseTransaction(body)
 		if err != nil {
@@ -241,9 +242,9 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 			return proposals.Submit(ctx, e, tx)
 		case "", "false", "0":
 		default:
-			return nil, engine.Errorf(engine.CodeInvalidArgument, "propose must be true or false")
+			return nil, errcode.Errorf(errcode.InvalidArgument, "propose must be true or false")
 		}
 		return e.Update(ctx, tx)
 	}
-	return nil, engine.Errorf(engine.CodeNotFound, "no route /api/memory/%s", verb)
+	return nil, errcode.Errorf(errcode.NotFound, "no route /api/memory/%s", verb)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
 )
 
@@ -47,7 +47,7 @@ func errorDocuments(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		var d *docError
 		if !errors.As(r.GetError(), &d) {
-			doc := errorDocument(engine.Errorf(engine.CodeInvalidArgument, "%v", r.GetError()))
+			doc := errorDocument(errcode.Errorf(errcode.InvalidArgument, "%v", r.GetError()))
 			r.Content = []mcp.Content{&mcp.TextContent{Text: string(doc)}}
 		}
 		return r, nil
@@ -58,11 +58,11 @@ func errorDocuments(next mcp.MethodHandler) mcp.MethodHandler {
 // JSON-RPC error (resources have no IsError result); the error document
 // rides along as the error's data.
 func resourceError(uri string, err error) error {
-	switch engine.AsError(err).Code {
-	case engine.CodeNotFound:
+	switch errcode.As(err).Code {
+	case errcode.NotFound:
 		return mcp.ResourceNotFoundError(uri)
-	case engine.CodeInvalidArgument:
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: engine.AsError(err).Message, Data: errorDocument(err)}
+	case errcode.InvalidArgument:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errcode.As(err).Message, Data: errorDocument(err)}
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: engine.AsError(err).Message, Data: errorDocument(err)}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: errcode.As(err).Message, Data: errorDocument(err)}
 }

@@ -16,6 +16,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/treetest"
 )
@@ -232,16 +233,16 @@ func text(res *mcp.CallToolResult) string {
 }
 
 // errorCode returns the code of a tool error's SPEC §12 document.
-func errorCode(t *testing.T, res *mcp.CallToolResult) engine.Code {
+func errorCode(t *testing.T, res *mcp.CallToolResult) errcode.Code {
 	t.Helper()
 	if !res.IsError {
 		t.Fatalf("want a tool error, got %s", text(res))
 	}
 	var doc struct {
 		Error struct {
-			Code      engine.Code `json:"code"`
-			Message   string      `json:"message"`
-			Retryable *bool       `json:"retryable"`
+			Code      errcode.Code `json:"code"`
+			Message   string       `json:"message"`
+			Retryable *bool        `json:"retryable"`
 		} `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(text(res)), &doc); err != nil || doc.Error.Code == "" || doc.Error.Retryable == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 	"scriptorium/hosts/loopback"
 )
 
@@ -44,11 +45,11 @@ type httpGuard struct {
 
 func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
-		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
+		writeHTTPError(w, http.StatusForbidden, errcode.Errorf(errcode.Forbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
 		return
 	}
 	if !loopback.Host(r.Host) {
-		writeHTTPError(w, http.StatusForbidden, engine.Errorf(engine.CodeForbidden, "host %q is not a loopback name", r.Host))
+		writeHTTPError(w, http.StatusForbidden, errcode.Errorf(errcode.Forbidden, "host %q is not a loopback name", r.Host))
 		return
 	}
 	if r.Method == http.MethodPost && r.Body != nil {
@@ -66,7 +67,7 @@ func (h *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err != nil {
-			writeHTTPError(w, http.StatusBadRequest, engine.Wrap(engine.CodeInvalidArgument, err, "read request body"))
+			writeHTTPError(w, http.StatusBadRequest, errcode.Wrap(errcode.InvalidArgument, err, "read request body"))
 			return
 		}
 		if isBatch(body) {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 var toolNames = []string{"memory_get", "memory_recall", "memory_search", "memory_status", "memory_update"}
@@ -53,10 +53,10 @@ func TestToolsAndResources(t *testing.T) {
 					t.Errorf("speaker filter let through %+v", r)
 				}
 			}
-			if c := errorCode(t, call(t, cs, "memory_search", map[string]any{"query": "copper", "method": "embedding", "speaker": "u456"})); c != engine.CodeInvalidArgument {
+			if c := errorCode(t, call(t, cs, "memory_search", map[string]any{"query": "copper", "method": "embedding", "speaker": "u456"})); c != errcode.InvalidArgument {
 				t.Errorf("embedding with speaker: %s, want INVALID_ARGUMENT", c)
 			}
-			if c := errorCode(t, call(t, cs, "memory_search", map[string]any{"query": "copper", "sort": "relevance"})); c != engine.CodeInvalidArgument {
+			if c := errorCode(t, call(t, cs, "memory_search", map[string]any{"query": "copper", "sort": "relevance"})); c != errcode.InvalidArgument {
 				t.Errorf("bad sort: %s, want INVALID_ARGUMENT", c)
 			}
 
@@ -70,7 +70,7 @@ func TestToolsAndResources(t *testing.T) {
 			if src.Kind != "source" || src.SpeakerID != "u456" || !strings.Contains(src.Content, "copper-7") {
 				t.Errorf("get m1: %+v", src)
 			}
-			if c := errorCode(t, call(t, cs, "memory_get", map[string]any{"ref": "^00000000"})); c != engine.CodeNotFound {
+			if c := errorCode(t, call(t, cs, "memory_get", map[string]any{"ref": "^00000000"})); c != errcode.NotFound {
 				t.Errorf("get missing block: %s", c)
 			}
 
@@ -107,7 +107,7 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("update: %+v", up)
 			}
 			if c := errorCode(t, call(t, cs, "memory_update", map[string]any{"base_revision": st.Revision,
-				"edits": []map[string]any{{"op": "append", "path": "topics/mcp.md", "content": "Again. ^0e0e0e02\n"}}})); c != engine.CodeConflict {
+				"edits": []map[string]any{{"op": "append", "path": "topics/mcp.md", "content": "Again. ^0e0e0e02\n"}}})); c != errcode.Conflict {
 				t.Errorf("stale base_revision: %s, want CONFLICT", c)
 			}
 
@@ -166,7 +166,7 @@ func TestPendingNeverVisible(t *testing.T) {
 				"sources/openprogram/_v2/group-dev.md#source-b06bef3f", "^deadbeef", "topics/core.md#^deadbeef", "c0ffee04"} {
 				res := call(t, cs, "memory_get", map[string]any{"ref": ref})
 				seen("get "+ref, res)
-				if c := errorCode(t, res); c != engine.CodeForbidden {
+				if c := errorCode(t, res); c != errcode.Forbidden {
 					t.Errorf("get %s: %s, want FORBIDDEN", ref, c)
 				}
 			}
@@ -233,7 +233,7 @@ func TestPairedCannotDeleteOrReplace(t *testing.T) {
 		{"op": "move", "path": "topics/core.md", "to": "topics/old-core.md"},
 	} {
 		c := errorCode(t, call(t, cs, "memory_update", map[string]any{"base_revision": rev(), "edits": []any{ed}}))
-		if c != engine.CodeForbidden && c != engine.CodeRejected {
+		if c != errcode.Forbidden && c != errcode.Rejected {
 			t.Errorf("%s topics/core.md: %s, want FORBIDDEN or REJECTED", ed["op"], c)
 		}
 	}
@@ -258,7 +258,7 @@ func TestPairedCannotDeleteOrReplace(t *testing.T) {
 	// for the owner as a proposal, and core.md is untouched either way.
 	coreAppend := map[string]any{"op": "append", "path": "topics/core.md", "content": "Dave is on the team. ^0e0e0e06\n"}
 	res = call(t, cs, "memory_update", map[string]any{"base_revision": rev(), "edits": []any{coreAppend}})
-	if c := errorCode(t, res); c != engine.CodeForbidden || !strings.Contains(text(res), "propose: true") {
+	if c := errorCode(t, res); c != errcode.Forbidden || !strings.Contains(text(res), "propose: true") {
 		t.Errorf("paired append to core.md: %s %s, want FORBIDDEN offering propose", c, text(res))
 	}
 	res = call(t, cs, "memory_update", map[string]any{"base_revision": rev(), "edits": []any{coreAppend}, "propose": true})
@@ -280,7 +280,7 @@ func TestPairedCannotDeleteOrReplace(t *testing.T) {
 	owner := connectStdio(t, f.read, Options{Version: "test"})
 	c := errorCode(t, call(t, owner, "memory_update", map[string]any{"base_revision": rev(),
 		"edits": []any{map[string]any{"op": "delete", "path": "topics/people/dave.md"}}}))
-	if c != engine.CodeForbidden {
+	if c != errcode.Forbidden {
 		t.Errorf("owner engine without OwnerTools: %s, want FORBIDDEN", c)
 	}
 	if _, err := os.Stat(filepath.Join(f.state, "memory", "topics", "people", "dave.md")); err != nil {
@@ -296,7 +296,7 @@ func TestPairedCannotDeleteOrReplace(t *testing.T) {
 	// Without an owner Reader, a paired engine serves status and update
 	// only: the trust table keeps reads from paired.
 	bare := connectStdio(t, f.write, Options{Version: "test"})
-	if c := errorCode(t, call(t, bare, "memory_search", map[string]any{"query": "copper"})); c != engine.CodeForbidden {
+	if c := errorCode(t, call(t, bare, "memory_search", map[string]any{"query": "copper"})); c != errcode.Forbidden {
 		t.Errorf("paired search without a Reader: %s", c)
 	}
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"scriptorium/engine"
 	"scriptorium/engine/browse"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/topic"
 )
 
@@ -44,7 +44,7 @@ func addResources(s *mcp.Server, t *tools) {
 func (t *tools) readCore(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	data, err := os.ReadFile(filepath.Join(t.read.Root(), "core.md"))
 	if err != nil && !os.IsNotExist(err) {
-		return nil, resourceError(req.Params.URI, engine.Wrap(engine.CodeIO, err, "read core.md"))
+		return nil, resourceError(req.Params.URI, errcode.Wrap(errcode.IO, err, "read core.md"))
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: coreURI, MIMEType: "text/markdown", Text: string(data)}}}, nil
 }
@@ -65,7 +65,7 @@ func (t *tools) readTopic(ctx context.Context, req *mcp.ReadResourceRequest) (*m
 	uri := req.Params.URI
 	rel, err := url.PathUnescape(strings.TrimPrefix(uri, topicPrefix))
 	if err != nil || rel == "" || path.Clean(rel) != rel || strings.HasPrefix(rel, "../") || rel == ".." {
-		return nil, resourceError(uri, engine.Errorf(engine.CodeInvalidArgument, "%s does not name a topic file", uri))
+		return nil, resourceError(uri, errcode.Errorf(errcode.InvalidArgument, "%s does not name a topic file", uri))
 	}
 	v, err := browse.Topic(ctx, t.read, "topics/"+rel)
 	if err != nil {
@@ -89,13 +89,13 @@ func withheld(v result.TopicView) (string, error) {
 	f, _ := topic.Parse([]byte(v.Raw))
 	blocks := f.Blocks()
 	if len(blocks) != len(v.Blocks) {
-		return "", engine.Errorf(engine.CodeIO, "%s changed while it was read; try again", v.Path)
+		return "", errcode.Errorf(errcode.IO, "%s changed while it was read; try again", v.Path)
 	}
 	trusted := map[int]bool{}
 	cited := map[string]bool{} // footnote labels a trusted block cites
 	for i, b := range blocks {
 		if v.Blocks[i].Ref != b.BlockID {
-			return "", engine.Errorf(engine.CodeIO, "%s changed while it was read; try again", v.Path)
+			return "", errcode.Errorf(errcode.IO, "%s changed while it was read; try again", v.Path)
 		}
 		if v.Blocks[i].Trust == "trusted" {
 			trusted[b.Line] = true

@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
 )
 
 // Options configures the MCP server.
@@ -175,7 +176,7 @@ func (t *tools) get(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*
 		pending = true // an unknown view cannot be shown to be trusted
 	}
 	if pending {
-		return nil, nil, toolError(engine.Errorf(engine.CodeForbidden, "%s is pending the owner's review", in.Ref))
+		return nil, nil, toolError(errcode.Errorf(errcode.Forbidden, "%s is pending the owner's review", in.Ref))
 	}
 	return nil, v, nil
 }
@@ -211,7 +212,7 @@ type RecallOutput struct {
 // `recall` verb call too, so every host gives an agent the same context.
 func (t *tools) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
 	if in.Budget < 0 {
-		return nil, RecallOutput{}, toolError(engine.Errorf(engine.CodeInvalidArgument, "budget must not be negative"))
+		return nil, RecallOutput{}, toolError(errcode.Errorf(errcode.InvalidArgument, "budget must not be negative"))
 	}
 	res, err := recall.Recall(ctx, t.read, recall.Request{Prompt: in.Prompt, Budget: in.Budget, Cwd: in.Cwd})
 	if err != nil {
@@ -285,10 +286,10 @@ func (t *tools) checkTier(ctx context.Context) error {
 	}
 	t.probed.Do(func() {
 		_, err := browse.CoreView(ctx, t.write)
-		t.ownerEngine = err == nil || engine.AsError(err).Code != engine.CodeForbidden
+		t.ownerEngine = err == nil || errcode.As(err).Code != errcode.Forbidden
 	})
 	if t.ownerEngine {
-		return engine.Errorf(engine.CodeForbidden, "this MCP server's engine holds owner rights but the owner did not grant owner tools; refusing to write")
+		return errcode.Errorf(errcode.Forbidden, "this MCP server's engine holds owner rights but the owner did not grant owner tools; refusing to write")
 	}
 	return nil
 }

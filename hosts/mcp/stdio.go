@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"scriptorium/engine"
+	"scriptorium/errcode"
 )
 
 // ServeStdio serves one MCP session over newline-delimited JSON-RPC on in
@@ -29,7 +30,7 @@ func ServeStdio(ctx context.Context, eng *engine.Engine, opts Options, in io.Rea
 	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil
 	}
-	return engine.Wrap(engine.CodeIO, err, "MCP session")
+	return errcode.Wrap(errcode.IO, err, "MCP session")
 }
 
 type nopCloser struct{ io.Writer }
@@ -196,6 +197,6 @@ func errorResponse(id json.RawMessage, code int64, msg string) []byte {
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc.Error   `json:"error"`
 	}{"2.0", id, jsonrpc.Error{Code: code, Message: msg,
-		Data: errorDocument(engine.Errorf(engine.CodeInvalidArgument, "%s", msg))}})
+		Data: errorDocument(errcode.Errorf(errcode.InvalidArgument, "%s", msg))}})
 	return append(data, '\n')
 }
