@@ -23,6 +23,7 @@ func (st *state) openIndex() (*index.Index, error) {
 	// A writable handle needs every reader gone: ours now, the others'
 	// within a poll (reader.go).
 	st.reader.close()
+	st.kept.drop()
 	announceWrite(st.dir)
 	ix, err := index.OpenWith(st.dir, index.Options{LockTimeout: time.Second})
 	if errors.Is(err, index.ErrLocked) {
