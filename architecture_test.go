@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 5080
+	coreLineLimit = 5050
 	coreFileLimit = 600
 )
 
@@ -362,7 +362,7 @@ var frontEndServices = map[string][]string{
 	"cmd/scriptorium-tui": {},
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/search", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
-	"hosts/httpapi":       {"engine/audit", "engine/proposals"},
+	"hosts/httpapi":       {"engine/audit", "engine/proposals", "engine/review"},
 	"hosts/local":         {"engine/recall"},
 	"hosts/errdoc":        {},
 	"hosts/loopback":      {},
