@@ -136,7 +136,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		res.Distilled = records.NonNil(distilled)
 		if len(distilled) > 0 {
 			// The distil install is the promotion's revision.
-			res.Revision, res.Topics = e.lastInstall(ctx)
+			res.Revision, res.Topics = e.rec.LastInstall(ctx)
 			return res, nil
 		}
 	}
@@ -156,9 +156,6 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	res.Revision, res.Topics = rev+1, []string{}
 	return res, nil
 }
-
-// lastInstall is the newest revision and the topic files it changed.
-func (e *Engine) lastInstall(ctx context.Context) (int64, []string) { return e.rec.LastInstall(ctx) }
 
 // citedSources is the set of source-ids some topic footnote cites.
 func (s *snapshot) citedSources() map[string]bool {
