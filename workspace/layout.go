@@ -23,6 +23,11 @@ const (
 	StagePrefix    = "tx-"            // an install's stage directory (inside StageDir) starts so
 )
 
+// CoreQueueName holds the core.md candidates a write filed while another
+// core proposal was waiting (engine/writer): a small queue, not a cache;
+// losing it only loses those proposals.
+const CoreQueueName = "core-queue.json"
+
 // MetaPath is root/.scriptorium/name… for the workspace at root.
 func MetaPath(root string, name ...string) string {
 	return filepath.Join(append([]string{root, MetaDir}, name...)...)
