@@ -51,7 +51,7 @@ type partialRead struct {
 // it. ok is false when a file could not be read as the walk saw it (it is
 // changing right now): the caller takes the full path.
 func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		return nil, false, errcode.Wrap(errcode.IO, err, "state.db")
 	}

@@ -20,6 +20,7 @@ const (
 	RevisionName   = revisionName     // the revision counter
 	WriteLockName  = lockName         // the write lock (flock)
 	LockHolderName = lockHolderName   // inside RuntimeName: who holds the write lock
+	StagePrefix    = "tx-"            // an install's stage directory (inside StageDir) starts so
 )
 
 // CoreQueueName holds the core.md candidates a write filed while another

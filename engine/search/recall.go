@@ -17,7 +17,7 @@ import (
 // false otherwise, or when a file repeats a block id (the index keeps one
 // document per id, a read takes the first block).
 func (service) RecallFiles(ctx context.Context, e *engine.Engine, paths []string) (map[string]*engine.RecallFile, bool) {
-	promoted, err := e.Ledger().Promoted(ctx)
+	promoted, err := e.Records().Promoted(ctx)
 	if err != nil {
 		return nil, false
 	}

@@ -71,7 +71,9 @@ type labelledCase struct {
 	content map[string]Turn   // ref -> turn
 }
 
-func loadSet(t testing.TB) []labelledCase {
+// loadAllSplits reads every part of the set, sealed ones included; tests
+// use loadSet, which leaves the sealed parts out.
+func loadAllSplits(t testing.TB) []labelledCase {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(setDir, "gold.json"))
 	if err != nil {
