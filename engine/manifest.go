@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/engine/index"
 	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
@@ -174,7 +175,7 @@ func (e *Engine) recordManifest(s *snapshot) {
 
 // writeManifest replaces the manifest, best effort (manifest.Write).
 func (e *Engine) writeManifest(m *manifest.Manifest, now time.Time) {
-	manifest.Write(e.ws.RuntimeDir(), manifest.Path(e.ws.Root()), m, now)
+	e.inc.man.Write(e.ws.RuntimeDir(), manifest.Path(e.ws.Root()), m, now)
 }
 
 // snapshotOf returns a snapshot of just the files named and the archives
@@ -206,14 +207,13 @@ func (pr *partialRead) snapshotOf(paths []string) (*snapshot, bool) {
 
 // fingerprint is the fingerprint a full snapshot of the listed files has.
 func (pr *partialRead) fingerprint() string {
-	lines := make([]fpLine, 0, len(pr.listed))
-	for _, p := range pr.Topics {
-		lines = append(lines, fpLine{p, pr.listed[p]})
+	files := make([]index.FileSig, 0, len(pr.listed))
+	for _, list := range [][]string{pr.Topics, pr.Archives} {
+		for _, p := range list {
+			files = append(files, index.FileSig{Path: p, Sig: toManifestSig(pr.listed[p])})
+		}
 	}
-	for _, p := range pr.Archives {
-		lines = append(lines, fpLine{p, pr.listed[p]})
-	}
-	return fingerprintOf(pr.root, lines, pr.promoted)
+	return index.Fingerprint(pr.root, files, pr.promoted)
 }
 
 // partial is a snapshot of just the files pick names, for a cold engine;

@@ -2,12 +2,13 @@ package render
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"scriptorium/lazyre"
 )
 
 // excerptRunes is the length of an excerpt before it is cut with "…".
@@ -16,13 +17,13 @@ const excerptRunes = 120
 var (
 	// inlineLink matches a Markdown inline link or image target: "](target)"
 	// or "](<target>)". Group 1 is a plain target, group 2 a bracketed one.
-	inlineLink = regexp.MustCompile(`\]\(([^()\s<>]+)\)|\]\(<([^<>\n]+)>\)`)
+	inlineLink = lazyre.New(`\]\(([^()\s<>]+)\)|\]\(<([^<>\n]+)>\)`)
 	// footnoteRef matches a footnote reference such as "[^e-1175dea39c]".
-	footnoteRef = regexp.MustCompile(`\[\^[^\]\s]+\]`)
+	footnoteRef = lazyre.New(`\[\^[^\]\s]+\]`)
 	// linkText matches a whole inline link or image, keeping its text.
-	linkText = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	linkText = lazyre.New(`!?\[([^\]]*)\]\([^)]*\)`)
 	// listMarker matches a Markdown list item marker at the start of a line.
-	listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
+	listMarker = lazyre.New(`^(?:[-*+]|\d{1,9}[.)])\s+`)
 )
 
 // rebaseLinks rewrites every relative Markdown link target in s, written

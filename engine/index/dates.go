@@ -2,12 +2,12 @@ package index
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"scriptorium/engine/index/reldate"
+	"scriptorium/lazyre"
 )
 
 // Dates make time searchable. A document's date terms are its own day and
@@ -55,7 +55,7 @@ func AnnotateDates(text string, t time.Time) string {
 	return reldate.Annotate(text, t)
 }
 
-var isoDate = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+var isoDate = lazyre.New(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 
 // isoDateIn returns the first 16 ISO dates of text; one needs a "-".
 func isoDateIn(text string) []string {
@@ -103,11 +103,11 @@ var monthNames = map[string]int{
 const monthRe = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
 
 var (
-	qISO       = regexp.MustCompile(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`)
-	qMonthDay  = regexp.MustCompile(`(?i)\b` + monthRe + `\.? (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`)
-	qDayMonth  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?` + monthRe + `\b(?:,? (\d{4}))?`)
-	qMonthOnly = regexp.MustCompile(`(?i)\b(?:in|during|early|late|mid) ` + monthRe + `\b(?: (\d{4}))?`)
-	qZhDate    = regexp.MustCompile(`(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]`)
+	qISO       = lazyre.New(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`)
+	qMonthDay  = lazyre.New(`(?i)\b` + monthRe + `\.? (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`)
+	qDayMonth  = lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?` + monthRe + `\b(?:,? (\d{4}))?`)
+	qMonthOnly = lazyre.New(`(?i)\b(?:in|during|early|late|mid) ` + monthRe + `\b(?: (\d{4}))?`)
+	qZhDate    = lazyre.New(`(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]`)
 )
 
 // QueryDateTerms are the date terms a question names. "May" alone is too
@@ -160,7 +160,7 @@ func QueryDateTerms(q string) []string {
 
 // qRelative is a question about what happened next to another event: "the
 // week after the gym reopened", "the evening before the Piranesi meeting".
-var qRelative = regexp.MustCompile(`(?i)\bthe (day|morning|evening|night|week|weekend) (after|before) (.+?)[?.!]*$`)
+var qRelative = lazyre.New(`(?i)\bthe (day|morning|evening|night|week|weekend) (after|before) (.+?)[?.!]*$`)
 
 // relativeWindow splits a question about the days next to an event into
 // the event's words and a function giving those days from the event's

@@ -2,12 +2,13 @@ package index
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"scriptorium/lazyre"
 )
 
 // Ranking: each query term is looked up in the document's own words
@@ -37,7 +38,7 @@ var framing = map[string]bool{
 }
 
 // bareName keeps a lowercase run of letters that could be a name.
-var bareName = regexp.MustCompile(`^\p{L}+$`)
+var bareName = lazyre.New(`^\p{L}+$`)
 
 // buildQuery returns the scoring query for text and the terms it used.
 // isSpeaker says whether a term names a speaker: only those terms are
@@ -165,7 +166,7 @@ type Match struct {
 	Score float64 `json:"score"` // its share before coordination
 }
 
-var weightMsg = regexp.MustCompile(`^weight\(([^:]+):(.*)\^([0-9.e+-]+) in `)
+var weightMsg = lazyre.New(`^weight\(([^:]+):(.*)\^([0-9.e+-]+) in `)
 
 // explain condenses bleve's explanation tree.
 func explain(e *search.Explanation) *Explanation {

@@ -29,6 +29,7 @@ func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index
 		return nil, false
 	}
 	root := e.Root()
+	st.walks.Add(1)
 	listed, fp, ok := listFingerprint(root, promoted)
 	if !ok {
 		return nil, false
@@ -37,7 +38,12 @@ func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index
 	if err != nil {
 		return nil, false
 	}
-	defer ix.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			_ = ix.Close()
+		}
+	}()
 	if !ix.Describes(fp, diskContent(root)) {
 		return nil, false
 	}
@@ -49,6 +55,9 @@ func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index
 	if !ok {
 		return nil, false
 	}
+	// A recall asks the same index which blocks are trusted next (kept.go).
+	keep = true
+	st.kept.keep(&freshRead{listed: listed, ix: ix, hits: hf})
 	results = make([]result.SearchResult, 0, len(hits))
 	for _, h := range hits {
 		results = append(results, hitResult(h, query, hf.text(h)))
@@ -137,6 +146,15 @@ func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit)
 		}
 	}
 	return hf, true
+}
+
+// topic is the parsed topic file p, if the search read it (nil-safe).
+func (hf *hitFiles) topic(p string) (*topic.File, bool) {
+	if hf == nil {
+		return nil, false
+	}
+	f, ok := hf.topics[p]
+	return f, ok && f != nil
 }
 
 func (hf *hitFiles) has(p string) bool {

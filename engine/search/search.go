@@ -37,13 +37,16 @@ type state struct {
 	resynced atomic.Int64 // documents re-indexed by resyncs (resync.go), for tests
 	stale    atomic.Int64 // searches answered from an index not brought up to date (stale.go)
 	fast     atomic.Int64 // searches answered without a snapshot (fast.go), for tests
+	walks    atomic.Int64 // stat walks checking the index's freshness (fast.go, recall.go), for tests
 	emb      vectors.Searcher
 	reader   indexReader // a long-lived engine's read-only handle (reader.go)
+	kept     kept        // a cold search's fresh walk and index, for the recall's trust lookup (kept.go)
 }
 
 // Close releases the held read-only handle (Engine.Close).
 func (st *state) Close() error {
 	st.reader.close()
+	st.kept.drop()
 	return nil
 }
 
@@ -61,12 +64,13 @@ type Stats struct {
 	Resynced int64 // documents re-indexed by resyncs
 	Stale    int64 // searches answered from an index not brought up to date
 	Fast     int64 // searches answered without reading the workspace
+	Walks    int64 // stat walks checking a cold engine's index is fresh
 }
 
 // StatsOf returns the counters of e.
 func StatsOf(e *engine.Engine) Stats {
 	st := stateOf(e)
-	return Stats{Rebuilds: st.rebuilds.Load(), Resynced: st.resynced.Load(), Stale: st.stale.Load(), Fast: st.fast.Load()}
+	return Stats{Rebuilds: st.rebuilds.Load(), Resynced: st.resynced.Load(), Stale: st.stale.Load(), Fast: st.fast.Load(), Walks: st.walks.Load()}
 }
 
 // StaleSearches counts the searches e answered from an index not brought
@@ -93,6 +97,7 @@ func (service) Search(ctx context.Context, e *engine.Engine, q result.SearchQuer
 		return rep, err
 	}
 	st := stateOf(e)
+	st.kept.drop()
 	// A cold engine (a one-shot CLI search) answers from a fresh index
 	// without reading the workspace; a warm one has its snapshot in memory.
 	if rep.Method == engine.MethodBM25 && !e.Warm() && !e.Options().LongLived {
@@ -115,7 +120,7 @@ func (service) Search(ctx context.Context, e *engine.Engine, q result.SearchQuer
 		return rep, err
 	}
 	for _, h := range hits {
-		rep.Results = append(rep.Results, hitResult(h, q.Text, c.HitText(h)))
+		rep.Results = append(rep.Results, hitResult(h, q.Text, hitText(c, h)))
 	}
 	return rep, nil
 }

@@ -1,10 +1,11 @@
 package reldate
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"scriptorium/lazyre"
 )
 
 // FindAll finds what Find finds and also the coarser and forward-looking
@@ -45,7 +46,7 @@ func FindAll(text string, t time.Time) []Mention {
 
 // habitualRe follows a weekday that means every one of them: "on Saturday
 // mornings", "on Tuesday evenings".
-var habitualRe = regexp.MustCompile(`(?i)^s?\s+(?:mornings|afternoons|evenings|nights)\b`)
+var habitualRe = lazyre.New(`(?i)^s?\s+(?:mornings|afternoons|evenings|nights)\b`)
 
 // habitual drops the weekday mentions that are a habit, not a day.
 func habitual(text string, ms []Mention) []Mention {
@@ -115,38 +116,38 @@ func ordinal(s string) int {
 
 // writerDates are the expressions FindAll adds to searchDates.
 var writerDates = []relativeDate{
-	{re: regexp.MustCompile(`(?i)\b(next|last|this) week\b`), unit: Week, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(next|last|this) week\b`), unit: Week, days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{monday(t).AddDate(0, 0, 7*map[string]int{"next": 1, "last": -1, "this": 0}[strings.ToLower(m[1])])}
 	}, hints: []string{"week"}},
-	{re: regexp.MustCompile(`(?i)\b(next|this) weekend\b`), days: func(_ []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(next|this) weekend\b`), days: func(_ []string, t time.Time) []time.Time {
 		sat := following(t.AddDate(0, 0, -1), time.Saturday)
 		return []time.Time{sat, sat.AddDate(0, 0, 1)}
 	}, hints: []string{"weekend"}},
-	{re: regexp.MustCompile(`(?i)\b(next|last|this) month\b`), unit: Month, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(next|last|this) month\b`), unit: Month, days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{firstOfMonth(t, map[string]int{"next": 1, "last": -1, "this": 0}[strings.ToLower(m[1])])}
 	}, hints: []string{"month"}},
-	{re: regexp.MustCompile(`(?i)\b(next|last|this) year\b`), unit: Year, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(next|last|this) year\b`), unit: Year, days: func(m []string, t time.Time) []time.Time {
 		y := t.Year() + map[string]int{"next": 1, "last": -1, "this": 0}[strings.ToLower(m[1])]
 		return []time.Time{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}, hints: []string{"year"}},
-	{re: regexp.MustCompile(`(?i)\b(?:next|this|on|coming) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(?:next|this|on|coming) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{following(t, weekdays[strings.ToLower(m[1])])}
 	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
-	{re: regexp.MustCompile(`(?i)\bin ` + countRe + ` (day|week|month)s?\b`), days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\bin ` + countRe + ` (day|week|month)s?\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{shift(t, count(m[1]), m[2])}
 	}, hints: []string{"in "}},
-	{re: regexp.MustCompile(`(?i)\b` + countRe + ` (week|month)s? ago\b`), days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b` + countRe + ` (week|month)s? ago\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{shift(t, -count(m[1]), m[2])}
 	}, hints: []string{" ago"}},
 	// Dates written without a year: "the 2nd of June", "18 April", "June 14th".
-	{re: regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?) (?:of )?` + monthRe + `\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(\d{1,2}(?:st|nd|rd|th)?) (?:of )?` + monthRe + `\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
 		return dayOf(t, monthNames[strings.ToLower(m[2])], ordinal(m[1]), m[3])
 	}, hints: monthHints},
-	{re: regexp.MustCompile(`(?i)\b` + monthRe + ` (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b` + monthRe + ` (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
 		return dayOf(t, monthNames[strings.ToLower(m[1])], ordinal(m[2]), m[3])
 	}, hints: monthHints},
 	// A month alone, after a word that makes it a date ("May" alone is a verb).
-	{re: regexp.MustCompile(`(?i)\b(?:in|from|since|until|till|by|during|early|late|mid|next|last|this) ` + monthRe + `\b(?: (\d{4}))?`), unit: Month, absolute: true, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(?:in|from|since|until|till|by|during|early|late|mid|next|last|this) ` + monthRe + `\b(?: (\d{4}))?`), unit: Month, absolute: true, days: func(m []string, t time.Time) []time.Time {
 		mo := monthNames[strings.ToLower(m[1])]
 		if m[2] != "" {
 			y, _ := strconv.Atoi(m[2])

@@ -7,10 +7,11 @@
 package reldate
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"scriptorium/lazyre"
 )
 
 // Unit is how much time a mention covers.
@@ -74,7 +75,7 @@ func (m Mention) Date() string {
 // relativeDate is one expression and the days it points at, given the
 // time it was said.
 type relativeDate struct {
-	re      *regexp.Regexp
+	re      *lazyre.RE
 	days    func(m []string, t time.Time) []time.Time
 	unit    Unit
 	weekday bool // ambiguous between the last and the next one
@@ -87,7 +88,7 @@ type relativeDate struct {
 
 // planning marks a text that talks about the future (a question, "will",
 // "next", "starts"): its bare weekdays are left unresolved by Find.
-var planning = regexp.MustCompile(`(?i)\?|\b(?:will|going to|next|tomorrow|starts?|let's|shall)\b|'ll\b`)
+var planning = lazyre.New(`(?i)\?|\b(?:will|going to|next|tomorrow|starts?|let's|shall)\b|'ll\b`)
 
 var numberWords = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2}
 
@@ -129,10 +130,10 @@ func count(s string) int {
 // searchDates are the expressions search resolves (Find), matched
 // case-insensitively, longest phrases first.
 var searchDates = []relativeDate{
-	{re: regexp.MustCompile(`(?i)\b(two|three|four|five|six|a couple of|\d) days ago\b`), days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(two|three|four|five|six|a couple of|\d) days ago\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{t.AddDate(0, 0, -count(m[1]))}
 	}, hints: []string{"days ago"}},
-	{re: regexp.MustCompile(`(?i)\blast weekend\b`), days: func(_ []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\blast weekend\b`), days: func(_ []string, t time.Time) []time.Time {
 		// On a Saturday the one before is last weekend's; on a Sunday the
 		// day before is this weekend's, so last weekend's is a week earlier.
 		sat := Previous(t, time.Saturday)
@@ -141,17 +142,17 @@ var searchDates = []relativeDate{
 		}
 		return []time.Time{sat, sat.AddDate(0, 0, 1)}
 	}, hints: []string{"last weekend"}},
-	{re: regexp.MustCompile(`(?i)\b(?:(?:on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(monday|tuesday|wednesday|thursday|friday|saturday|sunday)'s)\b`), days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(?i)\b(?:(?:on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(monday|tuesday|wednesday|thursday|friday|saturday|sunday)'s)\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{Previous(t, weekdays[strings.ToLower(m[1]+m[2])])}
 	}, weekday: true, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
-	{re: regexp.MustCompile(`(?i)\b(?:yesterday|last night)\b`), days: offset(-1), hints: []string{"yesterday", "last night"}},
-	{re: regexp.MustCompile(`(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b`), days: offset(0), hints: []string{"today", "tonight", "this "}},
-	{re: regexp.MustCompile(`(?i)\btomorrow\b`), days: offset(1), hints: []string{"tomorrow"}},
-	{re: regexp.MustCompile(`前天`), days: offset(-2), hints: []string{"前天"}},
-	{re: regexp.MustCompile(`昨天|昨晚`), days: offset(-1), hints: []string{"昨天", "昨晚"}},
-	{re: regexp.MustCompile(`今天|今晚|今早`), days: offset(0), hints: []string{"今天", "今晚", "今早"}},
-	{re: regexp.MustCompile(`后天`), days: offset(2), hints: []string{"后天"}},
-	{re: regexp.MustCompile(`明天`), days: offset(1), hints: []string{"明天"}},
+	{re: lazyre.New(`(?i)\b(?:yesterday|last night)\b`), days: offset(-1), hints: []string{"yesterday", "last night"}},
+	{re: lazyre.New(`(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b`), days: offset(0), hints: []string{"today", "tonight", "this "}},
+	{re: lazyre.New(`(?i)\btomorrow\b`), days: offset(1), hints: []string{"tomorrow"}},
+	{re: lazyre.New(`前天`), days: offset(-2), hints: []string{"前天"}},
+	{re: lazyre.New(`昨天|昨晚`), days: offset(-1), hints: []string{"昨天", "昨晚"}},
+	{re: lazyre.New(`今天|今晚|今早`), days: offset(0), hints: []string{"今天", "今晚", "今早"}},
+	{re: lazyre.New(`后天`), days: offset(2), hints: []string{"后天"}},
+	{re: lazyre.New(`明天`), days: offset(1), hints: []string{"明天"}},
 }
 
 // mayMatch reports whether rd can match a text whose ASCII letters are
