@@ -9,17 +9,8 @@ import (
 	"testing"
 )
 
-// stateDBSQL matches a statement on one of state.db's tables (records'
-// migrations and trust's two schemas).
+// stateDBSQL matches a statement on one of state.db's tables.
 var stateDBSQL = regexp.MustCompile(`(?i)\b(FROM|INTO|UPDATE|TABLE)\s+(IF\s+NOT\s+EXISTS\s+)?(history|passes|events|forgets|finishes|promotions|rejections)\b`)
-
-// stateDBSQLAllowed are the files outside engine/records that still query
-// state.db themselves: the core's finish-step table and the trust ledger's
-// promotions and rejections. The list only shrinks.
-var stateDBSQLAllowed = map[string]bool{
-	"engine/finish.go": true,
-	"trust/ledger.go":  true, "trust/rejections.go": true,
-}
 
 // TestArchitecture_OneStateDBOwner: engine/records owns state.db's schema
 // and queries; no other package writes SQL on its tables.
@@ -46,7 +37,7 @@ func TestArchitecture_OneStateDBOwner(t *testing.T) {
 				continue
 			}
 			found++
-			if !strings.HasPrefix(slash, "engine/records/") && !stateDBSQLAllowed[slash] {
+			if !strings.HasPrefix(slash, "engine/records/") {
 				t.Errorf("%s:%d queries state.db (%s): ask engine/records for it", p, i+1, stateDBSQL.FindString(code))
 			}
 		}

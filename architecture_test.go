@@ -264,7 +264,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 5200
+	coreLineLimit = 4760
 	coreFileLimit = 600
 )
 
@@ -339,7 +339,7 @@ var serviceEdges = map[string][]string{
 	"engine/curate":    {},
 	"engine/revert":    {},
 	"engine/audit":     {},
-	"engine/forget":    {},
+	"engine/forget":    {"engine/search"}, // the index documents and vector keys a forget previews and scrubs
 	"engine/recall":    {},
 	"engine/browse":    {},
 	"engine/review":    {},

@@ -1,25 +1,32 @@
 package engine
 
 import (
-	"maps"
-	"sort"
-	"strings"
+	"bytes"
+	"iter"
 	"time"
 
+	"scriptorium/engine/deps"
 	"scriptorium/engine/index"
+	"scriptorium/engine/result"
 	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/topic"
 )
 
-// Corpus is the search service's read of one snapshot: the documents it
-// holds (trusted blocks and visible records only, so pending content never
-// reaches the index or an embedder), the fingerprint and signatures of
-// its files, and the text of a hit. Two Corpus values are equal when they
-// read the same snapshot.
+// Corpus is the search service's read-only view of one snapshot, record
+// by record: topic files with their parsed blocks and the blocks' trust,
+// archives' records in file order with their visibility, a record's
+// neighbours, the same-parse identity of a file between two snapshots, the
+// files' signatures. engine/search builds the documents from it, of
+// visible records and trusted blocks only: pending content never reaches
+// the index or an embedder. Equal values read the same snapshot.
 type Corpus struct {
 	s    *snapshot
 	root string
 }
+
+// CorpusOf is the Corpus of a view (what a service previews an index
+// change or a vector scrub with).
+func (e *Engine) CorpusOf(v *View) Corpus { return Corpus{s: v.s, root: e.ws.Root()} }
 
 // Fingerprint summarises every memory file's path and signature and the
 // promotion ledger (see fingerprint).
@@ -36,26 +43,6 @@ func (c Corpus) ArchivePaths() []string { return c.s.archPaths }
 
 // Files is how many memory files the snapshot holds.
 func (c Corpus) Files() int { return len(c.s.topicPaths) + len(c.s.archPaths) }
-
-// Docs is every searchable document, sorted by id.
-func (c Corpus) Docs() []index.Doc {
-	docs := c.s.docsOf()
-	list := make([]index.Doc, 0, len(docs))
-	for _, d := range docs {
-		list = append(list, d)
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
-	return list
-}
-
-// DocMap is every searchable document by id.
-func (c Corpus) DocMap() map[string]index.Doc { return c.s.docsOf() }
-
-// Touched is the documents of before and c that the change between them
-// can have touched (touchedDocs).
-func (c Corpus) Touched(before Corpus) (old, cur map[string]index.Doc) {
-	return touchedDocs(before.s, c.s)
-}
 
 // Meta is the index meta written with every build or update from c: its
 // fingerprint and its racy files.
@@ -90,134 +77,156 @@ func (c Corpus) Racy(p string, now time.Time) bool {
 	return false
 }
 
-// Resync is the batch that re-indexes the changed files and the documents
-// elsewhere they (or the promotions of refs) can affect: old are the
-// documents the index holds of the changed files.
-func (c Corpus) Resync(changed []string, refs map[string]bool, old []index.DocRef) (upserts []index.Doc, deletes []string) {
-	s := c.s
-	refs = maps.Clone(refs)
-	if refs == nil {
-		refs = map[string]bool{}
-	}
-	changedArch := map[string]bool{}
-	changedTopic := map[string]bool{}
-	for _, p := range changed {
-		if strings.HasPrefix(p, "topics/") {
-			changedTopic[p] = true
-			continue
-		}
-		changedArch[p] = true
-		if a, ok := s.archives[p]; ok {
-			for _, src := range a.sources {
-				refs[src.view.Ref] = true
-			}
-		}
-	}
-	candidates := map[string]bool{}
-	for _, d := range old {
-		candidates[d.ID] = true
-		if d.Kind == index.KindSource {
-			refs[d.Ref] = true // another archive's record of it may be preferred now
-		}
-	}
-	docs := map[string]index.Doc{}
-	for p := range changedArch {
-		if a, ok := s.archives[p]; ok {
-			for _, src := range a.sources {
-				s.addSourceDoc(docs, src)
-			}
-		}
-	}
-	if len(refs) > 0 {
-		for _, p := range s.archPaths {
-			for _, src := range s.archives[p].sources {
-				if !refs[src.view.Ref] {
-					continue
-				}
-				candidates["source:"+src.view.Path+"#"+src.view.Anchor] = true
-				s.addSourceDoc(docs, src)
-				// The next turn holds this one as its context.
-				if _, next := s.neighbours(src); next != nil {
-					s.addSourceDoc(docs, next)
-				}
-			}
-		}
-	}
-	for _, p := range s.topicPaths {
-		tf := s.topics[p]
-		if changedTopic[p] {
-			s.addTopicDocs(docs, tf, nil)
-			continue
-		}
-		if only := tf.blocksCiting(changedArch, refs); len(only) > 0 {
-			for id := range only {
-				candidates["topic:"+p+"#^"+id] = true
-			}
-			s.addTopicDocs(docs, tf, only)
-		}
-	}
-	upserts = make([]index.Doc, 0, len(docs))
-	for _, d := range docs {
-		upserts = append(upserts, d)
-	}
-	sort.Slice(upserts, func(i, j int) bool { return upserts[i].ID < upserts[j].ID })
-	for id := range candidates {
-		if _, ok := docs[id]; !ok {
-			deletes = append(deletes, id)
-		}
-	}
-	sort.Strings(deletes)
-	return upserts, deletes
-}
-
-// BlocksCiting counts the blocks of topic file p that cite one of the
-// archives or source-ids given (what a change of those re-indexes).
-func (c Corpus) BlocksCiting(p string, archives, refs map[string]bool) int {
-	if tf, ok := c.s.topics[p]; ok {
-		return len(tf.blocksCiting(archives, refs))
-	}
-	return 0
-}
-
-// Holds reports whether the snapshot still has the document of a hit: a
-// trusted block of that id in that file, or the visible record at that
-// anchor with that source-id (what a stale index's answer keeps).
-func (c Corpus) Holds(h index.Hit) bool {
-	s := c.s
-	if h.Kind == index.KindSource {
-		src, ok := s.anchors[h.Path+"#"+h.Anchor]
-		return ok && src.view.Ref == h.Ref && s.visible(src)
-	}
-	tf, ok := s.topics[h.Path]
-	if !ok {
-		return false
-	}
-	b, ok := tf.file.Block(h.Ref)
-	return ok && s.blockTrusted(tf, b)
-}
-
-// HitText is the text of a hit's document in the snapshot (the index
-// stores no text), for its snippet.
-func (c Corpus) HitText(h index.Hit) string {
-	s := c.s
-	if h.Kind == index.KindSource {
-		// The record indexed is the one preferred for its source-id (the
-		// first of duplicates), which the anchor map may not be.
-		if src, ok := s.sources[h.Ref]; ok && src.view.Path == h.Path && src.view.Anchor == h.Anchor {
-			return src.view.Content
-		}
-		if src, ok := s.anchors[h.Path+"#"+h.Anchor]; ok {
-			return src.view.Content
-		}
-		return ""
-	}
-	if tf, ok := s.topics[h.Path]; ok {
-		if b, ok := tf.file.Block(h.Ref); ok {
-			return topic.BlockText(b)
-		}
-	}
-	return ""
-}
-
 // Root is the workspace directory the files are read from.
 func (c Corpus) Root() string { return c.root }
+
+// TopicFile is a topic file of a Corpus.
+type TopicFile struct {
+	s  *snapshot
+	tf *topicFile
+}
+
+// Topic is topic file p, if the snapshot holds it.
+func (c Corpus) Topic(p string) (TopicFile, bool) {
+	tf, ok := c.s.topics[p]
+	return TopicFile{s: c.s, tf: tf}, ok
+}
+
+// SameTopic reports whether c and other hold topic file p as the same
+// parse (an unchanged file is shared between snapshots).
+func (c Corpus) SameTopic(other Corpus, p string) bool {
+	tf, ok := c.s.topics[p]
+	return ok && other.s.topics[p] == tf
+}
+
+// Path is the file's workspace path.
+func (t TopicFile) Path() string { return t.tf.path }
+
+// File is the file's parse (blocks, ids, footnotes); shared, read-only.
+func (t TopicFile) File() *topic.File { return t.tf.file }
+
+// Definitions are the file's footnote definitions by label; read-only.
+func (t TopicFile) Definitions() map[string]*topic.Definition { return t.tf.definitions() }
+
+// Trusted reports whether block b of the file is trusted: every source it
+// cites resolves and none is pending.
+func (t TopicFile) Trusted(b topic.Element) bool { return t.s.blockTrusted(t.tf, b) }
+
+// Deps is what the file depends on (the paths its citations and links
+// reach, the source-ids it cites), built once per parse.
+func (t TopicFile) Deps() *deps.Topic { return t.tf.deps() }
+
+// Record is an archived record of a Corpus.
+type Record struct {
+	s *snapshot
+	e *sourceEntry
+}
+
+// Records are archive p's records in file order, pending, forgotten and
+// shadowed ones included (check Visible).
+func (c Corpus) Records(p string) iter.Seq[Record] {
+	return func(yield func(Record) bool) {
+		if a, ok := c.s.archives[p]; ok {
+			for _, e := range a.sources {
+				if !yield(Record{c.s, e}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Source is the record preferred for a source-id (a v2 frame over a
+// legacy record, the first of duplicates).
+func (c Corpus) Source(ref string) (Record, bool) {
+	e, ok := c.s.sources[ref]
+	return Record{c.s, e}, ok
+}
+
+// At is the record at an anchor of an archive.
+func (c Corpus) At(path, anchor string) (Record, bool) {
+	e, ok := c.s.anchors[path+"#"+anchor]
+	return Record{c.s, e}, ok
+}
+
+// SameArchive reports whether c and other hold archive p as the same
+// parse: a file re-read or rewritten is parsed into new slices, an
+// unchanged one shares them.
+func (c Corpus) SameArchive(other Corpus, p string) bool {
+	a, ok := c.s.archives[p]
+	b, ok2 := other.s.archives[p]
+	return ok && ok2 && sameParse(a, b)
+}
+
+// View is the record as the snapshot resolved it, its content included
+// even when it is pending: only a Visible record may become a document.
+func (r Record) View() result.SourceView { return r.e.view }
+
+// Ref is the record's source-id.
+func (r Record) Ref() string { return r.e.view.Ref }
+
+// Path is the record's archive.
+func (r Record) Path() string { return r.e.view.Path }
+
+// Anchor is the record's anchor in its archive.
+func (r Record) Anchor() string { return r.e.view.Anchor }
+
+// Visible reports whether the record is searchable: trusted (never
+// pending), not forgotten, and the record preferred for its source-id.
+func (r Record) Visible() bool {
+	return !r.e.pending() && !r.e.view.Forgotten && r.s.sources[r.e.view.Ref] == r.e
+}
+
+// Before is the nearest visible record before r in its archive
+// (conversation order): the turn r usually answers.
+func (r Record) Before() (Record, bool) {
+	list, at := r.e.file.sources, r.at()
+	for i := at - 1; at >= 0 && i >= 0; i-- {
+		if n := (Record{r.s, list[i]}); n.Visible() {
+			return n, true
+		}
+	}
+	return Record{}, false
+}
+
+// After is the nearest visible record after r in its archive: the turn
+// that holds r as its context.
+func (r Record) After() (Record, bool) {
+	list, at := r.e.file.sources, r.at()
+	for i := at + 1; at >= 0 && i < len(list); i++ {
+		if n := (Record{r.s, list[i]}); n.Visible() {
+			return n, true
+		}
+	}
+	return Record{}, false
+}
+
+// at is r's index in its archive's records, -1 if it is not there.
+func (r Record) at() int {
+	list := r.e.file.sources
+	if at := r.e.pos; at >= 0 && at < len(list) && list[at] == r.e {
+		return at
+	}
+	// Not where it was listed: search (doing so for each record of a long
+	// chat was quadratic, which pos avoids).
+	for i, e := range list {
+		if e == r.e {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameParse reports whether two archive values hold the same parse.
+func sameParse(a, b *archiveFile) bool {
+	if a.legacy != b.legacy || len(a.frames) != len(b.frames) || len(a.records) != len(b.records) || a.stopErr != b.stopErr {
+		return false
+	}
+	if len(a.frames) > 0 {
+		return &a.frames[0] == &b.frames[0]
+	}
+	if len(a.records) > 0 {
+		return &a.records[0] == &b.records[0]
+	}
+	return bytes.Equal(a.data, b.data)
+}

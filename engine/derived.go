@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/render"
@@ -87,7 +88,7 @@ func (e *Engine) coreRender(s *snapshot) ([]byte, result.CoreReport) {
 		t.Path = coreTopicPath
 	}
 	out, rep := render.Core(t, e.Config().Memory.Core.Budget)
-	rep.Included, rep.Excluded, rep.Pending = nonNil(rep.Included), nonNil(rep.Excluded), nonNil(rep.Pending)
+	rep.Included, rep.Excluded, rep.Pending = records.NonNil(rep.Included), records.NonNil(rep.Excluded), records.NonNil(rep.Pending)
 	return out, rep
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"scriptorium/engine/deps"
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/render"
 	"scriptorium/workspace/mirror"
@@ -144,7 +145,7 @@ func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, result.Core
 			t = renderTopicTrusted(dt.tf, dt.trusted)
 		}
 		out, rep := render.Core(t, budget)
-		rep.Included, rep.Excluded, rep.Pending = nonNil(rep.Included), nonNil(rep.Excluded), nonNil(rep.Pending)
+		rep.Included, rep.Excluded, rep.Pending = records.NonNil(rep.Included), records.NonNil(rep.Excluded), records.NonNil(rep.Pending)
 		dc.core, dc.coreRep, dc.coreKey, dc.coreDone = out, rep, key, true
 	}
 	days := dc.views.Timeline()

@@ -238,7 +238,7 @@ func (w *incWorld) handEdit(e *Engine) {
 // a freshly read workspace.
 func (w *incWorld) check(e *Engine, step int) {
 	ctx := context.Background()
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		w.t.Fatal(err)
 	}

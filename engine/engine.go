@@ -2,15 +2,12 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"scriptorium/engine/config"
@@ -20,6 +17,7 @@ import (
 	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace"
+	"scriptorium/workspace/manifest"
 )
 
 // Options configures Open. Every field is optional except StateDir.
@@ -72,20 +70,18 @@ type Engine struct {
 	doubted doubtedJournals // journals this process could neither make durable nor withdraw
 	cfg     config.Config
 	cfgMu   sync.Mutex // guards cfg and cfgSig (config.toml is followed)
-	cfgSig  string
+	cfgSig  manifest.Sig
 	state   string
 	ws      *workspace.Workspace
-	rec     *records.Store // state.db
-	db      *sql.DB        // rec.DB(), for the forget ledger's scrub
-	ledger  *trust.Ledger
+	rec     *records.Store // state.db: history, the promotion ledger, finish steps
 
 	mu sync.Mutex // guards derived-view rebuilds within this process
 
 	locks       atomic.Int32 // write locks this engine holds (finish.go)
 	finishRetry atomic.Int64 // when reads may next try a failed finish step, unix ns (finish.go)
 
-	partialReads     atomic.Int64 // verbs answered from a partial snapshot, for tests
-	recallIndexReads atomic.Int64 // recalls whose trust came from the index, for tests
+	partialReads    atomic.Int64 // verbs answered from a partial snapshot, for tests
+	indexTrustReads atomic.Int64 // TrustedTopics answered from the index, for tests
 
 	loadMu    sync.Mutex // serialises snapshot loads
 	closeOnce sync.Once
@@ -150,8 +146,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		// what went wrong with it ("migrate to version 3: …").
 		return nil, errcode.Wrap(errcode.IO, err, "open %s", filepath.Join(metaDir, workspace.StateDBName))
 	}
-	e.rec, e.db = rec, rec.DB()
-	e.ledger = trust.NewLedger(e.db)
+	e.rec = rec
 	// Opening takes the write lock to finish an interrupted install, so a
 	// background caller must give up after 1 s here too, not hang.
 	openCtx := ctx
@@ -215,18 +210,14 @@ func (e *Engine) Config() config.Config {
 	return e.cfg
 }
 
-// configSig identifies a version of config.toml: size, modification time
-// and inode, "" when it does not exist.
-func configSig(path string) string {
+// configSig identifies a version of config.toml (manifest.SigOf: size,
+// modification and change times, inode); the zero Sig when it does not exist.
+func configSig(path string) manifest.Sig {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return ""
+		return manifest.Sig{}
 	}
-	var ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ino = st.Ino
-	}
-	return fmt.Sprintf("%d/%d/%d", fi.Size(), fi.ModTime().UnixNano(), ino)
+	return manifest.SigOf(fi)
 }
 
 // Root returns the workspace directory.
@@ -267,7 +258,7 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	e.finishOwed(ctx)
 	e.loadMu.Lock()
 	defer e.loadMu.Unlock()
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		// The ledger names what it read ("read promotion ledger: …"); the
 		// file is what a person must look at.

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
+
+	"scriptorium/engine/records"
 )
 
 // A post-commit finish step: work a service owes after its install that
@@ -57,75 +58,36 @@ func registered() []string {
 
 // recordHistory writes an install's history row and its owed finish
 // step. Both are idempotent, so recovery may replay them.
-func (e *Engine) recordHistory(ctx context.Context, h historyRecord, f *Finish) error {
-	if err := insertHistory(ctx, e.db, h); err != nil {
-		return err
-	}
+func (e *Engine) recordHistory(ctx context.Context, h records.History, f *Finish) error {
 	if f == nil {
-		return nil
+		return e.rec.AddInstall(ctx, h, nil)
 	}
-	_, err := e.db.ExecContext(ctx, `INSERT OR IGNORE INTO finishes (revision, service, payload) VALUES (?, ?, ?)`,
-		h.Revision, f.Service, string(f.Payload))
-	if err != nil {
-		return fmt.Errorf("record the %s finish step: %w", f.Service, err)
-	}
-	return nil
+	return e.rec.AddInstall(ctx, h, &records.Finish{Service: f.Service, Payload: string(f.Payload)})
 }
 
 // finishesOwed reports whether a registered service owes a finish step.
-func (e *Engine) finishesOwed() bool {
-	names := registered()
-	if len(names) == 0 {
-		return false
-	}
-	args := make([]any, len(names))
-	for i, n := range names {
-		args[i] = n
-	}
-	var n int
-	err := e.db.QueryRow(`SELECT count(*) FROM finishes WHERE done = 0 AND service IN (?`+
-		strings.Repeat(", ?", len(names)-1)+`)`, args...).Scan(&n)
-	return err == nil && n > 0
-}
+func (e *Engine) finishesOwed() bool { return e.rec.FinishesOwed(registered()) }
 
 // RunFinishes runs every owed finish step of a registered service, oldest
 // first, marking each done when its finisher succeeds. A service calls it
 // right after its install; the core calls it after a crash.
 func (tx *Tx) RunFinishes(ctx context.Context) error {
 	e := tx.e
-	rows, err := e.db.QueryContext(ctx, `SELECT revision, service, payload FROM finishes WHERE done = 0 ORDER BY revision, service`)
+	owed, err := e.rec.OwedFinishes(ctx)
 	if err != nil {
-		return err
-	}
-	type step struct {
-		rev     int64
-		service string
-		payload string
-	}
-	var owed []step
-	for rows.Next() {
-		var s step
-		if err := rows.Scan(&s.rev, &s.service, &s.payload); err != nil {
-			rows.Close()
-			return err
-		}
-		owed = append(owed, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, s := range owed {
 		finishers.RLock()
-		f := finishers.m[s.service]
+		f := finishers.m[s.Service]
 		finishers.RUnlock()
 		if f == nil {
 			continue
 		}
-		if err := f(ctx, tx, s.rev, []byte(s.payload)); err != nil {
-			return fmt.Errorf("finish the %s of revision %d: %w", s.service, s.rev, err)
+		if err := f(ctx, tx, s.Revision, []byte(s.Payload)); err != nil {
+			return fmt.Errorf("finish the %s of revision %d: %w", s.Service, s.Revision, err)
 		}
-		if _, err := e.db.ExecContext(ctx, `UPDATE finishes SET done = 1 WHERE revision = ? AND service = ?`, s.rev, s.service); err != nil {
+		if err := e.rec.FinishDone(ctx, s.Revision, s.Service); err != nil {
 			return err
 		}
 	}

@@ -2,12 +2,9 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
 	"strconv"
 
-	"scriptorium/engine/index"
 	"scriptorium/engine/result"
-	"scriptorium/engine/vectors"
 	"scriptorium/workspace"
 	"scriptorium/workspace/archive"
 )
@@ -99,23 +96,6 @@ func (v *View) ArchiveRecords() []result.Source {
 func (e *Engine) DerivedFiles(v *View) map[string][]byte {
 	files, _ := e.derivedFiles(v.s)
 	return files
-}
-
-// IndexChanges returns the search documents of the files that differ
-// between two views, as each holds them.
-func IndexChanges(before, after *View) (old, cur map[string]index.Doc) {
-	return touchedDocs(before.s, after.s)
-}
-
-// VectorKeys is the set of vector cache keys (the SHA-256 of each text
-// embedded) of every document v embeds.
-func VectorKeys(v *View) map[string]bool {
-	out := map[string]bool{}
-	for _, d := range vectors.Docs(v.s.docsOf()) {
-		sum := sha256.Sum256([]byte(d.Text))
-		out[string(sum[:])] = true
-	}
-	return out
 }
 
 // VectorCachePath is the vector cache file, .scriptorium/embeddings.db.

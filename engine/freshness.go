@@ -77,3 +77,38 @@ func diskContent(root string) func(p string) ([]byte, bool) {
 func readIfSig(path string, want fileSig) ([]byte, bool) {
 	return manifest.ReadIfSig(path, toManifestSig(want))
 }
+
+// fingerprint summarises everything the index derives from: every memory
+// file's path and signature (size, mtime, ctime, inode), topics first,
+// then archives, each in path order, and the promotion ledger
+// (index.Fingerprint). A hand edit behind the engine's back changes it, so
+// the index is brought up to date. Files read from disk carry the
+// signature they were read with, so a snapshot's fingerprint describes
+// that snapshot even after an install has replaced the files; files a
+// transaction produced in memory are stat'ed.
+func (s *snapshot) fingerprint(root string) string {
+	// A snapshot read from disk has every signature: its fingerprint never
+	// changes, and a long-lived engine asks for it on every search.
+	if s.fp != nil {
+		if fp := s.fp.Load(); fp != nil {
+			return *fp
+		}
+	}
+	files := make([]index.FileSig, 0, len(s.topicPaths)+len(s.archPaths))
+	stable := s.fp != nil
+	add := func(p string, sig fileSig) {
+		stable = stable && sig != (fileSig{})
+		files = append(files, index.FileSig{Path: p, Sig: toManifestSig(sig)})
+	}
+	for _, p := range s.topicPaths {
+		add(p, s.topics[p].sig)
+	}
+	for _, p := range s.archPaths {
+		add(p, s.archives[p].sig)
+	}
+	fp := index.Fingerprint(root, files, s.promoted)
+	if stable {
+		s.fp.Store(&fp)
+	}
+	return fp
+}

@@ -1,13 +1,14 @@
-package engine
+package engine_test
 
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
+	"scriptorium/engine"
 	"scriptorium/engine/index"
+	"scriptorium/engine/search"
 	"scriptorium/workspace/archive"
 )
 
@@ -16,11 +17,11 @@ import (
 // chat archive where pending records of unpaired senders sit between
 // trusted ones (a group chat), when trusted records are appended and when
 // a pending one is promoted (its neighbour's context changes). It guards
-// touchedDocs' shortcut: a source of a changed archive is built with its
+// search.IndexChanges' shortcut: a source of a changed archive is built with its
 // archive, never looked up again with its neighbours.
 func TestTouchedDocs_LongChatMatchesFullBuild(t *testing.T) {
 	ctx := context.Background()
-	e, err := Open(ctx, Options{StateDir: t.TempDir()})
+	e, err := engine.Open(ctx, engine.Options{StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,36 +38,34 @@ func TestTouchedDocs_LongChatMatchesFullBuild(t *testing.T) {
 	}
 	step := func(recs []archive.Record, promote string) {
 		t.Helper()
-		before, err := e.snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		before := corpusOf(t, e)
 		if promote != "" {
 			if _, err := e.Promote(ctx, []string{promote}); err != nil {
 				t.Fatal(err)
 			}
 		} else {
-			archives, _, err := e.archiveBatch(before, recs)
+			v, err := e.View(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.install(ctx, Change{Kind: "write", Actor: "owner", Archives: archives}); err != nil {
+			archives, err := e.ArchiveBatch(v, recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Install(ctx, engine.Change{Kind: "write", Actor: "owner", Archives: archives}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		after, err := e.snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := before.docsOf()
-		old, cur := touchedDocs(before, after)
+		after := corpusOf(t, e)
+		got := search.DocMap(before)
+		old, cur := search.IndexChanges(before, after)
 		for id := range old {
 			delete(got, id)
 		}
 		for id, d := range cur {
 			got[id] = d
 		}
-		want := after.docsOf()
+		want := search.DocMap(after)
 		if len(got) != len(want) {
 			t.Errorf("%d documents after the update, a full build has %d", len(got), len(want))
 		}
@@ -90,29 +89,29 @@ func docSummary(d index.Doc) string { return d.ID + " ctx=" + d.Context }
 // TestTouchedDocs_RandomInstallsMatchFullBuild: over random installs
 // (appends, pending records, promotions, topics citing and linking,
 // deletes, moves, damaged archives: incWorld), the documents before an
-// install with touchedDocs' difference applied are exactly a full build
+// install with search.IndexChanges' difference applied are exactly a full build
 // of the snapshot after it.
 func TestTouchedDocs_RandomInstallsMatchFullBuild(t *testing.T) {
 	ctx := context.Background()
-	e, err := Open(ctx, Options{StateDir: t.TempDir()})
+	e, err := engine.Open(ctx, engine.Options{StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	w := &incWorld{t: t, r: rand.New(rand.NewPCG(26, 9)), engines: []*Engine{e}}
+	w := engine.NewIncWorld(t, e, 26, 9)
 	for step := range 150 {
-		before := w.snapshot(e)
-		w.step()
-		after := w.snapshot(e)
-		got := before.docsOf()
-		old, cur := touchedDocs(before, after)
+		before := corpusOf(t, e)
+		w.Step()
+		after := corpusOf(t, e)
+		got := search.DocMap(before)
+		old, cur := search.IndexChanges(before, after)
 		for id := range old {
 			delete(got, id)
 		}
 		for id, d := range cur {
 			got[id] = d
 		}
-		want := after.docsOf()
+		want := search.DocMap(after)
 		if len(got) != len(want) {
 			t.Fatalf("step %d: %d documents after the update, a full build has %d", step, len(got), len(want))
 		}
@@ -122,4 +121,14 @@ func TestTouchedDocs_RandomInstallsMatchFullBuild(t *testing.T) {
 			}
 		}
 	}
+}
+
+// corpusOf is e's Corpus now.
+func corpusOf(t *testing.T, e *engine.Engine) engine.Corpus {
+	t.Helper()
+	c, err := e.Corpus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"scriptorium/engine/records"
 	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
@@ -34,10 +35,10 @@ type journalOp struct {
 }
 
 type journal struct {
-	Version  int           `json:"version"`
-	Revision int64         `json:"revision"`
-	Ops      []journalOp   `json:"ops"`
-	History  historyRecord `json:"history"`
+	Version  int             `json:"version"`
+	Revision int64           `json:"revision"`
+	Ops      []journalOp     `json:"ops"`
+	History  records.History `json:"history"`
 	// Finish is the install's owed finish step (finish.go), recorded with
 	// the history row so that recovery runs it as it finishes the install
 	// (ids and hashes, never the forgotten text).
@@ -76,13 +77,13 @@ func (e *Engine) crashPoint(step string) {
 // CrashPoints lists the steps of an install a test can crash at, in order.
 var CrashPoints = []string{"staged", "journal-written", "renamed-first", "renamed-all", "revision-bumped", "history-recorded"}
 
-func (e *Engine) commit(ctx context.Context, plan *txPlan, hist historyRecord) error {
+func (e *Engine) commit(ctx context.Context, plan *txPlan, hist records.History) error {
 	idb := make([]byte, 8)
 	if _, err := rand.Read(idb); err != nil {
 		return errcode.Wrap(errcode.IO, err, "stage transaction")
 	}
 	fsys := e.ws.FS()
-	stage := filepath.Join(e.ws.StageDir(), "tx-"+hex.EncodeToString(idb))
+	stage := filepath.Join(e.ws.StageDir(), workspace.StagePrefix+hex.EncodeToString(idb))
 	if err := fsys.Mkdir(stage, workspace.PrivateDir); err != nil {
 		return errcode.Wrap(errcode.IO, err, "stage transaction")
 	}
@@ -213,7 +214,7 @@ func (e *Engine) needsRecovery(w *workspace.Workspace) bool {
 			return true
 		}
 		for _, ent := range entries {
-			if strings.HasPrefix(ent.Name(), "tx-") {
+			if strings.HasPrefix(ent.Name(), workspace.StagePrefix) {
 				return true
 			}
 		}
@@ -268,7 +269,7 @@ func (e *Engine) finishStagesIn(w *workspace.Workspace, dir string) error {
 		return err
 	}
 	for _, ent := range entries {
-		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
+		if !ent.IsDir() || !strings.HasPrefix(ent.Name(), workspace.StagePrefix) {
 			continue
 		}
 		stage := filepath.Join(dir, ent.Name())

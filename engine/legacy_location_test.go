@@ -34,9 +34,13 @@ func TestLegacyPath_V2MarkerGivesNoTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	a, err := e.Archive(context.Background(), "sources/openprogram/old.md")
+	v, err := e.View(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	a, ok := v.Archive("sources/openprogram/old.md")
+	if !ok {
+		t.Fatal("no legacy archive")
 	}
 	if !a.Legacy {
 		t.Fatal("a file at the legacy path was read as v2")
@@ -46,9 +50,9 @@ func TestLegacyPath_V2MarkerGivesNoTrust(t *testing.T) {
 			t.Errorf("legacy-path record %s has a trusted speaker %q", src.Ref, src.SpeakerID)
 		}
 	}
-	v2, err := e.Archive(context.Background(), "sources/openprogram/_v2/new.md")
-	if err != nil {
-		t.Fatal(err)
+	v2, ok := v.Archive("sources/openprogram/_v2/new.md")
+	if !ok {
+		t.Fatal("no v2 archive")
 	}
 	if v2.Legacy || len(v2.Sources) != 1 || !v2.Sources[0].SpeakerTrusted {
 		t.Errorf("the same bytes under _v2/ should be a trusted v2 frame: %+v", v2)

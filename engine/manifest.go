@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"scriptorium/engine/index"
 	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
@@ -51,7 +52,7 @@ type partialRead struct {
 // it. ok is false when a file could not be read as the walk saw it (it is
 // changing right now): the caller takes the full path.
 func (e *Engine) readPartial(ctx context.Context) (*partialRead, bool, error) {
-	promoted, err := e.ledger.Promoted(ctx)
+	promoted, err := e.rec.Promoted(ctx)
 	if err != nil {
 		return nil, false, errcode.Wrap(errcode.IO, err, "state.db")
 	}
@@ -206,14 +207,13 @@ func (pr *partialRead) snapshotOf(paths []string) (*snapshot, bool) {
 
 // fingerprint is the fingerprint a full snapshot of the listed files has.
 func (pr *partialRead) fingerprint() string {
-	lines := make([]fpLine, 0, len(pr.listed))
-	for _, p := range pr.Topics {
-		lines = append(lines, fpLine{p, pr.listed[p]})
+	files := make([]index.FileSig, 0, len(pr.listed))
+	for _, list := range [][]string{pr.Topics, pr.Archives} {
+		for _, p := range list {
+			files = append(files, index.FileSig{Path: p, Sig: toManifestSig(pr.listed[p])})
+		}
 	}
-	for _, p := range pr.Archives {
-		lines = append(lines, fpLine{p, pr.listed[p]})
-	}
-	return fingerprintOf(pr.root, lines, pr.promoted)
+	return index.Fingerprint(pr.root, files, pr.promoted)
 }
 
 // partial is a snapshot of just the files pick names, for a cold engine;

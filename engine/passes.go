@@ -16,7 +16,7 @@ func (e *Engine) RecordPass(ctx context.Context, rep *result.PassReport) error {
 	if rep.Changed == nil {
 		rep.Changed = []result.FileDiff{}
 	}
-	rep.CoreGap = nonNil(rep.CoreGap)
+	rep.CoreGap = records.NonNil(rep.CoreGap)
 	id, err := e.rec.AddPass(ctx, records.Pass{Time: rep.Time, Model: rep.Model, Revision: rep.Revision, Changed: rep.Changed,
 		TokensIn: rep.TokensIn, TokensOut: rep.TokensOut, Error: rep.Error, CoreGap: rep.CoreGap})
 	if err != nil {

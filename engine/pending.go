@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/trust"
@@ -120,11 +121,11 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	if len(batch) == 0 {
 		return res, nil
 	}
-	added, err := e.ledger.Record(ctx, batch)
+	added, err := e.rec.Promote(ctx, batch)
 	if err != nil {
 		return res, errcode.Wrap(errcode.IO, err, "record promotion")
 	}
-	res.Promoted = nonNil(added)
+	res.Promoted = records.NonNil(added)
 	after, err := e.snapshot(ctx)
 	if err != nil {
 		return res, err
@@ -148,7 +149,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 			return res, &errcode.Error{Code: errcode.As(err).Code, Err: err,
 				Message: "promoted " + strings.Join(res.Promoted, ", ") + " but could not distil them (run backfill to retry): " + errcode.As(err).Message}
 		}
-		res.Distilled = nonNil(distilled)
+		res.Distilled = records.NonNil(distilled)
 		if len(distilled) > 0 {
 			// The distil install is the promotion's revision.
 			res.Revision, res.Topics = e.lastInstall(ctx)
@@ -162,7 +163,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	if err != nil {
 		return res, errcode.Wrap(errcode.IO, err, "read revision")
 	}
-	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
+	hist := records.History{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(trust.Owner), Kind: "promote",
 		Changed: []string{}, Diffs: map[string]string{}, Sources: res.Promoted}
 	if err := e.commit(ctx, &txPlan{files: map[string][]byte{}, old: map[string][]byte{}}, hist); err != nil {
 		return res, err
@@ -174,7 +175,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 
 // rejections maps each rejected source-id to its rejection.
 func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
-	rs, err := e.ledger.Rejections(ctx)
+	rs, err := e.rec.Rejections(ctx)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/recall"
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
 	"scriptorium/errcode"
@@ -125,13 +125,12 @@ func TestReject_ThenPromote(t *testing.T) {
 // ledgers reads the promotion ledger and the rejection log of a state dir.
 func ledgers(t *testing.T, state string) ([]trust.Promotion, []trust.Rejection) {
 	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(state, "memory", ".scriptorium", "state.db"))
+	l, err := records.Open(filepath.Join(state, "memory", ".scriptorium"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	l := trust.NewLedger(db)
-	ps, err := l.All(context.Background())
+	defer l.Close()
+	ps, err := l.Promotions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

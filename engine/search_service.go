@@ -11,13 +11,14 @@ import (
 	"scriptorium/errcode"
 )
 
-// Search is a service (engine/search): it owns the index's handles, its
-// sync with the files and the vector fusion. The core keeps what needs a
-// snapshot or the journal: the documents a snapshot holds (search_docs.go,
-// corpus.go), and telling the service what every install changed. The
-// service registers itself at init, as finish steps do (finish.go); a
-// program that links no search service answers searches with
-// NOT_CONFIGURED and leaves the index to be brought up to date later.
+// Search is a service (engine/search): it owns the index, its documents
+// and sync, and the vector fusion. The core keeps what needs a snapshot or
+// the journal: the record-level read the documents are built from
+// (corpus.go), the fingerprint (freshness.go), and telling the service what
+// every install changed. The service registers itself at init, as finish
+// steps do (finish.go); a program that links no search service answers
+// searches with NOT_CONFIGURED and leaves the index to be brought up to
+// date later.
 
 // Searcher is the search service as the core calls it.
 type Searcher interface {

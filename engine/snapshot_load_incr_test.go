@@ -26,7 +26,7 @@ func TestLoadSnapshot_IncrementalSourceIndex(t *testing.T) {
 	for step := range 150 {
 		prev := w.snapshot(e)
 		w.step()
-		promoted, err := e.ledger.Promoted(ctx)
+		promoted, err := e.rec.Promoted(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

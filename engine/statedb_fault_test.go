@@ -106,7 +106,7 @@ func TestStateDB_FailedMigrationLeavesOldSchema(t *testing.T) {
 		t.Fatalf("open once the obstacle is gone: %v", err)
 	}
 	defer e.Close()
-	if err := records.CheckSchema(e.db); err != nil {
+	if err := records.CheckSchema(e.rec.DB()); err != nil {
 		t.Fatalf("%s: %v", "after the repaired migration", err)
 	}
 	hist, err := e.rec.Histories(context.Background())
@@ -151,7 +151,7 @@ func TestStateDB_ReadOnlyIsClearErrorAndNoHalfMigration(t *testing.T) {
 		t.Fatalf("open once writable again: %v", err)
 	}
 	defer e.Close()
-	if err := records.CheckSchema(e.db); err != nil {
+	if err := records.CheckSchema(e.rec.DB()); err != nil {
 		t.Fatalf("%s: %v", "after the read-only spell", err)
 	}
 }

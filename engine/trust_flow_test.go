@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"scriptorium/engine"
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/trust"
@@ -215,12 +215,12 @@ func TestTrustFlow_Ledger(t *testing.T) {
 	if _, err := e.Promote(ctx, []string{"openprogram/group-dev/m3", "openprogram/group-dev/m5"}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite", filepath.Join(state, "memory", ".scriptorium", "state.db"))
+	l, err := records.Open(filepath.Join(state, "memory", ".scriptorium"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	all, err := trust.NewLedger(db).All(ctx)
+	defer l.Close()
+	all, err := l.Promotions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

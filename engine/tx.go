@@ -16,6 +16,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/trust"
@@ -132,13 +133,13 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (result.UpdateRes
 		return result.UpdateResult{}, &errcode.Error{Code: errcode.Rejected, Violations: bad,
 			Message: fmt.Sprintf("transaction rejected: %d violation(s); nothing was changed", len(bad))}
 	}
-	hist := historyRecord{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
-		Changed: plan.order, Diffs: map[string]string{}, Files: map[string]fileChange{}, Reverts: ch.Reverts,
+	hist := records.History{Revision: rev + 1, Time: e.opts.Now().UTC(), Actor: string(ch.Actor), Kind: ch.Kind,
+		Changed: plan.order, Diffs: map[string]string{}, Files: map[string]records.FileChange{}, Reverts: ch.Reverts,
 		Sources: installSources(before, after, plan, ch.Sources)}
 	for _, p := range plan.order {
 		hist.Diffs[p] = unifiedDiff(p, plan.old[p], plan.files[p])
 		if strings.HasPrefix(p, "topics/") {
-			hist.Files[p] = fileChange{Before: plan.old[p], After: plan.files[p]}
+			hist.Files[p] = records.FileChange{Before: plan.old[p], After: plan.files[p]}
 		}
 	}
 	if ch.Kind == "forget" {

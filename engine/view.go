@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/workspace/archive"
@@ -186,5 +187,24 @@ func (e *Engine) CoreRender(v *View) ([]byte, result.CoreReport) { return e.core
 // a view: the gap a sleep pass reports.
 func (e *Engine) CoreExcluded(v *View) []string {
 	_, rep := e.coreRender(v.s)
-	return nonNil(rep.Excluded)
+	return records.NonNil(rep.Excluded)
+}
+
+// Archive is source archive p as the drill-down shows it: every record in
+// file order (one a later record shadows too), whether it is a legacy
+// archive, and why reading it stopped early; ok is false when there is no
+// archive p.
+func (v *View) Archive(p string) (a result.ArchiveView, ok bool) {
+	arch, ok := v.s.archives[p]
+	if !ok {
+		return result.ArchiveView{}, false
+	}
+	a = result.ArchiveView{Path: p, Legacy: arch.legacy, Sources: []result.SourceView{}}
+	for _, src := range arch.sources {
+		a.Sources = append(a.Sources, src.view)
+	}
+	if arch.stopErr != nil {
+		a.Problem = arch.stopErr.Error()
+	}
+	return a, true
 }

@@ -20,7 +20,13 @@ const (
 	RevisionName   = revisionName     // the revision counter
 	WriteLockName  = lockName         // the write lock (flock)
 	LockHolderName = lockHolderName   // inside RuntimeName: who holds the write lock
+	StagePrefix    = "tx-"            // an install's stage directory (inside StageDir) starts so
 )
+
+// CoreQueueName holds the core.md candidates a write filed while another
+// core proposal was waiting (engine/writer): a small queue, not a cache;
+// losing it only loses those proposals.
+const CoreQueueName = "core-queue.json"
 
 // MetaPath is root/.scriptorium/name… for the workspace at root.
 func MetaPath(root string, name ...string) string {

@@ -113,12 +113,12 @@ func auditEntries(ctx context.Context, e *engine.Engine) ([]result.AuditEntry, e
 		out = append(out, result.AuditEntry{Time: p.Time, Kind: "sleep", Actor: string(trust.Owner),
 			Sources: []string{}, Changed: []string{}, Detail: sum})
 	}
-	promos, err := promotionEntries(ctx, e.Ledger(), out)
+	promos, err := promotionEntries(ctx, e.Records(), out)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, promos...)
-	rejs, err := rejectionEntries(ctx, e.Ledger())
+	rejs, err := rejectionEntries(ctx, e.Records())
 	if err != nil {
 		return nil, err
 	}
@@ -276,8 +276,8 @@ func plural(n int, word string) string {
 // from before installs recorded their sources name none; such a row claims
 // the promotions made up to a minute before it. Every promote entry says
 // which rejection it reversed.
-func promotionEntries(ctx context.Context, ledger *trust.Ledger, installs []result.AuditEntry) ([]result.AuditEntry, error) {
-	ps, err := ledger.All(ctx)
+func promotionEntries(ctx context.Context, ledger *records.Store, installs []result.AuditEntry) ([]result.AuditEntry, error) {
+	ps, err := ledger.Promotions(ctx)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.IO, err, "read promotion ledger")
 	}
@@ -342,7 +342,7 @@ func promoteRowAfter(installs []result.AuditEntry, idx []int, at time.Time) (int
 
 // rejectionEntries reads the rejection log; the rejections of one call
 // (same time, same reason) are one entry.
-func rejectionEntries(ctx context.Context, ledger *trust.Ledger) ([]result.AuditEntry, error) {
+func rejectionEntries(ctx context.Context, ledger *records.Store) ([]result.AuditEntry, error) {
 	rs, err := ledger.Rejections(ctx)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
@@ -410,7 +410,7 @@ func sourceRecords(v *engine.View, ids []string) []result.CitationView {
 
 // rejections is the rejection log by source-id.
 func rejections(ctx context.Context, e *engine.Engine) (map[string]trust.Rejection, error) {
-	rs, err := e.Ledger().Rejections(ctx)
+	rs, err := e.Records().Rejections(ctx)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
 	}

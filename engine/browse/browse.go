@@ -97,3 +97,19 @@ func CoreView(ctx context.Context, e *engine.Engine) (result.CoreView, error) {
 	}
 	return out, nil
 }
+
+// Archive returns every source record of one archive, for the drill-down.
+func Archive(ctx context.Context, e *engine.Engine, path string) (result.ArchiveView, error) {
+	if err := e.Authorize(trust.OpGet); err != nil {
+		return result.ArchiveView{}, err
+	}
+	v, err := e.View(ctx)
+	if err != nil {
+		return result.ArchiveView{}, err
+	}
+	a, ok := v.Archive(path)
+	if !ok {
+		return result.ArchiveView{}, errcode.Errorf(errcode.NotFound, "no source archive %s", path)
+	}
+	return a, nil
+}

@@ -50,3 +50,30 @@ func TestBrowse_TopicsTopicCore(t *testing.T) {
 		t.Errorf("missing topic: %v", err)
 	}
 }
+
+// TestBrowse_Archive: an archive's every record in file order, the legacy
+// flag, the problem of a truncated one, and NOT_FOUND for no archive.
+func TestBrowse_Archive(t *testing.T) {
+	ctx := context.Background()
+	e := enginetest.Open(t, enginetest.Fixture(t, "valid"))
+	old, err := browse.Archive(ctx, e, "sources/openprogram/old-chat.md")
+	if err != nil || !old.Legacy || len(old.Sources) == 0 || old.Problem != "" {
+		t.Fatalf("legacy archive = %+v, %v", old, err)
+	}
+	for _, src := range old.Sources {
+		if src.Path != old.Path {
+			t.Errorf("record %s of %s", src.Ref, src.Path)
+		}
+	}
+	if _, err := browse.Archive(ctx, e, "sources/openprogram/_v2/none.md"); errcode.As(err).Code != errcode.NotFound {
+		t.Fatalf("a missing archive: %v, want NOT_FOUND", err)
+	}
+	if _, err := browse.Archive(ctx, e, "topics/core.md"); errcode.As(err).Code != errcode.NotFound {
+		t.Fatalf("a topic file as an archive: %v, want NOT_FOUND", err)
+	}
+	tr := enginetest.Open(t, enginetest.Fixture(t, "truncated-frame"))
+	short, err := browse.Archive(ctx, tr, "sources/openprogram/_v2/short-record.md")
+	if err != nil || short.Legacy || short.Problem == "" {
+		t.Fatalf("truncated archive = %+v, %v: want its problem", short, err)
+	}
+}

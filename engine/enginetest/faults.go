@@ -210,7 +210,7 @@ func (sc FaultScenario) outcome(t *testing.T, r faultRef, state string, followed
 	}
 	runtime, _ := os.ReadDir(workspace.MetaPath(filepath.Join(state, "memory"), workspace.RuntimeName))
 	for _, ent := range runtime {
-		if strings.HasPrefix(ent.Name(), "tx-") {
+		if strings.HasPrefix(ent.Name(), workspace.StagePrefix) {
 			t.Fatalf("%s: stage %s left after reopening", what, ent.Name())
 		}
 	}

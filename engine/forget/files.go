@@ -66,7 +66,7 @@ const forgottenMark = "[forgotten]"
 // touches: the workspace's own bookkeeping (no text), and the stores that
 // have a scrub of their own.
 var runtimeKept = map[string]bool{
-	workspace.IDName: true, workspace.RevisionName: true, "format": true, workspace.WriteLockName: true, "lock": true,
+	workspace.IDName: true, workspace.RevisionName: true, workspace.WriteLockName: true,
 	workspace.RuntimeName + "/" + workspace.LockHolderName: true, vectorFile: true,
 }
 
@@ -99,9 +99,9 @@ func scrubRuntime(e *engine.Engine, nd needles, apply bool) ([]string, error) {
 		rel = filepath.ToSlash(rel)
 		name := d.Name()
 		switch {
-		case d.IsDir() && (rel == "index" || rel == "proposals" || strings.HasPrefix(name, "tx-")):
+		case d.IsDir() && (rel == workspace.IndexName || rel == workspace.ProposalsName || strings.HasPrefix(name, workspace.StagePrefix)):
 			return filepath.SkipDir
-		case d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(name, "state.db") ||
+		case d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(name, workspace.StateDBName) ||
 			strings.HasPrefix(name, vectorFile) || runtimeKept[rel]:
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/engine/search"
 	"scriptorium/errcode"
 	"scriptorium/workspace"
 )
@@ -37,7 +38,7 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 	for _, d := range derivedDiffs(e, after) {
 		add("derived", d.Path, d.Diff)
 	}
-	add("index", workspace.MetaRel(workspace.IndexName), indexDiff(v, after))
+	add("index", workspace.MetaRel(workspace.IndexName), indexDiff(e.CorpusOf(v), e.CorpusOf(after)))
 	add("sessions", "sessions.db", sessionsDiff(fp))
 	vecs, err := forgottenVectors(e, v, after)
 	if err != nil {
@@ -77,8 +78,8 @@ func preview(ctx context.Context, e *engine.Engine, v *engine.View, plan *engine
 // indexDiff lists the search documents the forget drops or re-indexes.
 // The index is rebuilt from scratch afterwards, so no segment keeps a term
 // of a dropped document.
-func indexDiff(before, after *engine.View) string {
-	old, cur := engine.IndexChanges(before, after)
+func indexDiff(before, after engine.Corpus) string {
+	old, cur := search.IndexChanges(before, after)
 	var lines []string
 	for id, d := range old {
 		n, ok := cur[id]

@@ -15,6 +15,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"scriptorium/engine/cachedb"
+	"scriptorium/engine/search"
 
 	"scriptorium/engine"
 	"scriptorium/workspace"
@@ -35,8 +36,8 @@ const vectorFile = workspace.EmbeddingsName
 // embeds and after no longer does: what a forget removes there. A missing
 // file holds none.
 func forgottenVectors(e *engine.Engine, before, after *engine.View) (int, error) {
-	gone := engine.VectorKeys(before)
-	for k := range engine.VectorKeys(after) {
+	gone := search.VectorKeys(e.CorpusOf(before))
+	for k := range search.VectorKeys(e.CorpusOf(after)) {
 		delete(gone, k)
 	}
 	if len(gone) == 0 {
@@ -62,7 +63,7 @@ func forgottenVectors(e *engine.Engine, before, after *engine.View) (int, error)
 // went, replaces the file by a fresh copy of what stays. It returns how
 // many vectors went.
 func scrubVectors(e *engine.Engine, v *engine.View) (int, error) {
-	keep := engine.VectorKeys(v)
+	keep := search.VectorKeys(e.CorpusOf(v))
 	dropped := 0
 	err := withVectorFile(e, false, func(db *bolt.DB) error {
 		live := map[string][][2][]byte{}

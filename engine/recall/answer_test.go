@@ -140,9 +140,9 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 }
 
 // aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens:
-// issue 22 §4's 1.25× on dev; on heldout2 (measured once, seen since) a
-// little under what it measured.
-var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.15}
+// issue 22 §4's 1.25× on dev; on heldout2 (tuned on since round three)
+// a little under the 1.19× it measures, which misses the target.
+var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

@@ -2,9 +2,12 @@ package recall
 
 import (
 	"context"
+	"errors"
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/errcode"
+	"scriptorium/trust"
 	"scriptorium/workspace/topic"
 )
 
@@ -36,17 +39,40 @@ type material struct {
 
 const coreTopic = "topics/core.md"
 
-// read asks the engine for the hits and the topic files (engine.RecallRead
-// reads only those, and says which of their blocks are trusted) and takes
-// the blocks out of them.
+// read searches for text, then reads the wanted topic files and the
+// topic files holding a hit (engine.TrustedTopics: only those, with which
+// of their blocks are trusted) and takes the blocks out of them.
 func read(ctx context.Context, e *engine.Engine, text string, limit int, topics []string) (material, error) {
 	m := material{Topics: map[string][]Block{}}
-	rm, err := e.RecallRead(ctx, engine.RecallQuery{Text: text, Limit: limit, Topics: append([]string{coreTopic}, topics...)})
+	if err := e.Authorize(trust.OpSearch); err != nil {
+		return m, err
+	}
+	var hits []result.SearchResult
+	if text != "" {
+		var err error
+		hits, err = e.Search(ctx, result.SearchQuery{Text: text, Limit: limit})
+		// A prompt that is no query at all (only symbols, say) recalls
+		// nothing rather than failing the turn.
+		var ee *errcode.Error
+		if errors.As(err, &ee) && ee.Code == errcode.InvalidArgument {
+			hits, err = nil, nil
+		}
+		if err != nil {
+			return m, err
+		}
+	}
+	paths := append([]string{coreTopic}, topics...)
+	for _, h := range hits {
+		if h.Kind == "topic" {
+			paths = append(paths, h.Path)
+		}
+	}
+	files, err := e.TrustedTopics(ctx, paths)
 	if err != nil {
 		return m, err
 	}
 	for _, p := range append([]string{coreTopic}, topics...) {
-		rf := rm.Files[p]
+		rf := files[p]
 		if rf == nil {
 			continue
 		}
@@ -60,12 +86,12 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 	}
 	m.Core = m.Topics[coreTopic]
 	delete(m.Topics, coreTopic)
-	for _, h := range rm.Hits {
+	for _, h := range hits {
 		rh := Hit{SearchResult: h}
 		if h.Kind == "topic" {
 			// The search and the read are two looks at the files: a block
 			// gone (or no longer trusted) in between is left out.
-			rf := rm.Files[h.Path]
+			rf := files[h.Path]
 			if rf == nil {
 				continue
 			}

@@ -12,7 +12,7 @@
 // topic file (topics/projects/<project>.md, the project named by the
 // session's working directory as the writer names it) comes before the
 // search hits. Pending content never appears: the engine's read
-// (engine.RecallRead) gives only trusted blocks and search never returns
+// (engine.TrustedTopics) gives only trusted blocks and search never returns
 // pending sources.
 package recall
 

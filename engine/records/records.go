@@ -1,6 +1,6 @@
 // Package records owns state.db, the workspace's records that are not
 // caches: install history (with every install's topic bytes, for revert),
-// the promotion ledger and rejections (trust's schemas), sleep pass
+// the promotion ledger and rejections (ledger.go), sleep pass
 // reports, events and the forget ledger. It holds the schema as numbered
 // migrations and every query; the core, the services and the tests call
 // it and write no SQL of their own against these tables.
@@ -16,7 +16,6 @@ import (
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
 
-	"scriptorium/trust"
 	"scriptorium/workspace"
 )
 
@@ -32,7 +31,7 @@ var migrations = []string{
 		changed   TEXT NOT NULL, -- JSON array of paths
 		diffs     TEXT NOT NULL  -- JSON object path -> unified diff
 	)`,
-	trust.LedgerSchema,
+	ledgerSchema,
 	`CREATE TABLE passes (
 		id         INTEGER PRIMARY KEY AUTOINCREMENT,
 		time       TEXT NOT NULL,
@@ -54,8 +53,8 @@ var migrations = []string{
 	// can be reverted; rows from before this migration have none.
 	`ALTER TABLE history ADD COLUMN files TEXT NOT NULL DEFAULT '{}'`,
 	`ALTER TABLE history ADD COLUMN reverts INTEGER NOT NULL DEFAULT 0`,
-	// Pending sources the owner rejected (trust.RejectionSchema).
-	trust.RejectionSchema,
+	// Pending sources the owner rejected (ledger.go).
+	rejectionSchema,
 	// The source-ids each install archived, newly cited, promoted or
 	// otherwise concerned, for the audit; rows from before have none.
 	`ALTER TABLE history ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'`,

@@ -62,7 +62,7 @@ func Reject(ctx context.Context, e *engine.Engine, refs []string, reason string)
 			batch = append(batch, trust.Rejection{SourceID: ref, RejectedBy: trust.Owner, RejectedAt: now, Reason: reason,
 				RecordSHA256: trust.RecordSHA256(src.Text), Path: src.Path, Anchor: src.Anchor})
 		}
-		added, err := e.Ledger().Reject(ctx, batch)
+		added, err := e.Records().Reject(ctx, batch)
 		if err != nil {
 			return errcode.Wrap(errcode.IO, err, "record rejection")
 		}

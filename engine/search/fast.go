@@ -24,7 +24,7 @@ import (
 // when the index is not fresh, or anything went wrong: the caller then
 // takes the full path, which rebuilds or repairs and reports errors.
 func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index.Query, query string) (results []result.SearchResult, ok bool) {
-	promoted, err := e.Ledger().Promoted(ctx)
+	promoted, err := e.Records().Promoted(ctx)
 	if err != nil {
 		return nil, false
 	}

@@ -14,17 +14,26 @@ import (
 func TestKept_RecallWalksOnce(t *testing.T) {
 	ctx := context.Background()
 	state := coldFacts(t)
-	q := engine.RecallQuery{Text: "cello", Limit: 10, Topics: []string{"topics/core.md", "topics/facts.md"}}
-	read := func(text string) (engine.RecallMaterial, Stats) {
+	paths := []string{"topics/core.md", "topics/facts.md"}
+	type material struct {
+		Hits  []result.SearchResult
+		Files map[string]*engine.RecallFile
+	}
+	// read is what engine/recall asks of a cold engine: the hits, then the
+	// trusted blocks of the wanted files.
+	read := func(text string) (material, Stats) {
 		e, err := engine.Open(ctx, engine.Options{StateDir: state})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer e.Close()
-		q := q
-		q.Text = text
-		m, err := e.RecallRead(ctx, q)
-		if err != nil {
+		var m material
+		if text != "" {
+			if m.Hits, err = e.Search(ctx, result.SearchQuery{Text: text, Limit: 10}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if m.Files, err = e.TrustedTopics(ctx, paths); err != nil {
 			t.Fatal(err)
 		}
 		return m, StatsOf(e)

@@ -34,7 +34,7 @@ func (service) RecallFiles(ctx context.Context, e *engine.Engine, paths []string
 // walkFresh stats the workspace and opens the index if it describes what
 // the walk saw.
 func walkFresh(ctx context.Context, e *engine.Engine, st *state) (*freshRead, bool) {
-	promoted, err := e.Ledger().Promoted(ctx)
+	promoted, err := e.Records().Promoted(ctx)
 	if err != nil {
 		return nil, false
 	}

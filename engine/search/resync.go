@@ -21,7 +21,7 @@ import (
 // it holds (index.Files, checked against the fingerprint bleve recorded
 // in its last batch); a sync then re-indexes only the files whose
 // signature or racy content moved, and the documents elsewhere those can
-// affect (engine.Corpus.Resync), in one batch.
+// affect (resync, touched.go), in one batch.
 
 // resyncShare is the share of changed files above which a rebuild is
 // cheaper than deleting and re-adding most documents one by one.
@@ -118,7 +118,7 @@ func (st *state) resyncIndex(ctx context.Context, ix *index.Index, c engine.Corp
 			}
 			return written, false, errcode.Wrap(errcode.IO, err, "search index")
 		}
-		upserts, deletes := c.Resync(chunk, refs, old)
+		upserts, deletes := resync(c, chunk, refs, old)
 		if err := ix.ApplyWithMeta(upserts, deletes, meta); err != nil {
 			if errors.Is(err, index.ErrCorrupt) {
 				return written, false, nil

@@ -81,7 +81,7 @@ func snapshotIDs(t *testing.T, e *engine.Engine) []string {
 		t.Fatal(err)
 	}
 	var ids []string
-	for id := range s.DocMap() {
+	for id := range DocMap(s) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
@@ -96,7 +96,7 @@ func docsOfFile(t *testing.T, e *engine.Engine, p string) int {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, d := range s.DocMap() {
+	for _, d := range DocMap(s) {
 		if d.Path == p {
 			n++
 		}
@@ -157,7 +157,8 @@ func TestIndexResync_TouchArchive(t *testing.T) {
 	}
 	want := docsOfFile(t, e, arch)
 	for _, p := range s.TopicPaths() {
-		want += (s.BlocksCiting(p, map[string]bool{arch: true}, nil))
+		t, _ := s.Topic(p)
+		want += len(blocksCiting(t, map[string]bool{arch: true}, nil))
 	}
 	if _, err := e.Search(context.Background(), result.SearchQuery{Text: m.Queries[1]}); err != nil {
 		t.Fatal(err)

@@ -120,7 +120,7 @@ func (service) Search(ctx context.Context, e *engine.Engine, q result.SearchQuer
 		return rep, err
 	}
 	for _, h := range hits {
-		rep.Results = append(rep.Results, hitResult(h, q.Text, c.HitText(h)))
+		rep.Results = append(rep.Results, hitResult(h, q.Text, hitText(c, h)))
 	}
 	return rep, nil
 }

@@ -15,7 +15,7 @@ import (
 // LOCK_BUSY). When the index cannot be opened for writing, and so cannot
 // be brought up to date now, the search reads the index as it stands, the
 // last one built, and keeps only the hits the files still hold as they
-// were indexed (engine.Corpus.Holds): a document of a file changed since,
+// were indexed (holds, docs.go): a document of a file changed since,
 // a block that lost its trust, a record no longer preferred or visible
 // are dropped, so a stale index can miss what changed but never show what
 // is gone or pending.
@@ -47,7 +47,7 @@ func (st *state) searchAsItStands(ix *index.Index, c engine.Corpus, iq index.Que
 func (st *state) held(c engine.Corpus, all []index.Hit) []index.Hit {
 	var hits []index.Hit
 	for _, h := range all {
-		if c.Holds(h) {
+		if holds(c, h) {
 			hits = append(hits, h)
 		}
 	}

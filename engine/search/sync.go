@@ -73,7 +73,7 @@ func (st *state) syncIndex(ctx context.Context, ix *index.Index, c engine.Corpus
 // rebuild replaces the documents of ix with c's, then records c's meta;
 // what names the operation in an error.
 func (st *state) rebuild(ix *index.Index, c engine.Corpus, what string) error {
-	if err := ix.Rebuild(c.Docs()); err != nil {
+	if err := ix.Rebuild(Docs(c)); err != nil {
 		return errcode.Wrap(errcode.IO, err, "%s", what)
 	}
 	st.rebuilds.Add(1)
@@ -98,7 +98,7 @@ func (service) Installed(ctx context.Context, e *engine.Engine, before *engine.C
 		_, _ = st.syncIndex(ctx, ix, after)
 		return
 	}
-	old, cur := after.Touched(*before)
+	old, cur := IndexChanges(*before, after)
 	var upserts []index.Doc
 	var deletes []string
 	for id, d := range cur {

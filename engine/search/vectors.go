@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
@@ -28,7 +29,7 @@ func (st *state) searchVectors(ctx context.Context, e *engine.Engine, c engine.C
 	return st.emb.Search(ctx, vectors.Request{
 		Embedder: emb, CachePath: workspace.MetaPath(e.Root(), workspace.EmbeddingsName),
 		BatchSize: cfg.BatchSize, State: c.Fingerprint(),
-		Docs: func() []vectors.Doc { return vectors.Docs(c.DocMap()) },
+		Docs: func() []vectors.Doc { return vectors.Docs(DocMap(c)) },
 		BM25: func(q index.Query) ([]index.Hit, error) {
 			return st.searchIndex(context.Background(), e, c, q)
 		},
@@ -56,4 +57,15 @@ func methodFor(e *engine.Engine, q result.SearchQuery) (string, error) {
 		return m, nil
 	}
 	return "", errcode.Errorf(errcode.InvalidArgument, "unknown method %q (want bm25, hybrid or embedding)", m)
+}
+
+// VectorKeys is the set of vector cache keys (the SHA-256 of each text
+// embedded) of every document c embeds: what a forget keeps of the cache.
+func VectorKeys(c engine.Corpus) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range vectors.Docs(DocMap(c)) {
+		sum := sha256.Sum256([]byte(d.Text))
+		out[string(sum[:])] = true
+	}
+	return out
 }

@@ -25,12 +25,17 @@ import (
 // coreBlock is a block a write filed from a core fact.
 type coreBlock struct{ path, id string }
 
-// proposeCore stores a core proposal of this run's core facts that
-// core.md does not hold yet, unless a core proposal is waiting already (a
-// second one would conflict with it). It is best effort: the write it
-// follows succeeded either way, so failures are not reported.
+// proposeCore stores a core proposal of this run's core facts and the
+// queued ones (corequeue.go) that core.md does not hold yet. While a core
+// proposal is waiting, a second one would conflict with it: the
+// candidates are queued for a later write instead. It is best effort: the
+// write it follows succeeded either way, so failures are not reported.
 func (w *writer) proposeCore(ctx context.Context) {
-	if len(w.core) == 0 || w.e.Authorize(trust.OpPropose) != nil {
+	if w.e.Authorize(trust.OpPropose) != nil {
+		return
+	}
+	cands := withQueued(w.queuedCore(), w.core)
+	if len(cands) == 0 {
 		return
 	}
 	v, err := w.e.View(ctx)
@@ -43,12 +48,16 @@ func (w *writer) proposeCore(ctx context.Context) {
 	}
 	for _, p := range waiting {
 		if _, ok := p.Files[render.CoreTopicPath]; ok {
+			if len(w.core) > 0 {
+				w.setCoreQueue(cands)
+			}
 			return
 		}
 	}
 	before, _, _ := v.Topic(render.CoreTopicPath)
-	after := coreProposal(v, before, w.core, w.e.Config().Memory.Core.Budget)
+	after := coreProposal(v, before, cands, w.e.Config().Memory.Core.Budget)
 	if after == "" {
+		w.setCoreQueue(nil) // core.md holds them all, or they are gone
 		return
 	}
 	edit, ok := result.FileEdit(render.CoreTopicPath, before, []byte(after))
@@ -59,7 +68,9 @@ func (w *writer) proposeCore(ctx context.Context) {
 	if err != nil || len(engine.NewViolations(v, plan.After)) > 0 {
 		return
 	}
-	_ = proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", v, plan))
+	if proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", v, plan)) == nil {
+		w.setCoreQueue(nil)
+	}
 }
 
 // coreProposal is topics/core.md (its current bytes before, nil when it

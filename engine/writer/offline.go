@@ -73,7 +73,18 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 	}
 	for _, th := range threads {
 		s := sessionOf(th, byThread[th])
-		facts, summary := distill.DistilAll(s)
+		var earlier []distill.Turn
+		var prior distill.Block
+		hasPrior := false
+		if replaceSummary {
+			if prior, hasPrior = w.sessionSummary(v, th); hasPrior {
+				earlier = earlierTurns(v, th, prior, byRef)
+			}
+		}
+		facts, summary := distill.DistilAllAfter(s, earlier)
+		if hasPrior && summary.Text != "" {
+			summary.Path = prior.Path // the session keeps its thread file
+		}
 		if kind == "promote" {
 			facts = append(facts, quotedUncited(s, facts)...)
 		}
@@ -100,6 +111,9 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 				seed += a.Cites[0] + ":"
 			}
 			id := f.apply(a, "", seed)
+			if last := a.Facts[len(a.Facts)-1]; last.Kind == distill.KindSummary && replaceSummary {
+				w.noteSummary(th, distill.Block{ID: id, Path: a.Path, Heading: a.Heading, Text: a.Text, Cites: a.Cites})
+			}
 			if a.Op != distill.OpCite && coreFact(a) {
 				w.core = append(w.core, coreBlock{path: a.Path, id: id})
 			}

@@ -112,9 +112,8 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 	if !found {
 		return res, errcode.Errorf(errcode.NotFound, "no session %q in sessions.db", opts.Session)
 	}
-	if res.Batches > 0 {
-		w.proposeCore(ctx)
-	}
+	// Without a batch, only queued candidates can be proposed.
+	w.proposeCore(ctx)
 	if len(w.failed) > 0 {
 		return w.withRevision(res), w.failedError()
 	}
@@ -139,6 +138,9 @@ type writer struct {
 	// after batch against the same growing files, and the stems of a
 	// block's text are a pure function of it, so each is read once a run.
 	merger *distill.Merger
+	// summaries index the sessions' summary blocks by thread for the run
+	// (threadsum.go), nil until a write first needs one.
+	summaries map[string]distill.Block
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }

@@ -84,7 +84,7 @@ func (b backend) Topic(ctx context.Context, path string) (result.TopicView, erro
 }
 
 func (b backend) Archive(ctx context.Context, path string) (result.ArchiveView, error) {
-	return b.e.Archive(ctx, path)
+	return browse.Archive(ctx, b.e, path)
 }
 
 func (b backend) Core(ctx context.Context) (result.CoreView, error) { return browse.CoreView(ctx, b.e) }

@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"scriptorium/workspace"
 	"sort"
 	"strings"
 )
@@ -64,7 +65,7 @@ func Read(root, metaDir, journalName string, committed Committed) Overlay {
 	for _, parent := range []string{runtime, meta} {
 		entries, _ := os.ReadDir(parent)
 		for _, ent := range entries {
-			if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "tx-") {
+			if !ent.IsDir() || !strings.HasPrefix(ent.Name(), workspace.StagePrefix) {
 				continue
 			}
 			data, err := os.ReadFile(filepath.Join(parent, ent.Name(), journalName))

@@ -91,6 +91,10 @@ var smallTalkQuestionRe = lazyRegexp(`^(?:and |so |hey,? |hi,? )?(?:how are (?:y
 // answerOpenRe opens an answer to a yes-or-no question.
 var answerOpenRe = lazyRegexp(`(?i)^(?:yes|yeah|yep|yup|yea|ya|no|nope|nah|not yet|still|definitely|of course|sure)\b`)
 
+// trailingFillerRe is a filler word that ends an answer ("no idea
+// honestly", "not sure tbh").
+var trailingFillerRe = lazyRegexp(`[ ,]+(?:honestly|tbh|lol|haha|really|sorry|though|tho|yet)$`)
+
 // withQuestion writes an answer with its question: `Asked "Wait what
 // job?!", Aiyana Reed said: "Sound engineer at BBC Scotland!"`.
 func withQuestion(q, subject, answer string) string {
@@ -107,8 +111,8 @@ func withQuestion(q, subject, answer string) string {
 // ("Tidebreaker.", "Saturday the 21st").
 func shortAnswer(text string, f features) bool {
 	ws := strings.Fields(text)
-	if len(ws) == 0 || len(ws) > 4 || ackWords[strings.ToLower(strings.Trim(text, "!.? "))] {
-		return false
+	if len(ws) == 0 || len(ws) > 4 || ackWords[trailingFillerRe.ReplaceAllString(strings.ToLower(strings.Trim(text, "!.? ")), "")] {
+		return false // "No idea honestly" names nothing
 	}
 	for _, w := range ws {
 		w = strings.Trim(w, ",.!?;:()\"'")

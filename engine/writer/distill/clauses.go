@@ -62,14 +62,26 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		return text
 	}
 	var kept []string
-	dropped := false
+	dropped, greeted := false, false
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		if lone := strings.ToLower(strings.Trim(p, "!.?")); firstPerson[lone] || ackWords[lone] {
-			dropped = true // "I'm" or "Yes" alone says nothing
+			dropped, greeted = true, ackWords[lone] // "I'm" or "Yes" alone says nothing
 			continue
 		}
 		f := analyse(p, names)
+		wasGreeting := greeted
+		greeted = hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners)
+		if wasGreeting && f.words <= 3 && !f.first && f.numbers == 0 && !strings.Contains(p, " is ") {
+			dropped = true // "Congratulations, Grandpa twice over": whom the greeting is for
+			continue
+		}
+		if f.bareObject && f.themeCount() == 0 || !toAssistant && strings.HasPrefix(f.lower, " don't ") && !f.first {
+			// "I stand by it", "Don't say it too loud": about the moment, or
+			// told to the listener.
+			dropped = true
+			continue
+		}
 		weak := f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.first && !f.instruction && !f.preference
 		opener := strings.ToLower(strings.Trim(firstWord(p), ",.!?"))
 		connective := opener == "so" || opener == "but" || opener == "because"
@@ -136,7 +148,14 @@ func splitClauses(text string) []string {
 			depth = max(0, depth-1)
 		case '"', '`':
 			quoted = !quoted
-		case ',', ';':
+		case ',', ';', ':':
+			// A colon cuts a clause of four words or more, before a space:
+			// "I can tell you now: I'm pregnant" is two clauses; "decided:
+			// Saturday", "Update on flights: …", "7:30" and "https://" are
+			// one.
+			if r == ':' && (!strings.HasPrefix(text[i+1:], " ") || len(strings.Fields(text[start:i])) < 4) {
+				continue
+			}
 			if depth == 0 && !quoted {
 				parts = append(parts, text[start:i])
 				start = i + 1

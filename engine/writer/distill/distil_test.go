@@ -174,7 +174,7 @@ func TestDistil_CodingSession(t *testing.T) {
 		t.Errorf("slots %q: want the test and lint commands", keys)
 	}
 	sum := Summary(s)
-	if sum.Path != "topics/threads/gatekeeper-2025-03-03-the-login-test-is.md" {
+	if sum.Path != "topics/threads/gatekeeper-2025-03-03-0900.md" {
 		t.Errorf("summary path %q", sum.Path)
 	}
 	if !strings.HasPrefix(sum.Text, "The login test is flaky.") || !strings.Contains(sum.Text, "TestLogin") || len(sum.Cites) != 2 {
@@ -301,10 +301,10 @@ func TestTopicFor(t *testing.T) {
 		{"the owner unnamed", Fact{Subject: DefaultOwnerName, Theme: ThemeHealth}, titled, "topics/people/owner.md", ThemeHealth},
 		{"a project", Fact{Subject: "Gate Keeper", Theme: ThemeCommands}, coding, "topics/projects/gate-keeper.md", ThemeCommands},
 		{"a titled thread", Fact{Kind: KindSummary}, titled, "topics/threads/weeknight-vegetarian-meal-plan.md", ThemeSessions},
-		{"a coding thread", Fact{Kind: KindSummary}, coding, "topics/threads/gate-keeper-2025-03-03-fix-the-flaky-login.md", ThemeSessions},
-		{"an untitled chat", Fact{Kind: KindSummary}, untitled, "topics/threads/the-owner-2025-03-03-i-m-planning-a-trip.md", ThemeSessions},
-		{"a chat between people", Fact{Kind: KindSummary}, friends, "topics/threads/jonas-weber-2025-03-03-i-broke-my-wrist.md", ThemeSessions},
-		{"no words at all", Fact{Kind: KindSummary}, emoji, "topics/threads/telegram-2025-03-03.md", ThemeSessions},
+		{"a coding thread", Fact{Kind: KindSummary}, coding, "topics/threads/gate-keeper-2025-03-03-0900.md", ThemeSessions},
+		{"an untitled chat", Fact{Kind: KindSummary}, untitled, "topics/threads/the-owner-2025-03-03-0900.md", ThemeSessions},
+		{"a chat between people", Fact{Kind: KindSummary}, friends, "topics/threads/jonas-weber-2025-03-03-0900.md", ThemeSessions},
+		{"no words at all", Fact{Kind: KindSummary}, emoji, "topics/threads/telegram-2025-03-03-0900.md", ThemeSessions},
 		{"an unnameable person", Fact{Subject: "🎉", Theme: ThemeNotes}, emoji, "topics/people/someone.md", ThemeNotes},
 	} {
 		path, heading := TopicFor(tc.f, tc.s)

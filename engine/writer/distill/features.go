@@ -27,6 +27,8 @@ type features struct {
 	kin         bool // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
 	transient   bool // where the speaker is right now ("I'm at my mum's"), not where they live
 	promise     bool // a conversational promise with no date ("I'll tell the restaurant")
+	relay       bool // a promise to pass words on ("I'll tell Sander"): chat whatever its words
+	opinion     bool // a verdict on something, not said of oneself ("Cradle Mountain is worth the drive")
 	// named opens with someone named, then is/has/was: a fact about them
 	// ("Bruno is a border collie", "Luc is allergic to cats").
 	named bool
@@ -100,17 +102,19 @@ func analyse(text string, names map[string]bool) features {
 		f.lifeVerb, f.subject = true, true // "our new Kia Niro": something changed
 	}
 	f.kin = kinship[strings.ToLower(strings.Trim(firstWord(text), ",.!?:;'\""))]
-	f.transient = strings.Contains(lower, " at ") && transientRe.MatchString(lower)
+	f.transient = mayHold(lower, []string{" at ", " alone", " in ", " on ", "stuck"}) && transientRe.MatchString(lower)
 	f.promise = promiseRe.MatchString(lower)
+	f.relay = f.promise && relayRe.MatchString(lower) || mayHold(lower, []string{"said \"", "says \""}) && reportedQuestionRe.MatchString(lower)
+	f.opinion = !f.first && mayHold(lower, opinionHints) && opinionRe.MatchString(lower)
 	f.transient = f.transient || strings.Contains(lower, "all ") && spanRe.MatchString(lower)
 	if choiceRe.MatchString(text) {
 		f.decision = true // "Piranesi it is then": a choice made
 		f.names++
 	}
-	f.bareObject = f.words <= 6 && f.names == 0 && bareObjectRe.MatchString(lower)
 	if fw := nameKey(strings.Trim(firstWord(text), ",.!?:;")); names[fw] && !calendarWords[fw] {
 		f.named = namedCopulaRe.MatchString(lower)
 	}
+	named := 0
 	for _, w := range strings.Fields(text) {
 		w = strings.Trim(w, ",.!?;:()\"'")
 		r, _ := utf8.DecodeRuneInString(w)
@@ -119,8 +123,15 @@ func analyse(text string, names map[string]bool) features {
 			f.numbers++
 		case names[nameKey(w)]:
 			f.names++
+			if !calendarWords[nameKey(w)] {
+				named++
+			}
 		}
 	}
+	// Read after the names are counted: "We're calling her Inês" names her
+	// ("I adopted her in January" does not).
+	f.bareObject = f.words <= 6 && named == 0 && (bareObjectRe.MatchString(lower) ||
+		startsWithDroppedI(text) && droppedIObjectRe.MatchString(lower) || f.numbers == 0 && endsOnPronounRe.MatchString(lower))
 	return f
 }
 
@@ -154,7 +165,7 @@ var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": 
 
 // transientRe is where someone is at the moment: "I'm at my mum's", "we're
 // at the beach".
-var transientRe = lazyRegexp(`\b(?:i'm|i am|we're|we are) (?:\w+ )?at (?:my|our|the|a|his|her|their) `)
+var transientRe = lazyRegexp(`\b(?:i'm|i am|we're|we are) (?:\w+ )?(?:at (?:my|our|the|a|his|her|their) |home alone\b|in (?:the|a) (?:queue|line|car|taxi|cab|waiting room)\b|on (?:the|a|my|our) (?:way|train|bus|tram|ferry|plane|flight)\b|stuck in\b)`)
 
 // choiceRe is a choice named and settled: "Piranesi it is then", "Keswick
 // it is".
@@ -168,11 +179,37 @@ var spanRe = lazyRegexp(`\ball (?:day|night|week|weekend|morning|afternoon|eveni
 
 // bareObjectRe is a verb whose object is a pronoun: "adopted her", "love
 // it".
-var bareObjectRe = lazyRegexp(`^ (?:i|we|i've|we've|i'd|we'd) (?:\w+ )?\w+ (?:her|him|it|them|this|that)\b`)
+var bareObjectRe = lazyRegexp(`^ (?:i|we|i've|we've|i'd|we'd|i'm|we're) (?:\w+ )?\w+ (?:her|him|it|them|this|that)\b`)
+
+// droppedIObjectRe is the same with chat's dropped "I": "Saw one from the
+// car", "Booked it".
+var droppedIObjectRe = lazyRegexp(`^ [a-z]+ (?:her|him|it|them|one)\b`)
+
+// endsOnPronounRe is a short sentence whose last word is a pronoun object
+// ("my boss will cancel it"): what "it" is, another sentence says.
+var endsOnPronounRe = lazyRegexp(`\b(?:will|would|'ll|can|could|did|does|do) \w+ (?:it|them)[ .!]*$`)
+
+// opinionRe is a verdict on something ("… is the best thing …", "… is
+// worth the drive", "… is very serious", "… goes better than people
+// think"): said of no one, it is taste or advice, not a fact to keep.
+var opinionRe = lazyRegexp(`\b(?:is|are|was|were|'s) (?:the (?:best|worst|nicest|greatest)\b|(?:well |totally |so )?worth\b|(?:very|so|really|super|too|pretty|quite) [a-z]+(?:$|[ ,.!;]+(?:$|[a-z]+ (?:[a-z]+ )?(?:think|say|expect)|nobody|no one|everyone|anyway))|a lot of (?:luck|work|fun)\b|overrated|underrated)|\b(?:goes|went|is|are) (?:much |a lot |way )?(?:better|worse|easier|harder) than (?:people|you|anyone|most) (?:think|expect)`)
+
+// reportedQuestionRe is someone's question reported word for word ("my
+// mum said \"who will buy dumplings from a van\""): what they asked, not
+// a fact.
+var reportedQuestionRe = lazyRegexp(`\b(?:said|says|asked|asks) "(?:who|what|why|how|where|when|which|is|are|do|does|did|can|could|will|would|should)\b[^"]*"`)
+
+// opinionHints are literals one of which every opinionRe match holds.
+var opinionHints = []string{"best", "worst", "nicest", "greatest", "worth", "very", "so ", "really", "super", "too ",
+	"pretty", "quite", "a lot of", "rated", " than "}
 
 // promiseRe is a conversational promise: "I'll tell the restaurant", "I'll
 // send you the plan", "I'll ask Zoe".
-var promiseRe = lazyRegexp(`^ (?:ok,? |okay,? |sure,? |noted,? |yes,? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give)\b`)
+var promiseRe = lazyRegexp(`^ (?:(?:ok|okay|sure|noted|yes|good|great|fine|right|cool|alright),? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give)\b`)
+
+// relayRe is a promise to pass words on ("I'll tell Sander…", "I will
+// text you the address"): about the conversation, never a life.
+var relayRe = lazyRegexp(`^ (?:(?:ok|okay|sure|noted|yes|good|great|fine|right|cool|alright),? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|call|ring|text|message|let|show|forward|share|pass)\b`)
 
 // nameKey is how a capitalised word is looked up: without a possessive.
 func nameKey(w string) string {

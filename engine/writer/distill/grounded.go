@@ -58,11 +58,22 @@ func indexEvidence(evidence []Evidence, stems map[string]string) *evidenceIndex 
 			ix.dates[day.Format("2006-01")] = true
 			ix.dates[day.Format("2006")] = true
 		}
-		for _, m := range reldate.FindAll(ev.Text, ev.Time) {
-			ix.dates[m.Date()] = true
-			ix.dates[m.Label()] = true
-			for _, d := range m.Days {
-				ix.dates[d.Format(time.DateOnly)] = true
+		// A date is read in its sentence, as the distiller reads a fact's,
+		// and in the whole text: a tense elsewhere in a turn ("Tiago has
+		// decided it's going to be…") can move "on Friday" to the next one.
+		texts := []string{ev.Text}
+		if sents := split(ev.Text).sentences; len(sents) > 1 {
+			for _, sn := range sents {
+				texts = append(texts, sn.text)
+			}
+		}
+		for _, text := range texts {
+			for _, m := range reldate.FindAll(text, ev.Time) {
+				ix.dates[m.Date()] = true
+				ix.dates[m.Label()] = true
+				for _, d := range m.Days {
+					ix.dates[d.Format(time.DateOnly)] = true
+				}
 			}
 		}
 		for _, d := range isoLike.FindAllString(ev.Text, -1) {

@@ -91,7 +91,7 @@ var themeOrder = []string{ThemeHealth, ThemeWork, ThemeFamily, ThemePlaces, Them
 
 // preferenceRe marks a preference: someone likes, dislikes or prefers
 // something ("I prefer…", "Karim hates…", "my favourite…", "I'm vegan").
-var preferenceRe = lazyRegexp(`\b(?:(?:(?i:i|we|he|she|they)|[A-Z][a-z]+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
+var preferenceRe = lazyRegexp(`\b(?:(?:(?i:i|we|he|she|they)|[A-Z][a-z]+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still|(?:i've |has |have )?(?:gone|went|turned|become|became)(?: mostly| fully)?) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
 
 // instructionStarts open a standing instruction.
 var instructionStarts = []string{"always", "never", "don't", "do not", "please", "keep", "use", "avoid", "make sure",
@@ -185,7 +185,8 @@ var ackWords = map[string]bool{
 	"yeah": true, "sure": true, "noted": true, "deal": true, "agreed": true, "same": true, "done": true, "fixed": true,
 	"good": true, "better": true, "excellent": true, "awesome": true, "amazing": true, "wow": true, "oh": true,
 	"hmm": true, "lgtm": true, "go ahead": true, "will do": true, "sounds good": true, "got it": true,
-	"understood": true, "of course": true, "congrats": true, "congratulations": true,
+	"understood": true, "of course": true, "congrats": true, "congratulations": true, "no idea": true,
+	"not sure": true, "dunno": true, "idk": true, "no clue": true, "not yet": true, "maybe": true,
 }
 
 // chatOpeners open a sentence that is a reaction, a greeting or small

@@ -58,11 +58,22 @@ func Merge(existing []Block, facts []Fact) []Action {
 
 // Merger is Merge with a memory: the stems of the texts it has read, so a
 // writer that merges session after session against the same files reads
-// each block once, not once per session. Not safe for concurrent use.
+// each block once, not once per session. The memory is bounded, so a huge
+// write does not grow it without end: at most 2×mergerMemoMax texts (the
+// ones read since the last turnover and before it: a block read again is
+// kept) and about mergerWordsMax words (forgotten all at once, as a word's
+// stem is cheap to work out again). Not safe for concurrent use.
 type Merger struct {
-	cache map[string]string             // word -> porter stem
-	memo  map[[2]string]map[string]bool // text, subject -> content stems
+	cache     map[string]string             // word -> porter stem
+	memo, old map[[2]string]map[string]bool // text, subject -> content stems
 }
+
+// The Merger's bounds: far above what one session's files hold, so a write
+// reads each block once as before; far below what a huge write reads.
+const (
+	mergerMemoMax  = 8192
+	mergerWordsMax = 1 << 16
+)
 
 // NewMerger returns an empty Merger.
 func NewMerger() *Merger {
@@ -75,7 +86,16 @@ func (m *Merger) stems(text, subject string) map[string]bool {
 	if st, ok := m.memo[k]; ok {
 		return st
 	}
-	st := contentStems(text, m.cache, subject)
+	st, ok := m.old[k]
+	if !ok {
+		if len(m.cache) > mergerWordsMax {
+			m.cache = map[string]string{}
+		}
+		st = contentStems(text, m.cache, subject)
+	}
+	if len(m.memo) >= mergerMemoMax {
+		m.old, m.memo = m.memo, make(map[[2]string]map[string]bool, mergerMemoMax)
+	}
 	m.memo[k] = st
 	return st
 }
@@ -152,6 +172,10 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 			}
 		}
 		switch {
+		case f.Kind == KindSummary && sameSlot != nil && text(sameSlot) != f.Text:
+			// A session's summary is rewritten whole, even when it only adds
+			// to the old one (how a session that went on ended).
+			replace(&actions, sameSlot.block, &sameSlot.action, f)
 		case restated != nil:
 			cite(&actions, restated.block, &restated.action, f)
 		case sameSlot != nil:

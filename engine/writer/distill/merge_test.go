@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -115,5 +116,35 @@ func TestMerge_Idempotent(t *testing.T) {
 		if again := Merge(blocks, all); len(again) != 0 {
 			t.Errorf("%s: merging again asks for %d actions, first %+v", c.gold.File, len(again), again[0])
 		}
+	}
+}
+
+// Rough edge: a Merger kept the stems of every text and word it read, so a
+// huge write grew it without bound. It keeps at most twice mergerMemoMax
+// texts and about mergerWordsMax words, and merges as before.
+func TestMerger_Bounded(t *testing.T) {
+	m := NewMerger()
+	const n = 3 * mergerMemoMax
+	p := "topics/people/owner.md"
+	existing := make([]Block, 0, n)
+	for i := range n {
+		existing = append(existing, Block{ID: fmt.Sprintf("b%05d", i), Path: p, Heading: ThemeNotes,
+			Text: fmt.Sprintf("Alpha%d beta%d gamma%d.", i, i, i)})
+	}
+	fact := Fact{Subject: DefaultOwnerName, Kind: KindFact, Theme: ThemeNotes, Path: p,
+		Text: fmt.Sprintf("Alpha%d beta%d gamma%d.", n-1, n-1, n-1), Cites: []string{"c/s/t1"}}
+	acts := m.Merge(existing, []Fact{fact})
+	if len(acts) != 1 || acts[0].Op != OpCite || acts[0].Block != fmt.Sprintf("b%05d", n-1) {
+		t.Fatalf("the restatement of the last block: %+v", acts)
+	}
+	if got := len(m.memo) + len(m.old); got > 2*mergerMemoMax {
+		t.Errorf("the Merger keeps the stems of %d texts; want at most %d", got, 2*mergerMemoMax)
+	}
+	if len(m.cache) > mergerWordsMax+64 {
+		t.Errorf("the Merger keeps the stems of %d words; want about %d at most", len(m.cache), mergerWordsMax)
+	}
+	// A second merge of the same blocks gives the same answer.
+	if again := m.Merge(existing, []Fact{fact}); len(again) != 1 || again[0].Block != acts[0].Block {
+		t.Errorf("a second merge: %+v", again)
 	}
 }

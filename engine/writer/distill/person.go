@@ -3,6 +3,8 @@ package distill
 import (
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"scriptorium/engine/index/reldate"
 )
@@ -33,6 +35,7 @@ type weighed struct {
 	// a fragment ("Sound engineer at BBC Scotland!") or a yes or no.
 	q     *question
 	yesNo bool // it answers yes or no to q, which holds the fact
+	short bool // a short answer naming something: it means nothing without q
 }
 
 // weigh scores one sentence a person (or the speakerless owner) said in a
@@ -43,6 +46,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if stated, ok := rhetorical(raw); ok {
 		// "Did you know I quit sugar in January?" states that I did.
 		raw, sn.question = stated, false
+	} else if rhetoricalRe.MatchString(raw) {
+		sn.question = true // "Guess who came with me?": a riddle about someone else
 	}
 	text := discourse.ReplaceAllString(raw, "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
@@ -62,7 +67,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	answers = answers && k < 2 && !sn.question
 	if answers && q.name && k == 0 && shortAnswer(text, f) {
 		// "Tidebreaker." after "What's it called again?": the answer is the fact.
-		w.score, w.q, w.f = keepScore, &q, f
+		w.score, w.q, w.f, w.short = keepScore, &q, f, true
 		return w
 	}
 	if !sn.question && isChat(sentence{text: text}, f) {
@@ -71,8 +76,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	ms := dateMentions(text, t.Time)
 	w.ms = ms
-	if f.subject && future(ms, t.Time) {
-		f.plan = true // "Saturday we hike Catbells": a dated future is a plan
+	if settledRe.MatchString(prev) {
+		f.decision = true // "Booked. Saturday 29 March, the Railway Hotel": what was booked
+	}
+	if f.subject && future(ms, t.Time) || announces(text, f) && future(ms, t.Time) {
+		// "Saturday we hike Catbells": a dated future is a plan; so is a
+		// group's news said of someone named or of a "the …" event ("Lena
+		// leaves on the 14th", "the freeze starts on Monday").
+		f.plan = true
 	}
 	// A question is small talk unless it floats a dated plan ("Let's say I
 	// come next month, the Easter weekend?").
@@ -130,9 +141,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	for _, m := range ms {
 		if m.Unit != reldate.Day || !m.Days[0].Equal(day) {
 			score++ // a date other than today's: "tonight" is small talk, "last Tuesday" is an event
-			if f.plan && m.Days[0].After(day.AddDate(0, 0, 1)) {
-				score++
-			}
+			break
+		}
+	}
+	for _, m := range ms {
+		// A plan dated after tomorrow, by any of its dates ("on Saturday
+		// 28 June" is read as last Saturday and the 28th).
+		if f.plan && len(m.Days) > 0 && m.Days[0].After(day.AddDate(0, 0, 1)) {
+			score++
 			break
 		}
 	}
@@ -148,11 +164,22 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.kin && themes > 0 {
 		score += 2 // "Baba had a stent fitted": a relative's news, as "my dad…" would be
 	}
+	if f.transient && len(ms) == 0 && momentRe.MatchString(f.lower) {
+		w.chat = true // "I'm home alone with the cat…": where someone is right now
+		return w
+	}
 	if f.transient && themes < 2 {
 		score-- // "I'm at my mum's": where the day is, not where the life is
 	}
 	if f.bareObject {
 		w.chat = true // "I adopted her in January": about someone another turn names
+		return w
+	}
+	if f.relay || f.opinion && len(ms) == 0 && f.numbers == 0 || f.themeCount() == 0 && !f.strong && weatherRe.MatchString(f.lower) {
+		// "I'll tell Sander the physio approves", "Cradle Mountain is worth
+		// the drive", "We had 41 here on Saturday": passing words on, a
+		// verdict said of no one, the weather.
+		w.chat = true
 		return w
 	}
 	if f.promise && len(ms) == 0 && !f.strong {
@@ -184,12 +211,26 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	return w
 }
 
+// momentRe is where someone is right now, whatever else the sentence
+// names ("I'm home alone with the cat and a freezer full of casseroles").
+var momentRe = lazyRegexp(`\b(?:home alone|in the queue|in a queue|on the way|on my way|on our way|on the train|on the bus|stuck in)\b`)
+
+// weatherRe is talk of the weather, small talk whatever its dates.
+var weatherRe = lazyRegexp(`\b(?:weather|rain|raining|rained|snow|snowing|snowed|sunny|heatwave|heat wave|degrees|humid|humidity|freezing|aircon|air con|forecast|thunderstorm|scorcher|drizzle)\b`)
+
+// settledRe is a sentence that only says something is settled, whose
+// next sentence says what.
+var settledRe = lazyRegexp(`(?i)^\s*(?:booked|decided|confirmed|sorted|settled|it's official|official)[.!:]*\s*$`)
+
 // cjkDateRe is a month, a year or a duration written in Chinese.
 var cjkDateRe = lazyRegexp(`[0-9一二三四五六七八九十]+(?:月|年|小时|个月|周)`)
 
 // rhetoricalRe opens a question that announces rather than asks: "Did
 // you know I quit sugar?", "Guess who's speaking at GopherCon?".
 var rhetoricalRe = lazyRegexp(`(?i)^(?:did you know|have i told you|did i tell you|did i mention|you know what|guess what)(?: that)?,?\s+|^(?i:guess who)(?:'s| is| has| just| got| finally)?\b`)
+
+// objectMeRe is the first person as an object: "…with me", "…told us".
+var objectMeRe = lazyRegexp(`(?i)\b(?:me|us)\b`)
 
 // rhetorical rewrites an announcing question as the statement it makes;
 // ok is false for any other sentence.
@@ -204,6 +245,9 @@ func rhetorical(s string) (string, bool) {
 		return s, false
 	}
 	if strings.HasPrefix(head, "guess who") {
+		if objectMeRe.MatchString(rest) {
+			return s, false // "Guess who came to the scan with me": someone else did
+		}
 		// "Guess who's speaking…" is "I'm speaking…".
 		verb := strings.TrimSpace(strings.TrimPrefix(head, "guess who"))
 		switch verb {
@@ -267,7 +311,7 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 	}
 	if w.q != nil {
 		clean := cleanSentence(annotated)
-		if _, safe := thirdPerson(clean, subject, o); w.yesNo || !safe && f.words <= 15 {
+		if _, safe := thirdPerson(clean, subject, o); w.yesNo || w.short || !safe && f.words <= 15 {
 			fact.Text = withQuestion(w.q.text, subject, clean)
 			fact.Cites = []string{d.s.Turns[w.q.turn].Ref, t.Ref}
 		}
@@ -302,4 +346,17 @@ func classify(f features, ownerToAssistant, dated bool) (Kind, string) {
 		return KindEvent, theme
 	}
 	return KindFact, theme
+}
+
+// announces reports whether a sentence is news told in the third person:
+// it opens with someone or something named ("Lena leaves…") or a definite
+// event ("the freeze starts…", "Training moves…"), is no question, and
+// speaks to no one.
+func announces(text string, f features) bool {
+	if f.first || f.second {
+		return false
+	}
+	fw := strings.Trim(firstWord(text), ",.!?:;\"'")
+	r, _ := utf8.DecodeRuneInString(fw)
+	return strings.EqualFold(fw, "the") || unicode.IsUpper(r) && !pronounOpeners[strings.ToLower(fw)] && !calendarWords[nameKey(fw)]
 }

@@ -201,35 +201,27 @@ func slugOr(s, fallback string) string {
 
 // ThreadName names a session's thread file by what it holds: its title
 // ("Weeknight vegetarian meal plan" is weeknight-vegetarian-meal-plan);
-// without one, the project or speakers, the day it started and its first
-// words ("ledgerline-2025-03-03-testreconcilebatch-in-internal"). Never a
-// bare session id.
+// without one, the project or speakers and when it started
+// ("ledgerline-2025-03-03-0914"). Never a bare session id, and never a
+// turn's words: the owner may forget that turn, and a file name would
+// keep them.
 func ThreadName(s Session) string {
 	if slug := topic.Slug(s.Title); slug != "" {
 		return slug
 	}
 	d := newDistiller(s)
-	d.names = map[string]bool{}
-	day := ""
-	var first string
+	when := ""
 	for _, t := range s.Turns {
-		if day == "" && !t.Time.IsZero() {
-			day = t.Time.UTC().Format(time.DateOnly)
-		}
-		if first == "" && t.Role == RoleUser {
-			for _, sn := range split(t.Content).sentences {
-				if f := analyse(sn.text, d.names); f.words >= 3 && !isChat(sn, f) {
-					first = strings.Join(strings.Fields(sn.text)[:min(4, f.words)], " ")
-					break
-				}
-			}
+		if !t.Time.IsZero() {
+			when = t.Time.UTC().Format("2006-01-02 1504")
+			break
 		}
 	}
 	name := d.threadSubject()
 	if topic.Slug(name) == "" {
 		name = s.Provider // "🎉" names nothing
 	}
-	slug := topic.Slug(strings.Join([]string{name, day, first}, " "))
+	slug := topic.Slug(name + " " + when)
 	if slug == "" {
 		slug = "thread"
 	}
@@ -257,4 +249,29 @@ func (d *distiller) saidBy(refs []string, who map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// DistilAllAfter is DistilAll for a later part of a session whose earlier
+// parts are in memory already: s holds the new turns, earlier the turns
+// the session's summary cited so far. The facts are the new turns'; the
+// summary is the whole session's, so it still says what the session
+// opened with, and now how it ended. With no earlier turns it is DistilAll.
+func DistilAllAfter(s Session, earlier []Turn) (facts []Fact, summary Fact) {
+	if len(earlier) == 0 {
+		return DistilAll(s)
+	}
+	d := newDistiller(s)
+	d.names = sessionNames(s)
+	facts = d.distil()
+	whole := s
+	whole.Turns = append(append([]Turn(nil), earlier...), s.Turns...)
+	w := newDistiller(whole)
+	w.names = sessionNames(whole)
+	var before []Fact
+	if !w.coding() {
+		for i := range earlier {
+			before = append(before, w.turn(i)...)
+		}
+	}
+	return facts, w.summary(append(before, facts...))
 }

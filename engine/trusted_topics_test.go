@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"scriptorium/engine/result"
+	"scriptorium/errcode"
 	"scriptorium/workspace/topic"
 )
 
@@ -18,26 +20,49 @@ import (
 // (pending and forgotten sources, broken citations, duplicates), and that
 // a stale index is never trusted for it.
 
-// recallAnswer is RecallRead's material as comparable text: the hits, and
-// per file its trusted block ids.
-func recallAnswer(t *testing.T, e *Engine, q RecallQuery) string {
+// recallQuery is what a recall reads (engine/recall): a search, then the
+// wanted topic files and the hit files with their trusted blocks.
+type recallQuery struct {
+	Text   string
+	Limit  int
+	Topics []string
+}
+
+// recallAnswer is what a recall reads, as comparable text: the hits, and
+// per file its trusted block ids (TrustedTopics).
+func recallAnswer(t *testing.T, e *Engine, q recallQuery) string {
 	t.Helper()
-	m, err := e.RecallRead(context.Background(), q)
+	ctx := context.Background()
+	var hits []result.SearchResult
+	if q.Text != "" {
+		var err error
+		hits, err = e.Search(ctx, result.SearchQuery{Text: q.Text, Limit: q.Limit})
+		if err != nil && errcode.As(err).Code != errcode.InvalidArgument { // no query at all: no hits
+			return "error " + err.Error()
+		}
+	}
+	paths := append([]string{}, q.Topics...)
+	for _, h := range hits {
+		if h.Kind == "topic" {
+			paths = append(paths, h.Path)
+		}
+	}
+	files, err := e.TrustedTopics(ctx, paths)
 	if err != nil {
 		return "error " + err.Error()
 	}
 	var b strings.Builder
-	hits, _ := json.Marshal(m.Hits)
-	b.Write(hits)
-	paths := make([]string, 0, len(m.Files))
-	for p := range m.Files {
+	js, _ := json.Marshal(hits)
+	b.Write(js)
+	paths = paths[:0]
+	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
 		b.WriteString("\n" + p + ":")
-		for _, el := range m.Files[p].File.Blocks() {
-			if m.Files[p].Trusted[el.BlockID] {
+		for _, el := range files[p].File.Blocks() {
+			if files[p].Trusted[el.BlockID] {
 				b.WriteString(" " + el.BlockID)
 			}
 		}
@@ -47,7 +72,7 @@ func recallAnswer(t *testing.T, e *Engine, q RecallQuery) string {
 
 // recallQueries are queries over a fixture: a few words of every block and
 // source record, and the wanted files: every topic file and one missing.
-func recallQueries(s *snapshot) []RecallQuery {
+func recallQueries(s *snapshot) []recallQuery {
 	topics := append([]string{"topics/no-such-project.md"}, s.topicPaths...)
 	texts := []string{"", "the", "budget tracker", "!!!"}
 	add := func(text string) {
@@ -65,14 +90,14 @@ func recallQueries(s *snapshot) []RecallQuery {
 			add(src.view.Content)
 		}
 	}
-	var out []RecallQuery
+	var out []recallQuery
 	for _, text := range texts {
-		out = append(out, RecallQuery{Text: text, Limit: 20, Topics: topics})
+		out = append(out, recallQuery{Text: text, Limit: 20, Topics: topics})
 	}
 	return out
 }
 
-func TestRecallRead_FromIndexAsTheFullSnapshot(t *testing.T) {
+func TestTrustedTopics_FromIndexAsTheFullSnapshot(t *testing.T) {
 	ctx := context.Background()
 	used := 0
 	for _, src := range fixtureStates(t) {
@@ -92,7 +117,7 @@ func TestRecallRead_FromIndexAsTheFullSnapshot(t *testing.T) {
 			if got := recallAnswer(t, cold, q); got != want[i] {
 				t.Errorf("%s: recall %q\ncold %s\nfull %s", name, q.Text, got, want[i])
 			}
-			if cold.recallIndexReads.Load() > 0 {
+			if cold.indexTrustReads.Load() > 0 {
 				used++
 			}
 			cold.Close()
@@ -103,10 +128,10 @@ func TestRecallRead_FromIndexAsTheFullSnapshot(t *testing.T) {
 	}
 }
 
-// TestRecallRead_StaleIndexNotTrusted: a source promoted, a block's
+// TestTrustedTopics_StaleIndexNotTrusted: a source promoted, a block's
 // citation broken and a topic file rewritten behind the index's back: a
 // cold recall sees the files, not the index.
-func TestRecallRead_StaleIndexNotTrusted(t *testing.T) {
+func TestTrustedTopics_StaleIndexNotTrusted(t *testing.T) {
 	ctx := context.Background()
 	src := filepath.Join("..", "testdata", "search-engine", "trust", "state")
 	state, warm, s := warmCopy(t, src)
@@ -130,10 +155,10 @@ func TestRecallRead_StaleIndexNotTrusted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := cold.recallFromIndex(ctx, s.topicPaths); ok {
+	if _, ok := cold.topicsFromIndex(ctx, s.topicPaths); ok {
 		t.Error("the index was trusted after the files changed under it")
 	}
-	if got := recallAnswer(t, cold, RecallQuery{Topics: s.topicPaths}); strings.Count(got, " ") != 0 {
+	if got := recallAnswer(t, cold, recallQuery{Topics: s.topicPaths}); strings.Count(got, " ") != 0 {
 		t.Errorf("blocks with broken citations recalled as trusted:\n%s", got)
 	}
 	cold.Close()

@@ -1,0 +1,43 @@
+package writer_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"scriptorium/engine/forget"
+	"scriptorium/engine/result"
+	"scriptorium/engine/writer"
+)
+
+// Rough edge: an untitled session's thread file was named after its first
+// words, so after the owner forgot that turn its words stayed in memory as
+// a file name (the session's thread block, citing other turns, stayed). A
+// thread file is named by who or what it is about and when
+// it started, never by what a turn said.
+func TestWrite_ThreadNameKeepsNoWordAForgetRemoved(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	importTurns(t, state, `{"session":"s1","id":"m1","role":"user","speaker_id":"u2","speaker_display":"Jo","content":"Rosalind secret Kilimanjaro stuff lol","time":"2026-01-01T10:00:00Z","tier":"paired"}
+{"session":"s1","id":"m2","parent":"m1","role":"user","speaker_id":"u1","speaker_display":"Craig","content":"Haha","time":"2026-01-01T10:01:00Z","tier":"owner"}
+{"session":"s1","id":"m3","parent":"m2","role":"user","speaker_id":"u2","speaker_display":"Jo","content":"I started a new job at the Bristol planetarium last Monday.","time":"2026-01-01T10:02:00Z","tier":"paired"}
+`)
+	e := ftOpen(t, state)
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{"openprogram/s1/m1"}}, false); err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.View(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range v.TopicPaths() {
+		for _, w := range []string{"secret", "kilimanjaro", "rosalind", "climbing"} {
+			if strings.Contains(strings.ToLower(p), w) {
+				t.Errorf("%s keeps %q, a word of the forgotten turn", p, w)
+			}
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package writer
+
+import (
+	"strings"
+
+	"scriptorium/engine"
+	"scriptorium/engine/writer/distill"
+)
+
+// A session's thread block says what the whole session was about and how
+// it ended, but a write sees one batch of it: a long session, or one that
+// went on after it was written, comes in several. Each later batch's
+// summary is made over the turns the session's summary in memory cites
+// and the batch's own (distill.DistilAllAfter), and stays in that block's
+// file, so the session keeps one thread block in one file.
+
+// sessionSummary finds the summary block in memory of thread
+// ("<provider>/<thread>") in v: the run's index of thread summaries is
+// read from the thread files once, then kept up to date by the run's own
+// writes. ok is false when the session has none (or it is gone from v).
+func (w *writer) sessionSummary(v *engine.View, thread string) (distill.Block, bool) {
+	if w.summaries == nil {
+		w.summaries = map[string]distill.Block{}
+		for _, p := range v.TopicPaths() {
+			if !strings.HasPrefix(p, "topics/threads/") {
+				continue
+			}
+			_, file, _ := v.Topic(p)
+			for _, b := range blocksOf(p, file, nil) {
+				if key, ok := strings.CutPrefix(b.Slot(), "summary:"); ok {
+					w.summaries[key] = b
+				}
+			}
+		}
+	}
+	b, ok := w.summaries[thread]
+	if !ok {
+		return distill.Block{}, false
+	}
+	// The index can be stale (an install that failed, a forget since):
+	// the block must be in v as the index has it.
+	_, file, found := v.Topic(b.Path)
+	if !found {
+		return distill.Block{}, false
+	}
+	for _, cur := range blocksOf(b.Path, file, nil) {
+		if cur.ID == b.ID {
+			return cur, true
+		}
+	}
+	return distill.Block{}, false
+}
+
+// earlierTurns are the turns a session's summary block cites that are not
+// in this batch, as the distiller reads them.
+func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[string]distillRecord) []distill.Turn {
+	var recs []distillRecord
+	for _, ref := range sum.Cites {
+		if _, ok := inBatch[ref]; ok {
+			continue
+		}
+		if src, ok := v.Source(ref); ok && !src.Pending {
+			recs = append(recs, recordOf(src))
+		}
+	}
+	return sessionOf(thread, recs).Turns
+}
+
+// noteSummary records where a session's summary block is after this run
+// wrote it.
+func (w *writer) noteSummary(thread string, b distill.Block) {
+	if w.summaries != nil {
+		w.summaries[thread] = b
+	}
+}
