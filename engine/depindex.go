@@ -48,6 +48,7 @@ type depIndex struct {
 	deps.Index
 	topics   map[string]*topicFile
 	archives map[string][]byte // archive path → the bytes it was indexed from
+	at       *snapshot         // the snapshot last synced to: a writer asks per block id
 }
 
 // sameBytes reports whether a and b are the same bytes in memory: a
@@ -58,7 +59,9 @@ func sameBytes(a, b []byte) bool {
 
 // sync brings the index to s.
 func (x *depIndex) sync(s *snapshot) {
-	if x.topics == nil {
+	if x.at == s {
+		return // snapshots never change once built
+	} else if x.at = s; x.topics == nil {
 		x.topics, x.archives = map[string]*topicFile{}, map[string][]byte{}
 	}
 	for p, tf := range x.topics {

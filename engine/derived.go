@@ -145,13 +145,17 @@ func (e *Engine) markDerivedRevision() error {
 	if err != nil {
 		return errcode.Wrap(errcode.IO, err, "read revision")
 	}
-	p := filepath.Join(e.ws.RuntimeDir(), derivedRevisionFile)
-	want := []byte(strconv.FormatInt(rev, 10) + "\n")
+	return e.writeRuntime(derivedRevisionFile, []byte(strconv.FormatInt(rev, 10)+"\n"), "the derived views' revision")
+}
+
+// writeRuntime writes want to the runtime file name unless it holds it.
+func (e *Engine) writeRuntime(name string, want []byte, what string) error {
+	p := filepath.Join(e.ws.RuntimeDir(), name)
 	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, want) {
 		return nil
 	}
 	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
-		return errcode.Wrap(errcode.IO, err, "record the derived views' revision")
+		return errcode.Wrap(errcode.IO, err, "record %s", what)
 	}
 	return nil
 }
@@ -309,15 +313,7 @@ func coreDigest(data []byte) []byte {
 
 // markCoreRendered records the digest of the core.md just rendered.
 func (e *Engine) markCoreRendered(core []byte) error {
-	p := filepath.Join(e.ws.RuntimeDir(), coreRenderedFile)
-	want := coreDigest(core)
-	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, want) {
-		return nil
-	}
-	if err := workspace.WriteFileAtomic(e.ws.RuntimeDir(), p, want); err != nil {
-		return errcode.Wrap(errcode.IO, err, "record the core.md render")
-	}
-	return nil
+	return e.writeRuntime(coreRenderedFile, coreDigest(core), "the core.md render")
 }
 
 // renderedCore reports whether data is exactly the last core.md render.

@@ -9,6 +9,7 @@ import (
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/render"
+	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/mirror"
 )
 
@@ -19,7 +20,8 @@ type incState struct {
 	mu  sync.Mutex // guards idx
 	idx depIndex
 	// d is guarded by Engine.mu, which every derived-view render holds.
-	d *derivedCache
+	d   *derivedCache
+	man manifest.Encoder // the manifest's lines, encoded again only for the files that changed
 }
 
 // derivedCache is the derived views of the last snapshot rendered, kept so
@@ -46,10 +48,6 @@ type derivedTopic struct {
 	trusted []bool
 }
 
-func newDerivedCache() *derivedCache {
-	return &derivedCache{views: render.NewViewSet(), files: map[string]derivedTopic{}, arch: map[string][]byte{}}
-}
-
 // renderTopicTrusted is renderTopic with the blocks' trust given.
 func renderTopicTrusted(tf *topicFile, trusted []bool) render.Topic {
 	t := render.Topic{Path: tf.path, Blocks: slices.Clone(tf.renderBlocks())}
@@ -64,7 +62,7 @@ func renderTopicTrusted(tf *topicFile, trusted []bool) render.Topic {
 // resolved and rendered again.
 func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 	if e.inc.d == nil {
-		e.inc.d = newDerivedCache()
+		e.inc.d = &derivedCache{views: render.NewViewSet(), files: map[string]derivedTopic{}, arch: map[string][]byte{}}
 	}
 	dc := e.inc.d
 	e.inc.mu.Lock()

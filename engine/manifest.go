@@ -175,7 +175,7 @@ func (e *Engine) recordManifest(s *snapshot) {
 
 // writeManifest replaces the manifest, best effort (manifest.Write).
 func (e *Engine) writeManifest(m *manifest.Manifest, now time.Time) {
-	manifest.Write(e.ws.RuntimeDir(), manifest.Path(e.ws.Root()), m, now)
+	e.inc.man.Write(e.ws.RuntimeDir(), manifest.Path(e.ws.Root()), m, now)
 }
 
 // snapshotOf returns a snapshot of just the files named and the archives

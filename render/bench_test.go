@@ -55,3 +55,41 @@ func BenchmarkCore(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkViewSetInstall is the derived views' share of a writer batch at
+// 100k records (issue 26): a ViewSet of 500 topics of 20 dated blocks
+// citing shared sources; each iteration appends a block to one topic and
+// renders recent_events.jsonl, relations.json and the timeline.
+func BenchmarkViewSetInstall(b *testing.B) {
+	v := NewViewSet()
+	mk := func(f, i int) Block {
+		id := fmt.Sprintf("%08x", uint32(f*1000+i)*2654435761)
+		d := fmt.Sprintf("2024-%02d-%02d", 1+(f*7+i)%12, 1+(f+i*3)%28)
+		src := fmt.Sprintf("p/t%d/m%d", (f*13+i)%700, i%3)
+		return Block{ID: id, Trusted: true, Text: fmt.Sprintf("Block %d of file %d: the owner said something worth keeping.", i, f),
+			Links:     []string{fmt.Sprintf("%08x", 0x10000000+((f+1)%500)*1000+i)},
+			Footnotes: []Footnote{{Label: "e-1", Date: d, Sources: []Citation{{SourceID: src, Path: "../sources/x.md", Anchor: "source-1"}}}}}
+	}
+	topics := make([]Topic, 500)
+	for f := range topics {
+		topics[f].Path = fmt.Sprintf("topics/t%03d.md", f)
+		for i := range 20 {
+			topics[f].Blocks = append(topics[f].Blocks, mk(f, i))
+		}
+		v.Set(topics[f])
+	}
+	v.RecentEvents()
+	v.Relations()
+	v.Timeline()
+	size := 0
+	for b.Loop() {
+		f := len(topics[0].Blocks) % 500
+		topics[f].Blocks = append(topics[f].Blocks, mk(f, len(topics[f].Blocks)))
+		topics[0].Blocks = append(topics[0].Blocks, mk(0, len(topics[0].Blocks)))
+		v.Set(topics[f])
+		v.Set(topics[0])
+		size = len(v.RecentEvents()) + len(v.Relations())
+		v.Timeline()
+	}
+	b.ReportMetric(float64(size)/1e6, "MB")
+}

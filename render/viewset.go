@@ -30,6 +30,8 @@ type ViewSet struct {
 
 	events      []byte // recent_events.jsonl; nil = render again
 	eventsDirty bool
+	dayEvents   map[string][]byte // date → its recent_events lines, every topic's
+	dirtyEvents map[string]bool   // dates whose dayEvents must be joined again
 
 	rel relState
 }
@@ -60,7 +62,8 @@ type vsEntry struct {
 func NewViewSet() *ViewSet {
 	files := map[string]*vsTopic{}
 	return &ViewSet{files: files, datePaths: map[string][]string{},
-		days: map[string][]byte{}, dirtyDays: map[string]bool{}, rel: newRelState(files)}
+		days: map[string][]byte{}, dirtyDays: map[string]bool{}, dayEvents: map[string][]byte{},
+		dirtyEvents: map[string]bool{}, rel: newRelState(files)}
 }
 
 // Set adds topic t, or replaces the topic of the same path.
@@ -69,7 +72,8 @@ func (v *ViewSet) Set(t Topic) {
 	// blocks whose id, text and dates are unchanged keep their rendered
 	// lines.
 	reuse := map[string]*vsEntry{}
-	if old, ok := v.files[t.Path]; ok {
+	old, had := v.files[t.Path]
+	if had {
 		for i := range old.entries {
 			e := &old.entries[i]
 			if k := e.id + "\x00" + e.text; reuse[k] == nil {
@@ -77,7 +81,6 @@ func (v *ViewSet) Set(t Topic) {
 			}
 		}
 	}
-	v.Remove(t.Path)
 	vt := &vsTopic{path: t.Path, events: map[string][]byte{}, lines: map[string][]byte{}}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -115,6 +118,13 @@ func (v *ViewSet) Set(t Topic) {
 		}
 		vt.entries = append(vt.entries, e)
 	}
+	if had && sameEntries(old.entries, vt.entries) {
+		// What the views draw from the topic is unchanged (a writer
+		// appended a pending block, say): every view stays as it is, and
+		// recent_events.jsonl and relations.json are not joined again.
+		return
+	}
+	v.Remove(t.Path)
 	for d := range vt.events {
 		vt.dates = append(vt.dates, d)
 	}
@@ -126,6 +136,15 @@ func (v *ViewSet) Set(t Topic) {
 	}
 	v.eventsDirty = v.eventsDirty || len(vt.dates) > 0
 	v.rel.addTopic(vt)
+}
+
+// sameEntries reports whether two topics' trusted entries render alike:
+// the events, timeline lines and relations derive from them alone.
+func sameEntries(a, b []vsEntry) bool {
+	return slices.EqualFunc(a, b, func(x, y vsEntry) bool {
+		return x.id == y.id && x.text == y.text && x.item == y.item && slices.Equal(x.links, y.links) &&
+			slices.Equal(x.sources, y.sources) && slices.Equal(x.dates, y.dates) && slices.Equal(x.evs, y.evs)
+	})
 }
 
 // Remove drops the topic at path; a path never set is ignored.
@@ -149,7 +168,7 @@ func (v *ViewSet) addDatePath(d, path string) {
 		v.dates = insertString(v.dates, d)
 	}
 	v.datePaths[d] = insertString(ps, path)
-	v.dirtyDays[d] = true
+	v.dirtyDays[d], v.dirtyEvents[d] = true, true
 }
 
 func (v *ViewSet) removeDatePath(d, path string) {
@@ -160,7 +179,7 @@ func (v *ViewSet) removeDatePath(d, path string) {
 	} else {
 		v.datePaths[d] = ps
 	}
-	v.dirtyDays[d] = true
+	v.dirtyDays[d], v.dirtyEvents[d] = true, true
 }
 
 // Timeline returns the timeline day files by workspace path, as Timeline
@@ -192,22 +211,37 @@ func (v *ViewSet) Timeline() map[string][]byte {
 
 // RecentEvents returns recent_events.jsonl as RecentEvents renders it. The
 // bytes are shared until the next change: callers must not modify them.
+// Only the dates whose topics changed are joined again; the file is then
+// the dates' lines, newest first, so a render after a one-session install
+// costs one copy of the file, not a lookup per date and topic (issue 26).
 func (v *ViewSet) RecentEvents() []byte {
 	if v.events != nil && !v.eventsDirty {
 		return v.events
 	}
-	n := 0
-	for _, d := range v.dates {
-		for _, path := range v.datePaths[d] {
+	for d := range v.dirtyEvents {
+		ps, ok := v.datePaths[d]
+		if !ok {
+			delete(v.dayEvents, d)
+			continue
+		}
+		n := 0
+		for _, path := range ps {
 			n += len(v.files[path].events[d])
 		}
+		b := make([]byte, 0, n)
+		for _, path := range ps {
+			b = append(b, v.files[path].events[d]...)
+		}
+		v.dayEvents[d] = b
+	}
+	clear(v.dirtyEvents)
+	n := 0
+	for _, day := range v.dayEvents {
+		n += len(day)
 	}
 	b := make([]byte, 0, n)
 	for i := len(v.dates) - 1; i >= 0; i-- {
-		d := v.dates[i]
-		for _, path := range v.datePaths[d] {
-			b = append(b, v.files[path].events[d]...)
-		}
+		b = append(b, v.dayEvents[v.dates[i]]...)
 	}
 	v.events, v.eventsDirty = b, false
 	return b

@@ -14,11 +14,12 @@ import (
 type relState struct {
 	owners   map[string][]string       // id → sorted paths holding a trusted block with it
 	reg      map[string]relReg         // id → the winner registered in the maps below
-	ids      []string                  // winner ids, sorted
+	ids      buckets[string]           // winner ids, each bucket with its ids' links edges
 	linkedBy map[string]map[string]int // target id → winner ids linking to it
 	citedBy  map[string]map[string]int // source-id → winner ids citing it
 	pairs    map[relPair]map[string]bool
-	pairList []relPair // keys of pairs, sorted
+	pairList buckets[relPair]   // keys of pairs, each bucket with its shares_source edges
+	pairEdge map[relPair][]byte // pair → its shares_source edge (with its leading comma), until it changes
 
 	links      map[string][]byte // winner id → its links edges (each with its leading comma)
 	dirtyLinks map[string]bool
@@ -46,7 +47,9 @@ func comparePairs(x, y relPair) int {
 
 func newRelState(files map[string]*vsTopic) relState {
 	return relState{files: files, owners: map[string][]string{}, reg: map[string]relReg{}, linkedBy: map[string]map[string]int{},
-		citedBy: map[string]map[string]int{}, pairs: map[relPair]map[string]bool{}, links: map[string][]byte{},
+		citedBy: map[string]map[string]int{}, pairs: map[relPair]map[string]bool{}, pairEdge: map[relPair][]byte{},
+		links: map[string][]byte{}, ids: newBuckets(strings.Compare),
+		pairList:   newBuckets(comparePairs),
 		dirtyLinks: map[string]bool{}, topicNode: map[string][]byte{}, fileNodes: map[string][]byte{},
 		contains: map[string][]byte{}, dirtyFiles: map[string]bool{}}
 }
@@ -132,7 +135,7 @@ func (r *relState) setWinner(id string, w relReg) {
 		delete(r.reg, id)
 		delete(r.links, id)
 		delete(r.dirtyLinks, id)
-		r.ids = removeString(r.ids, id)
+		r.ids.remove(id)
 		for from := range r.linkedBy[id] {
 			r.dirtyLinks[from] = true
 		}
@@ -151,7 +154,7 @@ func (r *relState) setWinner(id string, w relReg) {
 		incr(r.citedBy, src, id)
 	}
 	if !had {
-		r.ids = insertString(r.ids, id)
+		r.ids.insert(id)
 		for from := range r.linkedBy[id] {
 			r.dirtyLinks[from] = true
 		}
@@ -167,13 +170,14 @@ func (r *relState) pairSource(a, b, src string, add bool) {
 		a, b = b, a
 	}
 	k := relPair{a, b}
+	delete(r.pairEdge, k)
+	r.pairList.touch(k)
 	set := r.pairs[k]
 	if add {
 		if set == nil {
 			set = map[string]bool{}
 			r.pairs[k] = set
-			i, _ := slices.BinarySearchFunc(r.pairList, k, comparePairs)
-			r.pairList = slices.Insert(r.pairList, i, k)
+			r.pairList.insert(k)
 		}
 		set[src] = true
 		return
@@ -181,9 +185,7 @@ func (r *relState) pairSource(a, b, src string, add bool) {
 	delete(set, src)
 	if len(set) == 0 && set != nil {
 		delete(r.pairs, k)
-		if i, ok := slices.BinarySearchFunc(r.pairList, k, comparePairs); ok {
-			r.pairList = slices.Delete(r.pairList, i, i+1)
-		}
+		r.pairList.remove(k)
 	}
 }
 
@@ -249,46 +251,68 @@ func (r *relState) render(v *ViewSet) []byte {
 			b = appendEdge(append(b, ','), RelationEdge{Kind: EdgeLinks, From: id, To: to})
 		}
 		r.links[id] = b
+		r.ids.touch(id)
 	}
 	clear(r.dirtyLinks)
 
-	b := append(make([]byte, 0, r.size+64), "{\n  \"nodes\": ["...)
-	start := len(b)
+	// Room for growth: a copy of megabytes to grow the slice would cost
+	// as much as the render.
+	b := append(make([]byte, 0, r.size+r.size/16+4096), "{\n  \"nodes\": ["...)
+	first := true
 	for _, p := range v.paths {
-		b = append(b, r.topicNode[p]...)
+		b = appendElems(b, r.topicNode[p], &first)
 	}
 	for _, p := range v.paths {
-		b = append(b, r.fileNodes[p]...)
+		b = appendElems(b, r.fileNodes[p], &first)
 	}
-	b = closeArray(b, start)
+	b = closeArray(b, first)
 	b = append(b, "],\n  \"edges\": ["...)
-	start = len(b)
+	first = true
 	for _, p := range v.paths {
-		b = append(b, r.contains[p]...)
+		b = appendElems(b, r.contains[p], &first)
 	}
-	for _, id := range r.ids {
-		b = append(b, r.links[id]...)
-	}
-	for _, k := range r.pairList {
-		srcs := make([]string, 0, len(r.pairs[k]))
-		for s := range r.pairs[k] {
-			srcs = append(srcs, s)
+	b = r.ids.appendTo(b, &first, func(out []byte, ids []string) []byte {
+		for _, id := range ids {
+			out = append(out, r.links[id]...)
 		}
-		slices.Sort(srcs)
-		b = appendEdge(append(b, ','), RelationEdge{Kind: EdgeSharesSource, From: k.a, To: k.b, Sources: srcs})
-	}
-	b = closeArray(b, start)
+		return out
+	})
+	// The pairs are most of the file at 100k records: each is encoded
+	// once and again only when its sources change.
+	b = r.pairList.appendTo(b, &first, func(out []byte, keys []relPair) []byte {
+		edges := make([][]byte, len(keys))
+		n := 0
+		for i, k := range keys {
+			edge, ok := r.pairEdge[k]
+			if !ok {
+				srcs := make([]string, 0, len(r.pairs[k]))
+				for s := range r.pairs[k] {
+					srcs = append(srcs, s)
+				}
+				slices.Sort(srcs)
+				edge = appendEdge([]byte{','}, RelationEdge{Kind: EdgeSharesSource, From: k.a, To: k.b, Sources: srcs})
+				r.pairEdge[k] = edge
+			}
+			edges[i] = edge
+			n += len(edge)
+		}
+		out = slices.Grow(out, n)
+		for _, edge := range edges {
+			out = append(out, edge...)
+		}
+		return out
+	})
+	b = closeArray(b, first)
 	r.out = append(b, "]\n}\n"...)
 	r.size = len(r.out)
 	return r.out
 }
 
-// closeArray drops the leading comma of the elements appended since start
-// and ends a non-empty array's last line as appendGraph does.
-func closeArray(b []byte, start int) []byte {
-	if len(b) == start {
+// closeArray ends a non-empty array's last line as appendGraph does
+// (empty: nothing was appended since first was set).
+func closeArray(b []byte, empty bool) []byte {
+	if empty {
 		return b
 	}
-	b = append(b[:start], b[start+1:]...)
 	return append(b, "\n  "...)
 }

@@ -14,13 +14,12 @@ import (
 func TestKept_RecallWalksOnce(t *testing.T) {
 	ctx := context.Background()
 	state := coldFacts(t)
-	paths := []string{"topics/core.md", "topics/facts.md"}
+	// What engine/recall does for a prompt: the search, then the wanted
+	// and hit topic files with their blocks' trust.
 	type material struct {
 		Hits  []result.SearchResult
 		Files map[string]*engine.RecallFile
 	}
-	// read is what engine/recall asks of a cold engine: the hits, then the
-	// trusted blocks of the wanted files.
 	read := func(text string) (material, Stats) {
 		e, err := engine.Open(ctx, engine.Options{StateDir: state})
 		if err != nil {
@@ -28,9 +27,15 @@ func TestKept_RecallWalksOnce(t *testing.T) {
 		}
 		defer e.Close()
 		var m material
+		paths := []string{"topics/core.md", "topics/facts.md"}
 		if text != "" {
 			if m.Hits, err = e.Search(ctx, result.SearchQuery{Text: text, Limit: 10}); err != nil {
 				t.Fatal(err)
+			}
+			for _, h := range m.Hits {
+				if h.Kind == "topic" {
+					paths = append(paths, h.Path)
+				}
 			}
 		}
 		if m.Files, err = e.TrustedTopics(ctx, paths); err != nil {

@@ -82,3 +82,34 @@ func TestSync(t *testing.T) {
 		t.Error("relations.json lost its bytes")
 	}
 }
+
+// A file the mirror wrote, unchanged on disk since, is rewritten without
+// being read back when its bytes change: the mirror knows what it holds.
+func TestSync_ChangedKnownFileNotRead(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	reads := 0
+	readFile = func(p string) ([]byte, error) { reads++; return os.ReadFile(p) }
+	defer func() { readFile = os.ReadFile }()
+	var m Mirror
+	files := map[string][]byte{"recent_events.jsonl": []byte("a\n")}
+	if err := m.Sync(root, tmp, []string{"recent_events.jsonl"}, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	files["recent_events.jsonl"] = []byte("b\na\n")
+	if err := m.Sync(root, tmp, []string{"recent_events.jsonl"}, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	if reads != 0 || read(t, root, "recent_events.jsonl") != "b\na\n" {
+		t.Fatalf("%d reads, file %q", reads, read(t, root, "recent_events.jsonl"))
+	}
+	// Edited behind its back, the file is read and compared again.
+	if err := os.WriteFile(filepath.Join(root, "recent_events.jsonl"), []byte("b\na\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Sync(root, tmp, []string{"recent_events.jsonl"}, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	if reads != 1 || read(t, root, "recent_events.jsonl") != "b\na\n" {
+		t.Fatalf("after a hand edit: %d reads, file %q", reads, read(t, root, "recent_events.jsonl"))
+	}
+}
