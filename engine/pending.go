@@ -15,7 +15,7 @@ func (s *snapshot) pendingSources() []result.PendingSource {
 	out := []result.PendingSource{}
 	for _, p := range s.archPaths {
 		for _, src := range s.archives[p].sources {
-			if !src.pending() || s.sources[src.view.Ref] != src {
+			if !src.pending() || s.sources.Lookup(src.view.Ref) != src {
 				continue
 			}
 			v := src.view
@@ -85,7 +85,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	var batch []trust.Promotion
 	seen := map[string]bool{}
 	for _, ref := range refs {
-		src, ok := s.sources[ref]
+		src, ok := s.sources.Get(ref)
 		if !ok {
 			return res, errcode.Errorf(errcode.NotFound, "no source with source-id %s; nothing was promoted", ref)
 		}
