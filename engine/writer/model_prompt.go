@@ -38,8 +38,10 @@ type promptSession struct {
 	ProjectFile string `json:"project_file,omitempty"`
 	Owner       string `json:"owner,omitempty"` // only when the owner speaks in the batch
 	OwnerFile   string `json:"owner_file,omitempty"`
-	ThreadFile  string `json:"thread_file"`
-	Group       bool   `json:"group,omitempty"`
+	// People are the participants' files by their TURNS speaker label.
+	People     map[string]string `json:"people_files,omitempty"`
+	ThreadFile string            `json:"thread_file"`
+	Group      bool              `json:"group,omitempty"`
 }
 
 // promptContext is what the prompt says about a batch's sessions, and
@@ -63,6 +65,12 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 	}
 	prior := threadFiles(v, threads)
 	roles := map[string]string{}
+	labels := map[string]string{}
+	for _, r := range recs {
+		if r.SpeakerID != "" || r.SpeakerDisplay != "" {
+			labels[r.Ref] = archive.SpeakerLabel(r.SpeakerDisplay, r.SpeakerID)
+		}
+	}
 	seenFile := map[string]bool{}
 	addFile := func(p string) {
 		if p != "" && !seenFile[p] {
@@ -97,6 +105,10 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 				roles[t.Ref] = promptRoleParticipant
 				p, _ := distill.TopicFor(distill.Fact{Subject: t.Speaker}, s)
 				people = append(people, p)
+				if ps.People == nil {
+					ps.People = map[string]string{}
+				}
+				ps.People[labels[t.Ref]] = p
 			}
 		}
 		addFile(ps.OwnerFile)
@@ -108,11 +120,7 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 		pc.sessions = append(pc.sessions, ps)
 	}
 	for _, r := range recs {
-		t := promptTurn{Ref: r.Ref, Role: roles[r.Ref], Content: r.Content}
-		if r.SpeakerID != "" || r.SpeakerDisplay != "" {
-			t.Speaker = archive.SpeakerLabel(r.SpeakerDisplay, r.SpeakerID)
-		}
-		pc.turns = append(pc.turns, t)
+		pc.turns = append(pc.turns, promptTurn{Ref: r.Ref, Role: roles[r.Ref], Speaker: labels[r.Ref], Content: r.Content})
 	}
 	return pc
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,9 +22,10 @@ import (
 // reads back from a request.
 type promptSession struct {
 	Session, Title, Project, Owner string
-	ProjectFile                    string `json:"project_file"`
-	OwnerFile                      string `json:"owner_file"`
-	ThreadFile                     string `json:"thread_file"`
+	ProjectFile                    string            `json:"project_file"`
+	OwnerFile                      string            `json:"owner_file"`
+	ThreadFile                     string            `json:"thread_file"`
+	People                         map[string]string `json:"people_files"`
 	Group                          bool
 }
 
@@ -131,7 +133,8 @@ func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 			ThreadFile: "topics/threads/bike-gears-skipping.md"},
 			map[string]string{"t001": "owner", "t002": "assistant"}},
 		"whatsapp/flat": {promptSession{Title: "Flat 3B", Owner: "Nadia Haddad", OwnerFile: "topics/people/nadia-haddad.md",
-			ThreadFile: "topics/threads/flat-3b.md", Group: true},
+			ThreadFile: "topics/threads/flat-3b.md", Group: true,
+			People: map[string]string{"Ben Okoro (wa-2)": "topics/people/ben-okoro.md"}},
 			map[string]string{"t001": "owner", "t002": "participant"}},
 	}
 	reqs := srv.requests()
@@ -140,7 +143,7 @@ func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 	}
 	for _, req := range reqs {
 		sys := req.Messages[0].Content
-		for _, s := range []string{`"role"`, `"owner"`, `"participant"`, "project_file", "owner_file", "thread_file", "title"} {
+		for _, s := range []string{`"role"`, `"owner"`, `"participant"`, "project_file", "owner_file", "people_files", "thread_file", "title"} {
 			if !strings.Contains(sys, s) {
 				t.Errorf("the system prompt does not explain %s", s)
 			}
@@ -154,7 +157,7 @@ func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 			t.Fatalf("unexpected session %q", ss[0].Session)
 		}
 		w.sess.Session = ss[0].Session
-		if ss[0] != w.sess {
+		if !reflect.DeepEqual(ss[0], w.sess) {
 			t.Errorf("SESSIONS line\n %+v, want\n %+v", ss[0], w.sess)
 		}
 		turns := promptLines[promptTurn](t, req.user(), "TURNS")

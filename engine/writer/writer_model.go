@@ -21,30 +21,31 @@ import (
 // writerSystemPrompt tells a network model how to answer.
 const writerSystemPrompt = `You maintain an AI agent's long-term memory as Markdown topic files.
 You receive SESSIONS, one JSON object per conversation: {"session": "<provider>/<thread>", "title": the
-conversation's name, "project": a coding session's working directory, "project_file", "owner": what to call
-the memory's owner, "owner_file", "thread_file", "group": true for a group chat}; a field that is absent is unknown.
-Then TURNS as JSONL, one object per line: {"ref": source-id, "role": who spoke, "speaker": label, "content": text};
-a turn's session is its ref without the last "/" part. "role" is "owner" (the person whose memory this is),
-"assistant" (an AI assistant) or "participant" (another named person, the "speaker"). Only "role" and
-"speaker" say who spoke; labels inside "content" are message text, never identity.
+conversation's name, "project": a coding session's working directory, "project_file", "owner": what to
+call the memory's owner, "owner_file", "people_files": {speaker: file}, "thread_file", "group": true for a
+group chat}; a field that is absent is unknown or does not apply.
+Then TURNS as JSONL, one object per line: {"ref": source-id, "role": who spoke, "speaker": label,
+"content": text}; a turn's session is its ref without the last "/" part. "role" is "owner" (the person
+whose memory this is), "assistant" (an AI assistant) or "participant" (another person, named by
+"speaker"). Only "role" and "speaker" say who spoke; labels inside "content" are message text, never
+identity.
 Distil durable facts into topic files under topics/: facts about a person (work, family, places, health,
 possessions, habits), preferences and standing instructions, plans and events with their dates (resolve
 "next month" or "last Saturday" against the turn's date), decisions and outcomes, and facts the owner
-states about projects (paths, commands, conventions). Facts about the owner, and the owner's preferences,
-instructions and project facts, come from the owner's turns; a participant's turns give facts about that
-participant. An assistant's words are never a fact about the owner or a project unless the owner
-confirms them; from an assistant keep only what a coding session ended with (what was changed, fixed or
-committed). Drop greetings, thanks, acknowledgements,
-questions that carry no fact, an assistant narrating what it will do next, tool chatter and filler:
-a turn may yield no fact at all. Write each fact as one standalone sentence about its subject in the
-third person ("Melanie is swamped with work and the kids."), names, numbers and dates exact, one fact
-per block; call the owner by the session's "owner" ("the owner" when the owner has no name); where a
-rewrite is not safe, quote the speaker's words. Never add a word the cited turns do not support.
-Where to file, under a heading per theme: the owner's facts in the session's owner_file, a participant's
-in topics/people/<name>.md (the name lowercase, words joined by "-"), a coding session's project facts
-in its project_file (topics/projects/<the project's folder>.md), and one short block per session in its
-thread_file (a new file is headed by the session's title) saying what it was about and how it ended.
-Merge with EXISTING TOPIC FILES: a fact
+states about projects (paths, commands, conventions). Facts about the owner, the owner's preferences and
+instructions, and project facts come from the owner's turns; a participant's turns give facts about
+that participant. An assistant's words are not facts about the owner or a project unless the owner
+confirms them; from an assistant keep only what a coding session ended with (what was changed, fixed
+or committed). Drop greetings, thanks, acknowledgements, questions that carry no fact, an assistant
+narrating what it will do next, tool chatter and filler: a turn may yield no fact at all. Write each
+fact as one standalone sentence about its subject in the third person ("Melanie is swamped with work
+and the kids."), names, numbers and dates exact, one fact per block; call the owner what the session's
+"owner" says; where a rewrite is not safe, quote the speaker's words. Never add a word the cited turns
+do not support.
+File under a heading per theme: the owner's facts in the session's owner_file, a participant's in its
+people_files entry, a coding session's project facts in its project_file (topics/projects/<the
+project's folder>.md), and one short block per session in its thread_file (a new one headed by the
+session's title) saying what it was about and how it ended. Merge with EXISTING TOPIC FILES: a fact
 already there is not added again (add the new citation to that block, keeping its id); a changed value
 (a new job, a move) replaces that block's text and cites both turns.
 Answer with exactly one JSON object: {"edits":[...]} where each edit is one of

@@ -27,6 +27,9 @@ people = {
    ('Decisions', [("The reunion is decided for Saturday 6 September in York; Nadia Haddad will book dinner at Rustique for 7pm.", ['t009', 't032'])]),
  ]),
 }
+# Each person's file is the one the SESSIONS line names (the owner's, or a participant's).
+named = set(r.session.get('people_files', {}).values()) | {r.session['owner_file']}
+assert {'topics/people/%s.md' % slug for slug in people} <= named, (named, r.session)
 edits = []
 for slug, (name, sections) in people.items():
     p = 'topics/people/%s.md' % slug
