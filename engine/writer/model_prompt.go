@@ -21,14 +21,9 @@ const (
 	promptRoleParticipant = "participant"
 )
 
-// promptTurn is one TURNS line: the writer protocol's line (SPEC §7) with
-// the turn's role.
-type promptTurn struct {
-	Ref     string `json:"ref"`
-	Role    string `json:"role"`
-	Speaker string `json:"speaker,omitempty"`
-	Content string `json:"content"`
-}
+// promptRole is one ROLES line: who spoke a turn. It is not a field of
+// the TURNS line, whose shape is the writer protocol's (SPEC §7).
+type promptRole struct{ ref, role string }
 
 // promptSession is one SESSIONS line; an empty field is unknown.
 type promptSession struct {
@@ -48,7 +43,8 @@ type promptSession struct {
 // the topic files its facts belong in (shown to the model first).
 type promptContext struct {
 	sessions []promptSession
-	turns    []promptTurn // in the records' order
+	turns    []writerTurn // in the records' order
+	roles    []promptRole // in the same order
 	files    []string
 }
 
@@ -120,7 +116,8 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 		pc.sessions = append(pc.sessions, ps)
 	}
 	for _, r := range recs {
-		pc.turns = append(pc.turns, promptTurn{Ref: r.Ref, Role: roles[r.Ref], Speaker: labels[r.Ref], Content: r.Content})
+		pc.turns = append(pc.turns, writerTurn{Ref: r.Ref, Speaker: labels[r.Ref], Content: r.Content})
+		pc.roles = append(pc.roles, promptRole{r.Ref, roles[r.Ref]})
 	}
 	return pc
 }

@@ -18,8 +18,7 @@ import (
 	"scriptorium/workspace"
 )
 
-// promptSession and promptTurn are the SESSIONS and TURNS lines the test
-// reads back from a request.
+// promptSession is a SESSIONS line the test reads back from a request.
 type promptSession struct {
 	Session, Title, Project, Owner string
 	ProjectFile                    string            `json:"project_file"`
@@ -28,8 +27,6 @@ type promptSession struct {
 	People                         map[string]string `json:"people_files"`
 	Group                          bool
 }
-
-type promptTurn struct{ Ref, Role, Speaker, Content string }
 
 // promptNode is a turn with the session metadata the JSONL import has no
 // field for (a coding session's working directory, a chat's title).
@@ -98,7 +95,8 @@ func promptLines[T any](t *testing.T, msg, section string) []T {
 }
 
 // The model writer's prompt says who spoke each turn (the owner, the
-// assistant, a named participant) and, per session, its project, title
+// assistant, a named participant: its ROLES section, beside TURNS lines
+// kept to SPEC §7's shape) and, per session, its project, title
 // and the files the offline writer files them under, and tells the model
 // how to use them. Before, a turn carried only ref, speaker and content:
 // in a coding session or an assistant chat nothing marked the owner's
@@ -143,7 +141,7 @@ func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 	}
 	for _, req := range reqs {
 		sys := req.Messages[0].Content
-		for _, s := range []string{`"role"`, `"owner"`, `"participant"`, "project_file", "owner_file", "people_files", "thread_file", "title"} {
+		for _, s := range []string{"ROLES", `"owner"`, `"participant"`, "project_file", "owner_file", "people_files", "thread_file", "title"} {
 			if !strings.Contains(sys, s) {
 				t.Errorf("the system prompt does not explain %s", s)
 			}
@@ -160,14 +158,16 @@ func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 		if !reflect.DeepEqual(ss[0], w.sess) {
 			t.Errorf("SESSIONS line\n %+v, want\n %+v", ss[0], w.sess)
 		}
-		turns := promptLines[promptTurn](t, req.user(), "TURNS")
-		if len(turns) != len(w.roles) {
-			t.Errorf("%s: %d turns, want %d", w.sess.Session, len(turns), len(w.roles))
+		turns := wtSection(req.user(), "TURNS")
+		roles := wtSection(req.user(), "ROLES")
+		if len(turns) != len(w.roles) || len(roles) != len(turns) {
+			t.Errorf("%s: %d turns, %d roles, want %d", w.sess.Session, len(turns), len(roles), len(w.roles))
 		}
-		for _, tu := range turns {
-			id := tu.Ref[strings.LastIndex(tu.Ref, "/")+1:]
-			if tu.Role != w.roles[id] {
-				t.Errorf("%s: role %q, want %q", tu.Ref, tu.Role, w.roles[id])
+		for _, l := range roles {
+			ref, role, _ := strings.Cut(l, "  ")
+			id := ref[strings.LastIndex(ref, "/")+1:]
+			if !strings.HasPrefix(ref, w.sess.Session+"/") || role != w.roles[id] {
+				t.Errorf("%s: ROLES line %q, want role %q", w.sess.Session, l, w.roles[id])
 			}
 		}
 	}
