@@ -2,8 +2,8 @@ package search
 
 import (
 	"context"
-	"path/filepath"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
