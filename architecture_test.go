@@ -457,6 +457,9 @@ var literalLayoutAllowed = map[string]bool{}
 // joins the literal.
 func TestArchitecture_OneLayout(t *testing.T) {
 	lit := regexp.MustCompile(`"\.scriptorium(/[^"]*)?"`)
+	// A join that goes on from MetaDir with a literal ("runtime", "index")
+	// spells the layout too, one name at a time.
+	metaJoin := regexp.MustCompile(`\bMetaDir\s*,\s*"[^"]*"`)
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -472,8 +475,12 @@ func TestArchitecture_OneLayout(t *testing.T) {
 			return err
 		}
 		for i, line := range strings.Split(string(data), "\n") {
-			if code, _, _ := strings.Cut(line, "//"); lit.MatchString(code) {
+			code, _, _ := strings.Cut(line, "//")
+			if lit.MatchString(code) {
 				t.Errorf("%s:%d spells %s: ask workspace (MetaPath, RuntimePath, …) for the path", p, i+1, lit.FindString(code))
+			}
+			if metaJoin.MatchString(code) {
+				t.Errorf("%s:%d joins %s: ask workspace (MetaPath, RuntimePath, …) for the path", p, i+1, metaJoin.FindString(code))
 			}
 		}
 		return nil
