@@ -86,6 +86,17 @@ func Update(t *testing.T, e *engine.Engine, edits ...result.Edit) int64 {
 	return res.Revision
 }
 
+// Passes lists e's sleep passes (audit.Passes), failing the test on an
+// error.
+func Passes(t *testing.T, e *engine.Engine) []result.PassReport {
+	t.Helper()
+	ps, err := audit.Passes(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
 // AsPaired opens the engine as the paired tier.
 func AsPaired(o *engine.Options) { o.Tier = trust.Paired }
 
