@@ -173,7 +173,7 @@ func TestSearch_HostileServer(t *testing.T) {
 			if rep, ok := Search(e.Root(), result.SearchQuery{Text: "bees", Limit: c.limit}, 2*time.Second); ok {
 				t.Errorf("took the answer: %+v", rep)
 			}
-			if d := time.Since(start); d > 3*time.Second {
+			if d := time.Since(start); d > 20*time.Second { // its 2 s deadline, with room for a loaded machine: a hang is what fails
 				t.Errorf("the client took %v", d)
 			}
 		})
