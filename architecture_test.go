@@ -274,7 +274,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 4760
+	coreLineLimit = 4730
 	coreFileLimit = 600
 )
 
@@ -373,7 +373,7 @@ var frontEndServices = map[string][]string{
 	"screenshots/gen":     {},
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/search", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
-	"hosts/httpapi":       {"engine/audit", "engine/proposals"},
+	"hosts/httpapi":       {"engine/audit", "engine/proposals", "engine/review"},
 	"hosts/local":         {"engine/recall"},
 	"hosts/errdoc":        {},
 	"hosts/loopback":      {},
