@@ -373,7 +373,7 @@ var frontEndServices = map[string][]string{
 	"screenshots/gen":     {},
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/search", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
-	"hosts/httpapi":       {"engine/audit", "engine/proposals", "engine/review"},
+	"hosts/httpapi":       {"engine/audit", "engine/proposals", "engine/recall", "engine/review"},
 	"hosts/local":         {"engine/recall"},
 	"hosts/errdoc":        {},
 	"hosts/loopback":      {},

@@ -12,7 +12,9 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
+	"scriptorium/engine/config"
 	"scriptorium/engine/proposals"
+	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
 	"scriptorium/errcode"
@@ -208,6 +210,24 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 			doc["fallback"] = rep.Fallback
 		}
 		return doc, nil
+	case "recall":
+		// What the prompt hook, MCP memory_recall and `recall --json` give an
+		// agent for a prompt: the same function, the same document.
+		if err := method(http.MethodGet); err != nil {
+			return nil, err
+		}
+		req := recall.Request{Prompt: q.Get("q"), Cwd: q.Get("cwd")}
+		if strings.TrimSpace(req.Prompt) == "" {
+			return nil, errcode.Errorf(errcode.InvalidArgument, "q (the prompt) is required")
+		}
+		if b := q.Get("budget"); b != "" {
+			n, err := strconv.Atoi(b)
+			if err != nil || n < config.MinRecallBudget {
+				return nil, errcode.Errorf(errcode.InvalidArgument, "budget takes a whole number of tokens, at least %d", config.MinRecallBudget)
+			}
+			req.Budget = n
+		}
+		return recall.Recall(ctx, e, req)
 	case "pending":
 		if err := method(http.MethodGet); err != nil {
 			return nil, err
