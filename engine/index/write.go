@@ -148,10 +148,38 @@ func tokenCounts(idx bleve.Index, ids []string) (map[string]fieldCounts, error) 
 	return out, nil
 }
 
-// Rebuild replaces the whole index with docs. It builds a new index beside
-// the old one and swaps it in, so a failure leaves the old index untouched
-// and searchable. Meta keys are cleared: set them again afterwards.
+// Rebuild replaces the whole index with docs (of repeated ids the last
+// wins, as in Apply). It builds a new index beside the old one and swaps
+// it in, so a failure leaves the old index untouched and searchable. Meta
+// keys are cleared: set them again afterwards.
 func (ix *Index) Rebuild(docs []Doc) error {
+	last := make(map[string]int, len(docs))
+	for i := range docs {
+		if docs[i].ID == "" {
+			return fmt.Errorf("rebuild: document %d has no id", i)
+		}
+		last[docs[i].ID] = i
+	}
+	return ix.RebuildFrom(func(yield func(*Doc) error) error {
+		for i := range docs {
+			if last[docs[i].ID] != i {
+				continue
+			}
+			if err := yield(&docs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RebuildFrom is Rebuild from a stream: each calls yield with every
+// document, each id once, and stops with yield's error. The documents are
+// pulled a batch at a time as bleve takes them, so the build holds about
+// two batches of them, not the whole corpus (issue 26: at 1M records the
+// slice of every document was most of a first build's heap). yield does
+// not keep the *Doc past its call.
+func (ix *Index) RebuildFrom(each func(yield func(*Doc) error) error) error {
 	if ix.readOnly {
 		return ErrReadOnly
 	}
@@ -170,7 +198,7 @@ func (ix *Index) Rebuild(docs []Doc) error {
 	}
 	var st *corpusStats
 	err := ix.guard("rebuild", func() (err error) {
-		st, err = buildInto(staging, docs)
+		st, err = buildInto(staging, each)
 		return err
 	})
 	if err != nil {
@@ -191,29 +219,14 @@ func (ix *Index) Rebuild(docs []Doc) error {
 	return nil
 }
 
-// buildInto indexes docs into a new index at path and closes it. The
-// documents are encoded (analysed, dated) on every core, a batch ahead of
-// the batch bleve is writing.
-func buildInto(path string, docs []Doc) (*corpusStats, error) {
-	// Last occurrence of an id wins, as in Apply.
-	last := make(map[string]int, len(docs))
-	for i := range docs {
-		if docs[i].ID == "" {
-			return nil, fmt.Errorf("document %d has no id", i)
-		}
-		last[docs[i].ID] = i
-	}
-	var keep []*Doc
-	for i := range docs {
-		if last[docs[i].ID] == i && docs[i].Visible {
-			keep = append(keep, &docs[i])
-		}
-	}
+// buildInto indexes the documents of each into a new index at path and
+// closes it.
+func buildInto(path string, each func(yield func(*Doc) error) error) (*corpusStats, error) {
 	idx, err := newBleve(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := fill(idx, keep)
+	st, err := fill(idx, each)
 	if err != nil {
 		_ = idx.Close()
 		return nil, err
@@ -232,25 +245,69 @@ type encodedBatch struct {
 	err  error
 }
 
-// fill indexes docs into idx in batches of rebuildBatchSize while the next
-// batch is encoded, and returns their corpus totals.
-func fill(idx bleve.Index, docs []*Doc) (*corpusStats, error) {
+// errStopped ends a producer whose consumer has gone.
+var errStopped = errors.New("rebuild stopped")
+
+// batchWritten, when set (tests), is told after each batch bleve wrote how
+// many documents it has written in all.
+var batchWritten func(written int64)
+
+// fill indexes the visible documents of each into idx in batches of
+// rebuildBatchSize, encoding (analysing, dating: on every core) the next
+// batch while bleve writes one, and returns their corpus totals. The
+// producer waits for bleve: at most one encoded batch waits beside the
+// one being written and the one being gathered.
+func fill(idx bleve.Index, each func(yield func(*Doc) error) error) (*corpusStats, error) {
 	m := idx.Mapping()
 	stop := make(chan struct{})
 	defer close(stop)
 	next := make(chan encodedBatch, 1)
 	go func() {
 		defer close(next)
-		for start := 0; start < len(docs); start += rebuildBatchSize {
-			eb := encodeAll(m, docs[start:min(start+rebuildBatchSize, len(docs))])
+		sent := false // an error batch: the consumer stops at the first
+		send := func(eb encodedBatch) error {
 			select {
 			case next <- eb:
+				sent = eb.err != nil
+				return eb.err
 			case <-stop:
-				return
+				return errStopped
 			}
-			if eb.err != nil {
-				return
+		}
+		batch := make([]*Doc, 0, rebuildBatchSize)
+		seen := 0
+		flush := func() error {
+			if len(batch) == 0 {
+				return nil
 			}
+			eb := encodeAll(m, batch)
+			// The encoded documents hold what bleve needs: the Docs may
+			// be reused by the stream.
+			clear(batch)
+			batch = batch[:0]
+			return send(eb)
+		}
+		err := each(func(d *Doc) error {
+			i := seen
+			seen++
+			if d.ID == "" {
+				return fmt.Errorf("document %d has no id", i)
+			}
+			if !d.Visible {
+				return nil
+			}
+			c := *d
+			batch = append(batch, &c)
+			if len(batch) == rebuildBatchSize {
+				return flush()
+			}
+			return nil
+		})
+		if err == nil {
+			err = flush()
+		}
+		if err != nil && !sent && !errors.Is(err, errStopped) {
+			_ = send(encodedBatch{err: err})
 		}
 	}()
 	st := corpusStats{}
@@ -269,6 +326,9 @@ func fill(idx bleve.Index, docs []*Doc) (*corpusStats, error) {
 		}
 		b.Reset()
 		batches++
+		if batchWritten != nil {
+			batchWritten(st.Docs)
+		}
 		return nil
 	}
 	for eb := range next {

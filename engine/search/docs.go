@@ -1,7 +1,6 @@
 package search
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -27,23 +26,59 @@ func Docs(c engine.Corpus) []index.Doc {
 	for _, d := range docs {
 		list = append(list, d)
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	sortDocs(list)
 	return list
 }
 
 // DocMap is every searchable document of c by id.
 func DocMap(c engine.Corpus) map[string]index.Doc {
 	docs := map[string]index.Doc{}
+	_ = eachDoc(c, func(d *index.Doc) error {
+		docs[d.ID] = *d
+		return nil
+	})
+	return docs
+}
+
+// eachDoc yields every searchable document of c, each id once, file by
+// file (each file's in id order): what a rebuild streams into the index
+// without holding them all (issue 26). A document's id holds its file's
+// path, so a file's documents are all the repeats of an id there can be,
+// and the last of them wins, as in DocMap.
+func eachDoc(c engine.Corpus, yield func(*index.Doc) error) error {
+	file := map[string]index.Doc{}
+	var list []index.Doc
+	emit := func() error {
+		list = list[:0]
+		for _, d := range file {
+			list = append(list, d)
+		}
+		clear(file)
+		sortDocs(list)
+		for i := range list {
+			if err := yield(&list[i]); err != nil {
+				return err
+			}
+		}
+		clear(list)
+		return nil
+	}
 	for _, p := range c.TopicPaths() {
 		t, _ := c.Topic(p)
-		addTopicDocs(c, docs, t, nil)
+		addTopicDocs(c, file, t, nil)
+		if err := emit(); err != nil {
+			return err
+		}
 	}
 	for _, p := range c.ArchivePaths() {
 		for r := range c.Records(p) {
-			addSourceDoc(docs, r)
+			addSourceDoc(file, r)
+		}
+		if err := emit(); err != nil {
+			return err
 		}
 	}
-	return docs
+	return nil
 }
 
 // addTopicDocs adds the documents of a topic file's trusted blocks; with

@@ -73,7 +73,7 @@ func (st *state) syncIndex(ctx context.Context, ix *index.Index, c engine.Corpus
 // rebuild replaces the documents of ix with c's, then records c's meta;
 // what names the operation in an error.
 func (st *state) rebuild(ix *index.Index, c engine.Corpus, what string) error {
-	if err := ix.Rebuild(Docs(c)); err != nil {
+	if err := ix.RebuildFrom(func(yield func(*index.Doc) error) error { return eachDoc(c, yield) }); err != nil {
 		return errcode.Wrap(errcode.IO, err, "%s", what)
 	}
 	st.rebuilds.Add(1)
