@@ -14,7 +14,7 @@ import (
 // files by (sessionOf, distill.TopicFor, distill.ThreadName), so a model
 // need not guess the owner's turns or a project's name from the text.
 
-// Roles of a TURNS line.
+// The roles a ROLES line gives.
 const (
 	promptRoleOwner       = "owner"
 	promptRoleAssistant   = "assistant"
