@@ -50,3 +50,46 @@ func TestArchitecture_OneStateDBOwner(t *testing.T) {
 		t.Fatalf("found only %d state.db statements: the pattern no longer sees engine/records' queries", found)
 	}
 }
+
+// literalLayoutAllowed are the files that still join ".scriptorium"
+// themselves; they leave the list when their code moves. The list only
+// shrinks (it is empty now: the search glue left engine/index.go).
+var literalLayoutAllowed = map[string]bool{}
+
+// TestArchitecture_OneLayout: workspace spells the .scriptorium/ layout
+// (MetaPath, RuntimePath and the names beside them); no other package
+// joins the literal.
+func TestArchitecture_OneLayout(t *testing.T) {
+	lit := regexp.MustCompile(`"\.scriptorium(/[^"]*)?"`)
+	// A join that goes on from MetaDir with a literal ("runtime", "index")
+	// spells the layout too, one name at a time.
+	metaJoin := regexp.MustCompile(`\bMetaDir\s*,\s*"[^"]*"`)
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || p == "workspace") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || literalLayoutAllowed[filepath.ToSlash(p)] {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			code, _, _ := strings.Cut(line, "//")
+			if lit.MatchString(code) {
+				t.Errorf("%s:%d spells %s: ask workspace (MetaPath, RuntimePath, …) for the path", p, i+1, lit.FindString(code))
+			}
+			if metaJoin.MatchString(code) {
+				t.Errorf("%s:%d joins %s: ask workspace (MetaPath, RuntimePath, …) for the path", p, i+1, metaJoin.FindString(code))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -21,7 +21,7 @@ func runPending(inv *invocation) error {
 		if inv.bool("rejected") {
 			return emitRejected(ctx, inv, e)
 		}
-		ps, err := e.Pending(ctx)
+		ps, err := review.Pending(ctx, e)
 		if err != nil {
 			return err
 		}

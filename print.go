@@ -26,7 +26,7 @@ func orNone(s string) string {
 // the CLI can say whose words a decision concerns, and returns the review
 // queue (the pending sources not rejected), oldest first.
 func reviewQueue(ctx context.Context, e *engine.Engine) (map[string]result.PendingSource, []result.PendingSource, error) {
-	ps, err := e.Pending(ctx)
+	ps, err := review.Pending(ctx, e)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -139,13 +139,13 @@ func (c Corpus) Records(p string) iter.Seq[Record] {
 // Source is the record preferred for a source-id (a v2 frame over a
 // legacy record, the first of duplicates).
 func (c Corpus) Source(ref string) (Record, bool) {
-	e, ok := c.s.sources[ref]
+	e, ok := c.s.sources.Get(ref)
 	return Record{c.s, e}, ok
 }
 
 // At is the record at an anchor of an archive.
 func (c Corpus) At(path, anchor string) (Record, bool) {
-	e, ok := c.s.anchors[path+"#"+anchor]
+	e, ok := c.s.anchors.Get(path + "#" + anchor)
 	return Record{c.s, e}, ok
 }
 
@@ -174,7 +174,7 @@ func (r Record) Anchor() string { return r.e.view.Anchor }
 // Visible reports whether the record is searchable: trusted (never
 // pending), not forgotten, and the record preferred for its source-id.
 func (r Record) Visible() bool {
-	return !r.e.pending() && !r.e.view.Forgotten && r.s.sources[r.e.view.Ref] == r.e
+	return !r.e.pending() && !r.e.view.Forgotten && r.s.sources.Lookup(r.e.view.Ref) == r.e
 }
 
 // Before is the nearest visible record before r in its archive

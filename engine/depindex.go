@@ -34,7 +34,7 @@ func (s *snapshot) trustedBlocks(tf *topicFile) []bool {
 	for i, bc := range d.Blocks {
 		ok := bc.Defined
 		for j := 0; ok && j < len(bc.Keys); j++ {
-			e := s.anchors[bc.Keys[j]]
+			e := s.anchors.Lookup(bc.Keys[j])
 			ok = e != nil && e.view.Ref == bc.Refs[j] && !e.pending()
 		}
 		out[i] = ok

@@ -17,11 +17,12 @@
 //	Plan, Install               validate a Change; install it crash-atomically
 //	Update                      apply a caller's transaction (SPEC §6)
 //	Verify, Get, Search         read verbs (SPEC §12)
-//	Pending, Promote            the owner's review of pending sources
-//	Reject, Rejected            the owner's "no": out of the queue, still untrusted
-//	Core, CoreView, Recall      core.md and what a prompt is given
-//	History, Passes             the records in state.db (Records: the store)
-//	Audit                       all of them as one trail, or one source's story
+//	PendingSources, Promote     the pending sources; promoting them (engine/review
+//	                            lists the queue and rejects: out of it, still untrusted)
+//	Core, TrustedTopics         core.md; topic files with their trusted blocks
+//	                            (what engine/recall gives a prompt)
+//	Records                     state.db (engine/records): history, the ledger,
+//	                            the rejection log (engine/audit reads them)
 //	RecordPass                  how a pass adds to them (services add their own
 //	                            events through Records)
 //

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine/config"
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/errcode"
 )
 
@@ -27,7 +28,7 @@ func embedState(t *testing.T, batch int) (*engine.Engine, *fakeEmbedder, []strin
 	e := ftOpen(t, state)
 	// Canaries: the text of every pending source and pending block.
 	var canaries []string
-	pending, err := e.Pending(context.Background())
+	pending, err := review.Pending(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}

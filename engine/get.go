@@ -40,7 +40,7 @@ func (s *snapshot) get(ref string) (any, error) {
 			}
 			return s.blockIn(strings.TrimPrefix(p, "./"), id)
 		case strings.HasPrefix(anchor, "source-"):
-			e, ok := s.anchors[strings.TrimPrefix(p, "./")+"#"+anchor]
+			e, ok := s.anchors.Get(strings.TrimPrefix(p, "./") + "#" + anchor)
 			if !ok {
 				return nil, errcode.Errorf(errcode.NotFound, "no source with anchor %s in %s", anchor, p)
 			}
@@ -55,7 +55,7 @@ func (s *snapshot) get(ref string) (any, error) {
 		return nil, errcode.Errorf(errcode.InvalidArgument, "%q is not a block id (8 lowercase hex digits)", ref[1:])
 	}
 	if strings.Count(ref, "/") >= 2 {
-		e, ok := s.sources[ref]
+		e, ok := s.sources.Get(ref)
 		if !ok {
 			return nil, errcode.Errorf(errcode.NotFound, "no source with source-id %s", ref)
 		}

@@ -66,7 +66,7 @@ func TestPartial_AnswersAsTheFullSnapshot(t *testing.T) {
 			want[r] = answer(warm.Get(ctx, r))
 		}
 		wantStatus := answer(warm.Status(ctx))
-		wantPending := answer(warm.Pending(ctx))
+		wantPending := answer(warm.PendingSources(ctx))
 		warm.Close()
 		for round := 0; round < 2; round++ { // building the manifest, then using it
 			cold, err := Open(ctx, Options{StateDir: state})
@@ -81,7 +81,7 @@ func TestPartial_AnswersAsTheFullSnapshot(t *testing.T) {
 			if got := answer(cold.Status(ctx)); got != wantStatus {
 				t.Errorf("%s round %d: status\ncold %s\nfull %s", name, round, got, wantStatus)
 			}
-			if got := answer(cold.Pending(ctx)); got != wantPending {
+			if got := answer(cold.PendingSources(ctx)); got != wantPending {
 				t.Errorf("%s round %d: pending\ncold %s\nfull %s", name, round, got, wantPending)
 			}
 			if cold.partialReads.Load() == 0 {

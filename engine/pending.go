@@ -11,28 +11,11 @@ import (
 	"scriptorium/trust"
 )
 
-// Pending lists the sources awaiting the owner's review, oldest first.
-// Rejected sources are pending too but no longer await review: Rejected
-// lists them.
-func (e *Engine) Pending(ctx context.Context) ([]result.PendingSource, error) {
-	pending, rejected, err := e.ReviewQueue(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := []result.PendingSource{}
-	for _, p := range pending {
-		if _, ok := rejected[p.Ref]; !ok {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
 func (s *snapshot) pendingSources() []result.PendingSource {
 	out := []result.PendingSource{}
 	for _, p := range s.archPaths {
 		for _, src := range s.archives[p].sources {
-			if !src.pending() || s.sources[src.view.Ref] != src {
+			if !src.pending() || s.sources.Lookup(src.view.Ref) != src {
 				continue
 			}
 			v := src.view
@@ -50,24 +33,21 @@ func (s *snapshot) pendingSources() []result.PendingSource {
 	return out
 }
 
-// ReviewQueue reads every pending source and the rejections recorded for
-// them: Pending and engine/review's Rejected are the two halves of it.
-func (e *Engine) ReviewQueue(ctx context.Context) ([]result.PendingSource, map[string]trust.Rejection, error) {
+// PendingSources lists every pending source, oldest first, rejected or
+// not: the review queue engine/review lists (Pending, Rejected). A one-shot
+// engine reads only the archives the manifest says hold pending records.
+func (e *Engine) PendingSources(ctx context.Context) ([]result.PendingSource, error) {
 	if err := e.gate(trust.OpPending); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s, _, ok := e.partial(ctx, func(pr *partialRead) []string { return pr.PendingPaths(pr.promoted) })
 	if !ok {
 		var err error
 		if s, err = e.snapshot(ctx); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	rejected, err := e.rejections(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.pendingSources(), rejected, nil
+	return s.pendingSources(), nil
 }
 
 // Promote promotes pending sources by source-id (SPEC §5). Only the owner
@@ -94,14 +74,18 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	if err != nil {
 		return res, err
 	}
-	rejected, err := e.rejections(ctx)
+	rejections, err := e.rec.Rejections(ctx)
 	if err != nil {
-		return res, err
+		return res, errcode.Wrap(errcode.IO, err, "read rejections")
+	}
+	rejected := map[string]bool{}
+	for _, r := range rejections {
+		rejected[r.SourceID] = true
 	}
 	var batch []trust.Promotion
 	seen := map[string]bool{}
 	for _, ref := range refs {
-		src, ok := s.sources[ref]
+		src, ok := s.sources.Get(ref)
 		if !ok {
 			return res, errcode.Errorf(errcode.NotFound, "no source with source-id %s; nothing was promoted", ref)
 		}
@@ -112,7 +96,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		// Promoting a rejected source reverses the rejection; the ledger
 		// says which decision it overrides.
 		prev := "pending"
-		if _, ok := rejected[ref]; ok {
+		if rejected[ref] {
 			prev = "rejected"
 		}
 		batch = append(batch, trust.Promotion{SourceID: ref, PromotedBy: trust.Owner, PromotedAt: e.opts.Now().UTC(),
@@ -152,7 +136,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 		res.Distilled = records.NonNil(distilled)
 		if len(distilled) > 0 {
 			// The distil install is the promotion's revision.
-			res.Revision, res.Topics = e.lastInstall(ctx)
+			res.Revision, res.Topics = e.rec.LastInstall(ctx)
 			return res, nil
 		}
 	}
@@ -172,22 +156,6 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 	res.Revision, res.Topics = rev+1, []string{}
 	return res, nil
 }
-
-// rejections maps each rejected source-id to its rejection.
-func (e *Engine) rejections(ctx context.Context) (map[string]trust.Rejection, error) {
-	rs, err := e.rec.Rejections(ctx)
-	if err != nil {
-		return nil, errcode.Wrap(errcode.IO, err, "read rejections")
-	}
-	out := make(map[string]trust.Rejection, len(rs))
-	for _, r := range rs {
-		out[r.SourceID] = r
-	}
-	return out, nil
-}
-
-// lastInstall is the newest revision and the topic files it changed.
-func (e *Engine) lastInstall(ctx context.Context) (int64, []string) { return e.rec.LastInstall(ctx) }
 
 // citedSources is the set of source-ids some topic footnote cites.
 func (s *snapshot) citedSources() map[string]bool {

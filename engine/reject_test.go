@@ -41,7 +41,7 @@ func tickClock() func(*engine.Options) {
 
 func pendingRefs(t *testing.T, e *engine.Engine) []string {
 	t.Helper()
-	ps, err := e.Pending(context.Background())
+	ps, err := review.Pending(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}

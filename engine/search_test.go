@@ -15,6 +15,7 @@ import (
 	"scriptorium/engine/fence"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
@@ -730,7 +731,7 @@ func TestSearchEngine_WriterInstallIsIncremental(t *testing.T) {
 	if got := seFind(t, e, "gate code 4711"); len(got) != 0 {
 		t.Errorf("the pending group turn is searchable: %q", got)
 	}
-	pending, err := e.Pending(ctx)
+	pending, err := review.Pending(ctx, e)
 	if err != nil || len(pending) != 1 || pending[0].Ref != "telegram/g9/t2" {
 		t.Errorf("pending = %+v, %v; want the unpaired group turn", pending, err)
 	}

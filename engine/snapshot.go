@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"scriptorium/engine/deps"
+	"scriptorium/engine/overlay"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/render"
@@ -85,8 +86,8 @@ type snapshot struct {
 	topicPaths []string
 	archives   map[string]*archiveFile
 	archPaths  []string
-	sources    map[string]*sourceEntry // by source-id; a v2 frame wins over a legacy record
-	anchors    map[string]*sourceEntry // "path#anchor"
+	sources    *overlay.Map[*sourceEntry] // by source-id; a v2 frame wins over a legacy record
+	anchors    *overlay.Map[*sourceEntry] // "path#anchor"
 	promoted   map[string]bool
 	strays     []errcode.Violation // files that are not where the layout allows
 
@@ -331,8 +332,7 @@ func (s *snapshot) addArchive(p string, data []byte) (errcode.Violation, bool) {
 // records are indexed first so a v2 frame of the same source-id replaces
 // them (SPEC §3.2: v2 is preferred once it exists).
 func (s *snapshot) indexSources() {
-	s.sources = map[string]*sourceEntry{}
-	s.anchors = map[string]*sourceEntry{}
+	s.sources, s.anchors = overlay.New[*sourceEntry](0), overlay.New[*sourceEntry](0)
 	for _, pass := range []bool{true, false} {
 		for _, p := range s.archPaths {
 			a := s.archives[p]
@@ -345,9 +345,9 @@ func (s *snapshot) indexSources() {
 					e := s.legacyEntry(a, r)
 					e.pos = len(a.sources)
 					a.sources = append(a.sources, e)
-					s.anchors[p+"#"+e.view.Anchor] = e
-					if _, dup := s.sources[e.view.Ref]; !dup {
-						s.sources[e.view.Ref] = e
+					s.anchors.Set(p+"#"+e.view.Anchor, e)
+					if _, dup := s.sources.Get(e.view.Ref); !dup {
+						s.sources.Set(e.view.Ref, e)
 					}
 				}
 				continue
@@ -356,9 +356,9 @@ func (s *snapshot) indexSources() {
 				e := s.frameEntry(a, f)
 				e.pos = len(a.sources)
 				a.sources = append(a.sources, e)
-				s.anchors[p+"#"+e.view.Anchor] = e
-				if old, dup := s.sources[e.view.Ref]; !dup || old.view.Legacy {
-					s.sources[e.view.Ref] = e
+				s.anchors.Set(p+"#"+e.view.Anchor, e)
+				if old, dup := s.sources.Get(e.view.Ref); !dup || old.view.Legacy {
+					s.sources.Set(e.view.Ref, e)
 				}
 			}
 		}
@@ -411,7 +411,7 @@ func (e *sourceEntry) pending() bool { return e.view.Trust == "pending" }
 // relative to the topic file's directory. It returns the workspace path too.
 func (s *snapshot) resolveCitation(topicPath string, c topic.Citation) (*sourceEntry, string) {
 	target := resolveRel(topicPath, c.Path)
-	e, ok := s.anchors[target+"#"+c.Anchor]
+	e, ok := s.anchors.Get(target + "#" + c.Anchor)
 	if !ok || e.view.Ref != c.SourceID {
 		return nil, target
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestLoadSnapshot_IncrementalSourceIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {got.sources, want.sources}, "anchors": {got.anchors, want.anchors}} {
+		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {maps.Collect(got.sources.All()), maps.Collect(want.sources.All())}, "anchors": {maps.Collect(got.anchors.All()), maps.Collect(want.anchors.All())}} {
 			if len(pair[0]) != len(pair[1]) {
 				t.Fatalf("step %d: %s has %d entries, a full read %d", step, name, len(pair[0]), len(pair[1]))
 			}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"maps"
 	"slices"
 	"strings"
 )
@@ -87,13 +86,13 @@ func (n *snapshot) indexChanged(s *snapshot, changed []string) bool {
 			return false
 		}
 	}
-	n.sources, n.anchors = maps.Clone(s.sources), maps.Clone(s.anchors)
+	n.sources, n.anchors = s.sources.Clone(), s.anchors.Clone() // sharing what is unchanged
 	for _, p := range changed {
 		if old := s.archives[p]; old != nil {
 			for _, e := range old.sources {
-				delete(n.anchors, p+"#"+e.view.Anchor)
-				if n.sources[e.view.Ref] == e {
-					delete(n.sources, e.view.Ref)
+				n.anchors.Delete(p + "#" + e.view.Anchor)
+				if n.sources.Lookup(e.view.Ref) == e {
+					n.sources.Delete(e.view.Ref)
 				}
 			}
 		}
@@ -103,9 +102,9 @@ func (n *snapshot) indexChanged(s *snapshot, changed []string) bool {
 			e := n.frameEntry(a, f)
 			e.pos = len(a.sources)
 			a.sources = append(a.sources, e)
-			n.anchors[p+"#"+e.view.Anchor] = e
-			if cur, dup := n.sources[e.view.Ref]; !dup || wins(e, cur) {
-				n.sources[e.view.Ref] = e
+			n.anchors.Set(p+"#"+e.view.Anchor, e)
+			if cur, dup := n.sources.Get(e.view.Ref); !dup || wins(e, cur) {
+				n.sources.Set(e.view.Ref, e)
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/errcode"
 	"scriptorium/trust"
 	"scriptorium/workspace/archive"
@@ -182,7 +183,7 @@ func TestTrustFlow_PendingList(t *testing.T) {
 	e := ftOpen(t, state)
 	ctx := context.Background()
 	refs := func() []string {
-		ps, err := e.Pending(ctx)
+		ps, err := review.Pending(ctx, e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +296,7 @@ func TestTrustFlow_PromoteHostileContent(t *testing.T) {
 		t.Errorf("distilled %d of %d: %v", len(res.Distilled), len(refs), res.Distilled)
 	}
 	ftVerifyClean(t, e)
-	if ps, _ := e.Pending(ctx); len(ps) != 0 {
+	if ps, _ := review.Pending(ctx, e); len(ps) != 0 {
 		t.Errorf("still pending: %v", ps)
 	}
 	if _, err := e.Core(ctx); err != nil {

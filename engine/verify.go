@@ -76,7 +76,7 @@ func (s *snapshot) TopicFile(p string) (*topic.File, bool) {
 func (s *snapshot) IsArchive(p string) bool { _, ok := s.archives[p]; return ok }
 
 func (s *snapshot) AnchorRef(p, anchor string) (string, bool) {
-	if e, ok := s.anchors[p+"#"+anchor]; ok {
+	if e, ok := s.anchors.Get(p + "#" + anchor); ok {
 		return e.view.Ref, true
 	}
 	return "", false

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"scriptorium/errcode"
@@ -99,7 +100,7 @@ func TestDepIndex_LookupsMatchScans(t *testing.T) {
 		if taken("0000dead") != ids["0000dead"] {
 			t.Fatal("a free id is taken")
 		}
-		for _, src := range v.s.sources {
+		for _, src := range v.s.sources.All() {
 			if cited(src.view.Ref) != refs[src.view.Ref] {
 				t.Fatalf("cited(%s) = %v, CitedSources says %v", src.view.Ref, cited(src.view.Ref), refs[src.view.Ref])
 			}
@@ -140,7 +141,7 @@ func TestIndexChanged_MatchesFullIndex(t *testing.T) {
 			full.archives[p] = &cp
 		}
 		full.indexSources()
-		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {after.sources, full.sources}, "anchors": {after.anchors, full.anchors}} {
+		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {maps.Collect(after.sources.All()), maps.Collect(full.sources.All())}, "anchors": {maps.Collect(after.anchors.All()), maps.Collect(full.anchors.All())}} {
 			got, want := pair[0], pair[1]
 			if len(got) != len(want) {
 				t.Fatalf("step %d: %s has %d entries, want %d", step, name, len(got), len(want))

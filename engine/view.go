@@ -118,7 +118,7 @@ func (v *View) CitedSources() map[string]bool { return v.s.citedSources() }
 // Source returns the record a source-id resolves to (a v2 frame wins
 // over a legacy record).
 func (v *View) Source(ref string) (result.Source, bool) {
-	src, ok := v.s.sources[ref]
+	src, ok := v.s.sources.Get(ref)
 	if !ok {
 		return result.Source{}, false
 	}
@@ -131,7 +131,7 @@ func (v *View) Sources() []result.Source {
 	var out []result.Source
 	for _, p := range v.s.archPaths {
 		for _, src := range v.s.archives[p].sources {
-			if v.s.sources[src.view.Ref] != src {
+			if v.s.sources.Lookup(src.view.Ref) != src {
 				continue // shadowed by the record that wins its source-id
 			}
 			out = append(out, v.sourceOf(src))

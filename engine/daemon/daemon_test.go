@@ -11,10 +11,9 @@ import (
 	"time"
 
 	"scriptorium/engine"
-	"scriptorium/engine/audit"
 	"scriptorium/engine/config"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/proposals"
-	"scriptorium/engine/result"
 	"scriptorium/engine/sleep"
 	"scriptorium/errcode"
 	"scriptorium/trust"
@@ -40,15 +39,6 @@ func sleepOpen(t *testing.T, name string, tier trust.Tier) (*engine.Engine, stri
 	}
 	t.Cleanup(func() { e.Close() })
 	return e, state
-}
-
-func sleepPasses(t *testing.T, e *engine.Engine) []result.PassReport {
-	t.Helper()
-	ps, err := audit.Passes(context.Background(), e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ps
 }
 
 // holdLock holds the workspace write lock from a second engine on the same
@@ -206,13 +196,13 @@ func TestDaemon_BothSchedules(t *testing.T) {
 	clock.Advance(time.Minute) // 02:59:30
 	<-watched
 	clock.waitArmed(t, time.Minute)
-	if ps := sleepPasses(t, e); len(ps) != 0 {
+	if ps := enginetest.Passes(t, e); len(ps) != 0 {
 		t.Fatalf("a pass ran before 03:00: %+v", ps)
 	}
 
 	clock.Advance(30 * time.Second) // 03:00:00: the pass runs
 	clock.waitArmed(t, 24*time.Hour)
-	ps := sleepPasses(t, e)
+	ps := enginetest.Passes(t, e)
 	if len(ps) != 1 || len(ps[0].Changed) == 0 || ps[0].Error != "" {
 		t.Fatalf("passes after 03:00 = %+v, want one that changed the merge fixture", ps)
 	}
@@ -255,7 +245,7 @@ func TestDaemon_RetriesWhenLockBusy(t *testing.T) {
 	clock.waitArmed(t, time.Minute)
 	clock.Advance(time.Minute) // 03:00: the lock is held
 	clock.waitArmed(t, 5*time.Minute)
-	if ps := sleepPasses(t, e); len(ps) != 0 {
+	if ps := enginetest.Passes(t, e); len(ps) != 0 {
 		t.Fatalf("a pass that never got the lock was recorded: %+v", ps)
 	}
 	if !strings.Contains(log.String(), "LOCK_BUSY, retryable") {
@@ -265,7 +255,7 @@ func TestDaemon_RetriesWhenLockBusy(t *testing.T) {
 	release()
 	clock.Advance(5 * time.Minute) // 03:05: the retry runs
 	clock.waitArmed(t, 24*time.Hour-5*time.Minute)
-	if ps := sleepPasses(t, e); len(ps) != 1 || len(ps[0].Changed) == 0 {
+	if ps := enginetest.Passes(t, e); len(ps) != 1 || len(ps[0].Changed) == 0 {
 		t.Fatalf("passes after the retry = %+v", ps)
 	}
 }

@@ -76,6 +76,27 @@ func Open(t *testing.T, state string, mod ...func(*engine.Options)) *engine.Engi
 	return e
 }
 
+// Update installs edits on e's current revision and returns the new one.
+func Update(t *testing.T, e *engine.Engine, edits ...result.Edit) int64 {
+	t.Helper()
+	res, err := e.Update(context.Background(), Tx(Revision(t, e), edits...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Revision
+}
+
+// Passes lists e's sleep passes (audit.Passes), failing the test on an
+// error.
+func Passes(t *testing.T, e *engine.Engine) []result.PassReport {
+	t.Helper()
+	ps, err := audit.Passes(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
 // AsPaired opens the engine as the paired tier.
 func AsPaired(o *engine.Options) { o.Tier = trust.Paired }
 

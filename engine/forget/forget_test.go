@@ -66,7 +66,7 @@ func forgetSetup(t *testing.T) (*engine.Engine, string) {
 	}
 	p, id, _ := strings.Cut(bobBlock, "#^")
 	link := "# Links\n\nSee [the code](" + strings.TrimPrefix(p, "topics/") + "#^" + id + ") and keep this. ^1a2b3c4d\n"
-	revertUpdate(t, e, ftCreate("topics/links.md", link))
+	ftUpdate(t, e, ftCreate("topics/links.md", link))
 	ftVerifyClean(t, e)
 	return e, state
 }

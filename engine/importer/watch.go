@@ -247,7 +247,7 @@ func (w *Watcher) importUnit(ctx context.Context, u unit) (Result, error) {
 
 // statePath is the watcher's state file.
 func (w *Watcher) statePath() string {
-	return filepath.Join(workspace.MemoryDir(w.StateDir), workspace.MetaDir, "runtime", WatchStateFile)
+	return workspace.RuntimePath(workspace.MemoryDir(w.StateDir), WatchStateFile)
 }
 
 // loadState reads what was imported; a missing or damaged file is an

@@ -1,6 +1,7 @@
 // Package review is the owner's side of the review queue that is not an
-// install: reject pending sources (a ledger row each, no revision) and
-// list the rejected ones. Promotion installs a revision and distils, so it
+// install: the queue itself (Pending: the pending sources not rejected),
+// rejecting pending sources (a ledger row each, no revision) and listing
+// the rejected ones. Promotion installs a revision and distils, so it
 // stays in the core. A service on the core's exported API.
 package review
 
@@ -74,10 +75,27 @@ func Reject(ctx context.Context, e *engine.Engine, refs []string, reason string)
 	return res, err
 }
 
+// Pending lists the sources awaiting the owner's review, oldest first.
+// Rejected sources are pending too but no longer await review: Rejected
+// lists them.
+func Pending(ctx context.Context, e *engine.Engine) ([]result.PendingSource, error) {
+	pending, rejected, err := queue(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	out := []result.PendingSource{}
+	for _, p := range pending {
+		if _, ok := rejected[p.Ref]; !ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 // Rejected lists the rejected sources that are still pending (a promoted
 // one is trusted and no longer rejected), oldest rejection first.
 func Rejected(ctx context.Context, e *engine.Engine) ([]result.RejectedSource, error) {
-	pending, rejected, err := e.ReviewQueue(ctx)
+	pending, rejected, err := queue(ctx, e)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +108,24 @@ func Rejected(ctx context.Context, e *engine.Engine) ([]result.RejectedSource, e
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].RejectedAt < out[j].RejectedAt })
 	return out, nil
+}
+
+// queue reads every pending source and the rejection of each rejected
+// source-id: Pending and Rejected are its two halves.
+func queue(ctx context.Context, e *engine.Engine) ([]result.PendingSource, map[string]trust.Rejection, error) {
+	pending, err := e.PendingSources(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := e.Records().Rejections(ctx)
+	if err != nil {
+		return nil, nil, errcode.Wrap(errcode.IO, err, "read rejections")
+	}
+	rejected := make(map[string]trust.Rejection, len(rs))
+	for _, r := range rs {
+		rejected[r.SourceID] = r
+	}
+	return pending, rejected, nil
 }
 
 // formatTime is the ledger time as the JSON shows it: RFC 3339 in UTC, or

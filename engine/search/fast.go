@@ -119,6 +119,12 @@ type hitFiles struct {
 // another version, and ok is false).
 func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit) (*hitFiles, bool) {
 	hf := &hitFiles{topics: map[string]*topic.File{}, v2: map[string][]byte{}, legacy: map[string][]archive.LegacyRecord{}}
+	anchors := map[string][]string{} // per v2 archive, its hits' anchors
+	for _, h := range hits {
+		if _, _, v2, inLayout := archive.PathParts(h.Path); inLayout && v2 && h.Kind == index.KindSource {
+			anchors[h.Path] = append(anchors[h.Path], h.Anchor)
+		}
+	}
 	for _, h := range hits {
 		if hf.has(h.Path) {
 			continue
@@ -127,7 +133,15 @@ func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit)
 		if !ok {
 			return nil, false
 		}
-		data, ok := manifest.ReadIfSig(filepath.Join(root, filepath.FromSlash(h.Path)), want)
+		path := filepath.Join(root, filepath.FromSlash(h.Path))
+		if as := anchors[h.Path]; len(as) > 0 {
+			// Read only as far as the hits' frames (prefix.go).
+			if hf.v2[h.Path], ok = readFramesIfSig(path, want, as); !ok {
+				return nil, false
+			}
+			continue
+		}
+		data, ok := manifest.ReadIfSig(path, want)
 		if !ok {
 			return nil, false
 		}

@@ -24,6 +24,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/config"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
 	"scriptorium/trust"
@@ -120,15 +121,6 @@ func fileOf(v *engine.View, p string) *topic.File {
 	return f
 }
 
-func sleepPasses(t *testing.T, e *engine.Engine) []result.PassReport {
-	t.Helper()
-	ps, err := audit.Passes(context.Background(), e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ps
-}
-
 func TestSleep_Fixtures(t *testing.T) {
 	for _, name := range []string{"merge", "split", "links", "empty"} {
 		t.Run(name, func(t *testing.T) {
@@ -216,7 +208,7 @@ func TestSleep_Fixtures(t *testing.T) {
 
 			sleepGolden(t, filepath.Join("testdata", "sleep", name, "want"), e.Root())
 
-			ps := sleepPasses(t, e)
+			ps := enginetest.Passes(t, e)
 			if len(ps) != 1 || ps[0].Pass != rep.Pass || len(ps[0].Changed) != len(rep.Changed) || ps[0].Revision != rep.Revision {
 				t.Fatalf("passes = %+v, want the one report %+v", ps, rep)
 			}
@@ -229,7 +221,7 @@ func TestSleep_Fixtures(t *testing.T) {
 			if len(again.Changed) != 0 || again.Revision != 0 {
 				t.Errorf("second pass changed %v", again.Changed)
 			}
-			if ps := sleepPasses(t, e); len(ps) != 2 || ps[0].Pass != again.Pass {
+			if ps := enginetest.Passes(t, e); len(ps) != 2 || ps[0].Pass != again.Pass {
 				t.Errorf("passes are not newest first: %+v", ps)
 			}
 		})
@@ -390,7 +382,7 @@ func TestSleep_RuleGuards(t *testing.T) {
 			if got := sleepTopics(t, e.Root()); !mapsEqual(got, orig) {
 				t.Error("a rejected pass changed the topics")
 			}
-			ps := sleepPasses(t, e)
+			ps := enginetest.Passes(t, e)
 			if len(ps) != 1 || !strings.Contains(ps[0].Error, tt.code) || ps[0].Revision != 0 || len(ps[0].Changed) != 0 {
 				t.Errorf("recorded pass = %+v", ps)
 			}
@@ -486,7 +478,7 @@ func TestSleep_ModelPasses(t *testing.T) {
 				fake.answer = tt.answer(t)
 			}
 			rep, err := Sleep(ctx, e, SleepOptions{Model: fake})
-			ps := sleepPasses(t, e)
+			ps := enginetest.Passes(t, e)
 			if len(ps) != 1 {
 				t.Fatalf("%d passes recorded, want 1", len(ps))
 			}

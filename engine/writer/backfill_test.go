@@ -11,6 +11,7 @@ import (
 
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/engine/writer"
 	"scriptorium/errcode"
 	"scriptorium/render"
@@ -209,7 +210,7 @@ func TestPromote_DistilsThroughWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ref = "openprogram/grp/q2"
-	if ps, err := e.Pending(ctx); err != nil || len(ps) != 1 || ps[0].Ref != ref {
+	if ps, err := review.Pending(ctx, e); err != nil || len(ps) != 1 || ps[0].Ref != ref {
 		t.Fatalf("pending %+v, %v", ps, err)
 	}
 	if hits, _ := e.Search(ctx, result.SearchQuery{Text: "pelican"}); len(hits) != 0 {

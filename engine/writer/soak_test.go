@@ -239,7 +239,7 @@ func soakStep(ctx context.Context, e *engine.Engine, state, verb string, rng *ra
 		_, err := e.Search(ctx, result.SearchQuery{Text: "herons"})
 		return err
 	case "promote", "reject":
-		ps, err := e.Pending(ctx)
+		ps, err := review.Pending(ctx, e)
 		if err != nil || len(ps) == 0 {
 			return err
 		}

@@ -20,13 +20,25 @@ import (
 // writes. ok is false when the session has none (or it is gone from v).
 func (w *writer) sessionSummary(v *engine.View, thread string) (distill.Block, bool) {
 	if w.summaries == nil {
+		// Only each block's first citation is read here (a thread block's
+		// slot is its session's, distill.Block.Slot): thousands of thread
+		// files cost a map walk each, not their texts.
 		w.summaries = map[string]distill.Block{}
 		for _, p := range v.TopicPaths() {
 			if !strings.HasPrefix(p, "topics/threads/") {
 				continue
 			}
 			_, file, _ := v.Topic(p)
-			for _, b := range blocksOf(p, file, nil) {
+			defs := file.Definitions()
+			for _, el := range file.Blocks() {
+				if len(el.Refs) == 0 {
+					continue
+				}
+				d, ok := defs[el.Refs[0].Label]
+				if !ok || len(d.Sources) == 0 {
+					continue
+				}
+				b := distill.Block{ID: el.BlockID, Path: p, Cites: []string{d.Sources[0].SourceID}}
 				if key, ok := strings.CutPrefix(b.Slot(), "summary:"); ok {
 					w.summaries[key] = b
 				}

@@ -19,6 +19,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/model"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
 	"scriptorium/errcode"
@@ -697,7 +698,7 @@ func TestWrite_TrustRouting(t *testing.T) {
 	if got := wtPendingIDs(t, st, "g", "u9", ws); !slices.Equal(got, []string{"u1", "g2", "a3", "d4", "u9"}) {
 		t.Errorf("pending after the first write %v, want u1, a3 and u9 still owed", got)
 	}
-	if ps, _ := e.Pending(ctx); len(ps) != 1 || ps[0].Ref != "openprogram/g/g2" {
+	if ps, _ := review.Pending(ctx, e); len(ps) != 1 || ps[0].Ref != "openprogram/g/g2" {
 		t.Errorf("pending sources %+v", ps)
 	}
 

@@ -16,6 +16,7 @@ import (
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/engine/runstatus"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
@@ -199,7 +200,7 @@ func TestClaudeCode_PendingCanary(t *testing.T) {
 	if _, err := writer.Write(context.Background(), e, writer.WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := e.Pending(context.Background()); err != nil || len(p) != 1 {
+	if p, err := review.Pending(context.Background(), e); err != nil || len(p) != 1 {
 		t.Fatalf("pending %+v, %v; want the canary source", p, err)
 	}
 	e.Close()

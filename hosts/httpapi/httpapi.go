@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine/audit"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
+	"scriptorium/engine/review"
 	"scriptorium/errcode"
 	"scriptorium/hosts/errdoc"
 	"scriptorium/hosts/loopback"
@@ -211,7 +212,7 @@ func apiCall(r *http.Request, e *engine.Engine, verb string) (any, error) {
 		if err := method(http.MethodGet); err != nil {
 			return nil, err
 		}
-		ps, err := e.Pending(ctx)
+		ps, err := review.Pending(ctx, e)
 		return map[string]any{"sources": ps}, err
 	case "history":
 		if err := method(http.MethodGet); err != nil {

@@ -56,7 +56,7 @@ func (b backend) Recall(ctx context.Context, prompt string) (views.Recalled, err
 func (b backend) Status(ctx context.Context) (result.Status, error) { return b.e.Status(ctx) }
 
 func (b backend) Pending(ctx context.Context) ([]result.PendingSource, error) {
-	return b.e.Pending(ctx)
+	return review.Pending(ctx, b.e)
 }
 
 func (b backend) Promote(ctx context.Context, refs []string) (result.PromoteResult, error) {

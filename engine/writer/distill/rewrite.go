@@ -73,11 +73,19 @@ var unchangedVerbs = map[string]bool{"can": true, "could": true, "will": true, "
 var irregularThird = map[string]string{"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes",
 	"were": "was", "be": "is", "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "ain't": "isn't"}
 
+// presentEed are present-tense verbs that end in "ed" like a past form.
+var presentEed = map[string]bool{"need": true, "feed": true, "bleed": true, "breed": true, "speed": true,
+	"succeed": true, "proceed": true, "exceed": true, "heed": true, "weed": true, "seed": true, "embed": true,
+	"shed": true, "wed": true}
+
 // third conjugates a verb for a third-person singular subject.
 func third(v string) string {
 	lv := strings.ToLower(strings.ReplaceAll(v, "’", "'"))
 	if t, ok := irregularThird[lv]; ok {
 		return t
+	}
+	if presentEed[lv] {
+		return v + "s" // "need" is no past form
 	}
 	if unchangedVerbs[lv] || strings.HasSuffix(lv, "ed") || strings.HasSuffix(lv, "n't") || !isLetters(lv) {
 		return v

@@ -28,6 +28,7 @@ func TestRewrite(t *testing.T) {
 		{"I adopted a cat!", "Nadia", rewriteOptions{}, "Nadia adopted a cat."},
 		{"My sister got engaged", "Nadia", rewriteOptions{}, "Nadia's sister got engaged."},
 		{"I love my job", "Sam", rewriteOptions{}, "Sam loves their job."},
+		{"I need help with a speech", "the owner", rewriteOptions{}, "The owner needs help with a speech."},
 		{"I never know what a cup is", "the owner", rewriteOptions{}, "The owner never knows what a cup is."},
 		{"I gave it up and I'm not sure I'll go back", "Mel", rewriteOptions{},
 			"Mel gave it up and they are not sure they will go back."},

@@ -124,8 +124,8 @@ func splitLine(line string) []sentence {
 			if i+1 < len(rs) && rs[i+1] != ' ' {
 				continue // "./...", "3.2kg", "v1.2", "Hi!Bye"
 			}
-			if r == '.' && (endsWithAbbreviation(cur.String()) || inPath(cur.String())) {
-				continue
+			if r == '.' && (endsWithAbbreviation(cur.String()) && !(numberSign(cur.String()) && !digitAt(rs, i+2)) || inPath(cur.String())) {
+				continue // "Dr. Okafor", "No. 5"; but "Oh no. That's…" ends a sentence
 			}
 			flush(false)
 			continue
@@ -148,6 +148,16 @@ func endsWithAbbreviation(s string) bool {
 	}
 	return abbreviations[strings.ToLower(word)]
 }
+
+// numberSign reports whether s ends with "no.", which abbreviates
+// "number" only before one.
+func numberSign(s string) bool {
+	s = strings.ToLower(strings.TrimSuffix(s, "."))
+	return s == "no" || strings.HasSuffix(s, " no") || strings.HasSuffix(s, "(no")
+}
+
+// digitAt reports whether rs[i] is a digit.
+func digitAt(rs []rune, i int) bool { return i < len(rs) && unicode.IsDigit(rs[i]) }
 
 // inPath reports whether s ends inside a path or a command ("./...",
 // "~/notes/..."): its dots end no sentence.

@@ -23,6 +23,8 @@ func TestSplit(t *testing.T) {
 		{"backticks hold a command", "Run `make lint. now` please. Then commit.", []string{"Run `make lint. now` please.", "Then commit."}},
 		{"numbers and files", "Version 3.2 is in config.toml and go.mod. Fine.", []string{"Version 3.2 is in config.toml and go.mod.", "Fine."}},
 		{"marks stay together", "Really?! Yes...", []string{"Really?!", "Yes..."}},
+		{"no. is a number only before one", "Oh no. That's so stressful. We live at No. 5 now.",
+			[]string{"Oh no.", "That's so stressful.", "We live at No. 5 now."}},
 		{"tables are not sentences", "| a | b |\n|---|---|\n| 1 | 2 |", nil},
 		{"empty", "", nil},
 	} {

@@ -21,6 +21,10 @@ class Req:
             if len(parts) == 4:
                 ref, p, anchor, date = parts
                 self.src[ref.rsplit('/', 1)[1]] = (ref, p, anchor, date)
+        # SESSIONS: what the prompt says of each conversation (its title,
+        # project, and the files the writer files it under).
+        self.sessions = [json.loads(l) for l in self.user.split('SESSIONS\n')[1].split('\n\n')[0].split('\n') if l.startswith('{')]
+        self.session = self.sessions[0]
         self.turns = [json.loads(l)['ref'] for l in self.user.split('TURNS\n')[1].split('\n\n')[0].split('\n') if l.startswith('{')]
         ex = self.user.split('EXISTING TOPIC FILES (the most relevant, in full)\n', 1)[1]
         self.existing = {}

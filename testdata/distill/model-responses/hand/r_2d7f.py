@@ -1,7 +1,8 @@
 import sys, re, lib
 r = lib.Req(sys.argv[1])
 P = 'topics/projects/ledgerline.md'
-T = 'topics/threads/ledgerline-config-to-internal-config.md'
+assert P == r.session['project_file'], r.session
+T = r.session['thread_file']  # the file the prompt names for the session
 old = r.existing[P].rstrip('\n') + '\n'
 # The test command changed "from now on": the block keeps its id, its text
 # is replaced, and it cites both turns.

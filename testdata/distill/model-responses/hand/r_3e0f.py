@@ -1,7 +1,8 @@
 import sys, lib
 r = lib.Req(sys.argv[1])
 P = 'topics/people/owner.md'
-T = 'topics/threads/bike-gears-skipping.md'
+assert P == r.session['owner_file'], r.session
+T = r.session['thread_file']  # the file the prompt names for the session
 owner = r.file(P, 'The owner', [
   ('Possessions', [("The owner's bike is a Genesis Croix de Fer, about 5 years old, with Shimano 105.", ['t001'])]),
   ('Habits', [

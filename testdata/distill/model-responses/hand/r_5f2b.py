@@ -1,7 +1,8 @@
 import sys, lib
 r = lib.Req(sys.argv[1])
 P = 'topics/projects/ledgerline.md'
-T = 'topics/threads/ledgerline-flaky-testreconcilebatch.md'
+assert P == r.session['project_file'], r.session
+T = r.session['thread_file']  # the file the prompt names for the session
 proj = r.file(P, 'ledgerline', [
   ('Commands', [("ledgerline's tests are run with go test -race ./..., which is what CI does.", ['t001'])]),
   ('Conventions', [

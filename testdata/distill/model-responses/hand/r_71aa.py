@@ -1,7 +1,8 @@
 import sys, lib
 r = lib.Req(sys.argv[1])
 P = 'topics/people/owner.md'
-T = 'topics/threads/japan-trip.md'
+assert P == r.session['owner_file'], r.session
+T = r.session['thread_file']  # the file the prompt names for the session
 # The last block cites t024, a turn this conversation does not have (it
 # ends at t023): a model miscounting. The anchor is made up as a model
 # would, in the right shape.

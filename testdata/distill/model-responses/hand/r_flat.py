@@ -27,11 +27,16 @@ people = {
    ('Decisions', [("The reunion is decided for Saturday 6 September in York; Nadia Haddad will book dinner at Rustique for 7pm.", ['t009', 't032'])]),
  ]),
 }
+# Each person's file is the one the SESSIONS line names (the owner's, or a participant's).
+named = set(r.session.get('people_files', {}).values()) | {r.session['owner_file']}
+assert {'topics/people/%s.md' % slug for slug in people} <= named, (named, r.session)
 edits = []
 for slug, (name, sections) in people.items():
     p = 'topics/people/%s.md' % slug
     edits.append({"op": "create", "path": p, "content": r.file(p, name, sections)})
 T = 'topics/threads/flat-3b-forever.md'
+assert T == r.session['thread_file'], r.session
+assert r.session['owner_file'] == 'topics/people/nadia-haddad.md', r.session
 edits.append({"op": "create", "path": T, "content": r.file(T, 'Flat 3B forever', [
   ('Outcome', [("Ada Okoro was born, Chloe Martin passed her viva, and the reunion was decided: Saturday 6 September in York, dinner at Rustique for 7pm.", ['t001', 't023', 't043', 't009', 't032'])]),
 ])})

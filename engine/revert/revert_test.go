@@ -1,4 +1,4 @@
-package engine_test
+package revert_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"scriptorium/engine"
-	"scriptorium/engine/result"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/revert"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/writer"
@@ -21,29 +21,20 @@ const revertFile = "# Notes\n\nAlpha fact. ^aaaaaaa1\n\nBeta fact. ^aaaaaaa2\n\n
 // revision 1.
 func revertSetup(t *testing.T) (*engine.Engine, string) {
 	t.Helper()
-	state := ftEmpty(t, nil)
-	e := ftOpen(t, state)
-	if _, err := e.Update(context.Background(), ftTx(0, ftCreate("topics/notes.md", revertFile))); err != nil {
+	state := enginetest.Empty(t, nil)
+	e := enginetest.Open(t, state)
+	if _, err := e.Update(context.Background(), enginetest.Tx(0, enginetest.Create("topics/notes.md", revertFile))); err != nil {
 		t.Fatal(err)
 	}
 	return e, state
 }
 
-func revertUpdate(t *testing.T, e *engine.Engine, edits ...result.Edit) int64 {
-	t.Helper()
-	res, err := e.Update(context.Background(), ftTx(ftRevision(t, e), edits...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Revision
-}
-
 func TestRevert_RoundTrip(t *testing.T) {
 	ctx := context.Background()
 	e, state := revertSetup(t)
-	before := ftTree(t, state)
-	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, edited.", 1)),
-		ftCreate("topics/extra.md", "# Extra\n\nDelta fact. ^aaaaaaa4\n"))
+	before := enginetest.Tree(t, state)
+	rev := enginetest.Update(t, e, enginetest.Replace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, edited.", 1)),
+		enginetest.Create("topics/extra.md", "# Extra\n\nDelta fact. ^aaaaaaa4\n"))
 
 	dry, err := revert.Revert(ctx, e, rev, true)
 	if err != nil {
@@ -52,7 +43,7 @@ func TestRevert_RoundTrip(t *testing.T) {
 	if !dry.DryRun || dry.Revision != 0 || len(dry.Changed) != 2 || !strings.Contains(dry.Changed[0].Diff+dry.Changed[1].Diff, "-Beta fact, edited.") {
 		t.Fatalf("dry run = %+v", dry)
 	}
-	if got := ftRevision(t, e); got != rev {
+	if got := enginetest.Revision(t, e); got != rev {
 		t.Fatalf("a dry run installed revision %d", got)
 	}
 	res, err := revert.Revert(ctx, e, rev, false)
@@ -62,23 +53,23 @@ func TestRevert_RoundTrip(t *testing.T) {
 	if res.Revision != rev+1 || res.Reverts != rev {
 		t.Fatalf("revert = %+v", res)
 	}
-	if d := ftTreeDiff(before, ftTree(t, state)); d != "" {
+	if d := enginetest.TreeDiff(before, enginetest.Tree(t, state)); d != "" {
 		t.Errorf("after the revert the workspace differs from before revision %d:\n%s", rev, d)
 	}
-	h := ftHistory(t, e)
+	h := enginetest.History(t, e)
 	if h[0].Kind != "revert" || h[0].Reverts != rev || h[0].Revision != res.Revision {
 		t.Errorf("history head = %+v, want a revert naming %d", h[0], rev)
 	}
-	ftVerifyClean(t, e)
+	enginetest.VerifyClean(t, e)
 
 	// Reverting the revert re-applies the original.
 	if _, err := revert.Revert(ctx, e, res.Revision, false); err != nil {
 		t.Fatal(err)
 	}
-	if got := ftRead(t, state, "topics/notes.md"); !strings.Contains(got, "Beta fact, edited.") {
+	if got := enginetest.Read(t, state, "topics/notes.md"); !strings.Contains(got, "Beta fact, edited.") {
 		t.Errorf("reverting the revert did not re-apply revision %d:\n%s", rev, got)
 	}
-	if !ftExists(state, "topics/extra.md") {
+	if !enginetest.Exists(state, "topics/extra.md") {
 		t.Error("reverting the revert did not re-create topics/extra.md")
 	}
 }
@@ -86,13 +77,13 @@ func TestRevert_RoundTrip(t *testing.T) {
 func TestRevert_KeepsLaterChangesToOtherBlocks(t *testing.T) {
 	ctx := context.Background()
 	e, state := revertSetup(t)
-	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1)))
+	rev := enginetest.Update(t, e, enginetest.Replace("topics/notes.md", strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1)))
 	later := strings.Replace(strings.Replace(revertFile, "Alpha fact.", "Alpha fact, edited.", 1), "Gamma fact.", "Gamma fact, later.", 1)
-	revertUpdate(t, e, ftReplace("topics/notes.md", later))
+	enginetest.Update(t, e, enginetest.Replace("topics/notes.md", later))
 	if _, err := revert.Revert(ctx, e, rev, false); err != nil {
 		t.Fatal(err)
 	}
-	got := ftRead(t, state, "topics/notes.md")
+	got := enginetest.Read(t, state, "topics/notes.md")
 	if !strings.Contains(got, "Alpha fact. ^aaaaaaa1") || !strings.Contains(got, "Gamma fact, later.") {
 		t.Errorf("revert did not undo only its own block:\n%s", got)
 	}
@@ -101,22 +92,22 @@ func TestRevert_KeepsLaterChangesToOtherBlocks(t *testing.T) {
 func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
 	ctx := context.Background()
 	e, state := revertSetup(t)
-	rev := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, first.", 1)))
-	later := revertUpdate(t, e, ftReplace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, second.", 1)))
-	tree := ftTree(t, state)
+	rev := enginetest.Update(t, e, enginetest.Replace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, first.", 1)))
+	later := enginetest.Update(t, e, enginetest.Replace("topics/notes.md", strings.Replace(revertFile, "Beta fact.", "Beta fact, second.", 1)))
+	tree := enginetest.Tree(t, state)
 	_, err := revert.Revert(ctx, e, rev, false)
-	if ftCode(err) != errcode.Conflict {
+	if enginetest.Code(err) != errcode.Conflict {
 		t.Fatalf("err = %v, want CONFLICT", err)
 	}
-	vs := ftViolations(err)
+	vs := enginetest.Violations(err)
 	if len(vs) != 1 || vs[0].Path != "topics/notes.md" || !strings.Contains(vs[0].Message, "^aaaaaaa2") ||
 		!strings.Contains(vs[0].Message, "revision "+itoa(later)) {
 		t.Errorf("violations = %+v, want ^aaaaaaa2 changed by revision %d", vs, later)
 	}
-	if d := ftTreeDiff(tree, ftTree(t, state)); d != "" {
+	if d := enginetest.TreeDiff(tree, enginetest.Tree(t, state)); d != "" {
 		t.Errorf("a refused revert changed files:\n%s", d)
 	}
-	if ftRevision(t, e) != later {
+	if enginetest.Revision(t, e) != later {
 		t.Error("a refused revert installed a revision")
 	}
 }
@@ -124,7 +115,7 @@ func TestRevert_ConflictNamesBlockAndLaterRevision(t *testing.T) {
 func TestRevert_Refusals(t *testing.T) {
 	ctx := context.Background()
 	e, state := revertSetup(t)
-	if _, err := revert.Revert(ctx, e, 99, false); ftCode(err) != errcode.NotFound {
+	if _, err := revert.Revert(ctx, e, 99, false); enginetest.Code(err) != errcode.NotFound {
 		t.Errorf("unknown revision: err = %v, want NOT_FOUND", err)
 	}
 	// A writer batch of unpaired group messages only appends a pending
@@ -144,11 +135,11 @@ func TestRevert_Refusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = revert.Revert(ctx, e, res.Revision, false)
-	if ftCode(err) != errcode.InvalidArgument || !strings.Contains(err.Error(), "append-only") {
+	if enginetest.Code(err) != errcode.InvalidArgument || !strings.Contains(err.Error(), "append-only") {
 		t.Errorf("archive-only revert: err = %v, want INVALID_ARGUMENT naming append-only archives", err)
 	}
-	paired := ftOpen(t, state, asPaired)
-	if _, err := revert.Revert(ctx, paired, 1, false); ftCode(err) != errcode.Forbidden {
+	paired := enginetest.Open(t, state, enginetest.AsPaired)
+	if _, err := revert.Revert(ctx, paired, 1, false); enginetest.Code(err) != errcode.Forbidden {
 		t.Errorf("paired revert: err = %v, want FORBIDDEN", err)
 	}
 }
