@@ -10,6 +10,7 @@ import (
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
+	"scriptorium/engine/vectors"
 	"scriptorium/errcode"
 )
 
@@ -65,7 +66,7 @@ func TestEmbeddings_DamagedCache(t *testing.T) {
 			d.fn(t, p)
 			for round := 0; round < 2; round++ {
 				e2 := ftOpen(t, e.StateDir())
-				rep, err := searchNoPanic(t, e2, result.SearchQuery{Text: "quokka budget", Method: engine.MethodHybrid})
+				rep, err := searchNoPanic(t, e2, result.SearchQuery{Text: "quokka budget", Method: vectors.MethodHybrid})
 				switch {
 				case err == nil:
 					noCanary(t, f, canaries, rep.Results)
@@ -73,7 +74,7 @@ func TestEmbeddings_DamagedCache(t *testing.T) {
 					// A damaged file is a cache to start afresh: the search
 					// stays hybrid. Only what cannot be replaced (a
 					// directory in its place) falls back to BM25, saying why.
-					if rep.Method != engine.MethodHybrid && (d.name != "a directory" || !strings.Contains(rep.Fallback, "vector cache")) {
+					if rep.Method != vectors.MethodHybrid && (d.name != "a directory" || !strings.Contains(rep.Fallback, "vector cache")) {
 						t.Errorf("round %d: method %s, fallback %q", round, rep.Method, rep.Fallback)
 					}
 				case ftCode(err) == errcode.IO && strings.Contains(err.Error(), "vector cache"):

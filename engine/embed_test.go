@@ -12,6 +12,7 @@ import (
 	"scriptorium/engine/enginetest"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
+	"scriptorium/engine/vectors"
 	"scriptorium/errcode"
 )
 
@@ -79,8 +80,8 @@ func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 	for _, q := range []result.SearchQuery{
 		{Text: "zebrafish vault passphrase"},
 		{Text: "quokka budget"},
-		{Text: "quokka", Method: engine.MethodEmbedding},
-		{Text: "secret midnight", Method: engine.MethodHybrid, Explain: true},
+		{Text: "quokka", Method: vectors.MethodEmbedding},
+		{Text: "secret midnight", Method: vectors.MethodHybrid, Explain: true},
 	} {
 		rep, err := e.SearchReport(ctx, q)
 		if err != nil {
@@ -88,7 +89,7 @@ func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 		}
 		want := q.Method
 		if want == "" {
-			want = engine.MethodHybrid
+			want = vectors.MethodHybrid
 		}
 		if rep.Method != want || rep.Fallback != "" {
 			t.Errorf("%q: method %q fallback %q, want %q", q.Text, rep.Method, rep.Fallback, want)
@@ -129,17 +130,17 @@ func TestEmbeddings_HybridIsTheDefaultAndPendingNeverLeaves(t *testing.T) {
 func TestEmbeddings_ProviderDownFallsBackToBM25(t *testing.T) {
 	ctx := context.Background()
 	e, f, canaries := embedState(t, 0)
-	bm, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget", Method: engine.MethodBM25})
-	if err != nil || bm.Method != engine.MethodBM25 || bm.Fallback != "" {
+	bm, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget", Method: vectors.MethodBM25})
+	if err != nil || bm.Method != vectors.MethodBM25 || bm.Fallback != "" {
 		t.Fatalf("bm25: %+v %v", bm, err)
 	}
 	f.down.Store(true)
-	for _, m := range []string{"", engine.MethodHybrid, engine.MethodEmbedding} {
+	for _, m := range []string{"", vectors.MethodHybrid, vectors.MethodEmbedding} {
 		rep, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget", Method: m})
 		if err != nil {
 			t.Fatalf("%q: %v", m, err)
 		}
-		if rep.Method != engine.MethodBM25 || !strings.HasPrefix(rep.Fallback, "embeddings provider unreachable: ") {
+		if rep.Method != vectors.MethodBM25 || !strings.HasPrefix(rep.Fallback, "embeddings provider unreachable: ") {
 			t.Errorf("%q: method %q fallback %q", m, rep.Method, rep.Fallback)
 		}
 		if len(rep.Results) != len(bm.Results) || (len(bm.Results) > 0 && rep.Results[0].Ref != bm.Results[0].Ref) {
@@ -151,7 +152,7 @@ func TestEmbeddings_ProviderDownFallsBackToBM25(t *testing.T) {
 	f.down.Store(false)
 	f.failNext.Store(2)
 	rep, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka budget"})
-	if err != nil || rep.Method != engine.MethodHybrid || rep.Fallback != "" {
+	if err != nil || rep.Method != vectors.MethodHybrid || rep.Fallback != "" {
 		t.Errorf("after two 503s: %+v %v", rep, err)
 	}
 }
@@ -159,22 +160,22 @@ func TestEmbeddings_ProviderDownFallsBackToBM25(t *testing.T) {
 func TestEmbeddings_Refusals(t *testing.T) {
 	ctx := context.Background()
 	e := enginetest.Open(t, seState(t, "trust"))
-	for _, m := range []string{engine.MethodHybrid, engine.MethodEmbedding} {
+	for _, m := range []string{vectors.MethodHybrid, vectors.MethodEmbedding} {
 		_, err := e.Search(ctx, result.SearchQuery{Text: "quokka", Method: m})
 		if enginetest.Code(err) != errcode.NotConfigured {
 			t.Errorf("%s without [embeddings]: %v, want NOT_CONFIGURED", m, err)
 		}
 	}
 	rep, err := e.SearchReport(ctx, result.SearchQuery{Text: "quokka"})
-	if err != nil || rep.Method != engine.MethodBM25 {
+	if err != nil || rep.Method != vectors.MethodBM25 {
 		t.Errorf("default without [embeddings]: %+v %v, want bm25", rep, err)
 	}
 	e2, _, _ := embedState(t, 0)
-	_, err = e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: engine.MethodEmbedding, Speaker: "u1"})
+	_, err = e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: vectors.MethodEmbedding, Speaker: "u1"})
 	if enginetest.Code(err) != errcode.InvalidArgument {
 		t.Errorf("embedding with a speaker: %v, want INVALID_ARGUMENT", err)
 	}
-	if _, err := e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: engine.MethodHybrid, Speaker: "u1"}); err != nil {
+	if _, err := e2.Search(ctx, result.SearchQuery{Text: "quokka", Method: vectors.MethodHybrid, Speaker: "u1"}); err != nil {
 		t.Errorf("hybrid with a speaker: %v", err)
 	}
 }

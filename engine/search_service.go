@@ -7,7 +7,6 @@ import (
 
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
-	"scriptorium/engine/vectors"
 	"scriptorium/errcode"
 )
 
@@ -59,13 +58,6 @@ func searcher() Searcher {
 
 // Explanation is how a search result got its score (SearchQuery.Explain).
 type Explanation = index.Explanation
-
-// Search methods.
-const (
-	MethodBM25      = vectors.MethodBM25
-	MethodHybrid    = vectors.MethodHybrid
-	MethodEmbedding = vectors.MethodEmbedding
-)
 
 // SearchReport is a search's results and how they were ranked.
 type SearchReport struct {

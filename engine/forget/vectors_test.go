@@ -11,9 +11,9 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"scriptorium/engine"
 	"scriptorium/engine/forget"
 	"scriptorium/engine/result"
+	"scriptorium/engine/vectors"
 )
 
 // canaryVectorKeys lists the embeddings.db keys (SHA-256 of the text
@@ -75,7 +75,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 	f := newWordEmbedder(t)
 	f.config(t, state, 4)
 	e = ftOpen(t, state)
-	if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "locker code", Method: engine.MethodHybrid}); err != nil {
+	if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "locker code", Method: vectors.MethodHybrid}); err != nil {
 		t.Fatal(err)
 	}
 	keys := canaryVectorKeys(t, f)
@@ -109,7 +109,7 @@ func TestForget_ScrubsVectors(t *testing.T) {
 		t.Errorf("after the forget embeddings.db holds %d canary keys in buckets, %d in its bytes", in, raw)
 	}
 	before, _ := f.received()
-	if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "harbour walk", Method: engine.MethodHybrid}); err != nil {
+	if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "harbour walk", Method: vectors.MethodHybrid}); err != nil {
 		t.Fatal(err)
 	}
 	// Only the question and texts the forget changed are new to the

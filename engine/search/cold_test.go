@@ -14,6 +14,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
+	"scriptorium/engine/vectors"
 	"scriptorium/workspace/treetest"
 )
 
@@ -60,7 +61,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, q := range c.Queries {
-			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != engine.MethodBM25) {
+			if q.Text == "" || q.Error != "" || (q.Method != "" && q.Method != vectors.MethodBM25) {
 				continue
 			}
 			sq := result.SearchQuery{Text: q.Text, Speaker: q.Speaker, Path: q.Path, Since: q.Since, Until: q.Until, Sort: q.Sort, Limit: q.Limit}

@@ -100,7 +100,7 @@ func (service) Search(ctx context.Context, e *engine.Engine, q result.SearchQuer
 	st.kept.drop()
 	// A cold engine (a one-shot CLI search) answers from a fresh index
 	// without reading the workspace; a warm one has its snapshot in memory.
-	if rep.Method == engine.MethodBM25 && !e.Warm() && !e.Options().LongLived {
+	if rep.Method == vectors.MethodBM25 && !e.Warm() && !e.Options().LongLived {
 		if results, ok := st.searchFromFiles(ctx, e, iq, q.Text); ok {
 			rep.Results = results
 			return rep, nil
@@ -111,7 +111,7 @@ func (service) Search(ctx context.Context, e *engine.Engine, q result.SearchQuer
 		return rep, err
 	}
 	var hits []index.Hit
-	if rep.Method == engine.MethodBM25 {
+	if rep.Method == vectors.MethodBM25 {
 		hits, err = st.searchIndex(ctx, e, c, iq)
 	} else {
 		hits, rep.Method, rep.Fallback, err = st.searchVectors(ctx, e, c, iq, rep.Method)
@@ -139,8 +139,8 @@ func checkQuery(q result.SearchQuery) (index.Query, error) {
 		return iq, errcode.Errorf(errcode.InvalidArgument, "query is not valid UTF-8")
 	}
 	switch q.Method {
-	case "", engine.MethodBM25, engine.MethodHybrid:
-	case engine.MethodEmbedding:
+	case "", vectors.MethodBM25, vectors.MethodHybrid:
+	case vectors.MethodEmbedding:
 		if q.Speaker != "" {
 			return iq, errcode.Errorf(errcode.InvalidArgument, "method=embedding cannot filter by speaker: embedding results carry no trusted speaker")
 		}

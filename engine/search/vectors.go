@@ -33,7 +33,7 @@ func (st *state) searchVectors(ctx context.Context, e *engine.Engine, c engine.C
 		BM25: func(q index.Query) ([]index.Hit, error) {
 			return st.searchIndex(context.Background(), e, c, q)
 		},
-		Query: iq, EmbeddingOnly: method == engine.MethodEmbedding,
+		Query: iq, EmbeddingOnly: method == vectors.MethodEmbedding,
 	})
 }
 
@@ -45,12 +45,12 @@ func methodFor(e *engine.Engine, q result.SearchQuery) (string, error) {
 	switch m {
 	case "":
 		if configured {
-			return engine.MethodHybrid, nil
+			return vectors.MethodHybrid, nil
 		}
-		return engine.MethodBM25, nil
-	case engine.MethodBM25:
+		return vectors.MethodBM25, nil
+	case vectors.MethodBM25:
 		return m, nil
-	case engine.MethodHybrid, engine.MethodEmbedding:
+	case vectors.MethodHybrid, vectors.MethodEmbedding:
 		if !configured {
 			return "", errcode.Errorf(errcode.NotConfigured, "method=%s needs an embedder: add an [embeddings] section to config.toml", m)
 		}

@@ -48,6 +48,7 @@ import (
 	"scriptorium/engine/index"
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
+	"scriptorium/engine/vectors"
 	"scriptorium/workspace"
 )
 
@@ -275,7 +276,7 @@ func (s *Server) takeOver(ctx context.Context, e *engine.Engine, build string) b
 	// the CLI wait out its timeout behind the first read of a large
 	// workspace.
 	go func() {
-		if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "warm", Limit: 1, Method: engine.MethodBM25}); err == nil {
+		if _, err := e.SearchReport(ctx, result.SearchQuery{Text: "warm", Limit: 1, Method: vectors.MethodBM25}); err == nil {
 			s.ready.Store(true)
 		}
 	}()
