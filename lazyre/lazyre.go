@@ -41,6 +41,19 @@ func All() []*RE {
 	return append([]*RE(nil), all...)
 }
 
+// CompileAll compiles the pattern of every RE made so far, without
+// keeping the result: a package's test calls it so that a bad pattern fails
+// `go test`, not the first call that reaches it. n is how many it checked.
+func CompileAll() (n int, err error) {
+	for _, r := range All() {
+		if _, err := regexp.Compile(r.pattern); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // Regexp compiles the pattern if it is not yet, and returns it.
 func (r *RE) Regexp() *regexp.Regexp { return r.get() }
 

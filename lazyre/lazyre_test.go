@@ -1,6 +1,7 @@
 package lazyre
 
 import (
+	"strings"
 	"sync"
 	"testing"
 )
@@ -45,4 +46,11 @@ func TestRE_BadPatternPanicsOnUse(t *testing.T) {
 		}
 	}()
 	r.MatchString("x")
+}
+
+func TestCompileAll_ReportsABadPattern(t *testing.T) {
+	New(`(unclosed`)
+	if _, err := CompileAll(); err == nil || !strings.Contains(err.Error(), "missing closing )") {
+		t.Fatalf("a bad pattern: %v", err)
+	}
 }
