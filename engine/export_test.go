@@ -18,3 +18,7 @@ func NewIncWorld(t *testing.T, e *Engine, seed1, seed2 uint64) *IncWorld {
 
 // Step installs one random change.
 func (w *incWorld) Step() { w.step() }
+
+// SetAfterTopicsListed runs f between a walk's listing of topics/ and its
+// reads (nil removes it).
+func SetAfterTopicsListed(f func()) { afterTopicsListed = f }

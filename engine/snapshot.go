@@ -103,6 +103,10 @@ type snapshot struct {
 // modification time and inode match prev's copy are reused without reading
 // or parsing them again, so a long-lived engine (the TUI, the daemon) pays
 // for what changed, not for the whole workspace.
+// afterTopicsListed, set by tests only, runs between listing topics/ and
+// reading the files listed.
+var afterTopicsListed func()
+
 func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay) (*snapshot, error) {
 	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string])}
 	topics, strays, err := listMarkdown(root, "topics")
@@ -110,6 +114,9 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		return nil, err
 	}
 	topics = applyStages(ov, "topics", topics)
+	if afterTopicsListed != nil {
+		afterTopicsListed()
+	}
 	s.strays = append(s.strays, strays...)
 	for _, f := range topics {
 		// A file read while its signature was racy is read again: a

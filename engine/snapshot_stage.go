@@ -2,6 +2,8 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"sort"
 
 	"scriptorium/errcode"
@@ -77,13 +79,23 @@ func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snaps
 // loadSnapshotDoubting is loadSnapshot that skips the doubted journals.
 func loadSnapshotDoubting(root string, promoted map[string]bool, prev *snapshot, doubted func(string) bool) (*snapshot, error) {
 	ov := readStageOverlay(root, doubted)
+	var vanished error
 	for range maxStageRetries {
 		s, err := loadFiles(root, promoted, prev, ov)
 		after := readStageOverlay(root, doubted)
-		if after.Seen == ov.Seen {
+		// A file the walk listed and could not read was removed by an
+		// install, whatever the stages say when looked at again: walk again.
+		gone := errors.Is(err, fs.ErrNotExist)
+		if after.Seen == ov.Seen && !gone {
 			return s, err
 		}
+		if gone {
+			vanished = err
+		}
 		ov = after
+	}
+	if vanished != nil {
+		return nil, vanished
 	}
 	return nil, errcode.Errorf(errcode.LockBusy, "installs kept landing while the workspace was read; try again")
 }

@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -179,4 +181,41 @@ func TestResident_NoTornReadDuringInstalls(t *testing.T) {
 		}
 	}
 	t.Logf("%d reads during %d installs", reads, rounds)
+}
+
+// A file that a walk listed and that is gone when it reads it was removed
+// by a writer; the read walks again rather than failing, even when the
+// stages and the revision look the same before and after (seen once under
+// load in TestResident_NoTornReadDuringInstalls: "read topics/pair/a02.md:
+// no such file or directory").
+func TestLoad_FileGoneBetweenListAndRead(t *testing.T) {
+	state := ftFixture(t, "valid")
+	resident := enginetest.Open(t, state, func(o *engine.Options) { o.LongLived = true })
+	ctx := context.Background()
+	gone := filepath.Join(resident.Root(), "topics", "gone.md")
+	if err := os.WriteFile(gone, []byte("# Gone\n\nSoon gone. ^0000dead\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	once := true
+	engine.SetAfterTopicsListed(func() {
+		if once {
+			once = false
+			if err := os.Remove(gone); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	defer engine.SetAfterTopicsListed(nil)
+	v, err := resident.View(ctx)
+	if err != nil {
+		t.Fatalf("a file removed during the walk failed the read: %v", err)
+	}
+	for _, p := range v.TopicPaths() {
+		if p == "topics/gone.md" {
+			t.Fatal("the removed file is in the view")
+		}
+	}
+	if once {
+		t.Fatal("the hook did not run")
+	}
 }
