@@ -24,40 +24,29 @@ import (
 // when the index is not fresh, or anything went wrong: the caller then
 // takes the full path, which rebuilds or repairs and reports errors.
 func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index.Query, query string) (results []result.SearchResult, ok bool) {
-	promoted, err := e.Records().Promoted(ctx)
-	if err != nil {
-		return nil, false
-	}
-	root := e.Root()
-	st.walks.Add(1)
-	listed, fp, ok := listFingerprint(root, promoted)
+	r, ok := walkFresh(ctx, e, st)
 	if !ok {
-		return nil, false
-	}
-	ix, err := st.openReadOnly()
-	if err != nil {
 		return nil, false
 	}
 	keep := false
 	defer func() {
 		if !keep {
-			_ = ix.Close()
+			_ = r.ix.Close()
 		}
 	}()
-	if !ix.Describes(fp, diskContent(root)) {
-		return nil, false
-	}
-	hits, err := ix.Search(iq)
+	root := e.Root()
+	hits, err := r.ix.Search(iq)
 	if err != nil {
 		return nil, false
 	}
-	hf, ok := loadHitFiles(root, listed, hits)
+	hf, ok := loadHitFiles(root, r.listed, hits)
 	if !ok {
 		return nil, false
 	}
 	// A recall asks the same index which blocks are trusted next (kept.go).
 	keep = true
-	st.kept.keep(&freshRead{listed: listed, ix: ix, hits: hf})
+	r.hits = hf
+	st.kept.keep(r)
 	results = make([]result.SearchResult, 0, len(hits))
 	for _, h := range hits {
 		results = append(results, hitResult(h, query, hf.text(h)))
