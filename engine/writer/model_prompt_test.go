@@ -11,9 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"scriptorium/engine/sessions"
+	"scriptorium/engine/enginetest"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
@@ -41,44 +40,17 @@ type promptNode struct {
 // session's previous turn.
 func promptImport(t *testing.T, state string, turns ...promptNode) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Join(state, "memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	store, err := sessions.Open(workspace.SessionsDB(state), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	var nodes []sessions.Node
+	var set enginetest.DistillSet
 	for _, tr := range turns {
-		at, err := time.Parse(time.RFC3339, tr.time)
-		if err != nil {
-			t.Fatal(err)
-		}
-		meta := map[string]string{}
-		if tr.project != "" {
-			meta[sessions.MetaProject] = tr.project
-		}
-		if tr.title != "" {
-			meta[sessions.MetaTitle] = tr.title
-		}
-		mb, _ := json.Marshal(meta)
 		parent := ""
 		if n, _ := strconv.Atoi(strings.TrimPrefix(tr.id, "t")); n > 1 {
 			parent = fmt.Sprintf("t%03d", n-1)
 		}
-		nodes = append(nodes, sessions.Node{Provider: tr.provider, Session: tr.session, ID: tr.id, Parent: parent,
-			Role: tr.role, Content: tr.content, SpeakerID: tr.speakerID, SpeakerDisplay: tr.speakerDisplay,
-			Time: at.UTC(), Tier: tr.tier, Group: tr.group, Metadata: mb})
+		set.Turns = append(set.Turns, enginetest.DistillTurn{Provider: tr.provider, Session: tr.session, ID: tr.id,
+			Parent: parent, Role: tr.role, Content: tr.content, SpeakerID: tr.speakerID, SpeakerDisplay: tr.speakerDisplay,
+			Time: tr.time, Tier: tr.tier, Group: tr.group, Project: tr.project, Title: tr.title})
 	}
-	b := store.BeginImport(context.Background())
-	defer b.Rollback()
-	if err := b.AddNodes(nodes); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	set.Import(t, state)
 }
 
 func promptLines[T any](t *testing.T, msg, section string) []T {
