@@ -27,8 +27,8 @@ func loadSet(t testing.TB) []labelledCase {
 	return out
 }
 
-// A sealed part still loads: every turn has a class, every fact evidence
-// and every question a fact. Nothing here distils it.
+// A sealed part still loads: every turn has a class, every fact and every
+// question rests on fact turns that exist. Nothing here distils it.
 func TestLabelledSet_SealedLoads(t *testing.T) {
 	counts := map[string][3]int{}
 	for _, c := range loadAllSplits(t) {
@@ -47,6 +47,16 @@ func TestLabelledSet_SealedLoads(t *testing.T) {
 		}
 		if len(c.gold.Questions) == 0 {
 			t.Errorf("%s: no questions", c.gold.File)
+		}
+		for _, q := range c.gold.Questions {
+			if len(q.Evidence) == 0 {
+				t.Errorf("%s: question %q has no evidence", c.gold.File, q.Text)
+			}
+			for _, ref := range q.Evidence {
+				if c.class[ref] != "fact" {
+					t.Errorf("%s: question %q rests on %s, a %q turn", c.gold.File, q.Text, ref, c.class[ref])
+				}
+			}
 		}
 		n := counts[c.gold.Split]
 		counts[c.gold.Split] = [3]int{n[0] + 1, n[1] + len(c.session.Turns), n[2] + len(c.gold.Facts)}
