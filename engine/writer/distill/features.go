@@ -24,6 +24,8 @@ type features struct {
 	names       int  // words the session writes capitalised mid-sentence (names of people and places)
 	numbers     int
 	cjk         bool
+	french      bool // a French sentence (isFrench): its features came from french.go's words
+	frenchDate  bool // a date written in French, which reldate does not read
 	kin         bool // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
 	transient   bool // where the speaker is right now ("I'm at my mum's"), not where they live
 	promise     bool // a conversational promise with no date ("I'll tell the restaurant")
@@ -75,6 +77,9 @@ func analyse(text string, names map[string]bool) features {
 				}
 			}
 		}
+	}
+	if isFrench(words) {
+		frenchFeatures(&f, text, words)
 	}
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true

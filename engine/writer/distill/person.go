@@ -49,7 +49,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	} else if rhetoricalRe.MatchString(raw) {
 		sn.question = true // "Guess who came with me?": a riddle about someone else
 	}
-	text := discourse.ReplaceAllString(raw, "")
+	text := frenchDiscourse.ReplaceAllString(discourse.ReplaceAllString(raw, ""), "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
 	text = discourse.ReplaceAllString(text, "")
 	if text == "" {
@@ -59,6 +59,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	text, w.context = d.resolvePronoun(i, text, prev)
 	w.text = text
 	f := analyse(text, d.names)
+	if words := lowerWords(f.lower); !f.french && d.frenchTurn(i) && leansFrench(words) {
+		frenchFeatures(&f, text, words) // a short French sentence in a French turn
+	}
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
 		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
 		f.subject = true // "Went hiking with the kids", "Been busy with the new baby": chat drops the "I"
@@ -191,6 +194,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.numbers > 0 || f.cjk && cjkDateRe.MatchString(text) {
 		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
 	}
+	if f.frenchDate && len(ms) == 0 {
+		score++ // a French date ("le 9 juin"), which reldate does not read either
+	}
 	if f.second && !ownerToAssistant {
 		score -= 2
 	}
@@ -200,9 +206,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score == keepScore && !f.strong && len(ms) == 0 && w.q == nil {
+	if score == keepScore && !f.strong && len(ms) == 0 && w.q == nil && !(f.french && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).
+		// French is always quoted: one with a subject of its own passes.
 		if _, safe := thirdPerson(cleanSentence(text), d.subjectOf(t), rewriteOptions{keepYou: ownerToAssistant, names: d.names}); !safe {
 			score--
 		}
@@ -306,6 +313,9 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 	}
 	o := rewriteOptions{keepYou: ownerToAssistant, names: d.names}
 	fact.Text = rewrite(annotated, subject, o)
+	if f.french {
+		fact.Text = quote(subject, cleanSentence(annotated)) // the rewrite is English: French keeps its words
+	}
 	if w.context != "" {
 		fact.Cites = []string{w.context, t.Ref}
 	}
