@@ -51,11 +51,15 @@ var sameRe = lazyRegexp(`\b(?:is|are|was|were) (?:exactly |just |pretty much |ki
 // speaker's own thing.
 var ownedRe = lazyRegexp(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
 
+// relayClauseRe is a clause asking the listener to pass words on ("tell
+// him I said to drink water"): about the conversation, whatever it names.
+var relayClauseRe = lazyRegexp(`^ (?:tell|ask|remind) (?:him|her|them) `)
+
 // clauses cuts a sentence at commas and semicolons (not inside brackets
 // or quotes) and drops the clauses that are small talk ("Sorry,", "you've
 // shamed me into it,", "it was grim"), keeping the rest in order. A
-// sentence with one clause, or whose clauses are all small talk, comes
-// back whole.
+// sentence with one clause comes back whole; one whose clauses are all
+// small talk comes back empty.
 func clauses(text string, names map[string]bool, toAssistant bool) string {
 	parts := splitClauses(text)
 	if len(parts) < 2 {
@@ -76,9 +80,9 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 			dropped = true // "Congratulations, Grandpa twice over": whom the greeting is for
 			continue
 		}
-		if f.bareObject && f.themeCount() == 0 || !toAssistant && strings.HasPrefix(f.lower, " don't ") && !f.first {
-			// "I stand by it", "Don't say it too loud": about the moment, or
-			// told to the listener.
+		if f.bareObject && f.themeCount() == 0 || !toAssistant && (strings.HasPrefix(f.lower, " don't ") && !f.first || relayClauseRe.MatchString(f.lower)) {
+			// "I stand by it", "Don't say it too loud", "tell him I said…":
+			// about the moment, or told to the listener.
 			dropped = true
 			continue
 		}
@@ -101,8 +105,11 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		}
 		kept = append(kept, p)
 	}
-	if !dropped || len(kept) == 0 {
+	if !dropped {
 		return text
+	}
+	if len(kept) == 0 {
+		return "" // every clause small talk: "oh no, ugh, tell him to rest"
 	}
 	return joinClauses(kept)
 }

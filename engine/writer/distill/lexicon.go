@@ -202,7 +202,7 @@ var chatOpeners = []string{"thank", "thanks", "happy new year", "happy birthday"
 
 // discourse opens a sentence without adding to it ("Oh and", "Honestly",
 // "Big news:"); the rewrite drops it.
-var discourse = lazyRegexp(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
+var discourse = lazyRegexp(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean|hear me out|listen)[,!.:]?\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
 
 // firstPerson are the pronouns a third-person text must not use as its
 // subject outside quotes (lower case, straight apostrophes).

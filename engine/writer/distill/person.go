@@ -178,6 +178,17 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
+	if len(ms) == 0 && !f.frenchDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower)) {
+		// "As long as he doesn't break my wrist", "we'll be there with the
+		// car", "the best tofu I ever ate": a condition alone, a promise to
+		// turn up, praise. Undated: a dated one is a plan.
+		w.chat = true
+		return w
+	}
+	if len(ms) == 0 && thatDayRe.MatchString(f.lower) {
+		w.chat = true // "I have an exam that morning": the day, and the fact, are another turn's
+		return w
+	}
 	if f.relay || f.opinion && len(ms) == 0 && f.numbers == 0 || f.themeCount() == 0 && !f.strong && weatherRe.MatchString(f.lower) {
 		// "I'll tell Sander the physio approves", "Cradle Mountain is worth
 		// the drive", "We had 41 here on Saturday": passing words on, a
@@ -217,6 +228,21 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.score = score
 	return w
 }
+
+// conditionalRe opens a condition ("If…", "As long as…"): said without
+// a comma it is the condition alone, a hypothetical.
+var conditionalRe = lazyRegexp(`(?i)^(?:if|unless|as long as|even if|only if|in case|provided)\b`)
+
+// thereRe is a promise to turn up ("we'll be there"), an answer to an
+// invitation that another turn dates.
+var thereRe = lazyRegexp(`\b(?:'ll|will|gonna) (?:\w+ )?be there\b`)
+
+// superlativeRe is praise by superlative: "the best tofu I ever ate",
+// "the nicest place we've ever stayed".
+var superlativeRe = lazyRegexp(`\bthe (?:best|worst|nicest|greatest|most \w+)(?: \w+){0,3} (?:i|we|i've|we've|i have|we have|i'd|we'd) (?:ever|had ever|have ever|'ve ever)\b`)
+
+// thatDayRe is a day named by another turn: "that morning", "that night".
+var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b`)
 
 // momentRe is where someone is right now, whatever else the sentence
 // names ("I'm home alone with the cat and a freezer full of casseroles").

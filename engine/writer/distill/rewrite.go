@@ -55,7 +55,8 @@ func isWordRune(r rune) bool {
 var adverbs = map[string]bool{"just": true, "also": true, "really": true, "never": true, "always": true,
 	"still": true, "only": true, "actually": true, "finally": true, "usually": true, "basically": true,
 	"already": true, "even": true, "recently": true, "now": true, "often": true, "sometimes": true,
-	"mostly": true, "totally": true, "literally": true, "definitely": true, "probably": true, "officially": true}
+	"mostly": true, "totally": true, "literally": true, "definitely": true, "probably": true, "officially": true,
+	"ever": true, "once": true, "barely": true, "hardly": true, "rarely": true, "seriously": true}
 
 // unchangedVerbs do not take a third-person -s: modals and past forms.
 var unchangedVerbs = map[string]bool{"can": true, "could": true, "will": true, "would": true, "shall": true,

@@ -1,0 +1,51 @@
+package distill
+
+import (
+	"strings"
+	"testing"
+)
+
+// Round four's small talk, in sentences written here (not from the
+// labelled set): a condition said alone, a promise to turn up, praise by
+// superlative, a day another turn named, a request to pass words on, a
+// forwarded notice; none is a fact. Each kept alone would be a chat block.
+func TestDistil_DropsRoundFourChat(t *testing.T) {
+	s := chat(saturday, "whatsapp", "chat4", "Jo",
+		"Jo: As long as he doesn't scratch my new car 😄",
+		"Sam: If the baby sleeps through we might come over",
+		"Jo: Send me the address, we'll be there with Mum's car",
+		"Sam: Your lasagne was the best dinner we've ever had in London",
+		"Jo: I have a dentist appointment that afternoon 😭",
+		"Sam: oh no, ugh, tell him I said to rest his knee and drink water",
+		"Jo: Fwd from HR:\n> The office car park is closed on Monday for resurfacing.",
+		"Sam: [Transféré] La piscine municipale ferme le 3 juillet pour travaux.",
+	)
+	if facts := Distil(s); len(facts) != 0 {
+		var texts []string
+		for _, f := range facts {
+			texts = append(texts, f.Text)
+		}
+		t.Errorf("small talk gave facts: %q", texts)
+	}
+	// The same words with a date or a main clause are facts.
+	s = chat(saturday, "whatsapp", "chat4b", "Jo",
+		"Sam: We'll be there on the 3rd of July with the kids, flights booked",
+		"Jo: If it helps, I'm allergic to penicillin.",
+	)
+	var texts []string
+	for _, f := range Distil(s) {
+		texts = append(texts, f.Text)
+	}
+	joined := strings.Join(texts, "\n")
+	if !strings.Contains(joined, "July") || !strings.Contains(joined, "allergic to penicillin") {
+		t.Errorf("dated plan or fact after a condition lost: %q", texts)
+	}
+}
+
+// An adverb between "I" and the verb is not conjugated: "the best I ever
+// ate" is "… Kim ever ate", never "Kim evers ate".
+func TestRewrite_AdverbEver(t *testing.T) {
+	if got := rewrite("I ever ate sushi in Osaka", "Kim", rewriteOptions{}); strings.Contains(got, "evers") {
+		t.Errorf("rewrite = %q", got)
+	}
+}
