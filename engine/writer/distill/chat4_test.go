@@ -49,3 +49,28 @@ func TestRewrite_AdverbEver(t *testing.T) {
 		t.Errorf("rewrite = %q", got)
 	}
 }
+
+// Round four's facts, in sentences written here: a relative called
+// "maman" turning an age, a health condition with the side it hurts
+// ("Left hip, …": "left" is no dropped "I left", and "Right knee" opens
+// no discourse without a comma), a
+// decision recap, and a standing rule set in a group ("from now on").
+func TestDistil_KeepsRoundFourFacts(t *testing.T) {
+	s := chat(saturday, "slack", "keep4", "Jo",
+		"Sam: maman turns 70 on the 9th of August, party at my aunt's",
+		"Jo: Left hip, bursitis since last winter.",
+		"Sam: Right knee, arthritis for ten years now.",
+		"Sam: Decision recap: the 40 cm tiles, not the 60 cm ones.",
+		"Jo: From now on, every invoice gets a second signature before it is paid.",
+	)
+	var texts []string
+	for _, f := range Distil(s) {
+		texts = append(texts, f.Text)
+	}
+	joined := strings.Join(texts, "\n")
+	for _, want := range []string{"turns 70", "Left hip, bursitis", "Right knee, arthritis", "40 cm tiles", "every invoice gets a second signature"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no fact with %q in %q", want, texts)
+		}
+	}
+}

@@ -166,7 +166,8 @@ var newThingRe = lazyRegexp(`\b(?:my|our) (?:brand )?new [a-z]+`)
 // "Mum had her knee done", "Baba had a stent fitted".
 var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": true, "mama": true, "mam": true,
 	"ma": true, "dad": true, "daddy": true, "papa": true, "baba": true, "pops": true, "nan": true, "nana": true,
-	"nanna": true, "granny": true, "gran": true, "grandma": true, "grandpa": true, "grandad": true, "granddad": true}
+	"nanna": true, "granny": true, "gran": true, "grandma": true, "grandpa": true, "grandad": true, "granddad": true,
+	"maman": true, "mamie": true, "papi": true, "abuela": true, "abuelo": true, "oma": true, "opa": true}
 
 // transientRe is where someone is at the moment: "I'm at my mum's", "we're
 // at the beach".

@@ -124,6 +124,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	if f.instruction && ownerToAssistant {
 		score += 3
+	} else if standingRe.MatchString(f.lower) {
+		score += 3 // "from now on, every bulletin gets a second reviewer": a standing rule, whoever sets it
 	}
 	if f.decision {
 		score += 2
@@ -217,10 +219,11 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score == keepScore && !f.strong && len(ms) == 0 && w.q == nil && !(f.french && f.subject) {
+	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && w.q == nil && !(f.french && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).
-		// French is always quoted: one with a subject of its own passes.
+		// French is always quoted: one with a subject of its own passes, as
+		// does a decision said as one ("Decision recap: …").
 		if _, safe := thirdPerson(cleanSentence(text), d.subjectOf(t), rewriteOptions{keepYou: ownerToAssistant, names: d.names}); !safe {
 			score--
 		}
@@ -228,6 +231,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.score = score
 	return w
 }
+
+// decisionLabelRe opens a sentence labelled a decision: "Decision recap:
+// …", "Final decision: …".
+var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap)?|decided)\s*:`)
+
+// standingRe marks a rule set for good.
+var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth)\b`)
 
 // conditionalRe opens a condition ("If…", "As long as…"): said without
 // a comma it is the condition alone, a hypothetical.
@@ -359,7 +369,7 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 // startsWithDroppedI reports whether a sentence opens with a past verb and
 // no subject, as chat writes "Finished in 58 minutes!".
 func startsWithDroppedI(text string) bool {
-	return pastVerbOpening(strings.Trim(firstWord(text), ",.!?"))
+	return pastVerbOpening(strings.Trim(firstWord(text), ",.!?")) && !sideOpeningRe.MatchString(text)
 }
 
 // classify picks a fact's kind and theme from its features.

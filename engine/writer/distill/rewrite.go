@@ -117,6 +117,10 @@ func pastVerbOpening(w string) bool {
 	return unchangedVerbs[lw] && lw != "can" && lw != "will" && lw != "let" || strings.HasSuffix(lw, "ed") && len(lw) > 4
 }
 
+// sideOpeningRe opens with a side of the body: "Left hip, …", "left
+// knee's been bad": "left" is no past verb there.
+var sideOpeningRe = lazyRegexp(`^(?i:left|right) (?i:hip|knee|ankle|foot|leg|arm|hand|wrist|elbow|shoulder|eye|ear|side|lung|kidney|calf|hamstring|thumb|finger|toe|heel|breast)s?\b`)
+
 // pronounOpeners open a sentence whose subject is in another sentence
 // ("She had her knee replacement…"): a quote keeps it honest.
 var pronounOpeners = map[string]bool{"he": true, "she": true, "they": true, "it": true, "it's": true,
@@ -359,8 +363,9 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 				continue
 			case unsafeOpeners[lw]:
 				return "", false
-			case pastVerbOpening(tok):
-				// "Finished in 58 minutes!": chat dropped the "I".
+			case pastVerbOpening(tok) && !sideOpeningRe.MatchString(text):
+				// "Finished in 58 minutes!": chat dropped the "I" ("Left
+				// hip, bursitis" is a side, not a verb).
 				b.WriteString(subject + " " + strings.ToLower(tok))
 				named = true
 				continue
