@@ -136,6 +136,10 @@ var frenchChatOpeners = []string{"merci", "bravo", "félicitations", "felicitati
 // nouvelle:", "Petit rappel:", "Et", "Mais"), as discourse does English.
 var frenchDiscourse = lazyRegexp(`(?i)^(?:(?:(?:une |la |grosse |petite |bonne |mauvaise |autre )?nouvelle|(?:petit )?rappel|avis|bref|alors)[,:.!]+\s+|(?:et|mais|donc|pis|pis là)[,]?\s+)+`)
 
+// frenchNearFutureRe is the near future of the moment ("je vais porter
+// les lampes", "on va voir"): undated, a promise in passing.
+var frenchNearFutureRe = lazyRegexp(`\b(?:je vais|on va|nous allons|j'vais)\b`)
+
 // frenchDateRe is a date written in French: "le 9 juin", "21 mai",
 // "jusqu'en juin", "jeudi prochain", "en août". reldate reads English
 // only; the date counts for the score, it is not resolved.

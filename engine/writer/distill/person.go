@@ -198,8 +198,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true
 		return w
 	}
-	if f.promise && len(ms) == 0 && !f.strong {
-		score-- // "I'll tell the restaurant": a promise in passing
+	if f.promise && len(ms) == 0 && !f.strong || f.french && frenchNearFutureRe.MatchString(f.lower) && !f.frenchDate && f.numbers == 0 && !f.strong {
+		score-- // "I'll tell the restaurant", "je vais pêcher sur le quai": a promise in passing
 	}
 	if pronounOpeners[strings.ToLower(strings.Trim(firstWord(text), ",.!?"))] {
 		score-- // "They're already there…": about someone another sentence names
