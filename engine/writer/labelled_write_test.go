@@ -28,12 +28,12 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // writeFloors are the least `write` keeps on each part: the issue's
 // targets on dev; on heldout2 the targets it meets and, for chat (which
 // misses the 2% target, BENCHMARKS.md), a little over the 8.9% measured
-// in round three; on heldout3 (tuned on since round four) a little under
-// what it measures where it misses a target.
+// in round three; on heldout3 (tuned on since round four) the targets it
+// meets and a little over the 4.5% chat it measures in round four.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout3": {coverage: 0.65, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

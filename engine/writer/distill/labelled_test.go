@@ -244,15 +244,15 @@ func speakerNames(s Session, f Fact) []string {
 // chat and narration blocks ≤ 2%); on heldout2 (tuned on since round
 // three, BENCHMARKS.md) the targets it meets and a little over the chat
 // rate it measures, which misses the target (8.8% > 2%); on heldout3
-// (measured once in round three, tuned on since round four) a little
-// under what it measures where it misses a target.
+// (measured once in round three, tuned on since round four) the targets
+// it meets and a little over the 4.4% chat it measures.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout3": {coverage: 0.60, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
