@@ -74,3 +74,28 @@ func TestDistil_KeepsRoundFourFacts(t *testing.T) {
 		}
 	}
 }
+
+// Quick chat types contractions without their apostrophe: "im vegetarian
+// now" is the speaker's fact, "im good just got home" a reply to "how are
+// you". Written here, not taken from the labelled set.
+func TestDistil_BareContractions(t *testing.T) {
+	if got := apostrophes("im vegan now and ive got a dog, dont tell IM or Im"); got != "i'm vegan now and i've got a dog, don't tell IM or Im" {
+		t.Errorf("apostrophes = %q", got)
+	}
+	s := chat(saturday, "whatsapp", "bare", "Jo",
+		"Sam: ok dont laugh but im vegan now",
+		"Jo: im good just got back from the gym lol",
+		"Sam: my flight is on 12 sept, lisbon to boston via dublin",
+	)
+	var texts []string
+	for _, f := range Distil(s) {
+		texts = append(texts, f.Text)
+	}
+	joined := strings.Join(texts, "\n")
+	if !strings.Contains(joined, "Sam is vegan now") || !strings.Contains(joined, "lisbon to boston") {
+		t.Errorf("facts lost: %q", texts)
+	}
+	if strings.Contains(joined, "gym") {
+		t.Errorf("a reply to how are you kept: %q", texts)
+	}
+}

@@ -30,7 +30,8 @@ func isChat(sn sentence, f features) bool {
 	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
 		return false // "That's my birthday weekend": a fact behind a chat opener
 	}
-	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.french && frenchChat(f) {
+	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.french && frenchChat(f) ||
+		howAreYouReplyRe.MatchString(f.lower) {
 		return true
 	}
 	// Praise is small talk ("that sounds amazing") unless it is said of the
@@ -42,6 +43,10 @@ func isChat(sn sentence, f features) bool {
 // feelingRe is how someone feels, in a word or two ("I'm gutted", "I'm so
 // nervous", "feeling great"), or an aside ("I checked", "I think").
 var feelingRe = lazyRegexp(`^ (?:(?:i'm|i am|i feel|i was|i've been|feeling|so|we're|we are) (?:so |really |very |a bit |kinda |kind of |pretty |super |just |totally |absolutely |honestly )?[a-z]+|i (?:just )?(?:checked|think|guess|know|mean|hope|reckon|suppose|heard|swear|promise|bet|believe))[ .!]*$`)
+
+// howAreYouReplyRe answers "how are you" ("I'm good, just got home…",
+// "all good thanks"), not "I'm good at chess".
+var howAreYouReplyRe = lazyRegexp(`^ (?:i'm|i am|we're|we are|all|doing) (?:good|fine|ok|okay|well|alright|great)(?:[,.!]| (?:thanks|thank you|just|and|lol|haha|tho|though|now)\b|\s*$)`)
 
 // sameRe is a comparison that says nothing of its own: "my kids are the
 // same".

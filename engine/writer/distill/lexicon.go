@@ -50,7 +50,7 @@ var themeWords = map[string][]string{
 		"relocated", "relocating", "transfer", "moved in", "rent", "renting", "rented", "landlord", "lease",
 		"mortgage", "condo", "dorm", "residence", "roommate", "flatmate", "housemate", "hometown", "grew up",
 		"abroad", "emigrated", "visa", "citizenship", "passport", "trip", "holiday", "vacation", "travel",
-		"travelling", "traveling", "road trip", "backpacking"},
+		"travelling", "traveling", "road trip", "backpacking", "flight", "flights", "flew", "layover", "airport"},
 	ThemeHealth: {"allergic", "allergy", "allergies", "surgery", "operation", "replacement", "injury", "injured",
 		"broke", "broken", "fracture", "fractured", "diagnosed", "diagnosis", "diabetes", "asthma", "pregnant",
 		"pregnancy", "recovering", "recovery", "recovered", "physio", "physiotherapy", "knee", "wrist", "hip",

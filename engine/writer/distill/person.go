@@ -49,7 +49,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	} else if rhetoricalRe.MatchString(raw) {
 		sn.question = true // "Guess who came with me?": a riddle about someone else
 	}
-	text := frenchDiscourse.ReplaceAllString(discourse.ReplaceAllString(raw, ""), "")
+	text := frenchDiscourse.ReplaceAllString(discourse.ReplaceAllString(apostrophes(raw), ""), "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
 	text = discourse.ReplaceAllString(text, "")
 	if text == "" {
@@ -253,6 +253,37 @@ var superlativeRe = lazyRegexp(`\bthe (?:best|worst|nicest|greatest|most \w+)(?:
 
 // thatDayRe is a day named by another turn: "that morning", "that night".
 var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b`)
+
+// bareContractionRe is a contraction typed without its apostrophe, as
+// quick chat does ("im vegetarian now", "ive got a room"); only the
+// forms that are no other English word.
+var bareContractionRe = lazyRegexp(`\b(?:im|ive|dont|didnt|doesnt|isnt|wasnt|havent|hasnt|couldnt|wouldnt|shouldnt|youre|theyre|thats|whats|shes)\b`)
+
+// apostrophes restores the apostrophe of bareContractionRe's forms, in
+// lower case only ("IM" is a message, "Im" a name).
+func apostrophes(s string) string {
+	if !mayHold(s, []string{"im", "ive", "nt", "re", "ts", "shes"}) {
+		return s
+	}
+	return bareContractionRe.ReplaceAllStringFunc(s, func(w string) string {
+		if strings.ToLower(w) != w {
+			return w
+		}
+		switch w {
+		case "im":
+			return "i'm"
+		case "ive":
+			return "i've"
+		case "shes":
+			return "she's"
+		case "thats", "whats":
+			return w[:len(w)-1] + "'s"
+		case "youre", "theyre":
+			return w[:len(w)-2] + "'re"
+		}
+		return w[:len(w)-1] + "'t" // dont, didnt, isnt…
+	})
+}
 
 // momentRe is where someone is right now, whatever else the sentence
 // names ("I'm home alone with the cat and a freezer full of casseroles").
