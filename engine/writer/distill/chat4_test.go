@@ -99,3 +99,19 @@ func TestDistil_BareContractions(t *testing.T) {
 		t.Errorf("a reply to how are you kept: %q", texts)
 	}
 }
+
+// "we've got a …" is a possession whether or not a space stands before
+// the "'ve"; "I've got a copy already" is no possession worth keeping.
+func TestFeatures_PossessionContracted(t *testing.T) {
+	for text, want := range map[string]bool{
+		"we've got a tortoise that eats everything": true,
+		"I've got two bikes in the hallway":         true,
+		"we have got a van now":                     true,
+		"I've got a copy already":                   false,
+		"I've got a minute now":                     false,
+	} {
+		if f := analyse(text, nil); f.possession != want {
+			t.Errorf("%q: possession %v, want %v", text, f.possession, want)
+		}
+	}
+}

@@ -140,12 +140,13 @@ func analyse(text string, names map[string]bool) features {
 	return f
 }
 
-// possessionRe is "I have a…", "we've got two…", "I own…".
-var possessionRe = lazyRegexp(`\b(?:i|we) (?:also |now |just |still )?(?:have|own|'ve got|have got|got) (?:a|an|two|three|\d+|my|our) \w`)
+// possessionRe is "I have a…", "we've got two…" (with or without a space
+// before the "'ve"), "I own…".
+var possessionRe = lazyRegexp(`\b(?:i|we)(?: (?:also |now |just |still )?(?:have|own|'ve got|have got|got)|'ve (?:also |now |just |still )?got) (?:a|an|two|three|\d+|my|our) \w`)
 
 // abstractRe is what one "has" in small talk, not in a house: "I have a
-// question", "I have an announcement".
-var abstractRe = lazyRegexp(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news)\b`)
+// question", "I have an announcement", "I've got a copy already".
+var abstractRe = lazyRegexp(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news|copy|minute|moment|spare|sec|second)\b`)
 
 // recurRe is something done again and again: a habit.
 var recurRe = lazyRegexp(`\b(?:every|each) (?:day|week|month|year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\b(?:once|twice|three times|four times|\d+ times) a (?:day|week|fortnight|month|year)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|nights)\b|\b(?:first|last|second) \w+ of (?:the|every|each) month\b|\b(?:daily|weekly|fortnightly|monthly)\b`)
