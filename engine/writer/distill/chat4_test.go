@@ -8,7 +8,7 @@ import (
 // Round four's small talk, in sentences written here (not from the
 // labelled set): a condition said alone, a promise to turn up, praise by
 // superlative, a day another turn named, a request to pass words on, a
-// forwarded notice; none is a fact. Each kept alone would be a chat block.
+// forwarded notice, a crowd that "decided"; none is a fact. Each kept alone would be a chat block.
 func TestDistil_DropsRoundFourChat(t *testing.T) {
 	s := chat(saturday, "whatsapp", "chat4", "Jo",
 		"Jo: As long as he doesn't scratch my new car 😄",
@@ -19,6 +19,7 @@ func TestDistil_DropsRoundFourChat(t *testing.T) {
 		"Sam: oh no, ugh, tell him I said to rest his knee and drink water",
 		"Jo: Fwd from HR:\n> The office car park is closed on Monday for resurfacing.",
 		"Sam: [Transféré] La piscine municipale ferme le 3 juillet pour travaux.",
+		"Jo: March at the shop was chaos, every cat in Leeds decided to get sick at the same time.",
 	)
 	if facts := Distil(s); len(facts) != 0 {
 		var texts []string

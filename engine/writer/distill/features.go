@@ -93,7 +93,7 @@ func analyse(text string, names map[string]bool) features {
 	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text) && !vaguePreferenceRe.MatchString(lower)
 	trimmed := strings.TrimSpace(lower)
 	f.instruction = hasPrefixAny(trimmed, instructionStarts) || instructionLexicon.has(lower, words)
-	f.decision = decisionLexicon.has(lower, words)
+	f.decision = decisionLexicon.has(lower, words) && !crowdDecidedRe.MatchString(lower)
 	f.plan = planLexicon.has(lower, words)
 	f.lifeVerb = lifeLexicon.has(lower, words)
 	f.possession = mayHold(lower, possessionHints) && possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
@@ -139,6 +139,10 @@ func analyse(text string, names map[string]bool) features {
 		startsWithDroppedI(text) && droppedIObjectRe.MatchString(lower) || f.numbers == 0 && endsOnPronounRe.MatchString(lower))
 	return f
 }
+
+// crowdDecidedRe is a crowd that "decided" something ("every dog in
+// Lisbon decided to eat chocolate"): a way of speaking, no one's decision.
+var crowdDecidedRe = lazyRegexp(`\b(?:every|all the|half the|half of the|no) [a-z]+(?: [a-z]+)?(?: in [a-z]+)? decided\b`)
 
 // possessionRe is "I have a…", "we've got two…" (with or without a space
 // before the "'ve"), "I own…".
