@@ -219,7 +219,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && w.q == nil && !(f.french && f.subject) {
+	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.frenchDate && w.q == nil && !(f.french && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).
 		// French is always quoted: one with a subject of its own passes, as
