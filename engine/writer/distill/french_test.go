@@ -19,7 +19,7 @@ func TestDistil_French(t *testing.T) {
 		"Gaston: Pour ma hanche, la chirurgie est le 12 mai a Laval",
 		"Claire: Je viens te chercher",
 		"Gaston: On a loué un chalet pour juillet",
-		"Gaston: Assemblée du club: jeudi 4 juin, 20 h, chez moi.",
+		"Gaston: Réunion du comité: jeudi 4 juin, 20 h, chez moi.",
 		"Claire: Super! Bisous",
 		"Gaston: Je vais avoir fini le jardin. Je vais pecher sur le lac.",
 	)
@@ -36,7 +36,7 @@ func TestDistil_French(t *testing.T) {
 		`Gaston said: "j'ai vendu le bateau au voisin."`,
 		`Gaston said: "Pour ma hanche, la chirurgie est le 12 mai a Laval"`,
 		`Gaston said: "On a loué un chalet pour juillet"`,
-		`Gaston said: "Assemblée du club: jeudi 4 juin, 20 h, chez moi."`,
+		`Gaston said: "Réunion du comité: jeudi 4 juin, 20 h, chez moi."`,
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("missing %s in:\n%s", want, joined)
