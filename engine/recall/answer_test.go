@@ -141,8 +141,10 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 
 // aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens:
 // issue 22 §4's 1.25× on dev; on heldout2 (tuned on since round three)
-// a little under the 1.19× it measures, which misses the target.
-var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17}
+// a little under the 1.19× it measures, which misses the target; on
+// heldout3 (tuned on since round four) a little under the 1.12× it
+// measures in round four.
+var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17, "heldout3": 1.10}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -152,7 +154,7 @@ func TestAnswerInContext(t *testing.T) {
 	const budget = 1000
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	for _, split := range []string{"dev", "heldout2"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3"} {
 		set := loadAIC(t, split)
 		ours, bm25 := set.measure(t, budget)
 		for _, kind := range []string{"friends", "assistant", "group", "coding", "all"} {

@@ -30,7 +30,8 @@ func isChat(sn sentence, f features) bool {
 	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
 		return false // "That's my birthday weekend": a fact behind a chat opener
 	}
-	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) {
+	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.french && frenchChat(f) ||
+		howAreYouReplyRe.MatchString(f.lower) {
 		return true
 	}
 	// Praise is small talk ("that sounds amazing") unless it is said of the
@@ -43,6 +44,10 @@ func isChat(sn sentence, f features) bool {
 // nervous", "feeling great"), or an aside ("I checked", "I think").
 var feelingRe = lazyRegexp(`^ (?:(?:i'm|i am|i feel|i was|i've been|feeling|so|we're|we are) (?:so |really |very |a bit |kinda |kind of |pretty |super |just |totally |absolutely |honestly )?[a-z]+|i (?:just )?(?:checked|think|guess|know|mean|hope|reckon|suppose|heard|swear|promise|bet|believe))[ .!]*$`)
 
+// howAreYouReplyRe answers "how are you" ("I'm good, just got home…",
+// "all good thanks"), not "I'm good at chess".
+var howAreYouReplyRe = lazyRegexp(`^ (?:i'm|i am|we're|we are|all|doing) (?:good|fine|ok|okay|well|alright|great)(?:[,.!]| (?:thanks|thank you|just|and|lol|haha|tho|though|now)\b|\s*$)`)
+
 // sameRe is a comparison that says nothing of its own: "my kids are the
 // same".
 var sameRe = lazyRegexp(`\b(?:is|are|was|were) (?:exactly |just |pretty much |kind of |kinda )?the same(?: here| too)?[ .!]*$`)
@@ -51,11 +56,15 @@ var sameRe = lazyRegexp(`\b(?:is|are|was|were) (?:exactly |just |pretty much |ki
 // speaker's own thing.
 var ownedRe = lazyRegexp(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
 
+// relayClauseRe is a clause asking the listener to pass words on ("tell
+// him I said to drink water"): about the conversation, whatever it names.
+var relayClauseRe = lazyRegexp(`^ (?:tell|ask|remind) (?:him|her|them) `)
+
 // clauses cuts a sentence at commas and semicolons (not inside brackets
 // or quotes) and drops the clauses that are small talk ("Sorry,", "you've
 // shamed me into it,", "it was grim"), keeping the rest in order. A
-// sentence with one clause, or whose clauses are all small talk, comes
-// back whole.
+// sentence with one clause comes back whole; one whose clauses are all
+// small talk comes back empty.
 func clauses(text string, names map[string]bool, toAssistant bool) string {
 	parts := splitClauses(text)
 	if len(parts) < 2 {
@@ -76,9 +85,9 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 			dropped = true // "Congratulations, Grandpa twice over": whom the greeting is for
 			continue
 		}
-		if f.bareObject && f.themeCount() == 0 || !toAssistant && strings.HasPrefix(f.lower, " don't ") && !f.first {
-			// "I stand by it", "Don't say it too loud": about the moment, or
-			// told to the listener.
+		if f.bareObject && f.themeCount() == 0 || !toAssistant && (strings.HasPrefix(f.lower, " don't ") && !f.first || relayClauseRe.MatchString(f.lower)) {
+			// "I stand by it", "Don't say it too loud", "tell him I said…":
+			// about the moment, or told to the listener.
 			dropped = true
 			continue
 		}
@@ -101,8 +110,11 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		}
 		kept = append(kept, p)
 	}
-	if !dropped || len(kept) == 0 {
+	if !dropped {
 		return text
+	}
+	if len(kept) == 0 {
+		return "" // every clause small talk: "oh no, ugh, tell him to rest"
 	}
 	return joinClauses(kept)
 }

@@ -55,6 +55,8 @@ type distiller struct {
 	evidence map[string]*evidenceIndex
 	// questions caches asked: the question each turn answers.
 	questions map[int]askedTurn
+	// french caches frenchTurn.
+	french map[int]bool
 }
 
 func newDistiller(s Session) *distiller {
@@ -154,7 +156,7 @@ func (d *distiller) candidates(i int) []candidate {
 }
 
 // forwardedRe opens a forwarded message, as chat apps mark it.
-var forwardedRe = lazyRegexp(`(?i)^\s*(?:\[forwarded\]|forwarded(?: message)?:|-+ ?forwarded message ?-+)`)
+var forwardedRe = lazyRegexp(`(?i)^\s*(?:\[(?:forwarded|fwd|transféré|transfere|transféré·e)\]|(?:forwarded(?: message)?|fwd?|transféré|transfere)(?: from [^:\n]{1,40})?:|-+ ?forwarded message ?-+)`)
 
 // unsupported checks a fact against the turns it cites: never invent.
 func (d *distiller) unsupported(f Fact) []string {

@@ -24,6 +24,8 @@ type features struct {
 	names       int  // words the session writes capitalised mid-sentence (names of people and places)
 	numbers     int
 	cjk         bool
+	french      bool // a French sentence (isFrench): its features came from french.go's words
+	frenchDate  bool // a date written in French, which reldate does not read
 	kin         bool // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
 	transient   bool // where the speaker is right now ("I'm at my mum's"), not where they live
 	promise     bool // a conversational promise with no date ("I'll tell the restaurant")
@@ -76,6 +78,9 @@ func analyse(text string, names map[string]bool) features {
 			}
 		}
 	}
+	if isFrench(words) {
+		frenchFeatures(&f, text, words)
+	}
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true
 	}
@@ -88,7 +93,7 @@ func analyse(text string, names map[string]bool) features {
 	f.preference = mayHold(lower, preferenceHints) && preferenceRe.MatchString(text) && !vaguePreferenceRe.MatchString(lower)
 	trimmed := strings.TrimSpace(lower)
 	f.instruction = hasPrefixAny(trimmed, instructionStarts) || instructionLexicon.has(lower, words)
-	f.decision = decisionLexicon.has(lower, words)
+	f.decision = decisionLexicon.has(lower, words) && !crowdDecidedRe.MatchString(lower)
 	f.plan = planLexicon.has(lower, words)
 	f.lifeVerb = lifeLexicon.has(lower, words)
 	f.possession = mayHold(lower, possessionHints) && possessionRe.MatchString(lower) && !abstractRe.MatchString(lower)
@@ -135,12 +140,17 @@ func analyse(text string, names map[string]bool) features {
 	return f
 }
 
-// possessionRe is "I have a…", "we've got two…", "I own…".
-var possessionRe = lazyRegexp(`\b(?:i|we) (?:also |now |just |still )?(?:have|own|'ve got|have got|got) (?:a|an|two|three|\d+|my|our) \w`)
+// crowdDecidedRe is a crowd that "decided" something ("every dog in
+// Lisbon decided to eat chocolate"): a way of speaking, no one's decision.
+var crowdDecidedRe = lazyRegexp(`\b(?:every|all the|half the|half of the|no) [a-z]+(?: [a-z]+)?(?: in [a-z]+)? decided\b`)
+
+// possessionRe is "I have a…", "we've got two…" (with or without a space
+// before the "'ve"), "I own…".
+var possessionRe = lazyRegexp(`\b(?:i|we)(?: (?:also |now |just |still )?(?:have|own|'ve got|have got|got)|'ve (?:also |now |just |still )?got) (?:a|an|two|three|\d+|my|our) \w`)
 
 // abstractRe is what one "has" in small talk, not in a house: "I have a
-// question", "I have an announcement".
-var abstractRe = lazyRegexp(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news)\b`)
+// question", "I have an announcement", "I've got a copy already".
+var abstractRe = lazyRegexp(`\b(?:have|got) (?:a|an|some) (?:\w+ )?(?:questions?|announcement|idea|feeling|favour|favor|confession|suggestion|problem|request|update|thought|news|copy|minute|moment|spare|sec|second)\b`)
 
 // recurRe is something done again and again: a habit.
 var recurRe = lazyRegexp(`\b(?:every|each) (?:day|week|month|year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\b(?:once|twice|three times|four times|\d+ times) a (?:day|week|fortnight|month|year)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|nights)\b|\b(?:first|last|second) \w+ of (?:the|every|each) month\b|\b(?:daily|weekly|fortnightly|monthly)\b`)
@@ -161,7 +171,8 @@ var newThingRe = lazyRegexp(`\b(?:my|our) (?:brand )?new [a-z]+`)
 // "Mum had her knee done", "Baba had a stent fitted".
 var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": true, "mama": true, "mam": true,
 	"ma": true, "dad": true, "daddy": true, "papa": true, "baba": true, "pops": true, "nan": true, "nana": true,
-	"nanna": true, "granny": true, "gran": true, "grandma": true, "grandpa": true, "grandad": true, "granddad": true}
+	"nanna": true, "granny": true, "gran": true, "grandma": true, "grandpa": true, "grandad": true, "granddad": true,
+	"maman": true, "mamie": true, "papi": true, "abuela": true, "abuelo": true, "oma": true, "opa": true}
 
 // transientRe is where someone is at the moment: "I'm at my mum's", "we're
 // at the beach".

@@ -42,7 +42,7 @@ var themeWords = map[string][]string{
 		"grandkids", "grandchildren", "grandson", "granddaughter", "grandparents", "aunt", "auntie", "uncle",
 		"cousin", "cousins", "niece", "nephew", "in-laws", "mother-in-law", "father-in-law", "stepmum", "stepmom",
 		"stepdad", "family", "wedding", "engaged", "married", "marry", "divorce", "divorced", "separated",
-		"broke up", "split up", "dating", "birthday", "anniversary", "born", "years old", "turned", "turning",
+		"broke up", "split up", "dating", "birthday", "anniversary", "born", "years old", "turned", "turning", "turns",
 		"proposed", "maid of honour", "best man", "bridesmaid", "honeymoon", "funeral", "passed away",
 		"christening", "godson", "goddaughter"},
 	ThemePlaces: {"live", "lives", "lived", "living", "moved", "moving", "move", "flat", "house", "apartment", "home",
@@ -50,7 +50,7 @@ var themeWords = map[string][]string{
 		"relocated", "relocating", "transfer", "moved in", "rent", "renting", "rented", "landlord", "lease",
 		"mortgage", "condo", "dorm", "residence", "roommate", "flatmate", "housemate", "hometown", "grew up",
 		"abroad", "emigrated", "visa", "citizenship", "passport", "trip", "holiday", "vacation", "travel",
-		"travelling", "traveling", "road trip", "backpacking"},
+		"travelling", "traveling", "road trip", "backpacking", "flight", "flights", "flew", "layover", "airport"},
 	ThemeHealth: {"allergic", "allergy", "allergies", "surgery", "operation", "replacement", "injury", "injured",
 		"broke", "broken", "fracture", "fractured", "diagnosed", "diagnosis", "diabetes", "asthma", "pregnant",
 		"pregnancy", "recovering", "recovery", "recovered", "physio", "physiotherapy", "knee", "wrist", "hip",
@@ -62,7 +62,8 @@ var themeWords = map[string][]string{
 		"crutches", "stitches", "sprained", "sprain", "torn", "tore", "concussion", "infection", "flu", "covid",
 		"fever", "arthritis", "cataract", "adhd", "autism", "autistic", "dyslexia", "dyslexic", "anxiety",
 		"depression", "burnout", "mental health", "counselling", "counseling", "inhaler", "insulin", "epipen",
-		"miscarriage", "ivf", "rehab", "pain", "insomnia", "hearing aid", "vaccine", "vaccinated", "dentist"},
+		"miscarriage", "ivf", "rehab", "pain", "insomnia", "hearing aid", "vaccine", "vaccinated", "dentist",
+		"tendinitis", "tendonitis", "rotator cuff", "bursitis", "sciatica", "hernia", "slipped disc"},
 	ThemePossessions: {"bought", "buy", "buying", "sold", "sell", "selling", "own", "owns", "car", "bike", "e-bike",
 		"cat", "cats", "dog", "dogs", "puppy", "kitten", "adopted", "adopt", "van", "boat", "truck", "ute",
 		"motorbike", "motorcycle", "scooter", "caravan", "camper", "pet", "pets", "rabbit", "hamster", "horse",
@@ -104,7 +105,7 @@ var instructionWords = []string{"from now on", "for future reference", "always",
 // decisionWords mark a decision.
 var decisionWords = []string{"let's go with", "let's do", "go with", "going with", "decided", "we'll go with",
 	"chose", "settled on", "let's say", "booked", "decided:", "voted for", "we picked", "we chose", "agreed on",
-	"it is then"}
+	"it is then", "decision:", "decision recap", "final decision", "the decision is"}
 
 // planWords mark a plan.
 var planWords = []string{"will", "'ll", "going to", "gonna", "planning", "plan to", "booked", "signed up",
@@ -123,7 +124,8 @@ var strongWords = []string{"allergic", "allergy", "pregnant", "diagnosed", "surg
 	"fired", "laid off", "resigned", "moved to", "moving to", "bought a", "new job", "handed my notice", "broke my",
 	"broken", "head of", "stroke", "heart attack", "cancer", "miscarriage", "funeral", "broke up", "split up",
 	"fiance", "fiancé", "fiancee", "fiancée", "twins", "newborn", "got the job", "got a job", "got into",
-	"accepted into", "tore my", "sprained", "citizenship", "mortgage", "apprenticeship"}
+	"accepted into", "tore my", "sprained", "citizenship", "mortgage", "apprenticeship", "tendinitis", "tendonitis",
+	"sciatica", "hernia", "arthritis", "bursitis", "epilepsy", "crohn's"}
 
 // lifeVerbs say something changed in a life.
 var lifeVerbs = []string{"started", "start", "began", "joined", "adopted", "bought", "sold", "moved", "got",
@@ -202,7 +204,7 @@ var chatOpeners = []string{"thank", "thanks", "happy new year", "happy birthday"
 
 // discourse opens a sentence without adding to it ("Oh and", "Honestly",
 // "Big news:"); the rewrite drops it.
-var discourse = lazyRegexp(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|right|sure|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean)[,!.:]?\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
+var discourse = lazyRegexp(`(?i)^(?:(?:oh|and|also|actually|honestly|anyway|btw|so|well|ok|okay|yes|yeah|yep|but|plus|um|hmm|ah|lol|haha|ha|tbh|still here|reminder|i mean|hear me out)[,!.:]?\s+|(?:right|sure|listen)[,!.:]\s+|(?:guess what|update|news|fun fact|speaking of [a-z ]{1,20}|(?:the )?(?:big|good|bad|less good|not so good|not so fun|some|small|random|other|other big|another|one more|one|bit of|quick|last) (?:news|joy|ask|question|thing|announcement|update)(?: [a-z ]{0,20}?)?|[a-z]+ (?:update|news))[,:.!]+\s+|(?:big|good|bad|random|some) (?:news|update)\s+)+`)
 
 // firstPerson are the pronouns a third-person text must not use as its
 // subject outside quotes (lower case, straight apostrophes).

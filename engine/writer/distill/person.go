@@ -49,7 +49,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	} else if rhetoricalRe.MatchString(raw) {
 		sn.question = true // "Guess who came with me?": a riddle about someone else
 	}
-	text := discourse.ReplaceAllString(raw, "")
+	text := frenchDiscourse.ReplaceAllString(discourse.ReplaceAllString(apostrophes(raw), ""), "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
 	text = discourse.ReplaceAllString(text, "")
 	if text == "" {
@@ -59,6 +59,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	text, w.context = d.resolvePronoun(i, text, prev)
 	w.text = text
 	f := analyse(text, d.names)
+	if words := lowerWords(f.lower); !f.french && d.frenchTurn(i) && leansFrench(words) {
+		frenchFeatures(&f, text, words) // a short French sentence in a French turn
+	}
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
 		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
 		f.subject = true // "Went hiking with the kids", "Been busy with the new baby": chat drops the "I"
@@ -121,6 +124,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	if f.instruction && ownerToAssistant {
 		score += 3
+	} else if standingRe.MatchString(f.lower) {
+		score += 3 // "from now on, every bulletin gets a second reviewer": a standing rule, whoever sets it
 	}
 	if f.decision {
 		score += 2
@@ -175,6 +180,17 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
+	if len(ms) == 0 && !f.frenchDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower)) {
+		// "As long as he doesn't break my wrist", "we'll be there with the
+		// car", "the best tofu I ever ate": a condition alone, a promise to
+		// turn up, praise. Undated: a dated one is a plan.
+		w.chat = true
+		return w
+	}
+	if len(ms) == 0 && thatDayRe.MatchString(f.lower) {
+		w.chat = true // "I have an exam that morning": the day, and the fact, are another turn's
+		return w
+	}
 	if f.relay || f.opinion && len(ms) == 0 && f.numbers == 0 || f.themeCount() == 0 && !f.strong && weatherRe.MatchString(f.lower) {
 		// "I'll tell Sander the physio approves", "Cradle Mountain is worth
 		// the drive", "We had 41 here on Saturday": passing words on, a
@@ -182,14 +198,17 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true
 		return w
 	}
-	if f.promise && len(ms) == 0 && !f.strong {
-		score-- // "I'll tell the restaurant": a promise in passing
+	if f.promise && len(ms) == 0 && !f.strong || f.french && frenchNearFutureRe.MatchString(f.lower) && !f.frenchDate && f.numbers == 0 && !f.strong {
+		score-- // "I'll tell the restaurant", "je vais pêcher sur le quai": a promise in passing
 	}
 	if pronounOpeners[strings.ToLower(strings.Trim(firstWord(text), ",.!?"))] {
 		score-- // "They're already there…": about someone another sentence names
 	}
 	if f.numbers > 0 || f.cjk && cjkDateRe.MatchString(text) {
 		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
+	}
+	if f.frenchDate && len(ms) == 0 {
+		score++ // a French date ("le 9 juin"), which reldate does not read either
 	}
 	if f.second && !ownerToAssistant {
 		score -= 2
@@ -200,15 +219,70 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score == keepScore && !f.strong && len(ms) == 0 && w.q == nil {
+	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.frenchDate && w.q == nil && !(f.french && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).
+		// French is always quoted: one with a subject of its own passes, as
+		// does a decision said as one ("Decision recap: …").
 		if _, safe := thirdPerson(cleanSentence(text), d.subjectOf(t), rewriteOptions{keepYou: ownerToAssistant, names: d.names}); !safe {
 			score--
 		}
 	}
 	w.score = score
 	return w
+}
+
+// decisionLabelRe opens a sentence labelled a decision: "Decision recap:
+// …", "Final decision: …".
+var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap)?|decided)\s*:`)
+
+// standingRe marks a rule set for good.
+var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth)\b`)
+
+// conditionalRe opens a condition ("If…", "As long as…"): said without
+// a comma it is the condition alone, a hypothetical.
+var conditionalRe = lazyRegexp(`(?i)^(?:if|unless|as long as|even if|only if|in case|provided)\b`)
+
+// thereRe is a promise to turn up ("we'll be there"), an answer to an
+// invitation that another turn dates.
+var thereRe = lazyRegexp(`\b(?:'ll|will|gonna) (?:\w+ )?be there\b`)
+
+// superlativeRe is praise by superlative: "the best tofu I ever ate",
+// "the nicest place we've ever stayed".
+var superlativeRe = lazyRegexp(`\bthe (?:best|worst|nicest|greatest|most \w+)(?: \w+){0,3} (?:i|we|i've|we've|i have|we have|i'd|we'd) (?:ever|had ever|have ever|'ve ever)\b`)
+
+// thatDayRe is a day named by another turn: "that morning", "that night".
+var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b`)
+
+// bareContractionRe is a contraction typed without its apostrophe, as
+// quick chat does ("im vegetarian now", "ive got a room"); only the
+// forms that are no other English word.
+var bareContractionRe = lazyRegexp(`\b(?:im|ive|dont|didnt|doesnt|isnt|wasnt|havent|hasnt|couldnt|wouldnt|shouldnt|youre|theyre|thats|whats|shes)\b`)
+
+// apostrophes restores the apostrophe of bareContractionRe's forms, in
+// lower case only ("IM" is a message, "Im" a name).
+func apostrophes(s string) string {
+	if !mayHold(s, []string{"im", "ive", "nt", "re", "ts", "shes"}) {
+		return s
+	}
+	return bareContractionRe.ReplaceAllStringFunc(s, func(w string) string {
+		if strings.ToLower(w) != w {
+			return w
+		}
+		switch w {
+		case "im":
+			return "i'm"
+		case "ive":
+			return "i've"
+		case "shes":
+			return "she's"
+		case "thats", "whats":
+			return w[:len(w)-1] + "'s"
+		case "youre", "theyre":
+			return w[:len(w)-2] + "'re"
+		}
+		return w[:len(w)-1] + "'t" // dont, didnt, isnt…
+	})
 }
 
 // momentRe is where someone is right now, whatever else the sentence
@@ -306,6 +380,9 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 	}
 	o := rewriteOptions{keepYou: ownerToAssistant, names: d.names}
 	fact.Text = rewrite(annotated, subject, o)
+	if f.french {
+		fact.Text = quote(subject, cleanSentence(annotated)) // the rewrite is English: French keeps its words
+	}
 	if w.context != "" {
 		fact.Cites = []string{w.context, t.Ref}
 	}
@@ -323,7 +400,7 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 // startsWithDroppedI reports whether a sentence opens with a past verb and
 // no subject, as chat writes "Finished in 58 minutes!".
 func startsWithDroppedI(text string) bool {
-	return pastVerbOpening(strings.Trim(firstWord(text), ",.!?"))
+	return pastVerbOpening(strings.Trim(firstWord(text), ",.!?")) && !sideOpeningRe.MatchString(text)
 }
 
 // classify picks a fact's kind and theme from its features.

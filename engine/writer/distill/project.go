@@ -10,10 +10,10 @@ import (
 
 // conventionRe marks what an owner states about a project: rules,
 // layout, tools, versions, defaults.
-var conventionRe = lazyRegexp(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on)\b`)
+var conventionRe = lazyRegexp(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on|every (?:\w+ ){0,2}(?:goes|go|must|is|are|uses?|needs?|gets?|has|have)|allows? \d+|per (?:key|token|user|minute|second|hour|request|line|file|module|package|commit|feature|change|test|page)|commit messages?|everywhere|sorted|alphabetical(?:ly)?|(?:shell|editor|terminal|runtime) (?:is|uses|runs))\b`)
 
 // codeRe marks a command, a path or a file name.
-var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b")
+var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b|\\b[A-Z][A-Z0-9_]*=\\S+|\"[^\"]{3,40}\"")
 
 // taskVerbs open a one-off request ("fix it", "add a flag"): the session
 // summary says what was asked, the project memory does not keep it.
@@ -35,6 +35,9 @@ var codingDecisionRe = lazyRegexp(`(?i)\b(?:let's|go with|going with|for now|lea
 
 // durableRe marks a rule meant to last beyond the session.
 var durableRe = lazyRegexp(`(?i)\b(?:always|never|from now on|in future|going forward|convention|every time)\b`)
+
+// clauseInstructionRe is a standing instruction opening a later clause.
+var clauseInstructionRe = lazyRegexp(`(?i)[,;:] (?:keep|always|never|don't|do not|avoid|make sure) `)
 
 // yetRe marks a sentence about the state of this session: "don't commit
 // yet".
@@ -84,8 +87,8 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 		return Fact{}, false // small talk, unless it says something about the code ("I know the dev server is on 5173")
 	}
 	score := min(conventions, 2)*2 + min(code, 2)
-	if f.instruction {
-		score += 2
+	if f.instruction || clauseInstructionRe.MatchString(text) {
+		score += 2 // "the receipts say …, keep the French wording": an instruction in a later clause too
 	}
 	decision := afterQuestion || codingDecisionRe.MatchString(text)
 	if (sessionBound(text, t.Time) || yetRe.MatchString(text)) && !durableRe.MatchString(text) {

@@ -55,7 +55,8 @@ func isWordRune(r rune) bool {
 var adverbs = map[string]bool{"just": true, "also": true, "really": true, "never": true, "always": true,
 	"still": true, "only": true, "actually": true, "finally": true, "usually": true, "basically": true,
 	"already": true, "even": true, "recently": true, "now": true, "often": true, "sometimes": true,
-	"mostly": true, "totally": true, "literally": true, "definitely": true, "probably": true, "officially": true}
+	"mostly": true, "totally": true, "literally": true, "definitely": true, "probably": true, "officially": true,
+	"ever": true, "once": true, "barely": true, "hardly": true, "rarely": true, "seriously": true}
 
 // unchangedVerbs do not take a third-person -s: modals and past forms.
 var unchangedVerbs = map[string]bool{"can": true, "could": true, "will": true, "would": true, "shall": true,
@@ -115,6 +116,10 @@ func pastVerbOpening(w string) bool {
 	lw := strings.ToLower(w)
 	return unchangedVerbs[lw] && lw != "can" && lw != "will" && lw != "let" || strings.HasSuffix(lw, "ed") && len(lw) > 4
 }
+
+// sideOpeningRe opens with a side of the body: "Left hip, …", "left
+// knee's been bad": "left" is no past verb there.
+var sideOpeningRe = lazyRegexp(`^(?i:left|right) (?i:hip|knee|ankle|foot|leg|arm|hand|wrist|elbow|shoulder|eye|ear|side|lung|kidney|calf|hamstring|thumb|finger|toe|heel|breast)s?\b`)
 
 // pronounOpeners open a sentence whose subject is in another sentence
 // ("She had her knee replacement…"): a quote keeps it honest.
@@ -358,8 +363,9 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 				continue
 			case unsafeOpeners[lw]:
 				return "", false
-			case pastVerbOpening(tok):
-				// "Finished in 58 minutes!": chat dropped the "I".
+			case pastVerbOpening(tok) && !sideOpeningRe.MatchString(text):
+				// "Finished in 58 minutes!": chat dropped the "I" ("Left
+				// hip, bursitis" is a side, not a verb).
 				b.WriteString(subject + " " + strings.ToLower(tok))
 				named = true
 				continue

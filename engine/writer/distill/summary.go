@@ -19,7 +19,8 @@ const (
 // session's is the owner's request and the outcome; a chat with an
 // assistant's is the owner's first request and the last decision or plan;
 // a chat between people's is its first fact and its last one. A session
-// with nothing to say gives a Fact with no Text and no Cites.
+// in which no rule kept a fact is said in its most telling statement,
+// quoted (gist); only small talk gives a Fact with no Text and no Cites.
 func Summary(s Session) Fact {
 	d := newDistiller(s)
 	d.names = sessionNames(s)
@@ -79,6 +80,11 @@ func (d *distiller) summary(facts []Fact) Fact {
 		about, ended = ended, Fact{}
 	}
 	if about.Text == "" {
+		// Nothing kept: the session still says what it was about, in the
+		// words of its most telling sentence.
+		about = d.gist()
+	}
+	if about.Text == "" {
 		return sum
 	}
 	sum.Text, sum.Cites = about.Text, about.Cites
@@ -94,6 +100,47 @@ func (d *distiller) summary(facts []Fact) Fact {
 	sum.Key = summaryKeyOf(sum.Cites[0])
 	sum.Path, _ = TopicFor(sum, s)
 	return sum
+}
+
+// gist is the sentence that says most about a session in which the rules
+// kept nothing, in its speaker's words: the best-scoring statement a
+// person made (a coding session's owner's first statement). Quoted, not
+// rewritten: it did not pass the rules that make a rewrite safe. Empty
+// for a session of small talk and questions alone ("Hey you!", "How are
+// you?"): a block of it would say nothing about what the session was.
+func (d *distiller) gist() Fact {
+	best, bestScore := -1, 0
+	var bestText string
+	for i, t := range d.s.Turns {
+		prev := ""
+		for k, sn := range split(t.Content).sentences {
+			text := strings.TrimSpace(sn.text)
+			f := analyse(text, d.names)
+			if t.Role == RoleAssistant || sn.question || f.words < 4 || isChat(sentence{text: text}, f) {
+				prev = sn.text
+				continue
+			}
+			score := 0
+			if !d.coding() {
+				w := d.weigh(i, k, sn, prev)
+				if w.chat {
+					prev = sn.text
+					continue
+				}
+				score = w.score
+			}
+			if best < 0 || score > bestScore {
+				best, bestScore, bestText = i, score, text
+			}
+			prev = sn.text
+		}
+	}
+	if best < 0 {
+		return Fact{}
+	}
+	t := d.s.Turns[best]
+	annotated, _ := annotate(cleanSentence(bestText), t.Time)
+	return Fact{Text: quote(d.subjectOf(t), clipWords(annotated, chatSummaryWords)), Cites: []string{t.Ref}}
 }
 
 // clipWords cuts text to n words, ending with "…" when it cut.

@@ -27,12 +27,26 @@ func TestSummary_OneSpeakersWords(t *testing.T) {
 	}
 }
 
-// TestSummary_NothingToSay: a chat without a fact has an empty summary.
-func TestSummary_NothingToSay(t *testing.T) {
-	s := Session{Provider: "telegram", ID: "grp", Turns: []Turn{
-		{Ref: "telegram/grp/1", Role: RoleUser, Speaker: "Ann", SpeakerID: "u1", Content: "Haha 😂"},
+// TestSummary_NothingKept: a session in which no rule keeps a fact (here
+// in French, which the rules do not read) still gets its one thread block,
+// saying what it was about in its most telling statement, quoted and
+// cited; only small talk has none (TestDistil_DropsSmallTalk).
+func TestSummary_NothingKept(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	s := Session{Provider: "messenger", ID: "pa", Turns: []Turn{
+		{Ref: "messenger/pa/1", Role: RoleUser, Speaker: "Denis", SpeakerID: "u1", Time: at, Content: "Allo ma grande. Papa"},
+		{Ref: "messenger/pa/2", Role: RoleUser, Speaker: "Ines", SpeakerID: "u2", Time: at.Add(time.Minute), Content: "Allo papa! 😄"},
+		{Ref: "messenger/pa/3", Role: RoleUser, Speaker: "Denis", SpeakerID: "u1", Time: at.Add(2 * time.Minute), Content: "Physio deux fois par semaine pendant huit semaines, a Trois-Rivieres. Papa"},
 	}}
-	if sum := Summary(s); sum.Text != "" || len(sum.Cites) != 0 {
-		t.Errorf("summary %+v", sum)
+	if facts := Distil(s); len(facts) != 0 {
+		t.Fatalf("the rules kept %+v: the test needs a session they keep nothing of", facts)
+	}
+	sum := Summary(s)
+	want := `Denis said: "Physio deux fois par semaine pendant huit semaines, a Trois-Rivieres."`
+	if sum.Text != want || len(sum.Cites) != 1 || sum.Cites[0] != "messenger/pa/3" || sum.Path == "" {
+		t.Errorf("summary %q citing %v in %q, want %q citing messenger/pa/3", sum.Text, sum.Cites, sum.Path, want)
+	}
+	if miss := newDistiller(s).unsupported(sum); len(miss) > 0 {
+		t.Errorf("summary invents %q", miss)
 	}
 }
