@@ -15,6 +15,7 @@ package recall_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ import (
 	"scriptorium/engine/recall"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
+	"scriptorium/workspace/topic"
 )
 
 var distillDir = filepath.Join("..", "..", "testdata", "distill")
@@ -34,13 +36,14 @@ type aicSet struct {
 	convs []enginetest.DistillConv
 	turns []enginetest.DistillTurn
 	cites map[string][]string // block id -> cited source-ids
+	text  map[string]string   // block id -> its text
 }
 
 func loadAIC(t *testing.T, split string) *aicSet {
 	t.Helper()
 	ctx := context.Background()
 	ds := enginetest.LoadDistillSet(t, distillDir, split)
-	set := &aicSet{convs: ds.Convs, turns: ds.Turns, cites: map[string][]string{}}
+	set := &aicSet{convs: ds.Convs, turns: ds.Turns, cites: map[string][]string{}, text: map[string]string{}}
 	state := filepath.Join(t.TempDir(), "state")
 	ds.Import(t, state)
 	set.e = enginetest.Open(t, state)
@@ -55,6 +58,7 @@ func loadAIC(t *testing.T, split string) *aicSet {
 		_, f, _ := v.Topic(p)
 		defs := f.Definitions()
 		for _, el := range f.Blocks() {
+			set.text[el.BlockID] = recall.Clean(topic.BlockText(el))
 			for _, r := range el.Refs {
 				for _, c := range defs[r.Label].Sources {
 					set.cites[el.BlockID] = append(set.cites[el.BlockID], c.SourceID)
@@ -152,7 +156,13 @@ func TestAnswerInContext(t *testing.T) {
 	const budget = 1000
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	for _, split := range []string{"dev", "heldout2"} {
+	splits := []string{"dev", "heldout2"}
+	// AIC_SPLITS measures other splits too (heldout3, seen since round
+	// three's end, has no floor yet): AIC_SPLITS=dev,heldout2,heldout3.
+	if s := os.Getenv("AIC_SPLITS"); s != "" {
+		splits = strings.Split(s, ",")
+	}
+	for _, split := range splits {
 		set := loadAIC(t, split)
 		ours, bm25 := set.measure(t, budget)
 		for _, kind := range []string{"friends", "assistant", "group", "coding", "all"} {
@@ -162,7 +172,7 @@ func TestAnswerInContext(t *testing.T) {
 			}
 			fmt.Fprintf(&table, "| %s | %s | %d | %.3f | %.3f | %.2f× |\n", split, kind, ours[kind][1], ours.share(kind), bm25.share(kind), ratio)
 		}
-		if got := ours.share("all"); got < aicFloor[split]*bm25.share("all") {
+		if got := ours.share("all"); aicFloor[split] > 0 && got < aicFloor[split]*bm25.share("all") {
 			t.Errorf("%s: answer in context %.3f, less than %.2f× BM25's %.3f", split, got, aicFloor[split], bm25.share("all"))
 		}
 	}

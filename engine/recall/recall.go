@@ -22,7 +22,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"scriptorium/engine"
 	memfence "scriptorium/engine/fence"
@@ -130,25 +129,7 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 			break
 		}
 	}
-	// Distilled blocks first, in rank order; then the sources no recalled
-	// block cites, in rank order. A hit that does not fit leaves room for
-	// a shorter one after it.
-	for _, h := range m.Hits {
-		if h.Block != nil {
-			b := *h.Block
-			// A long block (an old writer's copy of a turn) is shown as
-			// its snippet around the prompt's words.
-			if utf8.RuneCountInString(b.Text) > maxHitRunes && h.Snippet != "" {
-				b.Text = h.Snippet
-			}
-			p.addBlock("topic", b)
-		}
-	}
-	for _, h := range m.Hits {
-		if h.Kind == "source" && p.cited[h.Ref] == 0 {
-			p.addSource(h.SearchResult)
-		}
-	}
+	p.addHits(m.Hits)
 	if len(p.items) == 0 {
 		return res, nil
 	}

@@ -1,0 +1,91 @@
+package recall
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// addHits packs the search hits in one rank order, blocks and sources
+// alike, then shows the recalled blocks before the recalled sources.
+// Packing every block before any source spent the budget on blocks ranked
+// far below a source that answered the prompt (a rank-1 turn left out for
+// twenty lower blocks of the same person's file; BENCHMARKS.md, "Answer in
+// context: where the misses were"). A source comes in only while no
+// recalled block cites it: a block that cites a recalled source takes its
+// place, so a block and the source it cites are never both recalled. A hit
+// that does not fit leaves room for a shorter one after it.
+func (p *packer) addHits(hits []Hit) {
+	first := len(p.items)
+	for _, h := range hits {
+		switch {
+		case h.Block != nil:
+			b := *h.Block
+			// A long block (an old writer's copy of a turn) is shown as
+			// its snippet around the prompt's words.
+			if utf8.RuneCountInString(b.Text) > maxHitRunes && h.Snippet != "" {
+				b.Text = h.Snippet
+			}
+			p.addCitingBlock(b)
+		case h.Kind == "source" && p.cited[h.Ref] == 0:
+			p.addSource(h.SearchResult)
+		}
+	}
+	// Distilled blocks first, each kind in rank order.
+	slices.SortStableFunc(p.items[first:], func(a, b Item) int {
+		return boolInt(a.Kind == "source") - boolInt(b.Kind == "source")
+	})
+}
+
+// addCitingBlock adds a hit's block in place of the recalled sources it
+// cites; when it does not fit even without them, they stay and it does
+// not come in.
+func (p *packer) addCitingBlock(b Block) {
+	if p.blocks[b.ID] {
+		return
+	}
+	var replaced []Item
+	for _, c := range b.Cites {
+		if i := p.sourceItem(c); i >= 0 {
+			replaced = append(replaced, p.items[i])
+			p.remove(i)
+		}
+	}
+	if p.addBlock("topic", b) || len(replaced) == 0 {
+		return
+	}
+	for _, it := range replaced {
+		p.add(it)
+		p.cited[it.Ref]++
+	}
+}
+
+// sourceItem is the index of the recalled source ref, or -1.
+func (p *packer) sourceItem(ref string) int {
+	return slices.IndexFunc(p.items, func(it Item) bool { return it.Kind == "source" && it.Ref == ref })
+}
+
+// remove takes back the source at index i: the hits section keeps its
+// heading while another item is under it.
+func (p *packer) remove(i int) {
+	it := p.items[i]
+	p.items = slices.Delete(p.items, i, i+1)
+	if p.cited[it.Ref]--; p.cited[it.Ref] <= 0 {
+		delete(p.cited, it.Ref)
+	}
+	p.total -= it.Tokens + 1
+	h := heading(it.Kind)
+	if !slices.ContainsFunc(p.items, func(o Item) bool { return heading(o.Kind) == h }) {
+		p.total -= headingTokens(h)
+		p.section = ""
+		if len(p.items) > 0 {
+			p.section = heading(p.items[len(p.items)-1].Kind)
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
