@@ -20,6 +20,15 @@ import (
 )
 
 func TestAnswerInContext_Diagnose(t *testing.T) {
+	if q := os.Getenv("AIC_SHOW"); q != "" {
+		set := loadAIC(t, os.Getenv("AIC_DIAG"))
+		res, err := recall.Recall(context.Background(), set.e, recall.Request{Prompt: q, Budget: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d tokens\n%s", res.Tokens, res.Text)
+		return
+	}
 	splits := os.Getenv("AIC_DIAG")
 	if splits == "" {
 		t.Skip("AIC_DIAG names the splits to diagnose")

@@ -40,7 +40,7 @@ func (p *packer) addHits(hits []Hit) {
 // cites; when it does not fit even without them, they stay and it does
 // not come in.
 func (p *packer) addCitingBlock(b Block) {
-	if p.blocks[b.ID] {
+	if p.blocks[b.ID] || p.restates(b) {
 		return
 	}
 	var replaced []Item
@@ -57,6 +57,21 @@ func (p *packer) addCitingBlock(b Block) {
 		p.add(it)
 		p.cited[it.Ref]++
 	}
+}
+
+// restates is true when every turn b cites is already cited by a recalled
+// block: a session's thread block that repeats a fact its person's file
+// holds, or one fact filed twice, says nothing the recall does not.
+func (p *packer) restates(b Block) bool {
+	if len(b.Cites) == 0 {
+		return false
+	}
+	for _, c := range b.Cites {
+		if p.cited[c] == 0 || p.sourceItem(c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sourceItem is the index of the recalled source ref, or -1.
