@@ -1,47 +1,72 @@
 package recall
 
 import (
+	"cmp"
 	"slices"
 	"unicode/utf8"
 )
 
 // addHits packs the search hits in one rank order, blocks and sources
-// alike, then shows the recalled blocks before the recalled sources.
+// alike, then shows the recalled blocks before the recalled sources, each
+// in rank order.
+//
 // Packing every block before any source spent the budget on blocks ranked
-// far below a source that answered the prompt (a rank-1 turn left out for
-// twenty lower blocks of the same person's file; BENCHMARKS.md, "Answer in
-// context: where the misses were"). A source comes in only while no
-// recalled block cites it: a block that cites a recalled source takes its
-// place, so a block and the source it cites are never both recalled. A hit
-// that does not fit leaves room for a shorter one after it.
+// far below a source that answered the prompt: a rank-1 turn was left out
+// for twenty lower blocks of the same person's file (BENCHMARKS.md,
+// "Answer in context: where the misses were").
+//
+// A source comes in only while no recalled block cites it: a block that
+// cites a recalled source takes its place, so a block and the source it
+// cites are never both recalled. A hit that does not fit leaves room for
+// a shorter one after it.
 func (p *packer) addHits(hits []Hit) {
 	first := len(p.items)
 	for _, h := range hits {
-		switch {
-		case h.Block != nil:
-			b := *h.Block
-			// A long block (an old writer's copy of a turn) is shown as
-			// its snippet around the prompt's words.
-			if utf8.RuneCountInString(b.Text) > maxHitRunes && h.Snippet != "" {
-				b.Text = h.Snippet
-			}
-			p.addCitingBlock(b)
-		case h.Kind == "source" && p.cited[h.Ref] == 0:
-			p.addSource(h.SearchResult)
-		}
+		p.addHit(h)
 	}
-	// Distilled blocks first, each kind in rank order.
+	rank := map[string]int{}
+	for i, h := range hits {
+		rank[h.Kind+"\x00"+h.Ref] = i
+	}
 	slices.SortStableFunc(p.items[first:], func(a, b Item) int {
-		return boolInt(a.Kind == "source") - boolInt(b.Kind == "source")
+		if c := boolInt(a.Kind == "source") - boolInt(b.Kind == "source"); c != 0 {
+			return c
+		}
+		return cmp.Compare(rank[hitKind(a)+"\x00"+a.Ref], rank[hitKind(b)+"\x00"+b.Ref])
 	})
+}
+
+// hitKind is the search kind an item came from.
+func hitKind(it Item) string {
+	if it.Kind == "source" {
+		return "source"
+	}
+	return "topic"
+}
+
+// addHit adds a hit's block or source; false when nothing came in.
+func (p *packer) addHit(h Hit) bool {
+	switch {
+	case h.Block != nil:
+		b := *h.Block
+		// A long block (an old writer's copy of a turn) is shown as its
+		// snippet around the prompt's words.
+		if utf8.RuneCountInString(b.Text) > maxHitRunes && h.Snippet != "" {
+			b.Text = h.Snippet
+		}
+		return p.addCitingBlock(b)
+	case h.Kind == "source" && p.cited[h.Ref] == 0:
+		return p.addSource(h.SearchResult)
+	}
+	return false
 }
 
 // addCitingBlock adds a hit's block in place of the recalled sources it
 // cites; when it does not fit even without them, they stay and it does
 // not come in.
-func (p *packer) addCitingBlock(b Block) {
+func (p *packer) addCitingBlock(b Block) bool {
 	if p.blocks[b.ID] || p.restates(b) {
-		return
+		return false
 	}
 	var replaced []Item
 	for _, c := range b.Cites {
@@ -50,13 +75,14 @@ func (p *packer) addCitingBlock(b Block) {
 			p.remove(i)
 		}
 	}
-	if p.addBlock("topic", b) || len(replaced) == 0 {
-		return
+	if p.addBlock("topic", b) {
+		return true
 	}
 	for _, it := range replaced {
 		p.add(it)
 		p.cited[it.Ref]++
 	}
+	return false
 }
 
 // restates is true when every turn b cites is already cited by a recalled

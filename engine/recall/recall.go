@@ -233,21 +233,23 @@ func (p *packer) dropLast() {
 }
 
 // addSource adds a source hit's snippet, said by its speaker.
-func (p *packer) addSource(r result.SearchResult) {
+func (p *packer) addSource(r result.SearchResult) bool {
 	it := Item{Kind: "source", Ref: r.Ref, Path: r.Path, Anchor: r.Anchor, Date: day(r.Time)}
 	text := Clean(r.Snippet)
 	// "Noted.", "ok thanks!": an acknowledgement carries no fact, and its
 	// citation would cost more tokens than it says.
 	if len(strings.Fields(text)) < minSourceWords {
-		return
+		return false
 	}
 	if who := speaker(r); who != "" {
 		text = who + ": " + text
 	}
 	it.Text = line(it, text)
-	if p.add(it) {
-		p.cited[r.Ref]++
+	if !p.add(it) {
+		return false
 	}
+	p.cited[r.Ref]++
+	return true
 }
 
 // add appends it when the fenced whole stays within the budget. Counting
