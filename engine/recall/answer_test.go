@@ -145,8 +145,9 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 
 // aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens:
 // issue 22 §4's 1.25× on dev; on heldout2 (tuned on since round three)
-// a little under the 1.19× it measures, which misses the target.
-var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17}
+// a little under the 1.23× it measures since the hits are packed in one
+// rank order, which still misses the target.
+var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.21}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
