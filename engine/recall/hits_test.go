@@ -130,3 +130,19 @@ func TestRecall_BlockTakesItsSourcesPlace(t *testing.T) {
 		t.Errorf("want one of the two blocks citing t1, got %d:\n%s", blocks, res.Text)
 	}
 }
+
+// TestRecall_ChineseTurnIsNoAcknowledgement: a Chinese sentence has no
+// spaces, and was dropped as a turn of fewer than three words; "周末见！"
+// (see you at the weekend) still is one.
+func TestRecall_ChineseTurnIsNoAcknowledgement(t *testing.T) {
+	turns := map[string]string{"t1": "周末我做红烧肉和清蒸鱼，你们都回来吃饭", "t2": "周末见！"}
+	e := enginetest.Open(t, hitsWorkspace(t, turns, nil))
+	res := recallOf(t, e, recall.Request{Prompt: "妈妈周末要做什么菜?", Budget: 1000})
+	var got []string
+	for _, it := range res.Items {
+		got = append(got, it.Ref)
+	}
+	if len(got) != 1 || got[0] != "chat/texel/t1" {
+		t.Errorf("want the dinner turn alone, got %v:\n%s", got, res.Text)
+	}
+}

@@ -239,7 +239,7 @@ func (p *packer) addSource(r result.SearchResult) bool {
 	text := Clean(r.Snippet)
 	// "Noted.", "ok thanks!": an acknowledgement carries no fact, and its
 	// citation would cost more tokens than it says.
-	if len(strings.Fields(text)) < minSourceWords {
+	if wordCount(text) < minSourceWords {
 		return false
 	}
 	if who := speaker(r); who != "" {
