@@ -45,6 +45,7 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 		}
 		var out strings.Builder
 		missed, asked := 0, 0
+		causes := map[string]int{}
 		for _, c := range set.convs {
 			for _, q := range c.Questions {
 				asked++
@@ -78,16 +79,32 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				best := 0
 				for i, h := range hits {
 					if evidence[h.Ref] || evBlocks[h.Ref] {
 						fmt.Fprintf(&out, "   rank %d %s %s: %.80q\n", i+1, h.Kind, h.Ref, h.Snippet)
+						if best == 0 {
+							best = i + 1
+						}
 					}
 				}
+				// Why: the evidence was among the hits the recall asks
+				// for and did not fit, or it ranked below them, as a
+				// block or (nothing distilled from it) as a turn.
+				why := "not distilled, turn ranks below the hits"
+				switch {
+				case best > 0 && best <= budget/25:
+					why = "among the hits, not packed"
+				case len(evBlocks) > 0:
+					why = "distilled, block ranks below the hits"
+				}
+				causes[why]++
+				fmt.Fprintf(&out, "   why: %s\n", why)
 				for _, it := range res.Items {
 					fmt.Fprintf(&out, "   got %-7s %3d tok %s %.90q\n", it.Kind, it.Tokens, it.Path, it.Text)
 				}
 			}
 		}
-		t.Logf("%s: %d of %d questions missed%s", split, missed, asked, out.String())
+		t.Logf("%s: %d of %d questions missed %v%s", split, missed, asked, causes, out.String())
 	}
 }
