@@ -15,6 +15,7 @@ package recall_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ import (
 	"scriptorium/engine/recall"
 	"scriptorium/engine/writer"
 	"scriptorium/render"
+	"scriptorium/workspace/topic"
 )
 
 var distillDir = filepath.Join("..", "..", "testdata", "distill")
@@ -34,13 +36,14 @@ type aicSet struct {
 	convs []enginetest.DistillConv
 	turns []enginetest.DistillTurn
 	cites map[string][]string // block id -> cited source-ids
+	text  map[string]string   // block id -> its text
 }
 
 func loadAIC(t *testing.T, split string) *aicSet {
 	t.Helper()
 	ctx := context.Background()
 	ds := enginetest.LoadDistillSet(t, distillDir, split)
-	set := &aicSet{convs: ds.Convs, turns: ds.Turns, cites: map[string][]string{}}
+	set := &aicSet{convs: ds.Convs, turns: ds.Turns, cites: map[string][]string{}, text: map[string]string{}}
 	state := filepath.Join(t.TempDir(), "state")
 	ds.Import(t, state)
 	set.e = enginetest.Open(t, state)
@@ -55,6 +58,7 @@ func loadAIC(t *testing.T, split string) *aicSet {
 		_, f, _ := v.Topic(p)
 		defs := f.Definitions()
 		for _, el := range f.Blocks() {
+			set.text[el.BlockID] = recall.Clean(topic.BlockText(el))
 			for _, r := range el.Refs {
 				for _, c := range defs[r.Label].Sources {
 					set.cites[el.BlockID] = append(set.cites[el.BlockID], c.SourceID)
@@ -141,9 +145,9 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 
 // aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens:
 // issue 22 §4's 1.25× on dev; on heldout2 (tuned on since round three)
-// a little under the 1.19× it measures, which misses the target; on
-// heldout3 (tuned on since round four) a little under the 1.12× it
-// measures in round four.
+// a little under what it measures with round four's distiller and the
+// hits packed in one rank order, which misses the target; on heldout3
+// (tuned on since round four) a little under what it measures.
 var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17, "heldout3": 1.10}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
@@ -154,7 +158,12 @@ func TestAnswerInContext(t *testing.T) {
 	const budget = 1000
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	for _, split := range []string{"dev", "heldout2", "heldout3"} {
+	splits := []string{"dev", "heldout2", "heldout3"}
+	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
+	if s := os.Getenv("AIC_SPLITS"); s != "" {
+		splits = strings.Split(s, ",")
+	}
+	for _, split := range splits {
 		set := loadAIC(t, split)
 		ours, bm25 := set.measure(t, budget)
 		for _, kind := range []string{"friends", "assistant", "group", "coding", "all"} {
@@ -164,7 +173,7 @@ func TestAnswerInContext(t *testing.T) {
 			}
 			fmt.Fprintf(&table, "| %s | %s | %d | %.3f | %.3f | %.2f× |\n", split, kind, ours[kind][1], ours.share(kind), bm25.share(kind), ratio)
 		}
-		if got := ours.share("all"); got < aicFloor[split]*bm25.share("all") {
+		if got := ours.share("all"); aicFloor[split] > 0 && got < aicFloor[split]*bm25.share("all") {
 			t.Errorf("%s: answer in context %.3f, less than %.2f× BM25's %.3f", split, got, aicFloor[split], bm25.share("all"))
 		}
 	}

@@ -5,8 +5,9 @@
 // (explain.go), the other half of "what a prompt is given".
 //
 // A recall spends its budget on memory, not on the transcript: distilled
-// blocks come first; a source comes in only when no block in the recall
-// cites it, so never a block together with the source it cites; footnote
+// blocks are shown first; a source comes in only when no block in the
+// recall cites it, so never a block together with the source it cites
+// (hits.go: the hits are packed in the search's one rank order); footnote
 // markers and role prefixes are dropped; each item carries its date and
 // its topic (the citation's path). For a coding session the project's own
 // topic file (topics/projects/<project>.md, the project named by the
@@ -22,7 +23,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"scriptorium/engine"
 	memfence "scriptorium/engine/fence"
@@ -130,25 +130,7 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 			break
 		}
 	}
-	// Distilled blocks first, in rank order; then the sources no recalled
-	// block cites, in rank order. A hit that does not fit leaves room for
-	// a shorter one after it.
-	for _, h := range m.Hits {
-		if h.Block != nil {
-			b := *h.Block
-			// A long block (an old writer's copy of a turn) is shown as
-			// its snippet around the prompt's words.
-			if utf8.RuneCountInString(b.Text) > maxHitRunes && h.Snippet != "" {
-				b.Text = h.Snippet
-			}
-			p.addBlock("topic", b)
-		}
-	}
-	for _, h := range m.Hits {
-		if h.Kind == "source" && p.cited[h.Ref] == 0 {
-			p.addSource(h.SearchResult)
-		}
-	}
+	p.addHits(m.Hits)
 	if len(p.items) == 0 {
 		return res, nil
 	}
@@ -252,21 +234,23 @@ func (p *packer) dropLast() {
 }
 
 // addSource adds a source hit's snippet, said by its speaker.
-func (p *packer) addSource(r result.SearchResult) {
+func (p *packer) addSource(r result.SearchResult) bool {
 	it := Item{Kind: "source", Ref: r.Ref, Path: r.Path, Anchor: r.Anchor, Date: day(r.Time)}
 	text := Clean(r.Snippet)
 	// "Noted.", "ok thanks!": an acknowledgement carries no fact, and its
 	// citation would cost more tokens than it says.
-	if len(strings.Fields(text)) < minSourceWords {
-		return
+	if wordCount(text) < minSourceWords {
+		return false
 	}
 	if who := speaker(r); who != "" {
 		text = who + ": " + text
 	}
 	it.Text = line(it, text)
-	if p.add(it) {
-		p.cited[r.Ref]++
+	if !p.add(it) {
+		return false
 	}
+	p.cited[r.Ref]++
+	return true
 }
 
 // add appends it when the fenced whole stays within the budget. Counting
