@@ -66,7 +66,7 @@ func checkSegments(path string) error {
 	if err != nil {
 		return fmt.Errorf("read segments: %w", err)
 	}
-	buf := make([]byte, 1<<20)
+	var buf []byte // made at the first segment checked: a verified index needs none
 	known := readVerified(path)
 	rec := map[string]segSig{}
 	changed := false
@@ -83,6 +83,9 @@ func checkSegments(path string) error {
 		if s, ok := known[e.Name()]; ok && s == sig && sig.ctime != 0 {
 			rec[e.Name()] = s
 			continue
+		}
+		if buf == nil {
+			buf = make([]byte, 1<<20)
 		}
 		if err := checkSegment(p, buf); err != nil {
 			return fmt.Errorf("segment %s: %w", e.Name(), err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
@@ -23,10 +24,32 @@ import (
 // firstRead is the first prefix read; each further read doubles it.
 const firstRead = 64 << 10
 
+// frameTexts is the content of the first frame of each anchor in the
+// archive at path, read by readFramesIfSig into *buf (reused from one
+// archive to the next: a fresh buffer per archive was a cold recall's
+// largest allocation, its pages faulted in and cleared again for every
+// hit file). An anchor not found has no entry.
+func frameTexts(path string, want manifest.Sig, anchors []string, buf *[]byte) (map[string]string, bool) {
+	data, ok := readFramesIfSig(path, want, anchors, buf)
+	if !ok {
+		return nil, false
+	}
+	texts := make(map[string]string, len(anchors))
+	for _, a := range anchors {
+		if f, ok := archive.FindFrame(data, a); ok {
+			// A frame's strings alias data, which the next archive
+			// overwrites.
+			texts[a] = strings.Clone(f.Content)
+		}
+	}
+	return texts, true
+}
+
 // readFramesIfSig reads the archive at path if it is still the version
 // whose signature is want, as far as the first frame of every anchor; the
 // whole file if one is missing. ok is false when it is not that version.
-func readFramesIfSig(path string, want manifest.Sig, anchors []string) ([]byte, bool) {
+// The bytes are read into *into, grown when it is too small.
+func readFramesIfSig(path string, want manifest.Sig, anchors []string, into *[]byte) ([]byte, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
@@ -38,7 +61,10 @@ func readFramesIfSig(path string, want manifest.Sig, anchors []string) ([]byte, 
 	// One buffer of the whole size, filled as far as needed: a large
 	// allocation takes fresh pages, which are touched only as they are read.
 	size := int(want.Size)
-	buf := make([]byte, size)
+	if cap(*into) < size {
+		*into = make([]byte, size)
+	}
+	buf := (*into)[:size]
 	for n := 0; n < size; {
 		next := min(size, max(2*n, firstRead))
 		if _, err := io.ReadFull(f, buf[n:next]); err != nil {
