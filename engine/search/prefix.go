@@ -58,15 +58,19 @@ func readFramesIfSig(path string, want manifest.Sig, anchors []string, into *[]b
 	if fi, err := f.Stat(); err != nil || manifest.SigOf(fi) != want {
 		return nil, false
 	}
-	// One buffer of the whole size, filled as far as needed: a large
-	// allocation takes fresh pages, which are touched only as they are read.
+	// The buffer grows only as far as it is read: a large allocation is
+	// cleared whole when its memory is reused.
 	size := int(want.Size)
-	if cap(*into) < size {
-		*into = make([]byte, size)
-	}
-	buf := (*into)[:size]
+	buf := (*into)[:0]
 	for n := 0; n < size; {
 		next := min(size, max(2*n, firstRead))
+		if cap(buf) < next {
+			grown := make([]byte, min(size, max(next, 2*cap(buf))))
+			copy(grown, buf[:n])
+			buf = grown
+			*into = grown
+		}
+		buf = buf[:next]
 		if _, err := io.ReadFull(f, buf[n:next]); err != nil {
 			return nil, false // shorter than its signature says
 		}
