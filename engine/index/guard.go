@@ -11,6 +11,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
 )
 
 // ErrCorrupt is returned when the index on disk turns out to be damaged
@@ -132,4 +135,16 @@ func checkSegment(p string, buf []byte) error {
 		return fmt.Errorf("checksum mismatch (stored %08x, content %08x)", binary.BigEndian.Uint32(want[:]), got)
 	}
 	return nil
+}
+
+// probeQuery looks up a term no document holds (analysed terms have no
+// NUL) in the dictionary of every field a search scores or filters on.
+func probeQuery() query.Query {
+	var qs []query.Query
+	for _, f := range []string{fieldText, fieldWho, fieldCtx, fieldDate, fieldKind, fieldPrefix, fieldSpeaker} {
+		q := bleve.NewTermQuery("\x00")
+		q.SetField(f)
+		qs = append(qs, q)
+	}
+	return bleve.NewDisjunctionQuery(qs...)
 }
