@@ -42,8 +42,9 @@
 #   SCALE_REUSE=1 measures a size's work dir warmed by an earlier run as it is
 #   (no copy, no warm-up; the earlier warm-up's figures are reported)
 #   SCALE_BASE_CLI=PATH times a second build (say main's) beside this one in
-#   the same run: each search and prompt-path row is measured for both,
-#   the base's rows marked "(base)"
+#   the same run: each search and prompt-path row is measured for both
+#   (alone only: the resident daemon is this build's), the base's rows
+#   marked "(base)"
 #   SCALE_VERBS=0 skips the verbs and the update
 set -euo pipefail
 
@@ -142,6 +143,9 @@ ppair() {
 	local head_=("$@")
 	for b in "${!build_bins[@]}"; do
 		mark=${build_marks[$b]} bin_=${build_bins[$b]}
+		# The daemon is this build's: another build's client is not served
+		# by it (the socket serves the same binary only).
+		if [ -n "$mark" ] && [ "$1" = resident ]; then continue; fi
 		args_=()
 		local a
 		for a in "${head_[@]}"; do
