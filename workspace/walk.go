@@ -80,19 +80,60 @@ type mdWalk struct {
 }
 
 // walkMarkdown walks the tree at p; top says p is root/sub itself (which
-// may be missing).
+// may be missing). It visits what filepath.WalkDir would, in its order,
+// but stats each file relative to its open directory (statAt): WalkDir's
+// lstat of the full path walked every component of it again in the
+// kernel, most of a cold recall's stat walk (issue 26's profile).
 func walkMarkdown(root, sub, p string, top bool) *mdWalk {
 	w := &mdWalk{}
-	w.err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && top && q == p {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		return w.visit(root, sub, q, d)
-	})
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist) && top:
+	case err != nil:
+		w.err = err
+	case !fi.IsDir():
+		w.err = w.visit(root, sub, p, fs.FileInfoToDirEntry(fi))
+	default:
+		w.err = w.dir(root, sub, p, top)
+	}
 	return w
+}
+
+// dir visits the directory p's entries, depth first in name order.
+func (w *mdWalk) dir(root, sub, p string, top bool) error {
+	d, err := os.Open(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && top {
+			return nil
+		}
+		return err
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	rel, _ := filepath.Rel(root, p)
+	rel = filepath.ToSlash(rel) + "/"
+	for _, ent := range entries {
+		q := filepath.Join(p, ent.Name())
+		switch {
+		case ent.IsDir():
+			if err := w.dir(root, sub, q, false); err != nil {
+				return err
+			}
+		case ent.Type().IsRegular() && strings.HasSuffix(ent.Name(), ".md"):
+			f := Listed{Path: rel + ent.Name()}
+			if fi, err := statAt(d, p, ent.Name()); err == nil {
+				f.Info = fi
+			}
+			w.files = append(w.files, f)
+		default:
+			_ = w.visit(root, sub, q, ent) // a stray
+		}
+	}
+	return nil
 }
 
 // visit classifies one entry of the walk.

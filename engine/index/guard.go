@@ -11,6 +11,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
 )
 
 // ErrCorrupt is returned when the index on disk turns out to be damaged
@@ -66,7 +69,7 @@ func checkSegments(path string) error {
 	if err != nil {
 		return fmt.Errorf("read segments: %w", err)
 	}
-	buf := make([]byte, 1<<20)
+	var buf []byte // made at the first segment checked: a verified index needs none
 	known := readVerified(path)
 	rec := map[string]segSig{}
 	changed := false
@@ -83,6 +86,9 @@ func checkSegments(path string) error {
 		if s, ok := known[e.Name()]; ok && s == sig && sig.ctime != 0 {
 			rec[e.Name()] = s
 			continue
+		}
+		if buf == nil {
+			buf = make([]byte, 1<<20)
 		}
 		if err := checkSegment(p, buf); err != nil {
 			return fmt.Errorf("segment %s: %w", e.Name(), err)
@@ -129,4 +135,16 @@ func checkSegment(p string, buf []byte) error {
 		return fmt.Errorf("checksum mismatch (stored %08x, content %08x)", binary.BigEndian.Uint32(want[:]), got)
 	}
 	return nil
+}
+
+// probeQuery looks up a term no document holds (analysed terms have no
+// NUL) in the dictionary of every field a search scores or filters on.
+func probeQuery() query.Query {
+	var qs []query.Query
+	for _, f := range []string{fieldText, fieldWho, fieldCtx, fieldDate, fieldKind, fieldPrefix, fieldSpeaker} {
+		q := bleve.NewTermQuery("\x00")
+		q.SetField(f)
+		qs = append(qs, q)
+	}
+	return bleve.NewDisjunctionQuery(qs...)
 }

@@ -95,11 +95,12 @@ func listFingerprint(root string, promoted map[string]bool) (map[string]manifest
 }
 
 // hitFiles are the files holding a search's hits, read as the stat walk
-// saw them: topic files parsed, v2 archives kept as bytes (FindFrame reads
-// the one record needed), legacy archives parsed.
+// saw them: topic files parsed, of v2 archives the content of the hits'
+// frames by anchor (FindFrame reads the records needed), legacy archives
+// parsed.
 type hitFiles struct {
 	topics map[string]*topic.File
-	v2     map[string][]byte
+	v2     map[string]map[string]string
 	legacy map[string][]archive.LegacyRecord
 }
 
@@ -107,8 +108,9 @@ type hitFiles struct {
 // still the version the stat walk saw (otherwise the index may describe
 // another version, and ok is false).
 func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit) (*hitFiles, bool) {
-	hf := &hitFiles{topics: map[string]*topic.File{}, v2: map[string][]byte{}, legacy: map[string][]archive.LegacyRecord{}}
+	hf := &hitFiles{topics: map[string]*topic.File{}, v2: map[string]map[string]string{}, legacy: map[string][]archive.LegacyRecord{}}
 	anchors := map[string][]string{} // per v2 archive, its hits' anchors
+	var buf []byte                   // the v2 archives' bytes, one after the other
 	for _, h := range hits {
 		if _, _, v2, inLayout := archive.PathParts(h.Path); inLayout && v2 && h.Kind == index.KindSource {
 			anchors[h.Path] = append(anchors[h.Path], h.Anchor)
@@ -125,7 +127,7 @@ func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit)
 		path := filepath.Join(root, filepath.FromSlash(h.Path))
 		if as := anchors[h.Path]; len(as) > 0 {
 			// Read only as far as the hits' frames (prefix.go).
-			if hf.v2[h.Path], ok = readFramesIfSig(path, want, as); !ok {
+			if hf.v2[h.Path], ok = frameTexts(path, want, as, &buf); !ok {
 				return nil, false
 			}
 			continue
@@ -143,7 +145,7 @@ func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit)
 		case !inLayout:
 			return nil, false
 		case v2:
-			hf.v2[h.Path] = data
+			return nil, false // a v2 archive's hits are all sources, read above
 		default:
 			hf.legacy[h.Path] = archive.ParseLegacy(data)
 		}
@@ -180,11 +182,8 @@ func (hf *hitFiles) text(h index.Hit) string {
 		}
 		return ""
 	}
-	if data, ok := hf.v2[h.Path]; ok {
-		if f, ok := archive.FindFrame(data, h.Anchor); ok {
-			return f.Content
-		}
-		return ""
+	if texts, ok := hf.v2[h.Path]; ok {
+		return texts[h.Anchor]
 	}
 	provider, thread, _, _ := archive.PathParts(h.Path)
 	for _, r := range hf.legacy[h.Path] {

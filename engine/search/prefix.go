@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 
 	"scriptorium/workspace/archive"
 	"scriptorium/workspace/manifest"
@@ -23,10 +24,32 @@ import (
 // firstRead is the first prefix read; each further read doubles it.
 const firstRead = 64 << 10
 
+// frameTexts is the content of the first frame of each anchor in the
+// archive at path, read by readFramesIfSig into *buf (reused from one
+// archive to the next: a fresh buffer per archive was a cold recall's
+// largest allocation, its pages faulted in and cleared again for every
+// hit file). An anchor not found has no entry.
+func frameTexts(path string, want manifest.Sig, anchors []string, buf *[]byte) (map[string]string, bool) {
+	data, ok := readFramesIfSig(path, want, anchors, buf)
+	if !ok {
+		return nil, false
+	}
+	texts := make(map[string]string, len(anchors))
+	for _, a := range anchors {
+		if f, ok := archive.FindFrame(data, a); ok {
+			// A frame's strings alias data, which the next archive
+			// overwrites.
+			texts[a] = strings.Clone(f.Content)
+		}
+	}
+	return texts, true
+}
+
 // readFramesIfSig reads the archive at path if it is still the version
 // whose signature is want, as far as the first frame of every anchor; the
 // whole file if one is missing. ok is false when it is not that version.
-func readFramesIfSig(path string, want manifest.Sig, anchors []string) ([]byte, bool) {
+// The bytes are read into *into, grown when it is too small.
+func readFramesIfSig(path string, want manifest.Sig, anchors []string, into *[]byte) ([]byte, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
@@ -35,12 +58,19 @@ func readFramesIfSig(path string, want manifest.Sig, anchors []string) ([]byte, 
 	if fi, err := f.Stat(); err != nil || manifest.SigOf(fi) != want {
 		return nil, false
 	}
-	// One buffer of the whole size, filled as far as needed: a large
-	// allocation takes fresh pages, which are touched only as they are read.
+	// The buffer grows only as far as it is read: a large allocation is
+	// cleared whole when its memory is reused.
 	size := int(want.Size)
-	buf := make([]byte, size)
+	buf := (*into)[:0]
 	for n := 0; n < size; {
 		next := min(size, max(2*n, firstRead))
+		if cap(buf) < next {
+			grown := make([]byte, min(size, max(next, 2*cap(buf))))
+			copy(grown, buf[:n])
+			buf = grown
+			*into = grown
+		}
+		buf = buf[:next]
 		if _, err := io.ReadFull(f, buf[n:next]); err != nil {
 			return nil, false // shorter than its signature says
 		}

@@ -65,7 +65,8 @@ func TestReadFramesIfSig_AsTheWholeFile(t *testing.T) {
 		for _, i := range want {
 			anchors = append(anchors, anchor(i))
 		}
-		got, ok := readFramesIfSig(p, sig, anchors)
+		var buf []byte
+		got, ok := readFramesIfSig(p, sig, anchors, &buf)
 		if !ok {
 			t.Fatalf("%v: not read", want)
 		}
@@ -80,12 +81,58 @@ func TestReadFramesIfSig_AsTheWholeFile(t *testing.T) {
 			t.Errorf("%v: read %d of %d bytes for an early frame", want, len(got), len(data))
 		}
 	}
-	if got, ok := readFramesIfSig(p, sig, []string{"source-00000000"}); !ok || len(got) != len(data) {
+	var buf []byte
+	if got, ok := readFramesIfSig(p, sig, []string{"source-00000000"}, &buf); !ok || len(got) != len(data) {
 		t.Fatalf("a missing anchor: %d bytes, %v; want the whole file", len(got), ok)
 	}
 	stale := sig
 	stale.MtimeNS++
-	if _, ok := readFramesIfSig(p, stale, []string{anchor(0)}); ok {
+	if _, ok := readFramesIfSig(p, stale, []string{anchor(0)}, &buf); ok {
 		t.Fatal("read a file whose signature is not the one given")
+	}
+}
+
+// frameTexts reads archive after archive into one buffer: the texts taken
+// from the first are still its own once the second has overwritten the
+// buffer (a frame's strings alias the bytes they were found in).
+func TestFrameTexts_BufferReused(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	write := func(name, word string) (string, manifest.Sig) {
+		var recs []archive.Record
+		for i := range 50 {
+			recs = append(recs, archive.Record{SourceID: fmt.Sprintf("slack/%s/m%02d", name, i), Role: "user", Time: t0, Content: fmt.Sprintf("%s %d", word, i)})
+		}
+		data, _, err := archive.Append(nil, recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name+".md")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, manifest.SigOf(fi)
+	}
+	pa, sa := write("a", "apple")
+	pb, sb := write("b", "berry")
+	var buf []byte
+	aa, ab := archive.AnchorFor("slack/a/m07"), archive.AnchorFor("slack/b/m07")
+	ta, ok := frameTexts(pa, sa, []string{aa, "source-00000000"}, &buf)
+	if !ok {
+		t.Fatal("a not read")
+	}
+	tb, ok := frameTexts(pb, sb, []string{ab}, &buf)
+	if !ok {
+		t.Fatal("b not read")
+	}
+	if ta[aa] != "apple 7" || tb[ab] != "berry 7" {
+		t.Errorf("texts %q and %q, want \"apple 7\" and \"berry 7\"", ta[aa], tb[ab])
+	}
+	if _, ok := ta["source-00000000"]; ok || len(ta) != 1 {
+		t.Errorf("a missing anchor has a text: %v", ta)
 	}
 }

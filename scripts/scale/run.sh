@@ -41,6 +41,11 @@
 #   SCALE_TIMEOUT=2m  SCALE_LONG_TIMEOUT=20m
 #   SCALE_REUSE=1 measures a size's work dir warmed by an earlier run as it is
 #   (no copy, no warm-up; the earlier warm-up's figures are reported)
+#   SCALE_BASE_CLI=PATH times a second build (say main's) beside this one in
+#   the same run: each search and prompt-path row is measured for both
+#   (alone only: the resident daemon is this build's), the base's rows
+#   marked "(base)"
+#   SCALE_VERBS=0 skips the verbs and the update
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +69,12 @@ log "building into $bin"
 	go build -o "$bin/measure" ./scripts/scale/measure)
 cli=$bin/scriptorium
 m=$bin/measure
+base_cli=${SCALE_BASE_CLI:-}
+if [ -n "$base_cli" ]; then base_cli=$(cd "$(dirname "$base_cli")" && pwd)/$(basename "$base_cli"); fi
+# What each search and prompt-path row times: this build, and the base
+# build when one is given (its rows marked).
+build_bins=("$cli") build_marks=("")
+if [ -n "$base_cli" ]; then build_bins+=("$base_cli") build_marks+=("(base)"); fi
 version=$("$bin/gen" -version)
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -100,15 +111,18 @@ pair() { # label query-args… ::: grep-dirs…
 	while [ "$1" != ":::" ]; do args+=("$1") && shift; done
 	shift
 	dirs=("$@")
-	log "$label: search $name vs grep -rlF $word ($runs runs each)"
-	local r
-	r=$("$m" pair -runs "$runs" -timeout "$timeout" -base-ok 0,1 -- \
-		"$cli" --state "$state" search "${args[@]}" --json ::: grep -rlF -- "$word" "${dirs[@]}")
-	read -r p50 p95 g50 g95 x rss files _ <<<"$r"
-	local target="—" rss_target="—"
-	if [ "$n" -eq 100000 ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
-	if [ "$n" -eq 1000000 ]; then target="≤ 0.1: $(verdict "$x" 0.1)" rss_target="≤ 1024: $(verdict "$rss" 1024)"; fi
-	echo "| $label | $name | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $rss ($rss_target) | $files |" >>"$t_search"
+	local r mark bin_ b
+	for b in "${!build_bins[@]}"; do
+		mark=${build_marks[$b]} bin_=${build_bins[$b]}
+		log "$label: search $name $mark vs grep -rlF $word ($runs runs each)"
+		r=$("$m" pair -runs "$runs" -timeout "$timeout" -base-ok 0,1 -- \
+			"$bin_" --state "$state" search "${args[@]}" --json ::: grep -rlF -- "$word" "${dirs[@]}")
+		read -r p50 p95 g50 g95 x rss files _ <<<"$r"
+		local target="—" rss_target="—"
+		if [ "$n" -eq 100000 ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
+		if [ "$n" -eq 1000000 ]; then target="≤ 0.1: $(verdict "$x" 0.1)" rss_target="≤ 1024: $(verdict "$rss" 1024)"; fi
+		echo "| $label | $name${mark:+ $mark} | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $rss ($rss_target) | $files |" >>"$t_search"
+	done
 }
 # rarest prints the word of a query found in the fewest files under the
 # dirs (case-insensitive, as the prompt path's grep baseline searches).
@@ -122,8 +136,28 @@ rarest() { # query dirs…
 	printf %s "$best"
 }
 # ppair times one prompt-path command against grep -rliF of the rarest
-# word: ppair MODE NAME WORD [-stdin FILE] -- CMD…
+# word: ppair MODE NAME WORD [-stdin FILE] -- CMD… (CMD's first word "@cli"
+# is each build in turn).
 ppair() {
+	local mark bin_ b args_=()
+	local head_=("$@")
+	for b in "${!build_bins[@]}"; do
+		mark=${build_marks[$b]} bin_=${build_bins[$b]}
+		# The daemon is this build's: another build's client is not served
+		# by it (the socket serves the same binary only).
+		if [ -n "$mark" ] && [ "$1" = resident ]; then continue; fi
+		args_=()
+		local a
+		for a in "${head_[@]}"; do
+			if [ "$a" = "@cli" ]; then a=$bin_; fi
+			args_+=("$a")
+		done
+		ppair1 "$mark" "${args_[@]}"
+	done
+}
+ppair1() {
+	local mark=$1
+	shift
 	local mode=$1 name=$2 word=$3
 	shift 3
 	local opts=()
@@ -136,7 +170,7 @@ ppair() {
 	read -r p50 p95 g50 g95 x rss files cpu gcpu cx <<<"$r"
 	if [ "$n" -eq 100000 ] && [ "$mode" = alone ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
 	if [ "$n" -eq 100000 ] && [ "$mode" = resident ]; then target="≤ 0.3: $(verdict "$x" 0.3)"; fi
-	echo "| $label | $name | $mode | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $cpu / $gcpu = $cx | $rss ($rss_target) | $files |" >>"$t_recall"
+	echo "| $label | $name${mark:+ $mark} | $mode | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $cpu / $gcpu = $cx | $rss ($rss_target) | $files |" >>"$t_recall"
 }
 # prompt_path times recall and the hook for the queries $recall_at (mode:
 # alone, or resident while a daemon serves the socket).
@@ -153,9 +187,9 @@ prompt_path() { # mode
 		if ! "$cli" hook claude-code --state "$state" <"$ev" | grep -q additionalContext; then
 			echo "| $label | \`$q\` (hook) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — | — |" >>"$t_recall"
 		else
-			ppair "$mode" "\`$q\` (hook)" "$w" -stdin "$ev" -- "$cli" hook claude-code --state "$state"
+			ppair "$mode" "\`$q\` (hook)" "$w" -stdin "$ev" -- @cli hook claude-code --state "$state"
 		fi
-		ppair "$mode" "\`$q\` (recall)" "$w" -- "$cli" --state "$state" recall "$q" --json
+		ppair "$mode" "\`$q\` (recall)" "$w" -- @cli --state "$state" recall "$q" --json
 	done
 }
 # verb runs one CLI verb $verb_runs times: verb NAME ARGS…
@@ -253,27 +287,29 @@ for n in "${sizes[@]}"; do
 	fi
 	unset LC_ALL
 
-	block=$(grep -oE '\^[0-9a-f]{8}$' "$state/memory/${edits[0]}" | head -1)
-	verb status status --json
-	verb verify verify --json
-	verb search search "${queries[0]}" --json
-	verb "get ^block" get "$block" --json
-	verb "get source" get "${cites[0]}" --json
-	verb pending pending --json
-	verb history history --json
-	verb core core --json
-	rev=$("$cli" --state "$state" status --json | grep -o '"revision": *[0-9]*' | head -1 | grep -o '[0-9]*$')
-	"$m" txn -manifest "$manifest" -revision "$rev" >"$work/n$n/txn.json"
-	verb_runs_saved=$verb_runs verb_runs=1
-	if [ "$reuse" = 1 ] && [ -f "$work/n$n/updated" ]; then
-		# The earlier run appended this very block: the engine would rightly
-		# reject it as a duplicate now.
-		echo "| $label | \`update (one block)\` | not re-run (SCALE_REUSE: applied by the earlier run) | — |" >>"$t_verbs"
-	else
-		verb "update (one block)" update "$work/n$n/txn.json" --json
-		: >"$work/n$n/updated"
+	if [ "${SCALE_VERBS:-1}" = 1 ]; then
+		block=$(grep -oE '\^[0-9a-f]{8}$' "$state/memory/${edits[0]}" | head -1)
+		verb status status --json
+		verb verify verify --json
+		verb search search "${queries[0]}" --json
+		verb "get ^block" get "$block" --json
+		verb "get source" get "${cites[0]}" --json
+		verb pending pending --json
+		verb history history --json
+		verb core core --json
+		rev=$("$cli" --state "$state" status --json | grep -o '"revision": *[0-9]*' | head -1 | grep -o '[0-9]*$')
+		"$m" txn -manifest "$manifest" -revision "$rev" >"$work/n$n/txn.json"
+		verb_runs_saved=$verb_runs verb_runs=1
+		if [ "$reuse" = 1 ] && [ -f "$work/n$n/updated" ]; then
+			# The earlier run appended this very block: the engine would rightly
+			# reject it as a duplicate now.
+			echo "| $label | \`update (one block)\` | not re-run (SCALE_REUSE: applied by the earlier run) | — |" >>"$t_verbs"
+		else
+			verb "update (one block)" update "$work/n$n/txn.json" --json
+			: >"$work/n$n/updated"
+		fi
+		verb_runs=$verb_runs_saved
 	fi
-	verb_runs=$verb_runs_saved
 done
 
 if [ "${SCALE_WRITER:-1}" = 1 ]; then
@@ -293,7 +329,7 @@ out=$work/results.md
 {
 	echo "Scale run of $started, commit \`$commit\`, generator version $version, $(nproc) CPUs, $(go version | cut -d' ' -f3)."
 	echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after."
-	echo "Command: \`SCALE_RUNS=$runs SCALE_VERB_RUNS=$verb_runs SCALE_QUERIES=\"$queries_at\" SCALE_WRITER=${SCALE_WRITER:-1} bash scripts/scale/run.sh ${sizes[*]}\`."
+	echo "Command: \`SCALE_RUNS=$runs SCALE_VERB_RUNS=$verb_runs SCALE_QUERIES=\"$queries_at\" SCALE_WRITER=${SCALE_WRITER:-1} SCALE_VERBS=${SCALE_VERBS:-1}${base_cli:+ SCALE_BASE_CLI=$base_cli} bash scripts/scale/run.sh ${sizes[*]}\`."
 	echo
 	echo "| N | generate (time / peak RSS) | Markdown MiB | first \`verify\` (open) | first \`search\` (index build) | index after (\`status --json\`) |"
 	echo "| --- | --- | --- | --- | --- | --- |"
