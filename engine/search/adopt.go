@@ -24,7 +24,7 @@ func AdoptCopiedIndex(ctx context.Context, e *engine.Engine) error {
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer done(false)
 	// Every file of a fresh copy is racy (just written), but its bytes are
 	// the original's, which the index describes: record none as racy, as a
 	// build long after the files were written would.

@@ -64,7 +64,7 @@ func BenchmarkFirstBuild(b *testing.B) {
 			b.Fatalf("first sync: rebuilt %v, %v", rebuilt, err)
 		}
 		n, _ := ix.Count()
-		done()
+		done(false)
 		b.StopTimer()
 		b.ReportMetric(float64(peak()>>20), "peak-heap-MiB")
 		b.ReportMetric(float64(n), "docs")

@@ -241,7 +241,7 @@ func TestColdSearch_DamagedRecord(t *testing.T) {
 	if err := ix.SetMeta(index.RacyKey, "{garbage"); err != nil {
 		t.Fatal(err)
 	}
-	done()
+	done(false)
 	res, err := e.Search(context.Background(), result.SearchQuery{Text: "cello"})
 	e.Close()
 	if err != nil || len(res) != 1 {

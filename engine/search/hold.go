@@ -122,14 +122,15 @@ func (h *writeHold) keep(dir string, ix *index.Index) {
 	go h.poll(dir, h.stop)
 }
 
-// release ends the caller's use of the kept handle.
-func (h *writeHold) release() {
+// release ends the caller's use of the kept handle, closing it first
+// when close is set.
+func (h *writeHold) release(close bool) {
+	if close {
+		h.closeLocked()
+	}
 	h.used = time.Now()
 	h.mu.Unlock()
 }
-
-// unlock ends a take that found no handle and opened none.
-func (h *writeHold) unlock() { h.mu.Unlock() }
 
 func (h *writeHold) closeLocked() {
 	if h.ix == nil {

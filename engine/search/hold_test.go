@@ -23,11 +23,10 @@ func holdLonger(t *testing.T) {
 func appendFact(t *testing.T, e *engine.Engine, text, id string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := e.Status(ctx)
+	rev, err := e.Revision()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev := st.Revision
 	content := "\n" + text + " ^" + id + "\n"
 	if _, err := e.Update(ctx, result.Transaction{BaseRevision: &rev, Edits: []result.Edit{{Op: "append", Path: "topics/facts.md", Content: &content}}}); err != nil {
 		t.Fatal(err)
@@ -46,6 +45,9 @@ func TestHold_InstallsShareOneOpen(t *testing.T) {
 	defer e.Close()
 	for i := range 4 {
 		appendFact(t, e, fmt.Sprintf("The owner bought lamp%d today.", i), fmt.Sprintf("000001%02x", i))
+		if _, err := e.Status(context.Background()); err != nil { // a writable use between installs
+			t.Fatal(err)
+		}
 	}
 	st := stateOf(e)
 	st.hold.mu.Lock()

@@ -59,7 +59,7 @@ func indexIDs(t *testing.T, e *engine.Engine) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer done()
+	defer done(false)
 	docs, err := ix.DocsIn(append(append([]string(nil), s.TopicPaths()...), s.ArchivePaths()...))
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +313,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	if _, err := stateOf(e).searchAsItStands(ix, s, iq); err != nil {
 		t.Fatalf("the answer as the index stands: %v", err)
 	}
-	done()
+	done(false)
 	first := StatsOf(e).Resynced
 	if first == 0 || StatsOf(e).Rebuilds != 0 {
 		t.Fatalf("cut short: %d documents re-indexed, %d rebuilds", first, StatsOf(e).Rebuilds)

@@ -37,7 +37,7 @@ func TestFirstBuild_StreamedAsWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer done()
+	defer done(false)
 	for _, q := range m.Queries {
 		a, err := whole.Search(index.Query{Text: q, Limit: 25})
 		if err != nil {

@@ -19,32 +19,31 @@ import (
 // otherwise updated incrementally after every install (Installed).
 
 // openIndex opens the index for writing, waiting up to a second for
-// another handle, or takes the handle the last install kept (hold.go).
-// done ends the use; the handle stays open for the next writable use
-// until someone else wants the index or it is idle.
-func (st *state) openIndex() (ix *index.Index, done func(), err error) {
+// another handle, or takes the handle an install kept (hold.go). done
+// ends the use: an install (keep) keeps the handle for the next one; any
+// other use leaves a kept handle kept and closes one it opened.
+func (st *state) openIndex() (ix *index.Index, done func(keep bool), err error) {
 	// A writable handle needs every reader gone: ours now, the others'
 	// within a poll (reader.go).
 	st.reader.close()
 	st.kept.drop()
-	done = st.hold.release
 	if ix := st.hold.take(st.dir); ix != nil {
-		return ix, done, nil
+		return ix, func(bool) { st.hold.release(false) }, nil
 	}
 	announceWrite(st.dir)
 	ix, err = openWaiting(st.dir, index.Options{LockTimeout: time.Second}, announceWrite)
 	if errors.Is(err, index.ErrLocked) {
-		st.hold.unlock()
+		st.hold.release(true)
 		return nil, nil, &errcode.Error{Code: errcode.LockBusy, Message: "the search index is in use by another process; try again", Err: err}
 	}
 	if err != nil {
-		st.hold.unlock()
+		st.hold.release(true)
 		// The index names the operation and its directory ("open index
 		// /x/.scriptorium/index: …"); another prefix would only repeat it.
 		return nil, nil, &errcode.Error{Code: errcode.IO, Message: err.Error(), Err: err}
 	}
 	st.hold.keep(st.dir, ix)
-	return ix, done, nil
+	return ix, func(keep bool) { st.hold.release(!keep) }, nil
 }
 
 // openShared opens the index for reading beside other readers, first
@@ -109,7 +108,7 @@ func (service) Installed(ctx context.Context, e *engine.Engine, before *engine.C
 	if err != nil {
 		return
 	}
-	defer done()
+	defer done(true)
 	if before == nil || !ix.Describes(before.Fingerprint(), before.Content) {
 		_, _ = st.syncIndex(ctx, ix, after)
 		return
@@ -143,7 +142,7 @@ func (service) Rebuild(ctx context.Context, e *engine.Engine, c engine.Corpus) e
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer done(false)
 	return st.rebuild(ix, c, "rebuild search index")
 }
 
@@ -157,7 +156,7 @@ func (service) IndexState(e *engine.Engine, fp string, content func(string) ([]b
 	if err != nil {
 		return st
 	}
-	defer done()
+	defer done(false)
 	if n, err := ix.Count(); err == nil {
 		st.Documents = n
 	}
@@ -188,7 +187,7 @@ func (st *state) searchIndex(ctx context.Context, e *engine.Engine, c engine.Cor
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(false)
 	for attempt := 1; ; attempt++ {
 		_, err := st.syncIndex(ctx, ix, c)
 		if errors.Is(err, errSyncCutShort) {
