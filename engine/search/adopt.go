@@ -20,11 +20,11 @@ func AdoptCopiedIndex(ctx context.Context, e *engine.Engine) error {
 		return err
 	}
 	st := stateOf(e)
-	ix, err := st.openIndex()
+	ix, done, err := st.openIndex()
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	defer done(false)
 	// Every file of a fresh copy is racy (just written), but its bytes are
 	// the original's, which the index describes: record none as racy, as a
 	// build long after the files were written would.

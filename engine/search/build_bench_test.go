@@ -56,7 +56,7 @@ func BenchmarkFirstBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 		st := stateOf(e)
-		ix, err := st.openIndex()
+		ix, done, err := st.openIndex()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func BenchmarkFirstBuild(b *testing.B) {
 			b.Fatalf("first sync: rebuilt %v, %v", rebuilt, err)
 		}
 		n, _ := ix.Count()
-		_ = ix.Close()
+		done(false)
 		b.StopTimer()
 		b.ReportMetric(float64(peak()>>20), "peak-heap-MiB")
 		b.ReportMetric(float64(n), "docs")

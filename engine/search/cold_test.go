@@ -234,14 +234,14 @@ func TestColdSearch_DamagedRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := stateOf(e).openIndex()
+	ix, done, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := ix.SetMeta(index.RacyKey, "{garbage"); err != nil {
 		t.Fatal(err)
 	}
-	ix.Close()
+	done(false)
 	res, err := e.Search(context.Background(), result.SearchQuery{Text: "cello"})
 	e.Close()
 	if err != nil || len(res) != 1 {

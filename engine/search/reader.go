@@ -48,15 +48,7 @@ func intentTime(dir string) time.Time {
 }
 
 // announceWrite asks every reader of the index in dir to let go.
-func announceWrite(dir string) {
-	p := intentPath(dir)
-	now := time.Now()
-	if err := os.Chtimes(p, now, now); errors.Is(err, os.ErrNotExist) {
-		if os.MkdirAll(dir, 0o700) == nil {
-			_ = os.WriteFile(p, nil, 0o600)
-		}
-	}
-}
+func announceWrite(dir string) { touchFile(dir, intentPath(dir)) }
 
 // verifiedKey is a snapshot, its fingerprint and the index's racy record
 // that were found to agree.
@@ -114,7 +106,7 @@ func (st *state) searchHeld(c engine.Corpus, iq index.Query) (hits []index.Hit, 
 	}
 	if r.ix == nil {
 		intent := intentTime(dir)
-		ix, err := index.OpenWith(dir, index.Options{ReadOnly: true, LockTimeout: time.Second})
+		ix, err := st.openShared(time.Second)
 		if err != nil {
 			return nil, false, nil
 		}

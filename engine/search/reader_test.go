@@ -58,8 +58,10 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 		t.Fatalf("the install rebuilt the index %d times", n)
 	}
 	// The install updated the index in place: the other engine's handle was
-	// let go, not waited out (a failed update would leave it stale).
-	ix, err := index.OpenWith(stateOf(a).dir, index.Options{ReadOnly: true, LockTimeout: -1})
+	// let go, not waited out (a failed update would leave it stale). b
+	// keeps its writable handle (hold.go) until a reader asks for it, as
+	// this one does.
+	ix, err := openWaiting(stateOf(a).dir, index.Options{ReadOnly: true, LockTimeout: time.Second}, announceRead)
 	if err != nil {
 		t.Fatal(err)
 	}

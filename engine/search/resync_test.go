@@ -55,11 +55,11 @@ func indexIDs(t *testing.T, e *engine.Engine) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := stateOf(e).openIndex()
+	ix, done, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.Close()
+	defer done(false)
 	docs, err := ix.DocsIn(append(append([]string(nil), s.TopicPaths()...), s.ArchivePaths()...))
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +297,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := stateOf(e).openIndex()
+	ix, done, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestIndexResync_CutShortKeepsItsProgress(t *testing.T) {
 	if _, err := stateOf(e).searchAsItStands(ix, s, iq); err != nil {
 		t.Fatalf("the answer as the index stands: %v", err)
 	}
-	ix.Close()
+	done(false)
 	first := StatsOf(e).Resynced
 	if first == 0 || StatsOf(e).Rebuilds != 0 {
 		t.Fatalf("cut short: %d documents re-indexed, %d rebuilds", first, StatsOf(e).Rebuilds)

@@ -40,11 +40,13 @@ type state struct {
 	walks    atomic.Int64 // stat walks checking the index's freshness (fast.go, recall.go), for tests
 	emb      vectors.Searcher
 	reader   indexReader // a long-lived engine's read-only handle (reader.go)
+	hold     writeHold   // the writable handle kept between installs (hold.go)
 	kept     kept        // a cold search's fresh walk and index, for the recall's trust lookup (kept.go)
 }
 
-// Close releases the held read-only handle (Engine.Close).
+// Close releases the held handles (Engine.Close).
 func (st *state) Close() error {
+	st.hold.drop()
 	st.reader.close()
 	st.kept.drop()
 	return nil

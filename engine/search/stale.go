@@ -71,7 +71,7 @@ func (st *state) searchStale(ctx context.Context, c engine.Corpus, iq index.Quer
 	if wait <= 0 {
 		return nil, false
 	}
-	ix, err := index.OpenWith(st.dir, index.Options{ReadOnly: true, LockTimeout: wait})
+	ix, err := st.openShared(wait)
 	if err != nil {
 		return nil, false
 	}

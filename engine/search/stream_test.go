@@ -33,11 +33,11 @@ func TestFirstBuild_StreamedAsWhole(t *testing.T) {
 	if err := whole.Rebuild(Docs(c)); err != nil {
 		t.Fatal(err)
 	}
-	streamed, err := stateOf(e).openIndex()
+	streamed, done, err := stateOf(e).openIndex()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer streamed.Close()
+	defer done(false)
 	for _, q := range m.Queries {
 		a, err := whole.Search(index.Query{Text: q, Limit: 25})
 		if err != nil {

@@ -18,30 +18,45 @@ import (
 // files when it is missing, broken, of another format or stale, and
 // otherwise updated incrementally after every install (Installed).
 
-// openIndex opens the index, waiting up to a second for another handle.
-func (st *state) openIndex() (*index.Index, error) {
+// openIndex opens the index for writing, waiting up to a second for
+// another handle, or takes the handle an install kept (hold.go). done
+// ends the use: an install (keep) keeps the handle for the next one; any
+// other use leaves a kept handle kept and closes one it opened.
+func (st *state) openIndex() (ix *index.Index, done func(keep bool), err error) {
 	// A writable handle needs every reader gone: ours now, the others'
 	// within a poll (reader.go).
 	st.reader.close()
 	st.kept.drop()
+	if ix := st.hold.take(st.dir); ix != nil {
+		return ix, func(bool) { st.hold.release(false) }, nil
+	}
 	announceWrite(st.dir)
-	ix, err := index.OpenWith(st.dir, index.Options{LockTimeout: time.Second})
+	ix, err = openWaiting(st.dir, index.Options{LockTimeout: time.Second}, announceWrite)
 	if errors.Is(err, index.ErrLocked) {
-		return nil, &errcode.Error{Code: errcode.LockBusy, Message: "the search index is in use by another process; try again", Err: err}
+		st.hold.release(true)
+		return nil, nil, &errcode.Error{Code: errcode.LockBusy, Message: "the search index is in use by another process; try again", Err: err}
 	}
 	if err != nil {
+		st.hold.release(true)
 		// The index names the operation and its directory ("open index
 		// /x/.scriptorium/index: …"); another prefix would only repeat it.
-		return nil, &errcode.Error{Code: errcode.IO, Message: err.Error(), Err: err}
+		return nil, nil, &errcode.Error{Code: errcode.IO, Message: err.Error(), Err: err}
 	}
-	return ix, nil
+	st.hold.keep(st.dir, ix)
+	return ix, func(keep bool) { st.hold.release(!keep) }, nil
+}
+
+// openShared opens the index for reading beside other readers, first
+// letting go of this engine's writable handle and asking another
+// process's to let go (hold.go).
+func (st *state) openShared(wait time.Duration) (*index.Index, error) {
+	st.hold.drop()
+	return openWaiting(st.dir, index.Options{ReadOnly: true, LockTimeout: wait}, announceRead)
 }
 
 // openReadOnly opens the index for reading beside other readers; it fails
 // (ErrUnavailable) where only a writable open could repair the index.
-func (st *state) openReadOnly() (*index.Index, error) {
-	return index.OpenWith(st.dir, index.Options{ReadOnly: true, LockTimeout: time.Second})
-}
+func (st *state) openReadOnly() (*index.Index, error) { return st.openShared(time.Second) }
 
 // syncIndex makes the index match c: a resync of what changed, a rebuild
 // when that cannot be done, nothing when it is fresh. It returns whether
@@ -89,11 +104,11 @@ func (st *state) rebuild(ix *index.Index, c engine.Corpus, what string) error {
 // the index stale, and the next search repairs it.
 func (service) Installed(ctx context.Context, e *engine.Engine, before *engine.Corpus, after engine.Corpus) {
 	st := stateOf(e)
-	ix, err := st.openIndex()
+	ix, done, err := st.openIndex()
 	if err != nil {
 		return
 	}
-	defer ix.Close()
+	defer done(true)
 	if before == nil || !ix.Describes(before.Fingerprint(), before.Content) {
 		_, _ = st.syncIndex(ctx, ix, after)
 		return
@@ -123,11 +138,11 @@ func (service) Installed(ctx context.Context, e *engine.Engine, before *engine.C
 // otherwise stay in its old segments).
 func (service) Rebuild(ctx context.Context, e *engine.Engine, c engine.Corpus) error {
 	st := stateOf(e)
-	ix, err := st.openIndex()
+	ix, done, err := st.openIndex()
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	defer done(false)
 	return st.rebuild(ix, c, "rebuild search index")
 }
 
@@ -137,11 +152,11 @@ func (service) IndexState(e *engine.Engine, fp string, content func(string) ([]b
 	st := result.IndexState{Format: index.FormatVersion}
 	// A writable open: it is the one that finds damage a reader would not
 	// (bolt reads its freelist only for writing), so fresh means usable.
-	ix, err := stateOf(e).openIndex()
+	ix, done, err := stateOf(e).openIndex()
 	if err != nil {
 		return st
 	}
-	defer ix.Close()
+	defer done(false)
 	if n, err := ix.Count(); err == nil {
 		st.Documents = n
 	}
@@ -163,7 +178,7 @@ func (st *state) searchIndex(ctx context.Context, e *engine.Engine, c engine.Cor
 			return hits, nil
 		}
 	}
-	ix, err := st.openIndex()
+	ix, done, err := st.openIndex()
 	if lockBusy(err) {
 		if hits, ok := st.searchStale(ctx, c, iq); ok {
 			return hits, nil
@@ -172,7 +187,7 @@ func (st *state) searchIndex(ctx context.Context, e *engine.Engine, c engine.Cor
 	if err != nil {
 		return nil, err
 	}
-	defer ix.Close()
+	defer done(false)
 	for attempt := 1; ; attempt++ {
 		_, err := st.syncIndex(ctx, ix, c)
 		if errors.Is(err, errSyncCutShort) {
