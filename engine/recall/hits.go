@@ -19,8 +19,9 @@ import (
 //
 // A source comes in only while no recalled block cites it: a block that
 // cites a recalled source takes its place, so a block and the source it
-// cites are never both recalled. A hit that does not fit leaves room for
-// a shorter one after it.
+// cites are never both recalled; a block restating what recalled blocks
+// cite is left out (restates). A hit that does not fit leaves room for a
+// shorter one after it.
 func (p *packer) addHits(hits []Hit) {
 	first := len(p.items)
 	for _, h := range hits {
