@@ -46,6 +46,7 @@ func (w *writer) proposeCore(ctx context.Context) {
 	if err != nil {
 		return
 	}
+	awaited := awaitedCore(v, waiting, cands)
 	for _, p := range waiting {
 		if _, ok := p.Files[render.CoreTopicPath]; ok {
 			if len(w.core) > 0 {
@@ -57,7 +58,7 @@ func (w *writer) proposeCore(ctx context.Context) {
 	before, _, _ := v.Topic(render.CoreTopicPath)
 	after := coreProposal(v, before, cands, w.e.Config().Memory.Core.Budget)
 	if after == "" {
-		w.setCoreQueue(nil) // core.md holds them all, or they are gone
+		w.setCoreQueue(awaited) // core.md holds the others, or they are gone
 		return
 	}
 	edit, ok := result.FileEdit(render.CoreTopicPath, before, []byte(after))
@@ -69,8 +70,40 @@ func (w *writer) proposeCore(ctx context.Context) {
 		return
 	}
 	if proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", v, plan)) == nil {
-		w.setCoreQueue(nil)
+		w.setCoreQueue(awaited)
 	}
+}
+
+// awaitedCore are the candidates not in memory yet that a waiting
+// proposal files (a `write --redistill` the owner has not answered): they
+// stay queued until it is accepted, or declined and then dropped.
+func awaitedCore(v *engine.View, waiting []proposals.Proposal, cands []coreBlock) []coreBlock {
+	var out []coreBlock
+	for _, c := range cands {
+		if _, _, ok := blockIn(v, c); ok {
+			continue
+		}
+		for _, p := range waiting {
+			f, ok := p.Files[c.path]
+			if !ok || f.After == nil {
+				continue
+			}
+			if parsed, _ := topic.Parse(f.After); parsed != nil && hasBlock(parsed, c.id) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func hasBlock(f *topic.File, id string) bool {
+	for _, el := range f.Blocks() {
+		if el.BlockID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // coreProposal is topics/core.md (its current bytes before, nil when it
