@@ -64,18 +64,22 @@ func plainRelativeLinks(text string) string {
 		if external(sm[3]) {
 			return m
 		}
-		return sm[1] + sm[2] + " (" + codeSpan(sm[3]) + ")"
+		return sm[1] + sm[2] + " (" + escapeEmphasis(sm[3]) + ")"
 	})
 }
 
-// codeSpan is s as a Markdown code span, shown as it is (glamour keeps
-// the backslash of an escaped "/" or "^").
-func codeSpan(s string) string {
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
+// escapeEmphasis backslash-escapes the characters of s that Markdown
+// would take for emphasis or code ("*", "_", "`"); glamour shows the
+// others as they are, and keeps the backslash of an escaped "/" or "^".
+func escapeEmphasis(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '*' || r == '_' || r == '`' || r == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
 	}
-	return fence + " " + s + " " + fence
+	return b.String()
 }
 
 // follow opens what the link points at.
