@@ -30,21 +30,22 @@ type coreBlock struct{ path, id string }
 // proposal is waiting, a second one would conflict with it: the
 // candidates are queued for a later write instead. It is best effort: the
 // write it follows succeeded either way, so failures are not reported.
-func (w *writer) proposeCore(ctx context.Context) {
+// It returns the id of the proposal it stored, "" when none.
+func (w *writer) proposeCore(ctx context.Context) string {
 	if w.e.Authorize(trust.OpPropose) != nil {
-		return
+		return ""
 	}
 	cands := withQueued(w.queuedCore(), w.core)
 	if len(cands) == 0 {
-		return
+		return ""
 	}
 	v, err := w.e.View(ctx)
 	if err != nil {
-		return
+		return ""
 	}
 	waiting, err := proposals.List(w.e)
 	if err != nil {
-		return
+		return ""
 	}
 	awaited := awaitedCore(v, waiting, cands)
 	for _, p := range waiting {
@@ -52,26 +53,29 @@ func (w *writer) proposeCore(ctx context.Context) {
 			if len(w.core) > 0 {
 				w.setCoreQueue(cands)
 			}
-			return
+			return ""
 		}
 	}
 	before, _, _ := v.Topic(render.CoreTopicPath)
 	after := coreProposal(v, before, cands, w.e.Config().Memory.Core.Budget)
 	if after == "" {
 		w.setCoreQueue(awaited) // core.md holds the others, or they are gone
-		return
+		return ""
 	}
 	edit, ok := result.FileEdit(render.CoreTopicPath, before, []byte(after))
 	if !ok {
-		return
+		return ""
 	}
 	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner, Edits: []result.Edit{edit}})
 	if err != nil || len(engine.NewViolations(v, plan.After)) > 0 {
-		return
+		return ""
 	}
-	if proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", v, plan)) == nil {
-		w.setCoreQueue(awaited)
+	p := proposals.FromPlan(w.e, "write", "", v, plan)
+	if proposals.Save(w.e, p) != nil {
+		return ""
 	}
+	w.setCoreQueue(awaited)
+	return p.ID
 }
 
 // awaitedCore are the candidates not in memory yet that a waiting
