@@ -70,6 +70,8 @@ jsonl fields (unknown fields are ignored):
   tier             owner (default), paired or unpaired
   group            true for a group chat: unpaired group turns are archived pending review
   synthetic        true for runtime-generated rows: stored, never written to memory
+  title            optional: the chat's or conversation's name (its thread file is named by it)
+  project          optional: a coding session's working directory (its facts go to projects/<folder>.md)
 
 output: {"imported":N,"sessions":M,"skipped":{"<reason>":K,...},"retiered":R,
          "warnings":[{"kind","message",...}],"unrecognised":[{"path","looks_like"}],

@@ -27,6 +27,12 @@ func runWrite(inv *invocation) error {
 			return err
 		}
 		return inv.emit(res, func(w io.Writer) {
+			defer func() {
+				if res.CoreProposal != "" {
+					fmt.Fprintf(w, "proposed for topics/core.md: the standing preferences and instructions it filed (see proposals; accept %s or decline %s)\n",
+						res.CoreProposal, res.CoreProposal)
+				}
+			}()
 			if res.Batches == 0 {
 				// Say what status says: turns below the threshold are owed,
 				// just not yet worth a batch.

@@ -28,7 +28,7 @@ func blockLinks(b result.BlockView) []blockLink {
 	var out []blockLink
 	for _, m := range linkRE.FindAllStringSubmatch(b.Text, -1) {
 		target := m[3]
-		if strings.Contains(target, "://") || strings.HasPrefix(target, "//") || strings.HasPrefix(target, "mailto:") {
+		if external(target) {
 			continue
 		}
 		file, anchor, _ := strings.Cut(target, "#")
@@ -45,6 +45,41 @@ func blockLinks(b result.BlockView) []blockLink {
 		out = append(out, l)
 	}
 	return out
+}
+
+// external reports whether a link target leaves the workspace: a scheme
+// or //host.
+func external(target string) bool {
+	return strings.Contains(target, "://") || strings.HasPrefix(target, "//") || strings.HasPrefix(target, "mailto:")
+}
+
+// plainRelativeLinks writes each relative link of Markdown text as its
+// text and its target as the file holds it ("the rule (../x.md#^id)"):
+// glamour resolves a relative target against no base, which shows
+// "/x.md#%5Eid", a path the workspace does not have, and drops an
+// anchor-only one. External links keep glamour's rendering.
+func plainRelativeLinks(text string) string {
+	return linkRE.ReplaceAllStringFunc(text, func(m string) string {
+		sm := linkRE.FindStringSubmatch(m)
+		if external(sm[3]) {
+			return m
+		}
+		return sm[1] + sm[2] + " (" + escapeEmphasis(sm[3]) + ")"
+	})
+}
+
+// escapeEmphasis backslash-escapes the characters of s that Markdown
+// would take for emphasis or code ("*", "_", "`"); glamour shows the
+// others as they are, and keeps the backslash of an escaped "/" or "^".
+func escapeEmphasis(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '*' || r == '_' || r == '`' || r == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // follow opens what the link points at.

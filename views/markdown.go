@@ -83,7 +83,7 @@ func renderMarkdown(md Markdown, text string, width int) (string, error) {
 		return "", err
 	}
 	// Visible first: stored text must not reach the terminal as control codes.
-	out, err := r.Render(Visible(text))
+	out, err := r.Render(plainRelativeLinks(Visible(text)))
 	if err != nil {
 		return "", err
 	}

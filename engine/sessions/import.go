@@ -38,6 +38,11 @@ type importLine struct {
 	Tier           string  `json:"tier"`
 	Group          bool    `json:"group"`
 	Synthetic      bool    `json:"synthetic"`
+	// Title and Project, optional, say what the transcript importers keep
+	// as metadata (MetaTitle, MetaProject): the chat's name and a coding
+	// session's working directory, by which the writer names its files.
+	Title   string `json:"title"`
+	Project string `json:"project"`
 }
 
 // record is one valid line (or handed-over Node), ready to store: its
@@ -233,9 +238,29 @@ func parseLine(line []byte, known map[Key]bool) (record, []string) {
 	if in.Parent != nil {
 		n.Parent = *in.Parent
 	}
+	if meta := lineMetadata(in); meta != nil {
+		n.Metadata = meta
+	}
 	t, timeProblem := parseTime(in.Time)
 	n.Time = t
 	return checkNode(n, timeProblem, known)
+}
+
+// lineMetadata is a line's title and project as node metadata; nil when
+// it has neither.
+func lineMetadata(in importLine) json.RawMessage {
+	m := map[string]string{}
+	if in.Title != "" {
+		m[MetaTitle] = in.Title
+	}
+	if in.Project != "" {
+		m[MetaProject] = in.Project
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	data, _ := json.Marshal(m) // strings only: cannot fail
+	return data
 }
 
 // checkNode validates one turn, read from a line or handed over as a Node,

@@ -30,47 +30,84 @@ type coreBlock struct{ path, id string }
 // proposal is waiting, a second one would conflict with it: the
 // candidates are queued for a later write instead. It is best effort: the
 // write it follows succeeded either way, so failures are not reported.
-func (w *writer) proposeCore(ctx context.Context) {
+// It returns the id of the proposal it stored, "" when none.
+func (w *writer) proposeCore(ctx context.Context) string {
 	if w.e.Authorize(trust.OpPropose) != nil {
-		return
+		return ""
 	}
 	cands := withQueued(w.queuedCore(), w.core)
 	if len(cands) == 0 {
-		return
+		return ""
 	}
 	v, err := w.e.View(ctx)
 	if err != nil {
-		return
+		return ""
 	}
 	waiting, err := proposals.List(w.e)
 	if err != nil {
-		return
+		return ""
 	}
+	awaited := awaitedCore(v, waiting, cands)
 	for _, p := range waiting {
 		if _, ok := p.Files[render.CoreTopicPath]; ok {
 			if len(w.core) > 0 {
 				w.setCoreQueue(cands)
 			}
-			return
+			return ""
 		}
 	}
 	before, _, _ := v.Topic(render.CoreTopicPath)
 	after := coreProposal(v, before, cands, w.e.Config().Memory.Core.Budget)
 	if after == "" {
-		w.setCoreQueue(nil) // core.md holds them all, or they are gone
-		return
+		w.setCoreQueue(awaited) // core.md holds the others, or they are gone
+		return ""
 	}
 	edit, ok := result.FileEdit(render.CoreTopicPath, before, []byte(after))
 	if !ok {
-		return
+		return ""
 	}
 	plan, err := w.e.Plan(v, engine.Change{Kind: "write", Actor: trust.Owner, Edits: []result.Edit{edit}})
 	if err != nil || len(engine.NewViolations(v, plan.After)) > 0 {
-		return
+		return ""
 	}
-	if proposals.Save(w.e, proposals.FromPlan(w.e, "write", "", v, plan)) == nil {
-		w.setCoreQueue(nil)
+	p := proposals.FromPlan(w.e, "write", "", v, plan)
+	if proposals.Save(w.e, p) != nil {
+		return ""
 	}
+	w.setCoreQueue(awaited)
+	return p.ID
+}
+
+// awaitedCore are the candidates not in memory yet that a waiting
+// proposal files (a `write --redistill` the owner has not answered): they
+// stay queued until it is accepted, or declined and then dropped.
+func awaitedCore(v *engine.View, waiting []proposals.Proposal, cands []coreBlock) []coreBlock {
+	var out []coreBlock
+	for _, c := range cands {
+		if _, _, ok := blockIn(v, c); ok {
+			continue
+		}
+		for _, p := range waiting {
+			f, ok := p.Files[c.path]
+			if !ok || f.After == nil {
+				continue
+			}
+			if parsed, _ := topic.Parse(f.After); parsed != nil && hasBlock(parsed, c.id) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func hasBlock(f *topic.File, id string) bool {
+	for _, el := range f.Blocks() {
+		if el.BlockID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // coreProposal is topics/core.md (its current bytes before, nil when it

@@ -113,6 +113,10 @@ func Redistill(ctx context.Context, e *engine.Engine, opts RedistillOptions) (Re
 			return err
 		}
 		res.Proposal = p.ID
+		if len(r.core) > 0 {
+			w := newWriter(e)
+			w.setCoreQueue(withQueued(w.queuedCore(), r.core))
+		}
 		for _, c := range p.Changed {
 			res.Changed = append(res.Changed, c.Path)
 		}
@@ -127,6 +131,10 @@ type redistiller struct {
 	v *engine.View
 	*filer
 	store *sessions.Store // sessions.db when there is one: titles and projects
+	// core are the blocks filed from the owner's standing preferences and
+	// instructions: queued for the core.md proposal (corequeue.go), which
+	// the first write after the owner accepted this one makes.
+	core []coreBlock
 }
 
 // sessionMeta is what sessions.db knows of a thread that the archive does
@@ -232,6 +240,7 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 				summary.Cites = append(summary.Cites, tb.src.Ref)
 			}
 			facts = append(facts, summary)
+			r.titles[summary.Path] = threadTitle(s, summary) // headed as the writer heads it
 		}
 		reuse := map[string]string{} // a turn's ref → its old block id
 		for _, tb := range tbs {
@@ -254,7 +263,10 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 			case distill.OpReplace:
 				res.Replaced++
 			}
-			r.apply(a, id, "redistill:")
+			id = r.apply(a, id, "redistill:")
+			if a.Op != distill.OpCite && coreFact(a) {
+				r.core = append(r.core, coreBlock{path: a.Path, id: id})
+			}
 		}
 	}
 	return r.edits(), nil

@@ -44,6 +44,9 @@ type WriteOptions struct {
 type WriteResult struct {
 	Batches  int   `json:"batches"`
 	Revision int64 `json:"revision"`
+	// CoreProposal is the id of the core.md proposal this write stored
+	// for the owner (the standing preferences it filed), "" when none.
+	CoreProposal string `json:"core_proposal,omitempty"`
 }
 
 // Write runs the writer (SPEC §7). Nothing owed is a silent success. A
@@ -113,7 +116,7 @@ func (w *writer) write(ctx context.Context, opts WriteOptions) (res WriteResult,
 		return res, errcode.Errorf(errcode.NotFound, "no session %q in sessions.db", opts.Session)
 	}
 	// Without a batch, only queued candidates can be proposed.
-	w.proposeCore(ctx)
+	res.CoreProposal = w.proposeCore(ctx)
 	if len(w.failed) > 0 {
 		return w.withRevision(res), w.failedError()
 	}
