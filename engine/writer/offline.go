@@ -86,7 +86,13 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 			summary.Path = prior.Path // the session keeps its thread file
 		}
 		if kind == "promote" {
-			facts = append(facts, quotedUncited(s, facts)...)
+			quoted := quotedUncited(s, facts)
+			if len(facts) == 0 && len(quoted) > 0 {
+				// The distiller kept no fact: its thread block would quote
+				// a turn the quoted block keeps whole. One block says it.
+				summary = distill.Fact{}
+			}
+			facts = append(facts, quoted...)
 		}
 		if summary.Text != "" {
 			if !replaceSummary {
