@@ -14,7 +14,8 @@ import (
 
 // The search index is a cache of topics/ and sources/: it is opened for one
 // operation and closed again (bleve holds an exclusive lock, and the TUI and
-// a CLI search must be able to take turns), brought up to date from the
+// a CLI search must be able to take turns) — but for an install's handle,
+// kept until someone else asks for the index (hold.go) — brought up to date from the
 // files when it is missing, broken, of another format or stale, and
 // otherwise updated incrementally after every install (Installed).
 
