@@ -19,7 +19,8 @@
 #      each alternately; p50/p95 are nearest-rank, x = search p50 / grep p50;
 #   4. times the prompt path (issue 26) the same way: `recall "<query>"
 #      --json` and the Claude Code hook's UserPromptSubmit (`hook
-#      claude-code`, the event on stdin) against `grep -rliF <the query's
+#      claude-code`, the event on stdin), the same through the small hook
+#      client `scriptorium-hook claude-code`, against `grep -rliF <the query's
 #      rarest word>` (the word in the fewest files), each alone and then with
 #      a resident `daemon` of the workspace serving the local socket;
 #   5. runs every read verb $SCALE_VERB_RUNS times (p50 wall, peak RSS of
@@ -60,7 +61,8 @@ log() { echo "scale: $*" >&2; }
 mkdir -p "$work/bin" "$cache"
 bin=$work/bin
 log "building into $bin"
-(cd "$root" && go build -o "$bin/scriptorium" . && go build -o "$bin/gen" ./scale/gen &&
+(cd "$root" && go build -o "$bin/scriptorium" . && go build -o "$bin/scriptorium-hook" ./cmd/scriptorium-hook &&
+	go build -o "$bin/gen" ./scale/gen &&
 	go build -o "$bin/measure" ./scripts/scale/measure)
 cli=$bin/scriptorium
 m=$bin/measure
@@ -154,6 +156,14 @@ prompt_path() { # mode
 			echo "| $label | \`$q\` (hook) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — | — |" >>"$t_recall"
 		else
 			ppair "$mode" "\`$q\` (hook)" "$w" -stdin "$ev" -- "$cli" hook claude-code --state "$state"
+		fi
+		# The small hook client (cmd/scriptorium-hook, beside the CLI):
+		# served, its own start and the server's answer; alone, it execs
+		# the CLI.
+		if ! "$bin/scriptorium-hook" claude-code --state "$state" <"$ev" | grep -q additionalContext; then
+			echo "| $label | \`$q\` (hook client) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — | — |" >>"$t_recall"
+		else
+			ppair "$mode" "\`$q\` (hook client)" "$w" -stdin "$ev" -- "$bin/scriptorium-hook" claude-code --state "$state"
 		fi
 		ppair "$mode" "\`$q\` (recall)" "$w" -- "$cli" --state "$state" recall "$q" --json
 	done
@@ -306,7 +316,7 @@ out=$work/results.md
 	cat "$t_search"
 	echo
 	if [ -s "$t_recall" ]; then
-		echo "The prompt path (issue 26): \`hook claude-code\` (UserPromptSubmit, the event on stdin) and \`recall QUERY --json\` vs \`grep -rliF WORD\` of the query's rarest word over topics/ and sources/, interleaved, $runs runs each; alone, then with a \`daemon\` serving the local socket:"
+		echo "The prompt path (issue 26): \`hook claude-code\` (UserPromptSubmit, the event on stdin), the same through the small hook client \`scriptorium-hook claude-code\` and \`recall QUERY --json\` vs \`grep -rliF WORD\` of the query's rarest word over topics/ and sources/, interleaved, $runs runs each; alone, then with a \`daemon\` serving the local socket:"
 		echo
 		echo "| N | prompt | mode | grep word | p50 ms | p95 ms | grep p50 ms | p95 ms | x = command / grep (target) | CPU p50 ms: command / grep = x | peak RSS MiB (target) | grep files |"
 		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
