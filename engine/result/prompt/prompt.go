@@ -98,7 +98,9 @@ func UpdateHookStatus(stateDir string, now time.Time, change func(st *HookStatus
 	}
 	change(&st, now.UTC().Format(time.RFC3339))
 	data, _ := json.MarshalIndent(st, "", "  ")
-	_ = workspace.WriteFileAtomic(runtime, path, append(data, '\n'))
+	// Best effort, no fsync: a crash loses at most the last run's record,
+	// and two fsyncs were a large part of a served prompt's wait.
+	_ = workspace.WriteFileBestEffort(runtime, path, append(data, '\n'))
 }
 
 // RecordHook records one hook run in the status file: the last success,
