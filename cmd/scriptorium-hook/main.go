@@ -81,8 +81,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return handOn(data)
 	}
 	// Asked in the name of the CLI's build: only a server of that build
-	// answers, with what the CLI would print.
-	res, ok := client.Recall(workspace.MemoryDir(state), client.BuildOf(cli), prompt.Request{Prompt: in.Prompt, Cwd: in.Cwd}, residentWait)
+	// answers, with what the CLI would print. No socket, no reading of the
+	// CLI's file for its build: the CLI answers at once.
+	mem := workspace.MemoryDir(state)
+	if !client.OwnSocket(client.SocketPath(mem)) {
+		return handOn(data)
+	}
+	res, ok := client.Recall(mem, client.BuildOf(cli), prompt.Request{Prompt: in.Prompt, Cwd: in.Cwd}, residentWait)
 	if !ok {
 		return handOn(data)
 	}
