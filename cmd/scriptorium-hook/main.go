@@ -11,8 +11,10 @@
 // Everything else — another event, no socket or no clean answer, a state
 // dir to tighten, a bad argument — is the CLI's: this program execs
 // `scriptorium hook claude-code` with the same arguments, in the same
-// process (so the hook's deadlines still count from its start), and hands
-// it the event it read on stdin. The CLI is the `scriptorium` beside this
+// process (so the transcript events' deadline still counts from its
+// start), and hands it the event it read on stdin. A prompt handed on
+// after the socket's 1 s wait ran out has that second on top of the CLI's
+// own 3 s; without a socket it is handed on at once. The CLI is the `scriptorium` beside this
 // program, else the one on $PATH.
 package main
 

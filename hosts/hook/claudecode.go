@@ -130,12 +130,7 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 	work := func(ctx context.Context) ([]byte, error) { return handle(ctx, in, opts) }
 	var out []byte
 	if in.HookEventName == EventUserPromptSubmit {
-		// Counted from the process start, as the transcript events are:
-		// the small hook client (cmd/scriptorium-hook) hands a prompt it
-		// could not answer on by exec, in the same process, and what it
-		// spent is part of the prompt's wait.
-		soft := opts.start().Add(opts.PromptDeadline)
-		out, err = withinBy(soft, soft.Add(grace), opts.Log, work)
+		out, err = within(opts.PromptDeadline, opts.Log, work)
 	} else {
 		// The whole process stays within the transcript deadline (budget.go).
 		soft, hard := deadlines(opts.start(), opts.TranscriptDeadline)
