@@ -103,6 +103,13 @@ func TestClient_AsTheCLI(t *testing.T) {
 		t.Fatalf("no server: the client printed (CLI ran: %v)\n%q\nthe CLI\n%q", cliRan, got, want)
 	}
 
+	// A long paste (more than a pipe holds) is handed on whole.
+	long := event(t, "UserPromptSubmit", map[string]any{"prompt": strings.Repeat("staging database copper-7 ", 8000)})
+	wantLong, _ := hookRun(t, cli, long, "hook", "claude-code", "--state", state)
+	if got, cliRan := hookRun(t, client, long, "claude-code", "--state", state); got != wantLong || !cliRan || !strings.Contains(got, "copper-7") {
+		t.Fatalf("a %d-byte event: the client printed (CLI ran: %v)\n%.200q\nthe CLI\n%.200q", len(long), cliRan, got, wantLong)
+	}
+
 	clitest.StartServe(t, cli, state)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
