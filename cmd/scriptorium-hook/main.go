@@ -38,8 +38,8 @@ import (
 )
 
 // residentWait bounds the wait for the socket's answer, as the CLI's hook
-// bounds its own (hosts/hook): the CLI it falls back to still has the rest
-// of the prompt's deadline.
+// bounds its own (hosts/hook); a prompt handed on after it ran out gets
+// the CLI's whole prompt deadline on top.
 const residentWait = time.Second
 
 func main() {
