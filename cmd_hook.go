@@ -162,7 +162,13 @@ func runHookInstall(inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	command := hook.Command(bin, state)
+	// The small client beside this binary answers a served prompt for a
+	// fraction of this program's start (cmd/scriptorium-hook); the other
+	// form, installed before, is replaced, never run twice.
+	command, other := hook.Command(bin, state), hook.ClientCommand(filepath.Join(filepath.Dir(bin), hookClientName), state)
+	if client := hookClient(bin); client != "" {
+		command, other = other, command
+	}
 	if inv.bool("print") {
 		_, err := inv.stdout.Write(hook.Snippet(command))
 		return err
@@ -177,7 +183,7 @@ func runHookInstall(inv *invocation) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	res, err := hook.Install(path, command)
+	res, err := hook.Install(path, command, other)
 	if err != nil {
 		return err
 	}
@@ -192,4 +198,17 @@ func runHookInstall(inv *invocation) error {
 		}
 		fmt.Fprintln(w)
 	})
+}
+
+// hookClientName is the small hook client's program name
+// (cmd/scriptorium-hook).
+const hookClientName = "scriptorium-hook"
+
+// hookClient is the small hook client beside bin, "" when there is none.
+func hookClient(bin string) string {
+	p := filepath.Join(filepath.Dir(bin), hookClientName)
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		return p
+	}
+	return ""
 }

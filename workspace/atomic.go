@@ -122,6 +122,16 @@ func WriteFileAtomic(runtimeDir, target string, data []byte) error {
 	return writeFileAtomic(osOps{}, runtimeDir, target, data, true)
 }
 
+// WriteFileBestEffort is WriteFileAtomic without its fsyncs: while the
+// system runs, target holds its old or its new bytes, never a mix; after a
+// crash it may hold either, or the old. For status files whose loss costs
+// nothing: the hook's, written on every prompt, where the two fsyncs were
+// milliseconds of the prompt's wait (BENCHMARKS.md, the resident prompt
+// path).
+func WriteFileBestEffort(runtimeDir, target string, data []byte) error {
+	return writeFileAtomic(osOps{}, runtimeDir, target, data, false)
+}
+
 // writeFileAtomic is WriteFileAtomic over ops. durable=false skips both
 // fsyncs, for best-effort files such as lock-holder whose loss after a
 // crash does not matter.

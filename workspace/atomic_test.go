@@ -182,3 +182,25 @@ func TestSyncDir_Missing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteFileBestEffort_ReplacesWhole: the best-effort write replaces
+// the file whole, private, and leaves no temp file behind.
+func TestWriteFileBestEffort_ReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	rt := filepath.Join(dir, "rt")
+	target := filepath.Join(rt, "status.json")
+	for _, data := range []string{"one, longer", "two"} {
+		if err := WriteFileBestEffort(rt, target, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRead(t, target); got != data {
+			t.Errorf("content = %q, want %q", got, data)
+		}
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode: %v, %v", fi, err)
+	}
+	if ents, _ := os.ReadDir(rt); len(ents) != 1 {
+		t.Errorf("runtime dir holds %d entries, want the file alone", len(ents))
+	}
+}

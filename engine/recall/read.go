@@ -71,14 +71,24 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 	if err != nil {
 		return m, err
 	}
+	// Each file's blocks are taken out in one pass (blocksIn), however many
+	// of them the recall shows: core.md's every block, each hit's one.
+	taken := map[string]map[string]Block{}
+	blocks := func(p string, rf *engine.RecallFile) map[string]Block {
+		if taken[p] == nil {
+			taken[p] = blocksIn(p, rf)
+		}
+		return taken[p]
+	}
 	for _, p := range append([]string{coreTopic}, topics...) {
 		rf := files[p]
 		if rf == nil {
 			continue
 		}
 		bs := []Block{}
+		byID := blocks(p, rf)
 		for _, el := range rf.File.Blocks() {
-			if b, ok := blockOf(p, rf, el.BlockID); ok {
+			if b, ok := byID[el.BlockID]; ok {
 				bs = append(bs, b)
 			}
 		}
@@ -95,7 +105,7 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 			if rf == nil {
 				continue
 			}
-			b, ok := blockOf(h.Path, rf, h.Ref)
+			b, ok := blocks(h.Path, rf)[h.Ref]
 			if !ok {
 				continue
 			}
@@ -106,13 +116,13 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 	return m, nil
 }
 
-// blockOf is block id of a file as recall shows it: the first block of
-// that id, with its heading, date and citations; ok is false when there is
-// none or it is not trusted.
-func blockOf(p string, rf *engine.RecallFile, id string) (Block, bool) {
-	if !rf.Trusted[id] {
-		return Block{}, false
-	}
+// blocksIn is every trusted block of a file as recall shows it, by id:
+// the first block of each id, with its heading, date and citations. One
+// pass with the footnotes read once; a look-up per block, each scanning
+// the file and reading its footnotes again, was 6% of a served recall at
+// 100k records (BENCHMARKS.md, the resident prompt path).
+func blocksIn(p string, rf *engine.RecallFile) map[string]Block {
+	out := map[string]Block{}
 	heading := ""
 	defs := rf.File.Definitions()
 	for _, el := range rf.File.Elements {
@@ -120,10 +130,13 @@ func blockOf(p string, rf *engine.RecallFile, id string) (Block, bool) {
 			heading = el.Heading
 			continue
 		}
-		if el.Kind != topic.KindBlock || el.BlockID != id {
+		if el.Kind != topic.KindBlock || !rf.Trusted[el.BlockID] {
 			continue
 		}
-		b := Block{ID: id, Path: p, Heading: heading, Text: topic.BlockText(el)}
+		if _, seen := out[el.BlockID]; seen {
+			continue
+		}
+		b := Block{ID: el.BlockID, Path: p, Heading: heading, Text: topic.BlockText(el)}
 		for _, r := range el.Refs {
 			d, ok := defs[r.Label]
 			if !ok {
@@ -134,7 +147,7 @@ func blockOf(p string, rf *engine.RecallFile, id string) (Block, bool) {
 				b.Cites = append(b.Cites, c.SourceID)
 			}
 		}
-		return b, true
+		out[el.BlockID] = b
 	}
-	return Block{}, false
+	return out
 }

@@ -27,39 +27,21 @@ import (
 	"scriptorium/engine"
 	memfence "scriptorium/engine/fence"
 	"scriptorium/engine/result"
+	"scriptorium/engine/result/prompt"
 	"scriptorium/render"
 	"scriptorium/workspace/topic"
 )
 
-// Item is one piece of a recall, in the order it appears inside the fence.
-type Item struct {
-	Kind   string `json:"kind"`   // "core", "project", "topic" or "source"
-	Ref    string `json:"ref"`    // block id or source-id
-	Path   string `json:"path"`   // workspace-relative: "topics/…", "sources/…"
-	Anchor string `json:"anchor"` // "^<id>" or "source-<hash>"
-	Date   string `json:"date"`   // YYYY-MM-DD; "" when memory gives none
-	Tokens int    `json:"tokens"` // o200k_base tokens of Text on its own
-	Text   string `json:"text"`   // the line as it stands inside the fence
-}
-
-// Result is the per-prompt context a host adds to a turn.
-type Result struct {
-	// Text is the whole context fenced once in <memory-context>, or ""
-	// when there is nothing to recall.
-	Text   string `json:"text"`
-	Items  []Item `json:"items"`
-	Tokens int    `json:"tokens"` // o200k_base tokens of Text; never more than Budget
-	Budget int    `json:"budget"`
-}
-
-// Request is one recall.
-type Request struct {
-	Prompt string // the user's message, as it came
-	Budget int    // o200k_base tokens; <= 0 means recall.budget_tokens
-	// Cwd is the agent's working directory, when the host knows it: its
-	// project's memory comes first.
-	Cwd string
-}
+// Item, Result and Request are defined in engine/result/prompt, which the
+// small hook client (cmd/scriptorium-hook) links without the engine.
+type (
+	// Item is one piece of a recall, in the order it appears inside the fence.
+	Item = prompt.Item
+	// Result is the per-prompt context a host adds to a turn.
+	Result = prompt.Result
+	// Request is one recall.
+	Request = prompt.Request
+)
 
 // minHits is the fewest hits a recall asks search for; a larger budget
 // asks for more (hitLimit), so the budget rather than the limit decides

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 
 	"scriptorium/engine/result"
-	"scriptorium/workspace"
+	"scriptorium/engine/result/prompt"
 )
 
 // WriterFile is the writer's best-effort status file under the runtime
@@ -19,17 +19,13 @@ import (
 const WriterFile = "writer-status.json"
 
 // HookFile is the agent hook's best-effort status file, next to
-// WriterFile. The hook never fails the user's prompt, so this file (shown
-// by status) is where its failures go.
-const HookFile = "hook-status.json"
+// WriterFile (named in engine/result/prompt, which the small hook client
+// links).
+const HookFile = prompt.HookFile
 
-// HookPath is the hook status file of the workspace of stateDir. It is a
-// function of the state dir alone because the hook must record the
-// failures that kept it from opening the engine at all (a held lock, a
-// broken config.toml). It is the file Hook reads.
-func HookPath(stateDir string) string {
-	return workspace.RuntimePath(workspace.MemoryDir(stateDir), HookFile)
-}
+// HookPath is the hook status file of the workspace of stateDir. It is the
+// file Hook reads.
+func HookPath(stateDir string) string { return prompt.HookPath(stateDir) }
 
 // Writer reads the writer status file of runtimeDir; a missing or damaged
 // file reads as "nothing recorded yet".

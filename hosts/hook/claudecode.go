@@ -1,16 +1,13 @@
 package hook
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 	"scriptorium/engine/recall"
 	"scriptorium/errcode"
+	"scriptorium/hosts/hook/hookio"
 	"scriptorium/hosts/local"
 	"time"
 
@@ -21,16 +18,17 @@ import (
 	"scriptorium/workspace"
 )
 
-// Claude Code hook events the hook acts on. Any other event is ignored.
+// Claude Code hook events the hook acts on (hookio, which the small hook
+// client shares). Any other event is ignored.
 const (
-	EventUserPromptSubmit = "UserPromptSubmit"
-	EventStop             = "Stop"
-	EventPreCompact       = "PreCompact"
-	EventSessionEnd       = "SessionEnd"
+	EventUserPromptSubmit = hookio.EventUserPromptSubmit
+	EventStop             = hookio.EventStop
+	EventPreCompact       = hookio.EventPreCompact
+	EventSessionEnd       = hookio.EventSessionEnd
 )
 
 // Events are the events `hook install` registers, in settings order.
-var Events = []string{EventUserPromptSubmit, EventStop, EventPreCompact, EventSessionEnd}
+var Events = hookio.Events
 
 // Time bounds. SessionEnd gets 1.5 s from Claude Code by default, so the
 // transcript events stop well before; whatever the writer could not finish
@@ -40,30 +38,19 @@ const (
 	DefaultTranscriptDeadline = 1200 * time.Millisecond
 	DefaultPromptDeadline     = 3 * time.Second
 	// grace is how long a run may overrun its deadline before the hook
-	// stops waiting for it: work already cancelled usually returns at once.
-	grace = 150 * time.Millisecond
+	// stops waiting for it.
+	grace = hookio.Grace
 )
 
-// maxInputBytes bounds the hook's stdin: a prompt can be a long paste, but
-// not without limit.
-const maxInputBytes = 16 << 20
+// maxInputBytes bounds the hook's stdin and a Codex notification.
+const maxInputBytes = hookio.MaxInputBytes
 
 // ErrNoWorkspace is returned when the state dir holds no workspace: the
 // hook does nothing then, and records nothing.
-var ErrNoWorkspace = errors.New("no workspace in the state dir")
+var ErrNoWorkspace = hookio.ErrNoWorkspace
 
-// Input is the JSON Claude Code writes to a hook's stdin. Fields that only
-// some events carry are empty for the others.
-type Input struct {
-	HookEventName  string `json:"hook_event_name"`
-	SessionID      string `json:"session_id"`
-	TranscriptPath string `json:"transcript_path"`
-	Cwd            string `json:"cwd"`
-	Prompt         string `json:"prompt"`           // UserPromptSubmit
-	StopHookActive bool   `json:"stop_hook_active"` // Stop
-	Trigger        string `json:"trigger"`          // PreCompact: "manual" or "auto"
-	Reason         string `json:"reason"`           // SessionEnd: "clear", "logout", "prompt_input_exit", "other"
-}
+// Input is the JSON Claude Code writes to a hook's stdin.
+type Input = hookio.Input
 
 // Options configures one hook run.
 type Options struct {
@@ -93,14 +80,6 @@ func (o Options) start() time.Time {
 		return time.Now()
 	}
 	return o.Start
-}
-
-// promptOutput is the UserPromptSubmit answer Claude Code reads from stdout.
-type promptOutput struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
 }
 
 // ClaudeCode runs one Claude Code hook: it reads the event from stdin,
@@ -170,49 +149,16 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 
 // inputDeadline bounds reading the hook's stdin, which Claude Code writes
 // and closes at once.
-const inputDeadline = 500 * time.Millisecond
+const inputDeadline = hookio.InputDeadline
 
-// within runs fn with a context that expires after d and waits for it at
-// most d plus a little grace. A run that overruns is abandoned: the hook
-// exits, and whatever the process was doing is safe to cut off (the store
-// and the workspace are crash-safe). A panic is an error, not a crash; its
-// stack goes to log.
+// within runs fn within d plus grace (hookio.Within).
 func within(d time.Duration, log io.Writer, fn func(context.Context) ([]byte, error)) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	return run(ctx, d+grace, grace, log, fn)
+	return hookio.Within(d, log, fn)
 }
 
-// run runs fn with ctx and waits for it at most wait; over is how long
-// past its context's deadline the run was given, for the message.
+// run runs fn with ctx and waits for it at most wait (hookio.Run).
 func run(ctx context.Context, wait, over time.Duration, log io.Writer, fn func(context.Context) ([]byte, error)) ([]byte, error) {
-	type result struct {
-		out []byte
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() {
-			if p := recover(); p != nil {
-				// The status keeps the one line; the stack goes to the log.
-				fmt.Fprintf(log, "scriptorium hook: panic: %v\n%s", p, debug.Stack())
-				r = result{err: errcode.Errorf(errcode.IO, "panic: %v", p)}
-			}
-			ch <- r
-		}()
-		r.out, r.err = fn(ctx)
-	}()
-	timer := time.NewTimer(max(wait, 0))
-	defer timer.Stop()
-	select {
-	case r := <-ch:
-		return r.out, r.err
-	case <-timer.C:
-		dl, _ := ctx.Deadline()
-		return nil, errcode.Errorf(errcode.IO, "gave up %s after its deadline (%s); the daemon imports and writes what is left",
-			over, dl.UTC().Format("15:04:05.000"))
-	}
+	return hookio.Run(ctx, wait, over, log, fn)
 }
 
 // residentWait bounds the wait for a resident process's recall: well
@@ -250,19 +196,7 @@ func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) 
 		}
 		recordIndexState(opts, search.StaleSearches(e) > 0)
 	}
-	if res.Text == "" {
-		return nil, nil
-	}
-	var out promptOutput
-	out.HookSpecificOutput.HookEventName = EventUserPromptSubmit
-	out.HookSpecificOutput.AdditionalContext = res.Text
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the fence tags stay readable in Claude Code's transcript
-	if err := enc.Encode(out); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return hookio.PromptOutput(res.Text)
 }
 
 // transcriptEvent is Stop, PreCompact and SessionEnd: import what the
@@ -315,45 +249,15 @@ func openEngine(ctx context.Context, opts Options) (*engine.Engine, error) {
 
 // readInput decodes the hook's stdin.
 func readInput(r io.Reader) (Input, error) {
-	var in Input
-	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
-	if err != nil {
-		return in, errcode.Wrap(errcode.IO, err, "read hook input")
-	}
-	if len(data) > maxInputBytes {
-		return in, errcode.Errorf(errcode.InvalidArgument, "hook input is larger than %d MiB", maxInputBytes>>20)
-	}
-	if err := json.Unmarshal(data, &in); err != nil {
-		return in, errcode.Wrap(errcode.InvalidArgument, err, "hook input is not the JSON Claude Code sends")
-	}
-	if in.HookEventName == "" {
-		return in, errcode.Errorf(errcode.InvalidArgument, "hook input has no hook_event_name")
-	}
-	return in, nil
+	in, _, err := hookio.ReadInput(r)
+	return in, err
 }
 
 // known reports whether the hook acts on event.
-func known(event string) bool {
-	for _, e := range Events {
-		if e == event {
-			return true
-		}
-	}
-	return false
-}
+func known(event string) bool { return hookio.Known(event) }
 
-// hasWorkspace reports whether stateDir holds a workspace or conversations:
-// only then may the hook open (and so create) anything there.
-func hasWorkspace(stateDir string) bool {
-	if stateDir == "" {
-		return false
-	}
-	if fi, err := os.Stat(workspace.MemoryDir(stateDir)); err == nil && fi.IsDir() {
-		return true
-	}
-	_, err := os.Stat(workspace.SessionsDB(stateDir))
-	return err == nil
-}
+// hasWorkspace reports whether stateDir holds a workspace or conversations.
+func hasWorkspace(stateDir string) bool { return hookio.HasWorkspace(stateDir) }
 
 // fail records a failure and says it on the log. The event is "" when
 // the input could not be read.

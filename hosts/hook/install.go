@@ -28,7 +28,7 @@ type InstallResult struct {
 // owner made it so on purpose, and a rename would replace it all the same.
 // A symlinked settings file (a dotfiles checkout) is written where the
 // link points, so the link survives.
-func Install(path, command string) (InstallResult, error) {
+func Install(path, command string, replaces ...string) (InstallResult, error) {
 	res := InstallResult{Path: path, Added: []string{}}
 	target := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
@@ -39,7 +39,7 @@ func Install(path, command string) (InstallResult, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, errcode.Wrap(errcode.IO, err, "read %s", path)
 	}
-	data, added, err := mergeSettings(old, command)
+	data, added, err := mergeSettings(old, command, replaces...)
 	if err != nil {
 		return res, errcode.Errorf(errcode.InvalidArgument, "%s: %v; not changed", path, err)
 	}
@@ -136,6 +136,17 @@ func writeAtomic(target string, data []byte, mode fs.FileMode) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// ClientCommand is the hook command for the small client
+// cmd/scriptorium-hook at client (which runs `scriptorium hook …` for
+// whatever it does not answer itself).
+func ClientCommand(client, stateDir string) string {
+	parts := []string{shellQuote(client), "claude-code"}
+	if stateDir != "" {
+		parts = append(parts, "--state", shellQuote(stateDir))
+	}
+	return strings.Join(parts, " ")
 }
 
 // Command is the shell command the settings run: the binary, the verb and,

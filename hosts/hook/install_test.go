@@ -166,6 +166,48 @@ func TestInstall_PartlyInstalled(t *testing.T) {
 	}
 }
 
+// TestInstall_ReplacesTheOtherForm: installing the small client's command
+// over the CLI's (or back) replaces the groups install added, so a prompt
+// never runs both; a group of the user's that runs the old command beside
+// another hook is theirs, left as it is; installing again adds nothing.
+func TestInstall_ReplacesTheOtherForm(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	client := hook.ClientCommand("/usr/local/bin/scriptorium-hook", "")
+	mine := `{"type":"command","command":"notify-send hi"}`
+	old := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"` + testCommand + `"},` + mine + `]}]}}`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hook.Install(path, testCommand); err != nil {
+		t.Fatal(err)
+	}
+	res, err := hook.Install(path, client, testCommand)
+	if err != nil || !slices.Equal(res.Added, hook.Events) {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	data, _ := os.ReadFile(path)
+	groups := settingsGroups(t, data)
+	for _, ev := range hook.Events {
+		want := []string{client}
+		if ev == "Stop" {
+			want = []string{testCommand, "notify-send hi", client}
+		}
+		if !slices.Equal(groups[ev], want) {
+			t.Errorf("%s runs %q, want %q", ev, groups[ev], want)
+		}
+	}
+	if res, err := hook.Install(path, client, testCommand); err != nil || len(res.Added) != 0 {
+		t.Errorf("installed twice: %+v, %v", res, err)
+	}
+	if _, err := hook.Install(path, testCommand, client); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(path)
+	if got := settingsGroups(t, data)["UserPromptSubmit"]; !slices.Equal(got, []string{testCommand}) {
+		t.Errorf("back to the CLI: UserPromptSubmit runs %q", got)
+	}
+}
+
 // TestInstall_Symlink: a settings file that is a symlink (dotfiles) is
 // written through the link, which stays a link.
 func TestInstall_Symlink(t *testing.T) {
@@ -242,6 +284,9 @@ func TestCommand(t *testing.T) {
 		if got := hook.Command(in[0], in[1]); got != want {
 			t.Errorf("Command(%q, %q) = %s, want %s", in[0], in[1], got, want)
 		}
+	}
+	if got, want := hook.ClientCommand("/Users/Mara Lind/bin/scriptorium-hook", "/tmp/st"), "'/Users/Mara Lind/bin/scriptorium-hook' claude-code --state /tmp/st"; got != want {
+		t.Errorf("ClientCommand = %s, want %s", got, want)
 	}
 }
 

@@ -110,12 +110,32 @@ func hasCommand(groups []json.RawMessage, command string) bool {
 	return false
 }
 
+// replaceable reports whether raw is a group install added for one of
+// commands: no matcher or other key, one command hook running it. Such a
+// group is this program's own, run another way (the CLI or the small
+// client cmd/scriptorium-hook), and is replaced rather than joined, so
+// that a prompt never gets its context twice.
+func replaceable(raw json.RawMessage, commands []string) bool {
+	var keys map[string]json.RawMessage
+	var g group
+	if json.Unmarshal(raw, &keys) != nil || len(keys) != 1 || keys["hooks"] == nil || json.Unmarshal(raw, &g) != nil || len(g.Hooks) != 1 {
+		return false
+	}
+	for _, c := range commands {
+		if g.Hooks[0].Type == "command" && g.Hooks[0].Command == c {
+			return true
+		}
+	}
+	return false
+}
+
 // mergeSettings adds, to the settings JSON data (empty for a new file), a
-// group running command to every event in Events that does not run it yet.
+// group running command to every event in Events that does not run it yet;
+// a group install added for one of replaces is replaced by it.
 // Keys keep their order and values their bytes; only whitespace is
 // re-indented, in the file's own indent unit. It returns the new bytes and
 // the events it added; none added means data is returned unchanged.
-func mergeSettings(data []byte, command string) ([]byte, []string, error) {
+func mergeSettings(data []byte, command string, replaces ...string) ([]byte, []string, error) {
 	top := []member{}
 	if len(bytes.TrimSpace(data)) > 0 {
 		var err error
@@ -154,7 +174,15 @@ func mergeSettings(data []byte, command string) ([]byte, []string, error) {
 			continue
 		}
 		added = append(added, ev)
-		groups = append(groups, ourGroup(command))
+		replaced := false
+		for i, g := range groups {
+			if !replaced && replaceable(g, replaces) {
+				groups[i], replaced = ourGroup(command), true
+			}
+		}
+		if !replaced {
+			groups = append(groups, ourGroup(command))
+		}
 		raw := append([]byte{'['}, bytes.Join(rawBytes(groups), []byte{','})...)
 		raw = append(raw, ']')
 		if ei >= 0 {

@@ -25,21 +25,14 @@ package local
 
 import (
 	"context"
-	"crypto/sha256"
-	"debug/elf"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"os"
 	"path"
-	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -49,14 +42,15 @@ import (
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
+	"scriptorium/hosts/local/client"
 	"scriptorium/workspace"
 )
 
 // SocketName is the socket's name in the runtime directory.
-const SocketName = "engine.sock"
+const SocketName = client.SocketName
 
 // maxPath is the longest socket path the kernel takes (sun_path).
-const maxPath = 104
+const maxPath = client.MaxPath
 
 // MaxRequestBytes bounds what the server reads of one request: a query is
 // a few words and filters.
@@ -64,12 +58,10 @@ const MaxRequestBytes = 64 << 10
 
 // MaxAnswerBytes bounds what the client reads of one answer; a larger one
 // is not taken (the CLI searches itself).
-const MaxAnswerBytes = 16 << 20
+const MaxAnswerBytes = client.MaxAnswerBytes
 
 // SocketPath is the socket of the workspace at memDir.
-func SocketPath(memDir string) string {
-	return workspace.RuntimePath(memDir, SocketName)
-}
+func SocketPath(memDir string) string { return client.SocketPath(memDir) }
 
 type request struct {
 	Build       string             `json:"build"`
@@ -89,92 +81,13 @@ type response struct {
 	Recall      *recall.Result      `json:"recall,omitempty"` // op "recall"
 }
 
-// realRoot is the absolute path of a memory dir with symlinks resolved,
-// so that two spellings of one directory compare equal.
-func realRoot(memDir string) (string, error) {
-	abs, err := filepath.Abs(memDir)
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(abs)
-}
+// realRoot is the absolute path of a memory dir with symlinks resolved.
+func realRoot(memDir string) (string, error) { return client.RealRoot(memDir) }
 
-// Build names the code this program was built from, so that a client
-// takes answers only from a server that answers exactly as it would.
-//
-// The CLI and the TUI are two binaries, so the executable's own Go build
-// ID (its ELF note) cannot match between them. A build stamped from a
-// clean commit (vcs.modified=false) is named instead by its revision, Go
-// version, main module and build settings: the CLI and TUI built from one
-// commit with one toolchain and flags link the same engine code, and the
-// same go.mod fixes every dependency's version. Any other build (a dirty
-// tree, go run, -buildvcs=false) falls back to the executable's build ID,
-// which changes with any change of the code; then only the same binary
-// (the CLI's daemon or serve) answers. "" when neither can be read: no
-// socket is used, two builds must not be confused.
-func Build() string {
-	buildOnce.Do(func() { buildID = readBuildID() })
-	return buildID
-}
-
-var (
-	buildOnce sync.Once
-	buildID   string
-)
-
-func readBuildID() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if id := sourceBuild(bi); id != "" {
-			return id
-		}
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	f, err := elf.Open(exe)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sec := f.Section(".note.go.buildid")
-	if sec == nil {
-		return ""
-	}
-	data, err := sec.Data()
-	// The note: name size, descriptor size, type (4 bytes each), the name
-	// "Go\x00\x00", then the build ID.
-	if err != nil || len(data) < 16 || string(data[12:16]) != "Go\x00\x00" {
-		return ""
-	}
-	n := int(f.ByteOrder.Uint32(data[4:8]))
-	if 16+n > len(data) || n == 0 {
-		return ""
-	}
-	return "go-buildid:" + string(data[16:16+n])
-}
-
-// sourceBuild names a build stamped from a clean commit by what decides
-// its code: the revision, the Go version, the main module and every build
-// setting (tags, flags, GOOS/GOARCH…). "" for a build that is not.
-func sourceBuild(bi *debug.BuildInfo) string {
-	var rev, modified string
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", bi.GoVersion, bi.Main.Path, bi.Main.Version)
-	for _, st := range bi.Settings {
-		switch st.Key {
-		case "vcs.revision":
-			rev = st.Value
-		case "vcs.modified":
-			modified = st.Value
-		}
-		fmt.Fprintf(h, "%s=%s\x00", st.Key, st.Value)
-	}
-	if rev == "" || modified != "false" {
-		return ""
-	}
-	return "go-source:" + hex.EncodeToString(h.Sum(nil))[:32]
-}
+// Build names the code this program was built from (client.Build), so
+// that a client takes answers only from a server that answers exactly as
+// it would.
+func Build() string { return client.Build() }
 
 // thisBuild is Build, replaced in tests (a test binary carries no VCS
 // stamp).
@@ -434,11 +347,4 @@ func validReport(rep engine.SearchReport, q result.SearchQuery) bool {
 }
 
 // ownSocket reports whether path is a socket owned by this user.
-func ownSocket(path string) bool {
-	fi, err := os.Lstat(path)
-	if err != nil || fi.Mode()&os.ModeSocket == 0 {
-		return false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
-}
+func ownSocket(path string) bool { return client.OwnSocket(path) }

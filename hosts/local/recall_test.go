@@ -3,12 +3,13 @@ package local
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"scriptorium/engine/recall"
-	"scriptorium/render"
+	"scriptorium/workspace"
 )
 
 // TestRecall_AnsweredByTheServer: a recall through the socket is the
@@ -47,41 +48,21 @@ func TestRecall_AnsweredByTheServer(t *testing.T) {
 	if _, ok := Recall(e.Root(), req, time.Second); ok {
 		t.Error("a server of another build answered")
 	}
-}
-
-// TestValidRecall: an answer the client would hand on as its own must be
-// a recall: in budget, fenced once, every item cited and in the text.
-func TestValidRecall(t *testing.T) {
-	text := "<memory-context>\n- [topics/a.md#^0000000a] bees\n</memory-context>\n"
-	good := recall.Result{Text: text, Budget: 100, Items: []recall.Item{{Path: "topics/a.md", Text: "- [topics/a.md#^0000000a] bees"}}}
-	good.Tokens = render.CountTokens(text)
-	if !validRecall(good, recall.Request{}) || !validRecall(recall.Result{Items: []recall.Item{}, Budget: 1000}, recall.Request{}) {
-		t.Fatal("a good answer refused")
-	}
-	bad := func(f func(*recall.Result)) recall.Result {
-		r := good
-		r.Items = append([]recall.Item(nil), good.Items...)
-		f(&r)
-		return r
-	}
-	for name, r := range map[string]recall.Result{
-		"nil items":      bad(func(r *recall.Result) { r.Items = nil }),
-		"over budget":    bad(func(r *recall.Result) { r.Budget = r.Tokens - 1 }),
-		"other budget":   bad(func(r *recall.Result) { r.Budget = 999 }),
-		"unfenced":       bad(func(r *recall.Result) { r.Text = strings.TrimPrefix(r.Text, "<memory-context>\n") }),
-		"two fences":     bad(func(r *recall.Result) { r.Text += "</memory-context>\n" }),
-		"no tokens":      bad(func(r *recall.Result) { r.Tokens = 0 }),
-		"over a byte":    bad(func(r *recall.Result) { r.Tokens, r.Budget = len(r.Text)+1, 1000 }),
-		"item elsewhere": bad(func(r *recall.Result) { r.Items[0].Path = "/etc/passwd" }),
-		"item not in it": bad(func(r *recall.Result) { r.Items[0].Text = "other" }),
-		"items no text":  bad(func(r *recall.Result) { r.Text, r.Tokens = "", 0 }),
-	} {
-		req := recall.Request{}
-		if name == "other budget" {
-			req.Budget = 100
+	// A config.toml that is broken or switches memory off is the CLI's to
+	// report: the server does not answer over it.
+	thisBuild = func() string { return "build A" }
+	for _, cfg := range []string{"[memory\n", "[memory]\nbackend = \"none\"\n"} {
+		if err := os.WriteFile(workspace.ConfigPath(state), []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
 		}
-		if validRecall(r, req) {
-			t.Errorf("%s: accepted", name)
+		if _, ok := Recall(e.Root(), req, time.Second); ok {
+			t.Errorf("config.toml %q: the server answered", cfg)
 		}
+	}
+	if err := os.Remove(workspace.ConfigPath(state)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Recall(e.Root(), req, time.Second); !ok {
+		t.Error("no config.toml: the server did not answer")
 	}
 }

@@ -19,7 +19,8 @@
 #      each alternately; p50/p95 are nearest-rank, x = search p50 / grep p50;
 #   4. times the prompt path (issue 26) the same way: `recall "<query>"
 #      --json` and the Claude Code hook's UserPromptSubmit (`hook
-#      claude-code`, the event on stdin) against `grep -rliF <the query's
+#      claude-code`, the event on stdin), the same through the small hook
+#      client `scriptorium-hook claude-code`, against `grep -rliF <the query's
 #      rarest word>` (the word in the fewest files), each alone and then with
 #      a resident `daemon` of the workspace serving the local socket;
 #   5. runs every read verb $SCALE_VERB_RUNS times (p50 wall, peak RSS of
@@ -65,7 +66,8 @@ log() { echo "scale: $*" >&2; }
 mkdir -p "$work/bin" "$cache"
 bin=$work/bin
 log "building into $bin"
-(cd "$root" && go build -o "$bin/scriptorium" . && go build -o "$bin/gen" ./scale/gen &&
+(cd "$root" && go build -o "$bin/scriptorium" . && go build -o "$bin/scriptorium-hook" ./cmd/scriptorium-hook &&
+	go build -o "$bin/gen" ./scale/gen &&
 	go build -o "$bin/measure" ./scripts/scale/measure)
 cli=$bin/scriptorium
 m=$bin/measure
@@ -84,7 +86,8 @@ started=$(date -u +'%Y-%m-%d %H:%M UTC')
 
 # Tables are collected in files and printed at the end.
 t_ws=$work/t_ws.md t_search=$work/t_search.md t_verbs=$work/t_verbs.md t_writer=$work/t_writer.md
-t_recall=$work/t_recall.md
+t_recall=$work/t_recall.md t_server=$work/t_server.md
+: >"$t_server"
 : >"$t_ws" && : >"$t_search" && : >"$t_verbs" && : >"$t_writer" && : >"$t_recall"
 
 # longest prints the longest word (in bytes) of a query: grep's needle.
@@ -164,13 +167,30 @@ ppair1() {
 	while [ "$1" != "--" ]; do opts+=("$1") && shift; done
 	shift
 	log "$label: $name ($mode) vs grep -rliF $word ($runs runs each)"
-	local r target="—" rss_target="—"
+	local r target="—" rss_target="—" d0 d1 t0 t1
+	d0=$(daemon_cpu) t0=$(date +%s%N)
 	r=$("$m" pair -runs "$runs" -timeout "$timeout" -base-ok 0,1 "${opts[@]}" -- "$@" ::: \
 		grep -rliF -- "$word" "$state/memory/topics" "$state/memory/sources")
+	d1=$(daemon_cpu) t1=$(date +%s%N)
 	read -r p50 p95 g50 g95 x rss files cpu gcpu cx <<<"$r"
+	if [ "$mode" = resident ]; then
+		# The server's share of the answer: the daemon's CPU over the pair
+		# (one warm-up and $runs answers), less its idle rate over the same
+		# time, per answer; with the client's CPU, the whole cost of a
+		# served prompt against grep's.
+		awk -v d="$((d1 - d0))" -v ms="$(((t1 - t0) / 1000000))" -v idle="$daemon_idle" -v n="$((runs + 1))" \
+			-v c="$cpu" -v g="$gcpu" -v lbl="$label" -v nm="$name" 'BEGIN {
+			s = (d - idle * ms) / n; if (s < 0) s = 0
+			printf "| %s | %s | %.1f | %.1f | %.1f | %.1f / %.1f = %.2f |\n", lbl, nm, s, c, s + c, s + c, g, (s + c) / g }' >>"$t_server"
+	fi
 	if [ "$n" -eq 100000 ] && [ "$mode" = alone ]; then target="≤ 1.0: $(verdict "$x" 1.0)" rss_target="≤ 100: $(verdict "$rss" 100)"; fi
 	if [ "$n" -eq 100000 ] && [ "$mode" = resident ]; then target="≤ 0.3: $(verdict "$x" 0.3)"; fi
 	echo "| $label | $name${mark:+ $mark} | $mode | \`$word\` | $p50 | $p95 | $g50 | $g95 | **$x** ($target) | $cpu / $gcpu = $cx | $rss ($rss_target) | $files |" >>"$t_recall"
+}
+# daemon_cpu is the resident daemon's CPU time so far in ms (0 without one).
+daemon_cpu() {
+	if [ -z "${daemon_pid:-}" ]; then echo 0 && return; fi
+	awk '{ printf "%d\n", ($14 + $15) * 10 }' "/proc/$daemon_pid/stat" 2>/dev/null || echo 0
 }
 # prompt_path times recall and the hook for the queries $recall_at (mode:
 # alone, or resident while a daemon serves the socket).
@@ -188,6 +208,14 @@ prompt_path() { # mode
 			echo "| $label | \`$q\` (hook) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — | — |" >>"$t_recall"
 		else
 			ppair "$mode" "\`$q\` (hook)" "$w" -stdin "$ev" -- @cli hook claude-code --state "$state"
+		fi
+		# The small hook client (cmd/scriptorium-hook, beside the CLI):
+		# served, its own start and the server's answer; alone, it execs
+		# the CLI.
+		if ! "$bin/scriptorium-hook" claude-code --state "$state" <"$ev" | grep -q additionalContext; then
+			echo "| $label | \`$q\` (hook client) | $mode | — | no context: the hook gave up or found nothing | — | — | — | — | — | — | — |" >>"$t_recall"
+		else
+			ppair "$mode" "\`$q\` (hook client)" "$w" -stdin "$ev" -- "$bin/scriptorium-hook" claude-code --state "$state"
 		fi
 		ppair "$mode" "\`$q\` (recall)" "$w" -- @cli --state "$state" recall "$q" --json
 	done
@@ -273,7 +301,7 @@ for n in "${sizes[@]}"; do
 		prompt_path alone
 		log "$label: starting a resident daemon"
 		"$cli" --state "$state" daemon 2>"$work/n$n/daemon.log" &
-		daemon_pid=$!
+		daemon_pid=$! resident_pid=$!
 		# The daemon owns the socket at once and answers once it has read
 		# the workspace and opened its index (until then the CLI answers
 		# itself): wait for the socket, then for that read.
@@ -282,8 +310,12 @@ for n in "${sizes[@]}"; do
 			if [ -S "$state/memory/.scriptorium/runtime/engine.sock" ]; then break; fi
 		done
 		sleep "${SCALE_RESIDENT_WARM:-20}"
+		# The daemon's idle CPU rate (its polling), ms per ms of wall.
+		i0=$(daemon_cpu) && sleep 5 && i1=$(daemon_cpu)
+		daemon_idle=$(awk -v d="$((i1 - i0))" 'BEGIN { print d / 5000 }')
 		prompt_path resident
-		kill "$daemon_pid" && wait "$daemon_pid" || true
+		daemon_pid=
+		kill "$resident_pid" && wait "$resident_pid" || true
 	fi
 	unset LC_ALL
 
@@ -342,11 +374,19 @@ out=$work/results.md
 	cat "$t_search"
 	echo
 	if [ -s "$t_recall" ]; then
-		echo "The prompt path (issue 26): \`hook claude-code\` (UserPromptSubmit, the event on stdin) and \`recall QUERY --json\` vs \`grep -rliF WORD\` of the query's rarest word over topics/ and sources/, interleaved, $runs runs each; alone, then with a \`daemon\` serving the local socket:"
+		echo "The prompt path (issue 26): \`hook claude-code\` (UserPromptSubmit, the event on stdin), the same through the small hook client \`scriptorium-hook claude-code\` and \`recall QUERY --json\` vs \`grep -rliF WORD\` of the query's rarest word over topics/ and sources/, interleaved, $runs runs each; alone, then with a \`daemon\` serving the local socket:"
 		echo
 		echo "| N | prompt | mode | grep word | p50 ms | p95 ms | grep p50 ms | p95 ms | x = command / grep (target) | CPU p50 ms: command / grep = x | peak RSS MiB (target) | grep files |"
 		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 		cat "$t_recall"
+		echo
+	fi
+	if [ -s "$t_server" ]; then
+		echo "The resident rows' whole cost: the daemon's CPU per answer (its CPU over the pair less its idle rate, per answer), the client's CPU p50, their sum against grep's CPU p50:"
+		echo
+		echo "| N | prompt | daemon CPU ms per answer | client CPU p50 ms | sum | sum / grep CPU |"
+		echo "| --- | --- | --- | --- | --- | --- |"
+		cat "$t_server"
 		echo
 	fi
 	echo "Every verb on the warm workspace ($verb_runs runs each, \`update\` once; the index was built by the warm-up):"

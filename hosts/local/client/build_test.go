@@ -1,6 +1,8 @@
-package local
+package client
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -52,5 +54,27 @@ func TestSourceBuild(t *testing.T) {
 		if got := sourceBuild(info("scriptorium", nil, settings...)); got != "" {
 			t.Errorf("%v: %q, want no source build", settings, got)
 		}
+	}
+}
+
+// TestBuildOf_AsTheProgramItself: the build read from an executable file
+// is the one that program names itself (here the test binary, which has
+// no VCS stamp: its ELF build ID), so the small hook client asks in the
+// CLI's name exactly as the CLI would; a file that is no Go program names
+// none.
+func TestBuildOf_AsTheProgramItself(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := BuildOf(exe), Build(); got == "" || got != want {
+		t.Fatalf("BuildOf(%s) = %q, the program names itself %q", exe, got, want)
+	}
+	other := filepath.Join(t.TempDir(), "not-a-program")
+	if err := os.WriteFile(other, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := BuildOf(other); got != "" {
+		t.Fatalf("a shell script names the build %q", got)
 	}
 }
