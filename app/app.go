@@ -116,6 +116,7 @@ func (e *Engine) Close() error {
 // the CLI's searches and the agents' hooks are answered from its
 // long-lived engine instead of each reading the workspace.
 func Open(ctx context.Context, stateDir string, role Role, opts Options) (*Engine, error) {
+	limitMemory(role)
 	e, err := engine.Open(ctx, engineOptions(stateDir, role, opts))
 	if err != nil {
 		return nil, err

@@ -145,7 +145,7 @@ func (c Corpus) Source(ref string) (Record, bool) {
 
 // At is the record at an anchor of an archive.
 func (c Corpus) At(path, anchor string) (Record, bool) {
-	e, ok := c.s.anchors.Get(path + "#" + anchor)
+	e, ok := c.s.anchorEntry(path, anchor)
 	return Record{c.s, e}, ok
 }
 
@@ -160,21 +160,21 @@ func (c Corpus) SameArchive(other Corpus, p string) bool {
 
 // View is the record as the snapshot resolved it, its content included
 // even when it is pending: only a Visible record may become a document.
-func (r Record) View() result.SourceView { return r.e.view }
+func (r Record) View() result.SourceView { return r.e.view() }
 
 // Ref is the record's source-id.
-func (r Record) Ref() string { return r.e.view.Ref }
+func (r Record) Ref() string { return r.e.ref }
 
 // Path is the record's archive.
-func (r Record) Path() string { return r.e.view.Path }
+func (r Record) Path() string { return r.e.file.path }
 
 // Anchor is the record's anchor in its archive.
-func (r Record) Anchor() string { return r.e.view.Anchor }
+func (r Record) Anchor() string { return r.e.anchor }
 
 // Visible reports whether the record is searchable: trusted (never
 // pending), not forgotten, and the record preferred for its source-id.
 func (r Record) Visible() bool {
-	return !r.e.pending() && !r.e.view.Forgotten && r.s.sources.Lookup(r.e.view.Ref) == r.e
+	return !r.e.pending() && !r.e.forgotten() && r.s.sources.Lookup(r.e.ref) == r.e
 }
 
 // Before is the nearest visible record before r in its archive

@@ -34,8 +34,9 @@ func (s *snapshot) trustedBlocks(tf *topicFile) []bool {
 	for i, bc := range d.Blocks {
 		ok := bc.Defined
 		for j := 0; ok && j < len(bc.Keys); j++ {
-			e := s.anchors.Lookup(bc.Keys[j])
-			ok = e != nil && e.view.Ref == bc.Refs[j] && !e.pending()
+			i := strings.LastIndexByte(bc.Keys[j], '#')
+			e, _ := s.anchorEntry(bc.Keys[j][:max(i, 0)], bc.Keys[j][i+1:])
+			ok = e != nil && e.ref == bc.Refs[j] && !e.pending()
 		}
 		out[i] = ok
 	}

@@ -66,7 +66,9 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 	}
 	dc := e.inc.d
 	e.inc.mu.Lock()
-	e.inc.idx.sync(s)
+	if len(dc.files) > 0 { // a first render renders every file: a one-shot core builds no index
+		e.inc.idx.sync(s)
+	}
 	dirty := map[string]bool{}
 	for p, dt := range dc.files {
 		if s.topics[p] != dt.tf {

@@ -87,7 +87,7 @@ func (w *incWorld) topicText(s *snapshot, p string) string {
 			src := srcs[w.r.IntN(len(srcs))]
 			label := topic.NewFootnoteLabel(fmt.Sprintf("%s/%d", id, j))
 			text += "[^" + label + "]"
-			c := topic.Citation{SourceID: src.view.Ref, Path: relFrom(p, src.view.Path), Anchor: src.view.Anchor}
+			c := topic.Citation{SourceID: src.view().Ref, Path: relFrom(p, src.view().Path), Anchor: src.view().Anchor}
 			switch w.r.IntN(12) {
 			case 0: // a citation that does not resolve (yet)
 				c.Anchor = archive.AnchorFor(fmt.Sprintf("chat/t%d/m%d", w.r.IntN(3), w.n+1+w.r.IntN(3)))
@@ -95,7 +95,7 @@ func (w *incWorld) topicText(s *snapshot, p string) string {
 			case 1: // one into an archive that does not exist (yet)
 				c.Path = relFrom(p, "sources/chat/_v2/t9.md")
 			}
-			defs = append(defs, topic.FormatDefinition(topic.Definition{Label: label, Date: src.view.Time[:10],
+			defs = append(defs, topic.FormatDefinition(topic.Definition{Label: label, Date: src.view().Time[:10],
 				Sources: []topic.Citation{c}}))
 		}
 		parts = append(parts, text+" ^"+id)

@@ -35,8 +35,8 @@ func (s *snapshot) forgetArchives(ids map[string]bool) (map[string][]byte, []res
 		a := s.archives[p]
 		refs, lines := map[string]bool{}, map[int]bool{}
 		for _, src := range a.sources {
-			if ids[src.view.Ref] && !src.view.Forgotten {
-				refs[src.view.Ref], lines[src.view.Line] = true, true
+			if ids[src.ref] && !src.forgotten() {
+				refs[src.ref], lines[src.view().Line] = true, true
 			}
 		}
 		if len(refs) == 0 {

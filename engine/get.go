@@ -40,11 +40,11 @@ func (s *snapshot) get(ref string) (any, error) {
 			}
 			return s.blockIn(strings.TrimPrefix(p, "./"), id)
 		case strings.HasPrefix(anchor, "source-"):
-			e, ok := s.anchors.Get(strings.TrimPrefix(p, "./") + "#" + anchor)
+			e, ok := s.anchorEntry(strings.TrimPrefix(p, "./"), anchor)
 			if !ok {
 				return nil, errcode.Errorf(errcode.NotFound, "no source with anchor %s in %s", anchor, p)
 			}
-			return e.view, nil
+			return e.view(), nil
 		}
 		return nil, errcode.Errorf(errcode.InvalidArgument, "reference %q: the anchor must be ^<block-id> or source-<hash>", ref)
 	}
@@ -59,7 +59,7 @@ func (s *snapshot) get(ref string) (any, error) {
 		if !ok {
 			return nil, errcode.Errorf(errcode.NotFound, "no source with source-id %s", ref)
 		}
-		return e.view, nil
+		return e.view(), nil
 	}
 	return nil, errcode.Errorf(errcode.InvalidArgument, "reference %q is neither a block (^id, path#^id) nor a source (provider/thread/message, path#source-hash)", ref)
 }

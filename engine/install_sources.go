@@ -20,8 +20,8 @@ func installSources(before, after *snapshot, plan *txPlan, extra []string) []str
 		case strings.HasPrefix(p, "sources/"):
 			if a, ok := after.archives[p]; ok {
 				for _, src := range a.sources {
-					if _, had := before.sources.Get(src.view.Ref); !had {
-						set[src.view.Ref] = true
+					if _, had := before.sources.Get(src.ref); !had {
+						set[src.ref] = true
 					}
 				}
 			}

@@ -58,7 +58,7 @@ func TestPartial_AnswersAsTheFullSnapshot(t *testing.T) {
 		}
 		for _, p := range s.archPaths {
 			for _, src := range s.archives[p].sources {
-				refs = append(refs, src.view.Ref, p+"#"+src.view.Anchor)
+				refs = append(refs, src.view().Ref, p+"#"+src.view().Anchor)
 			}
 		}
 		want := map[string]string{}

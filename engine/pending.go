@@ -15,10 +15,10 @@ func (s *snapshot) pendingSources() []result.PendingSource {
 	out := []result.PendingSource{}
 	for _, p := range s.archPaths {
 		for _, src := range s.archives[p].sources {
-			if !src.pending() || s.sources.Lookup(src.view.Ref) != src {
+			if !src.pending() || s.sources.Lookup(src.ref) != src {
 				continue
 			}
-			v := src.view
+			v := src.view()
 			out = append(out, result.PendingSource{Ref: v.Ref, Path: v.Path, Anchor: v.Anchor, Time: v.Time,
 				SpeakerLabel: v.SpeakerLabel, SpeakerID: v.SpeakerID, Content: v.Content,
 				Thread: src.file.provider + "/" + src.file.thread, Text: v.Text})
@@ -100,7 +100,7 @@ func (e *Engine) Promote(ctx context.Context, refs []string) (result.PromoteResu
 			prev = "rejected"
 		}
 		batch = append(batch, trust.Promotion{SourceID: ref, PromotedBy: trust.Owner, PromotedAt: e.opts.Now().UTC(),
-			PreviousState: prev, RecordSHA256: trust.RecordSHA256(src.view.Text), Path: src.view.Path, Anchor: src.view.Anchor})
+			PreviousState: prev, RecordSHA256: trust.RecordSHA256(src.view().Text), Path: src.file.path, Anchor: src.anchor})
 	}
 	if len(batch) == 0 {
 		return res, nil

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine/deps"
 	"scriptorium/engine/overlay"
 	"scriptorium/engine/result"
+	"scriptorium/engine/sourceview"
 	"scriptorium/errcode"
 	"scriptorium/render"
 	"scriptorium/trust"
@@ -69,14 +70,17 @@ type archiveFile struct {
 	stopErr  *archive.FrameError    // v2: why parsing stopped, nil if the file is valid
 	sources  []*sourceEntry         // in file order
 	sum      *manifest.Cached       // the manifest summary, built once; copies share it
+	anchorIx *anchorIndex           // anchor → position, built on first lookup; copies share it
 }
 
-// sourceEntry is one source record, resolved.
+// sourceEntry is one source record, resolved. It keeps only what lookups
+// need; view() builds the rest from the parsed frame or record, so a 1M
+// snapshot does not hold a million SourceViews (issue 26).
 type sourceEntry struct {
-	view         result.SourceView
-	framePending bool
-	file         *archiveFile
-	pos          int // its index in file.sources, so neighbours needs no search
+	file              *archiveFile
+	ref, anchor       string
+	pos               int // its index in file.sources (and frames or records), so neighbours needs no search
+	framePending, pnd bool
 }
 
 // snapshot is a read of the whole workspace: every topic and archive parsed,
@@ -87,7 +91,6 @@ type snapshot struct {
 	archives   map[string]*archiveFile
 	archPaths  []string
 	sources    *overlay.Map[*sourceEntry] // by source-id; a v2 frame wins over a legacy record
-	anchors    *overlay.Map[*sourceEntry] // "path#anchor"
 	promoted   map[string]bool
 	strays     []errcode.Violation // files that are not where the layout allows
 
@@ -150,7 +153,7 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		s.strays = append(s.strays, prev.archiveStrays...)
 		s.archiveStrays = prev.archiveStrays
 		s.archives, s.archPaths = prev.archives, prev.archPaths
-		s.sources, s.anchors = prev.sources, prev.anchors
+		s.sources = prev.sources
 		return s, nil
 	}
 	var fresh []string          // archives read and parsed again
@@ -311,7 +314,7 @@ func (s *snapshot) addArchive(p string, data []byte) (errcode.Violation, bool) {
 	if !ok {
 		return errcode.Violation{Code: "unexpected_file", Path: p, Message: "source archives live at sources/<provider>/_v2/<thread>.md (or the frozen legacy sources/<provider>/<thread>.md)"}, false
 	}
-	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &manifest.Cached{}}
+	a := &archiveFile{path: p, provider: provider, thread: thread, data: data, sum: &manifest.Cached{}, anchorIx: &anchorIndex{}}
 	// The location decides the format: a file at the legacy path is frozen
 	// legacy evidence even if it carries the v2 marker, so none of its
 	// speaker markers can be trusted (SPEC §3.2).
@@ -339,87 +342,96 @@ func (s *snapshot) addArchive(p string, data []byte) (errcode.Violation, bool) {
 // records are indexed first so a v2 frame of the same source-id replaces
 // them (SPEC §3.2: v2 is preferred once it exists).
 func (s *snapshot) indexSources() {
-	s.sources, s.anchors = overlay.New[*sourceEntry](0), overlay.New[*sourceEntry](0)
+	s.sources = overlay.New[*sourceEntry](0)
 	for _, pass := range []bool{true, false} {
 		for _, p := range s.archPaths {
-			a := s.archives[p]
-			if a.legacy != pass {
-				continue
-			}
-			a.sources = a.sources[:0]
-			if a.legacy {
-				for _, r := range a.records {
-					e := s.legacyEntry(a, r)
-					e.pos = len(a.sources)
-					a.sources = append(a.sources, e)
-					s.anchors.Set(p+"#"+e.view.Anchor, e)
-					if _, dup := s.sources.Get(e.view.Ref); !dup {
-						s.sources.Set(e.view.Ref, e)
-					}
-				}
-				continue
-			}
-			for _, f := range a.frames {
-				e := s.frameEntry(a, f)
-				e.pos = len(a.sources)
-				a.sources = append(a.sources, e)
-				s.anchors.Set(p+"#"+e.view.Anchor, e)
-				if old, dup := s.sources.Get(e.view.Ref); !dup || old.view.Legacy {
-					s.sources.Set(e.view.Ref, e)
-				}
+			if a := s.archives[p]; a.legacy == pass {
+				s.indexArchive(a)
 			}
 		}
 	}
 }
 
-func (s *snapshot) frameEntry(a *archiveFile, f archive.Frame) *sourceEntry {
-	v := result.SourceView{
-		Kind: "source", Ref: f.SourceID, Path: a.path, Anchor: f.Anchor,
-		Time: formatTime(f.Time), Label: f.Label, Content: f.Content,
-		// An empty speaker-id marker is a trusted display-only identity
-		// (SPEC §3.1): only speakerless frames have no trusted speaker.
-		SpeakerTrusted: f.Speaker != archive.SpeakerNone, Line: f.Line, Text: f.Text, Forgotten: f.Forgotten,
+// indexArchive makes a's entries, in file order, and enters each source-id
+// that is free or held by a record e wins over.
+func (s *snapshot) indexArchive(a *archiveFile) {
+	n := len(a.frames)
+	if a.legacy {
+		n = len(a.records)
 	}
-	if f.Speaker == archive.SpeakerWithID {
-		v.SpeakerID = f.SpeakerID
+	a.sources = make([]*sourceEntry, 0, n)
+	entries := make([]sourceEntry, n) // one allocation per archive, not per record
+	for i := range n {
+		e := &entries[i]
+		e.file, e.pos = a, i
+		if a.legacy {
+			e.ref, e.anchor = archive.LegacyID(a.provider, a.thread, a.records[i])
+		} else {
+			f := &a.frames[i]
+			e.ref, e.anchor, e.framePending = f.SourceID, f.Anchor, f.Pending
+			e.pnd = trust.SourcePendingNow(f.Pending, s.promoted[f.SourceID])
+		}
+		a.sources = append(a.sources, e)
+		if cur, dup := s.sources.Get(e.ref); !dup || wins(e, cur) {
+			s.sources.Set(e.ref, e)
+		}
 	}
-	v.SpeakerDisplay = f.SpeakerDisplay()
-	v.SpeakerLabel = f.SpeakerLabel()
-	e := &sourceEntry{view: v, framePending: f.Pending, file: a}
-	e.view.Trust = s.trustWord(e)
-	return e
 }
 
-func (s *snapshot) legacyEntry(a *archiveFile, r archive.LegacyRecord) *sourceEntry {
-	ref, anchor := archive.LegacyID(a.provider, a.thread, r)
-	v := result.SourceView{
-		Kind: "source", Ref: ref, Path: a.path, Anchor: anchor, Time: formatTime(r.Time),
-		Label: r.Label, Content: r.Content, Legacy: true, Line: r.Line, Trust: "trusted",
-		Forgotten: archive.LegacyForgotten(r),
+// view is the record as result.SourceView, built from its frame or record.
+func (e *sourceEntry) view() result.SourceView {
+	if e.file.legacy {
+		return sourceview.Legacy(e.file.path, e.ref, e.anchor, &e.file.records[e.pos])
 	}
-	if r.HasHint {
-		v.SpeakerID, v.SpeakerDisplay = r.HintID, r.HintDisplay
-		v.SpeakerLabel = archive.SpeakerLabel(r.HintDisplay, r.HintID)
-	}
-	return &sourceEntry{view: v, file: a}
+	return sourceview.Frame(e.file.path, &e.file.frames[e.pos], e.pnd)
 }
 
-func (s *snapshot) trustWord(e *sourceEntry) string {
-	if trust.SourcePendingNow(e.framePending, s.promoted[e.view.Ref]) {
-		return "pending"
+// anchorIndex is an archive's anchors with their positions, built on the
+// first lookup in the archive: a map of every record's "path#anchor" cost
+// a tenth of a 1M snapshot, and most archives are never looked up.
+type anchorIndex struct {
+	once sync.Once
+	pos  map[string]int
+}
+
+// anchorEntry is the record at an anchor of archive p (of duplicates, the
+// last in the file).
+func (s *snapshot) anchorEntry(p, anchor string) (*sourceEntry, bool) {
+	a := s.archives[p]
+	if a == nil {
+		return nil, false
 	}
-	return "trusted"
+	ix := a.anchorIx
+	ix.once.Do(func() {
+		ix.pos = make(map[string]int, len(a.sources))
+		for i, e := range a.sources {
+			ix.pos[e.anchor] = i
+		}
+	})
+	i, ok := ix.pos[anchor]
+	if !ok {
+		return nil, false
+	}
+	return a.sources[i], true
+}
+
+// forgotten reports whether the record is a tombstone or a blanked legacy record.
+func (e *sourceEntry) forgotten() bool {
+	if e.file.legacy {
+		return archive.LegacyForgotten(e.file.records[e.pos])
+	}
+	return e.file.frames[e.pos].Forgotten
 }
 
 // pending reports whether a source is pending now.
-func (e *sourceEntry) pending() bool { return e.view.Trust == "pending" }
+func (e *sourceEntry) pending() bool { return e.pnd }
 
 // resolveCitation finds the source a footnote citation names. relPath is
 // relative to the topic file's directory. It returns the workspace path too.
 func (s *snapshot) resolveCitation(topicPath string, c topic.Citation) (*sourceEntry, string) {
 	target := resolveRel(topicPath, c.Path)
-	e, ok := s.anchors.Get(target + "#" + c.Anchor)
-	if !ok || e.view.Ref != c.SourceID {
+	e, ok := s.anchorEntry(target, c.Anchor)
+	if !ok || e.ref != c.SourceID {
 		return nil, target
 	}
 	return e, target
@@ -459,11 +471,4 @@ func (s *snapshot) blockTrusted(tf *topicFile, b topic.Element) bool {
 		cited = append(cited, d.Sources...)
 	}
 	return trust.BlockTrusted(cited, func(c topic.Citation) trust.SourceState { return s.citationState(tf.path, c) })
-}
-
-func formatTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
 }

@@ -17,7 +17,7 @@ func (s *snapshot) with(plan *txPlan) *snapshot {
 	if !slices.ContainsFunc(plan.order, func(p string) bool { return !strings.HasPrefix(p, "topics/") }) {
 		// Only topics change: the archives and the source index are s's,
 		// shared as loadSnapshot shares them (never mutated once built).
-		n.archives, n.archPaths, n.sources, n.anchors = s.archives, s.archPaths, s.sources, s.anchors
+		n.archives, n.archPaths, n.sources = s.archives, s.archPaths, s.sources
 		n.archiveStrays = s.archiveStrays
 		for _, p := range plan.order {
 			if data := plan.files[p]; data == nil {
@@ -86,27 +86,16 @@ func (n *snapshot) indexChanged(s *snapshot, changed []string) bool {
 			return false
 		}
 	}
-	n.sources, n.anchors = s.sources.Clone(), s.anchors.Clone() // sharing what is unchanged
+	n.sources = s.sources.Clone() // sharing what is unchanged
 	for _, p := range changed {
 		if old := s.archives[p]; old != nil {
 			for _, e := range old.sources {
-				n.anchors.Delete(p + "#" + e.view.Anchor)
-				if n.sources.Lookup(e.view.Ref) == e {
-					n.sources.Delete(e.view.Ref)
+				if n.sources.Lookup(e.ref) == e {
+					n.sources.Delete(e.ref)
 				}
 			}
 		}
-		a := n.archives[p]
-		a.sources = nil
-		for _, f := range a.frames {
-			e := n.frameEntry(a, f)
-			e.pos = len(a.sources)
-			a.sources = append(a.sources, e)
-			n.anchors.Set(p+"#"+e.view.Anchor, e)
-			if cur, dup := n.sources.Get(e.view.Ref); !dup || wins(e, cur) {
-				n.sources.Set(e.view.Ref, e)
-			}
-		}
+		n.indexArchive(n.archives[p])
 	}
 	return true
 }
@@ -125,12 +114,9 @@ func framesPrefix(old, a *archiveFile) bool {
 	return true
 }
 
-// wins reports whether v2 entry e takes a source-id from cur, as
-// indexSources decides: a v2 frame over a legacy record, else the first
-// archive in path order (within one archive, the first frame: cur).
+// wins reports whether entry e takes a source-id from cur: a v2 frame over
+// a legacy record, else the first archive in path order (within one
+// archive, the first record: cur); a legacy record never takes one.
 func wins(e, cur *sourceEntry) bool {
-	if cur.view.Legacy {
-		return true
-	}
-	return e.file.path < cur.file.path
+	return !e.file.legacy && (cur.file.legacy || e.file.path < cur.file.path)
 }

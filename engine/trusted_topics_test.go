@@ -87,7 +87,7 @@ func recallQueries(s *snapshot) []recallQuery {
 	}
 	for _, p := range s.archPaths {
 		for _, src := range s.archives[p].sources {
-			add(src.view.Content)
+			add(src.view().Content)
 		}
 	}
 	var out []recallQuery

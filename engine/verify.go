@@ -76,16 +76,16 @@ func (s *snapshot) TopicFile(p string) (*topic.File, bool) {
 func (s *snapshot) IsArchive(p string) bool { _, ok := s.archives[p]; return ok }
 
 func (s *snapshot) AnchorRef(p, anchor string) (string, bool) {
-	if e, ok := s.anchors.Get(p + "#" + anchor); ok {
-		return e.view.Ref, true
+	if e, ok := s.anchorEntry(p, anchor); ok {
+		return e.ref, true
 	}
 	return "", false
 }
 
 func (s *snapshot) ArchiveAnchor(p, ref string) (string, bool) {
 	for _, e := range s.archives[p].sources {
-		if e.view.Ref == ref {
-			return e.view.Anchor, true
+		if e.ref == ref {
+			return e.anchor, true
 		}
 	}
 	return "", false

@@ -101,8 +101,8 @@ func TestDepIndex_LookupsMatchScans(t *testing.T) {
 			t.Fatal("a free id is taken")
 		}
 		for _, src := range v.s.sources.All() {
-			if cited(src.view.Ref) != refs[src.view.Ref] {
-				t.Fatalf("cited(%s) = %v, CitedSources says %v", src.view.Ref, cited(src.view.Ref), refs[src.view.Ref])
+			if cited(src.view().Ref) != refs[src.view().Ref] {
+				t.Fatalf("cited(%s) = %v, CitedSources says %v", src.view().Ref, cited(src.view().Ref), refs[src.view().Ref])
 			}
 		}
 	}
@@ -120,7 +120,7 @@ func TestIndexChanged_MatchesFullIndex(t *testing.T) {
 	defer e.Close()
 	w := &incWorld{t: t, r: rand.New(rand.NewPCG(9, 14)), engines: []*Engine{e}}
 	sameEntry := func(a, b *sourceEntry) bool {
-		return a != nil && b != nil && a.view == b.view && a.framePending == b.framePending && a.file.path == b.file.path
+		return a != nil && b != nil && a.view() == b.view() && a.framePending == b.framePending && a.file.path == b.file.path
 	}
 	for step := range 120 {
 		_, ch, ok := w.change()
@@ -141,7 +141,7 @@ func TestIndexChanged_MatchesFullIndex(t *testing.T) {
 			full.archives[p] = &cp
 		}
 		full.indexSources()
-		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {maps.Collect(after.sources.All()), maps.Collect(full.sources.All())}, "anchors": {maps.Collect(after.anchors.All()), maps.Collect(full.anchors.All())}} {
+		for name, pair := range map[string][2]map[string]*sourceEntry{"sources": {maps.Collect(after.sources.All()), maps.Collect(full.sources.All())}, "anchors": {anchorMap(after), anchorMap(&full)}} {
 			got, want := pair[0], pair[1]
 			if len(got) != len(want) {
 				t.Fatalf("step %d: %s has %d entries, want %d", step, name, len(got), len(want))

@@ -131,7 +131,7 @@ func (v *View) Sources() []result.Source {
 	var out []result.Source
 	for _, p := range v.s.archPaths {
 		for _, src := range v.s.archives[p].sources {
-			if v.s.sources.Lookup(src.view.Ref) != src {
+			if v.s.sources.Lookup(src.ref) != src {
 				continue // shadowed by the record that wins its source-id
 			}
 			out = append(out, v.sourceOf(src))
@@ -141,8 +141,8 @@ func (v *View) Sources() []result.Source {
 }
 
 func (v *View) sourceOf(src *sourceEntry) result.Source {
-	return result.Source{SourceView: src.view, Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending(),
-		ArrivedPending: src.framePending, Promoted: v.s.promoted[src.view.Ref]}
+	return result.Source{SourceView: src.view(), Thread: src.file.provider + "/" + src.file.thread, Pending: src.pending(),
+		ArrivedPending: src.framePending, Promoted: v.s.promoted[src.ref]}
 }
 
 // WithheldText returns topic file p as a model may see it: pending blocks
@@ -201,7 +201,7 @@ func (v *View) Archive(p string) (a result.ArchiveView, ok bool) {
 	}
 	a = result.ArchiveView{Path: p, Legacy: arch.legacy, Sources: []result.SourceView{}}
 	for _, src := range arch.sources {
-		a.Sources = append(a.Sources, src.view)
+		a.Sources = append(a.Sources, src.view())
 	}
 	if arch.stopErr != nil {
 		a.Problem = arch.stopErr.Error()

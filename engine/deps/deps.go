@@ -75,17 +75,21 @@ func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Top
 // Index is the dependency index of a set of files. The zero value is
 // empty; files are added and dropped one at a time.
 type Index struct {
-	archRefs map[string][]string            // v2 archive path → distinct source-ids of its frames
-	citers   map[string]map[string]int      // workspace path → topic paths whose citations or links reach it
-	refCite  map[string]map[string]int      // source-id → topic paths citing it
-	idHold   map[string]map[string]int      // block id → topic paths holding it
-	refHold  map[string]map[string]struct{} // source-id → v2 archive paths holding a frame of it
+	archRefs map[string][]string       // v2 archive path → distinct source-ids of its frames
+	citers   map[string]map[string]int // workspace path → topic paths whose citations or links reach it
+	refCite  map[string]map[string]int // source-id → topic paths citing it
+	idHold   map[string]map[string]int // block id → topic paths holding it
+	// source-id → the v2 archive holding a frame of it; refMore holds the
+	// source-ids more than one archive holds. A set per source-id cost a
+	// third of a 1M snapshot (issue 26): almost every one is in one archive.
+	refHold map[string]string
+	refMore map[string]map[string]struct{}
 }
 
 func (x *Index) init() {
 	if x.citers == nil {
 		*x = Index{archRefs: map[string][]string{}, citers: map[string]map[string]int{}, refCite: map[string]map[string]int{},
-			idHold: map[string]map[string]int{}, refHold: map[string]map[string]struct{}{}}
+			idHold: map[string]map[string]int{}, refHold: map[string]string{}, refMore: map[string]map[string]struct{}{}}
 	}
 }
 
@@ -115,10 +119,14 @@ func (x *Index) AddArchive(p string, frames []archive.Frame) {
 	refs := FrameRefs(frames)
 	x.archRefs[p] = refs
 	for _, r := range refs {
-		if x.refHold[r] == nil {
-			x.refHold[r] = map[string]struct{}{}
+		if m := x.refMore[r]; m != nil {
+			m[p] = struct{}{}
+		} else if q, ok := x.refHold[r]; ok && q != p {
+			delete(x.refHold, r)
+			x.refMore[r] = map[string]struct{}{q: {}, p: {}}
+		} else {
+			x.refHold[r] = p
 		}
-		x.refHold[r][p] = struct{}{}
 	}
 }
 
@@ -126,8 +134,14 @@ func (x *Index) AddArchive(p string, frames []archive.Frame) {
 func (x *Index) DropArchive(p string) {
 	x.init()
 	for _, r := range x.archRefs[p] {
-		delete(x.refHold[r], p)
-		if len(x.refHold[r]) == 0 {
+		if m := x.refMore[r]; m != nil {
+			if delete(m, p); len(m) == 1 {
+				for q := range m {
+					x.refHold[r] = q
+				}
+				delete(x.refMore, r)
+			}
+		} else if x.refHold[r] == p {
 			delete(x.refHold, r)
 		}
 	}
@@ -144,7 +158,15 @@ func (x *Index) Citing(ref string) map[string]int { return x.refCite[ref] }
 func (x *Index) Holding(id string) map[string]int { return x.idHold[id] }
 
 // ArchivesHolding are the v2 archives holding a frame of the source-id.
-func (x *Index) ArchivesHolding(ref string) map[string]struct{} { return x.refHold[ref] }
+func (x *Index) ArchivesHolding(ref string) map[string]struct{} {
+	if m := x.refMore[ref]; m != nil {
+		return m
+	}
+	if p, ok := x.refHold[ref]; ok {
+		return map[string]struct{}{p: {}}
+	}
+	return nil
+}
 
 // ArchiveRefs are the distinct source-ids of the frames of the v2 archive
 // at p, as indexed.

@@ -170,6 +170,11 @@ type Frame struct {
 	SpeakerID string
 	// Pending is true when the frame has the trust:pending marker.
 	Pending bool
+	// Forgotten marks a tombstone: the record was forgotten by the owner.
+	// Only SourceID, Anchor, Time and Line are set; the speaker, trust,
+	// label and content are gone with the record's bytes. (Beside Pending:
+	// two bools in one word; a 1M snapshot holds a million frames.)
+	Forgotten bool
 	// Text is the record text exactly, without the LF that ends the frame.
 	// RenderV2 writes Text; Time, Label and Content are its parts.
 	Text string
@@ -184,10 +189,6 @@ type Frame struct {
 	// RecordLines is the record-lines count: 1 + the LFs in Text; 0 for a
 	// tombstone, which has no record text.
 	RecordLines int
-	// Forgotten marks a tombstone: the record was forgotten by the owner.
-	// Only SourceID, Anchor, Time and Line are set; the speaker, trust,
-	// label and content are gone with the record's bytes.
-	Forgotten bool
 }
 
 // Tombstone returns the frame that replaces f when its record is

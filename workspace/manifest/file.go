@@ -92,15 +92,17 @@ func TopicEntry(path string, f *topic.File, defs map[string]*topic.Definition) *
 func ArchiveEntry(path, provider, thread string, frames []archive.Frame, legacy []archive.LegacyRecord) *Entry {
 	ent := &Entry{Path: path}
 	own := provider + "/" + thread + "/"
+	// The ids are copied: a frame's source-id is a slice of the whole
+	// archive's bytes, which the summary must not keep alive.
 	foreign := func(id string) {
 		if id != "" && !strings.HasPrefix(id, own) {
-			ent.Foreign = append(ent.Foreign, id)
+			ent.Foreign = append(ent.Foreign, strings.Clone(id))
 		}
 	}
 	for _, f := range frames {
 		ent.Records++
 		if f.Pending {
-			ent.Pending = append(ent.Pending, f.SourceID)
+			ent.Pending = append(ent.Pending, strings.Clone(f.SourceID))
 		}
 		foreign(f.SourceID)
 	}
