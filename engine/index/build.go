@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -29,10 +30,25 @@ import (
 // (bleve's default): a build of N batches is merged in log10(N) passes.
 const builderMergeMax = 10
 
+// buildMemoryLimit is the Go runtime's soft memory limit while a build
+// runs (issue 26's 1 GiB for a whole process, less room for what is not
+// heap). A build allocates about 90 KB per document for a few KB it keeps,
+// so under the default GOGC=100 the heap swings to twice what is live: the
+// snapshot the documents come from plus the batches. With the limit the
+// collector runs as the heap nears it instead, trading CPU for RSS; when
+// more than this is live it runs at most half the time (the runtime's
+// cap), so the build slows but finishes.
+const buildMemoryLimit = 896 << 20
+
 // buildInto indexes the visible documents of each into a new index at path
 // (which must not exist). On error path may hold a partial build: the
 // caller removes it.
 func buildInto(path string, each func(yield func(*Doc) error) error) (*corpusStats, error) {
+	// A lower limit (GOMEMLIMIT, the embedding program's) is kept.
+	if old := debug.SetMemoryLimit(-1); old > buildMemoryLimit {
+		debug.SetMemoryLimit(buildMemoryLimit)
+		defer debug.SetMemoryLimit(old)
+	}
 	m, err := newMapping()
 	if err != nil {
 		return nil, err

@@ -1,9 +1,12 @@
 package index
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -82,5 +85,29 @@ func TestRebuild_BuilderLayout(t *testing.T) {
 	}
 	if n, err := again.Count(); err != nil || n != uint64(visible+len(extra)) {
 		t.Errorf("Count after reopen = %d, %v; want %d", n, err, visible+len(extra))
+	}
+}
+
+// A build runs under the soft memory limit buildMemoryLimit and gives the
+// process its own limit back afterwards; a lower limit is left alone.
+func TestRebuild_MemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	for _, before := range []int64{math.MaxInt64, buildMemoryLimit / 2} {
+		debug.SetMemoryLimit(before)
+		var during atomic.Int64
+		batchWritten = func(int64) { during.Store(debug.SetMemoryLimit(-1)) }
+		ix := mustOpen(t)
+		err := ix.Rebuild(genDocs(rebuildBatchSize+10, 3))
+		batchWritten = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := min(before, buildMemoryLimit); during.Load() != want {
+			t.Errorf("limit %d before: %d during the build; want %d", before, during.Load(), want)
+		}
+		if after := debug.SetMemoryLimit(-1); after != before {
+			t.Errorf("limit %d before: %d after the build", before, after)
+		}
 	}
 }
