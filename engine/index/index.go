@@ -48,7 +48,7 @@ const (
 )
 
 // rebuildBatchSize bounds the memory of one Rebuild batch.
-const rebuildBatchSize = 1000
+const rebuildBatchSize = 500
 
 // Doc is one searchable document: a trusted topic block or a source record.
 type Doc struct {
