@@ -84,6 +84,8 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 		facts, summary := distill.DistilAllAfter(s, earlier)
 		if hasPrior && summary.Text != "" {
 			summary.Path = prior.Path // the session keeps its thread file
+		} else if replaceSummary && summary.Text != "" && s.Title != "" {
+			summary.Path = f.freeThreadPath(v, summary.Path, s)
 		}
 		if kind == "promote" {
 			facts = append(facts, quotedUncited(s, facts)...)
