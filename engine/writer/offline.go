@@ -73,6 +73,7 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 	}
 	for _, th := range threads {
 		s := sessionOf(th, byThread[th])
+		s.Project = f.projectRoot(s.Project)
 		var earlier []distill.Turn
 		var prior distill.Block
 		hasPrior := false
