@@ -304,3 +304,34 @@ func TestCurate_LastBlockOfAFile(t *testing.T) {
 		t.Error("the topics pane still shows the removed file")
 	}
 }
+
+// Issue 22: the picker took "topics/../evil.md" until enter, then closed
+// and the engine's refusal lost what was typed. The path is checked as
+// typed, and enter on a bad one keeps the picker and its input.
+func TestMove_PickerRefusesABadPathAsTyped(t *testing.T) {
+	h, _ := editorHarness(t)
+	h.press("M")
+	h.typeText("topics/../evil.md")
+	if v := h.view(); !strings.Contains(v, "not a topic path") || strings.Contains(v, "new file:") {
+		t.Errorf("the bad path is not flagged as typed:\n%s", v)
+	}
+	h.press("enter")
+	if !h.m.picker.IsOpen() || h.m.dialog != nil || h.f.count("MoveBlock") != 0 {
+		t.Fatalf("picker open %v, dialog %+v, moves %d", h.m.picker.IsOpen(), h.m.dialog, h.f.count("MoveBlock"))
+	}
+	if st, isErr := h.m.Status(); !isErr || !strings.Contains(st, "not a topic path") {
+		t.Errorf("status = %q", st)
+	}
+	if got := h.m.picker.Value(); got != "topics/../evil.md" {
+		t.Errorf("input = %q, want what was typed", got)
+	}
+	// Fixing the input in place moves the block.
+	for range "../evil.md" {
+		h.press("backspace")
+	}
+	h.typeText("people/dana")
+	h.press("enter")
+	if h.m.dialog == nil || !strings.Contains(h.m.dialog.Prompt, "to topics/people/dana.md") {
+		t.Fatalf("dialog = %+v", h.m.dialog)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"scriptorium/engine/curate"
+	"scriptorium/workspace"
 )
 
 // maxPicks is how many matching topic files the picker lists at once.
@@ -43,6 +44,9 @@ func (p *Picker) Open(req PickTopic) tea.Cmd {
 	p.filter()
 	return tea.Batch(p.input.Focus(), Send(LoadTopics{}))
 }
+
+// Value is the typed text.
+func (p *Picker) Value() string { return p.input.Value() }
 
 // IsOpen reports whether the picker has the keys.
 func (p *Picker) IsOpen() bool { return p.open }
@@ -124,6 +128,11 @@ func (p *Picker) choose() tea.Cmd {
 	if to == "" {
 		return Send(Notice{Text: "type a topic path first (tab completes one), or esc to cancel", Err: true})
 	}
+	// A bad path is refused here, the picker kept open with what was
+	// typed: the engine's refusal after enter lost it.
+	if msg := workspace.CheckTopicPath(to); msg != "" {
+		return Send(Notice{Text: "not a topic path: " + Visible(to) + ": " + msg, Err: true})
+	}
 	p.close()
 	return Send(PreviewMove{ID: p.req.ID, From: p.req.Path, To: to, Under: under})
 }
@@ -170,6 +179,8 @@ func (p *Picker) View(w int) string {
 	case p.cur >= 0: // the highlighted file is the target
 	case to == "":
 		lines = append(lines, st.Faint.Render(Truncate("type a path or choose a topic file below", inner)))
+	case workspace.CheckTopicPath(to) != "":
+		lines = append(lines, st.Error.Render(Truncate("not a topic path: "+workspace.CheckTopicPath(to), inner)))
 	case !exists:
 		lines = append(lines, st.Accent.Render(Truncate("new file: "+Visible(to), inner)))
 	}

@@ -21,6 +21,7 @@ import (
 	"context"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -81,14 +82,22 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 		budget = e.Config().Recall.BudgetTokens
 	}
 	res := Result{Budget: budget, Items: []Item{}}
-	project := ProjectTopic(req.Cwd)
-	var topics []string
-	if project != "" {
-		topics = []string{project}
-	}
+	// The project is the working directory's nearest ancestor memory has
+	// a project file for (or its repository root), as the writer files it:
+	// every ancestor's file is read, the nearest that exists is kept.
+	topics := projectCandidates(req.Cwd)
 	m, err := read(ctx, e, Query(req.Prompt), hitLimit(budget), topics)
 	if err != nil {
 		return res, err
+	}
+	project := ProjectTopic(topic.ProjectRoot(req.Cwd, func(slug string) bool {
+		_, ok := m.Topics["topics/projects/"+slug+".md"]
+		return ok
+	}))
+	for _, p := range topics {
+		if p != project {
+			delete(m.Topics, p)
+		}
 	}
 	p := packer{budget: budget, cited: map[string]int{}, citesOf: map[string][]string{}, blocks: map[string]bool{}}
 	// The core and the project's memory are in the owner's order: each
@@ -321,6 +330,28 @@ func fence(items []Item) string {
 		b.WriteString(it.Text + "\n")
 	}
 	return memfence.Memory(b.String())
+}
+
+// maxProjectDepth bounds the ancestors of a working directory that are
+// looked up as projects.
+const maxProjectDepth = 12
+
+// projectCandidates are the project files of cwd and its ancestors,
+// nearest first.
+func projectCandidates(cwd string) []string {
+	var out []string
+	dir := strings.TrimRight(strings.ReplaceAll(cwd, `\`, "/"), "/")
+	for i := 0; i < maxProjectDepth && dir != "" && dir != "." && dir != "/"; i++ {
+		if p := ProjectTopic(dir); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+		parent := path.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return out
 }
 
 // ProjectTopic is the topic file of the project a working directory names,

@@ -154,6 +154,16 @@ func TestRecall_ProjectFirst(t *testing.T) {
 	}
 }
 
+// Issue 22: a working directory in a subfolder of a known project
+// (…/legacy/deploy/k8s) recalled nothing of projects/legacy.md.
+func TestRecall_ProjectFirstFromASubfolder(t *testing.T) {
+	e := enginetest.Open(t, enginetest.Fixture(t, "valid"))
+	res := recallOf(t, e, recall.Request{Prompt: "Who reported the build green again?", Cwd: "/home/nadia/src/legacy/deploy/k8s"})
+	if !strings.Contains(res.Text, "## This project") || !strings.Contains(res.Text, "The assistant agreed to tea.") {
+		t.Errorf("project memory missing from a subfolder:\n%s", res.Text)
+	}
+}
+
 // TestProjectTopic_AsTheWriterFilesIt: recall looks for a project's memory
 // where the distiller files it.
 func TestProjectTopic_AsTheWriterFilesIt(t *testing.T) {

@@ -263,6 +263,25 @@ func sessionOf(thread string, recs []distillRecord) distill.Session {
 	return s
 }
 
+// projectRoot is the project directory of a session's working directory
+// (topic.ProjectRoot): the nearest ancestor with a project file in v or
+// among the files this filer writes, or a repository root, so a session
+// in …/heron/deploy is filed under heron, where recall looks for it.
+func (f *filer) projectRoot(cwd string) string { return projectRoot(f.v, f.files, cwd) }
+
+func projectRoot(v *engine.View, writing map[string]*topicEdit, cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	known := topic.KnownProjects(v.TopicPaths())
+	for p := range writing {
+		for k := range topic.KnownProjects([]string{p}) {
+			known[k] = true
+		}
+	}
+	return topic.ProjectRoot(cwd, func(slug string) bool { return known[slug] })
+}
+
 // nodeMeta is what an imported turn's metadata says of its session: a
 // coding session's working directory and a chat's title ("" when absent).
 func nodeMeta(n sessions.Node) (project, title string) {

@@ -76,6 +76,7 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 	}
 	for _, th := range threads {
 		s := sessionOf(th, byThread[th])
+		s.Project = projectRoot(v, nil, s.Project)
 		ps := promptSession{Session: th, Title: s.Title, Project: s.Project, Group: s.Group}
 		if name := distill.ProjectName(s.Project); name != "" {
 			ps.ProjectFile, _ = distill.TopicFor(distill.Fact{Subject: name}, s)

@@ -73,6 +73,7 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 	}
 	for _, th := range threads {
 		s := sessionOf(th, byThread[th])
+		s.Project = f.projectRoot(s.Project)
 		var earlier []distill.Turn
 		var prior distill.Block
 		hasPrior := false
@@ -84,6 +85,8 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 		facts, summary := distill.DistilAllAfter(s, earlier)
 		if hasPrior && summary.Text != "" {
 			summary.Path = prior.Path // the session keeps its thread file
+		} else if replaceSummary && summary.Text != "" && s.Title != "" {
+			summary.Path = f.freeThreadPath(v, summary.Path, s)
 		}
 		if kind == "promote" {
 			quoted := quotedUncited(s, facts)

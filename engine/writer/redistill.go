@@ -231,6 +231,7 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 		}
 		s := sessionOf(th, recs)
 		s.Project, s.Title = r.sessionMeta(th)
+		s.Project = r.projectRoot(s.Project)
 		facts, summary := distill.DistilAll(s)
 		if summary.Text != "" {
 			// The thread's block rests on the whole session: it cites every

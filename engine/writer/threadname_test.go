@@ -41,3 +41,59 @@ func TestWrite_ThreadNameKeepsNoWordAForgetRemoved(t *testing.T) {
 		}
 	}
 }
+
+// Issue 22: two sessions titled "New chat" shared one thread file, so the
+// second's summary landed in the first's file. A repeated title gets the
+// session's day (and time when that repeats too), never an id.
+func TestWrite_RepeatedTitleGetsItsOwnThreadFile(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	importTurns(t, state, `{"session":"a","id":"a1","role":"user","content":"I adopted a cat named Pixel.","time":"2026-01-01T10:00:00Z","tier":"owner","title":"New chat"}
+{"session":"b","id":"b1","role":"user","content":"I started learning the cello.","time":"2026-01-05T09:00:00Z","tier":"owner","title":"New chat"}
+{"session":"c","id":"c1","role":"user","content":"I booked a trip to Lisbon in May.","time":"2026-01-05T18:30:00Z","tier":"owner","title":"New chat"}
+`)
+	e := ftOpen(t, state)
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.View(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var threads []string
+	for _, p := range v.TopicPaths() {
+		if strings.HasPrefix(p, "topics/threads/") {
+			threads = append(threads, p)
+			if !strings.HasPrefix(p, "topics/threads/new-chat") {
+				t.Errorf("%s is not named by the title", p)
+			}
+		}
+	}
+	if len(threads) != 3 {
+		t.Fatalf("thread files %v, want one per session", threads)
+	}
+	for _, p := range threads {
+		_, file, _ := v.Topic(p)
+		if n := len(file.Blocks()); n != 1 {
+			t.Errorf("%s holds %d blocks, want its session's summary alone", p, n)
+		}
+	}
+	// A later batch of the first session stays in its file.
+	importTurns(t, state, `{"session":"a","id":"a2","parent":"a1","role":"user","content":"Pixel is a grey tabby.","time":"2026-01-09T10:00:00Z","tier":"owner","title":"New chat"}
+`)
+	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if v, err = e.View(ctx); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range v.TopicPaths() {
+		if strings.HasPrefix(p, "topics/threads/") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d thread files after a later batch, want 3", n)
+	}
+}

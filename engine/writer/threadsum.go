@@ -1,7 +1,9 @@
 package writer
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"scriptorium/engine"
 	"scriptorium/engine/writer/distill"
@@ -83,5 +85,44 @@ func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[
 func (w *writer) noteSummary(thread string, b distill.Block) {
 	if w.summaries != nil {
 		w.summaries[thread] = b
+	}
+}
+
+// freeThreadPath is the thread file of a new session titled like another
+// ("New chat"): p when no file holds it yet, else the title with the
+// session's day, then its day and time, then a number. Each is readable
+// and none is an id.
+func (f *filer) freeThreadPath(v *engine.View, p string, s distill.Session) string {
+	taken := func(p string) bool {
+		_, _, ok := v.Topic(p)
+		return ok || f.files[p] != nil
+	}
+	if !taken(p) {
+		return p
+	}
+	base := strings.TrimSuffix(p, ".md")
+	var start time.Time
+	for _, t := range s.Turns {
+		if !t.Time.IsZero() {
+			start = t.Time.UTC()
+			break
+		}
+	}
+	var tries []string
+	if !start.IsZero() {
+		tries = append(tries, base+"-"+start.Format("2006-01-02"), base+"-"+start.Format("2006-01-02-1504"))
+	}
+	for _, c := range tries {
+		if !taken(c + ".md") {
+			return c + ".md"
+		}
+	}
+	if len(tries) > 0 {
+		base = tries[len(tries)-1]
+	}
+	for i := 2; ; i++ {
+		if c := fmt.Sprintf("%s-%d.md", base, i); !taken(c) {
+			return c
+		}
 	}
 }
