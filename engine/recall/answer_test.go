@@ -147,8 +147,9 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // issue 22 §4's 1.25× on dev; on heldout2 (tuned on since round three)
 // a little under what it measures with round four's distiller and the
 // hits packed in one rank order, which misses the target; on heldout3
-// (tuned on since round four) a little under what it measures.
-var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17, "heldout3": 1.10}
+// (tuned on since round four) a little under what it measures; on
+// heldout4 (measured once at round four's end) under its 1.13×.
+var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.17, "heldout3": 1.10, "heldout4": 1.10}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -158,7 +159,7 @@ func TestAnswerInContext(t *testing.T) {
 	const budget = 1000
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	splits := []string{"dev", "heldout2", "heldout3"}
+	splits := []string{"dev", "heldout2", "heldout3", "heldout4"}
 	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
 	if s := os.Getenv("AIC_SPLITS"); s != "" {
 		splits = strings.Split(s, ",")

@@ -29,18 +29,21 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // targets on dev; on heldout2 the targets it meets and, for chat (which
 // misses the 2% target, BENCHMARKS.md), a little over the 8.9% measured
 // in round three; on heldout3 (tuned on since round four) the targets it
-// meets and a little over the 4.5% chat it measures in round four.
+// meets and a little over the 4.5% chat it measures in round four; on
+// heldout4 (measured once at round four's end) precision and size at the
+// targets, coverage and chat just past the 0.683 and 12.3% it measured.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout4": {coverage: 0.65, precision: 0.75, size: 0.40, chat: 0.15},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)

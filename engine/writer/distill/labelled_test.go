@@ -245,7 +245,10 @@ func speakerNames(s Session, f Fact) []string {
 // three, BENCHMARKS.md) the targets it meets and a little over the chat
 // rate it measures, which misses the target (8.8% > 2%); on heldout3
 // (measured once in round three, tuned on since round four) the targets
-// it meets and a little over the 4.4% chat it measures.
+// it meets and a little over the 4.4% chat it measures; on heldout4
+// (written for round four, measured once at its end) precision and size
+// at the targets, coverage and chat a little past the 0.683 and 12.1% it
+// measured, which miss the targets: a floor against falling back.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -253,13 +256,14 @@ var floorsBySplit = map[string]floors{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout4": {coverage: 0.65, precision: 0.75, size: 0.40, chat: 0.15},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
-// tuning was over, heldout3 in round four (testdata/distill/README.md):
+// tuning was over, heldout3 in round four, heldout4 at the end of round four (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
