@@ -147,13 +147,7 @@ var frenchDateRe = lazyRegexp(`(?i)\b(?:\d{1,2}(?:er)? |(?:en|jusqu'en|fin|débu
 
 // The French lexicons, compiled once.
 var (
-	frenchThemeLexicons = func() map[string]lexicon {
-		m := map[string]lexicon{}
-		for theme, ws := range frenchThemeWords {
-			m[theme] = newLexicon(ws)
-		}
-		return m
-	}()
+	frenchThemeLexicons   = lexiconsByTheme(frenchThemeWords)
 	frenchStrongLexicon   = newLexicon(frenchStrong)
 	frenchDecisionLexicon = newLexicon(frenchDecision)
 	frenchPlanLexicon     = newLexicon(frenchPlan)

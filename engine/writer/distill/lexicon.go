@@ -281,15 +281,18 @@ func lowerWords(lower string) []string {
 	return out
 }
 
+// lexiconsByTheme compiles one lexicon per theme.
+func lexiconsByTheme(words map[string][]string) map[string]lexicon {
+	m := make(map[string]lexicon, len(words))
+	for theme, ws := range words {
+		m[theme] = newLexicon(ws)
+	}
+	return m
+}
+
 // The lexicons, compiled once.
 var (
-	themeLexicons = func() map[string]lexicon {
-		m := map[string]lexicon{}
-		for theme, ws := range themeWords {
-			m[theme] = newLexicon(ws)
-		}
-		return m
-	}()
+	themeLexicons      = lexiconsByTheme(themeWords)
 	strongLexicon      = newLexicon(strongWords)
 	instructionLexicon = newLexicon(instructionWords)
 	decisionLexicon    = newLexicon(decisionWords)
