@@ -36,7 +36,7 @@ func TestDistillSet_RefsAreSourceIDs(t *testing.T) {
 			continue
 		}
 		seen[c.Split] = true
-		set := LoadDistillSet(t, distillSetDir, c.Split)
+		set := loadDistillSet(t, distillSetDir, c.Split)
 		state := t.TempDir()
 		set.Import(t, state)
 		store, err := sessions.Open(workspace.SessionsDB(state), nil)
