@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	"scriptorium/app"
 	"scriptorium/engine"
@@ -92,9 +94,57 @@ func (inv *invocation) openOptions(dir string, interactive bool, tier trust.Tier
 	}
 }
 
-// signalContext is cancelled on SIGINT/SIGTERM so a waiting verb stops cleanly.
+// signalGrace is how long a verb has, once SIGINT or SIGTERM cancelled its
+// context, to stop on its own before the process exits as the signal would
+// have ended it. Work that does not look at the context must not keep a
+// terminated process alive: a one-shot search whose first index build was
+// in its final merges ran on for minutes after a SIGTERM (issue 26). Every
+// write is crash-safe (an install rolls forward or back, a build is staged
+// beside the index), so the exit is as safe as a SIGKILL, and kinder.
+const signalGrace = 5 * time.Second
+
+// signalContext is cancelled on SIGINT/SIGTERM so a waiting verb stops
+// cleanly; a second signal, or signalGrace without the verb done, exits.
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return signalContextWith(signalGrace, os.Exit)
+}
+
+// signalContextWith is signalContext with its grace and exit given.
+func signalContextWith(grace time.Duration, exit func(code int)) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		var sig os.Signal
+		select {
+		case sig = <-sigs:
+		case <-done:
+			return
+		}
+		cancel()
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-done: // the verb stopped in time
+			return
+		case <-sigs:
+		case <-t.C:
+		}
+		code := 1
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		exit(code)
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel()
+		})
+	}
 }
 
 // withEngine runs fn on an open owner engine.

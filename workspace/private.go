@@ -8,9 +8,9 @@ import (
 )
 
 // TightenStateDir makes a memory private when it is not: a state dir made
-// before memories were private (or by hand) holds conversations readable
-// by other users. Only a state dir that holds a workspace (memory/ with
-// its .scriptorium/) is touched, and in it only what is the memory's: the
+// before memories were private (or by hand, or copied) holds
+// conversations readable by other users. Only a state dir that holds a
+// memory (isMemory) is touched, and in it only what is the memory's: the
 // state dir itself, everything under memory/ and sessions.db with its
 // SQLite companions; other files there (an agent runtime shares the
 // directory) are left alone. When the state dir, memory/ or its
@@ -21,7 +21,7 @@ import (
 // silent.
 func TightenStateDir(stateDir string) (notice string, err error) {
 	mem := MemoryDir(stateDir)
-	if fi, err := os.Lstat(filepath.Join(mem, MetaDir)); err != nil || !fi.IsDir() {
+	if !isMemory(mem) {
 		return "", nil // no workspace here: nothing of ours to tighten
 	}
 	loose := false
@@ -76,6 +76,21 @@ func TightenStateDir(stateDir string) (notice string, err error) {
 		return notice, fmt.Errorf("tighten %s: %w", stateDir, err)
 	}
 	return notice, nil
+}
+
+// isMemory reports whether mem is a memory: one the engine has opened
+// (its .scriptorium/), or the topics/ or sources/ of one no verb has
+// opened yet (copied or generated). The first verb on such a copy creates
+// .scriptorium/ and records the files' signatures (the search index's
+// fingerprint, the manifest), ctime included: tightening them one verb
+// later changed every ctime and left a first index build stale.
+func isMemory(mem string) bool {
+	for _, d := range []string{MetaDir, "topics", "sources"} {
+		if fi, err := os.Lstat(filepath.Join(mem, d)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 func plural(n int, one, many string) string {

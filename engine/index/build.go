@@ -12,6 +12,7 @@ import (
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/document"
@@ -43,11 +44,21 @@ const builderMergeMax = 10
 // follows the live heap: never under half as much again (buildLimit).
 const buildMemoryLimit = 896 << 20
 
+// buildMemoryCap is where the limit stops following the live heap while
+// that still leaves a fifth of it as room: a whole process under 1 GiB
+// (issue 26) with the binary's own pages, for a live heap up to about
+// 770 MB, the lean snapshot of 1M records and a batch or two.
+const buildMemoryCap = 928 << 20
+
 // buildLimit is the soft memory limit of a build whose live heap is live
 // bytes: buildMemoryLimit, or live and half as much again when that is
-// more (about what GOGC=50 would allow).
+// more (about what GOGC=50 would allow), but no more than buildMemoryCap
+// or live and a fifth, whichever is more. Less room than a fifth would
+// cost the collector more than it saves (a limit under the live heap took
+// 3x the CPU, measured).
 func buildLimit(live uint64) int64 {
-	return max(buildMemoryLimit, int64(min(live, math.MaxInt64/2)*3/2))
+	l := int64(min(live, math.MaxInt64/2))
+	return max(buildMemoryLimit, min(l+l/2, max(buildMemoryCap, l+l/5)))
 }
 
 // liveHeap is the heap the last collection found live.
@@ -114,10 +125,37 @@ func buildInto(path string, each func(yield func(*Doc) error) error) (*corpusSta
 		return nil, err
 	}
 	internal[statsKey] = sb
-	if err := b.Close(); err != nil {
+	stop := releaseWhile(path, releaseEvery)
+	err = b.Close() // the merges: every segment file is mapped and read once
+	stop()
+	if err != nil {
 		return nil, err
 	}
 	return st, nil
+}
+
+// releaseEvery is how often the merges' mapped input is released: what a
+// merge reads in that time is what its mappings add to the RSS.
+const releaseEvery = 50 * time.Millisecond
+
+// releaseWhile releases the mapped files under dir every period
+// (releaseMapped) until stop is called.
+func releaseWhile(dir string, period time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				releaseMapped(dir)
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
 }
 
 // newBuilder lays out an index directory at path as bleve.NewUsing does

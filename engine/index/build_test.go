@@ -114,7 +114,8 @@ func TestRebuild_MemoryLimit(t *testing.T) {
 
 // The limit of a build follows its live heap: the floor while what is live
 // fits under it with room, half as much again as what is live above that
-// (a limit under the live heap made a build take 3x the CPU).
+// up to the cap, and a fifth more than what is live above the cap (a
+// limit under the live heap made a build take 3x the CPU).
 func TestBuildLimit(t *testing.T) {
 	for _, c := range []struct {
 		live uint64
@@ -122,8 +123,10 @@ func TestBuildLimit(t *testing.T) {
 	}{
 		{0, buildMemoryLimit},
 		{400 << 20, buildMemoryLimit},
-		{1 << 30, 3 << 29},
-		{math.MaxUint64, math.MaxInt64 / 2 * 3 / 2},
+		{600 << 20, 900 << 20},
+		{700 << 20, buildMemoryCap},
+		{1 << 30, 1<<30 + (1<<30)/5},
+		{math.MaxUint64, math.MaxInt64/2 + math.MaxInt64/2/5},
 	} {
 		if got := buildLimit(c.live); got != c.want {
 			t.Errorf("buildLimit(%d) = %d; want %d", c.live, got, c.want)
