@@ -34,6 +34,17 @@ type BlockCites struct {
 func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Topic {
 	d := &Topic{}
 	targets, refs, ids := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	// A file's citations name a few archives many times over: each
+	// relative path is resolved once (path.Join was most of this function).
+	resolved := map[string]string{}
+	resolve := func(rel string) string {
+		p, ok := resolved[rel]
+		if !ok {
+			p = topic.ResolvePath(path, rel)
+			resolved[rel] = p
+		}
+		return p
+	}
 	for _, b := range f.Blocks() {
 		bc := BlockCites{Defined: true}
 		for _, r := range b.Refs {
@@ -43,7 +54,7 @@ func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Top
 				break
 			}
 			for _, c := range def.Sources {
-				bc.Keys = append(bc.Keys, topic.ResolvePath(path, c.Path)+"#"+c.Anchor)
+				bc.Keys = append(bc.Keys, resolve(c.Path)+"#"+c.Anchor)
 				bc.Refs = append(bc.Refs, c.SourceID)
 			}
 		}
@@ -58,12 +69,12 @@ func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Top
 	for _, e := range f.Elements {
 		if e.Def != nil {
 			for _, c := range e.Def.Sources {
-				targets[topic.ResolvePath(path, c.Path)] = true
+				targets[resolve(c.Path)] = true
 			}
 		}
 		for _, l := range e.Links {
 			if l.Path != "" {
-				targets[topic.ResolvePath(path, l.Path)] = true
+				targets[resolve(l.Path)] = true
 			}
 		}
 	}
