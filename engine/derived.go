@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,13 +48,11 @@ func (tf *topicFile) renderBlocks() []render.Block {
 		defs := tf.definitions()
 		for _, b := range tf.file.Blocks() {
 			rb := render.Block{ID: b.BlockID, Path: tf.path, Raw: b.Raw, Text: topic.BlockText(b)}
-			seen := map[string]bool{}
-			for _, r := range b.Refs {
+			for i, r := range b.Refs { // a block has a few references: no map per block
 				d, ok := defs[r.Label]
-				if !ok || seen[r.Label] {
+				if !ok || slices.ContainsFunc(b.Refs[:i], func(o topic.Ref) bool { return o.Label == r.Label }) {
 					continue
 				}
-				seen[r.Label] = true
 				fn := render.Footnote{Label: d.Label, Date: d.Date, Raw: topic.FormatDefinition(*d)}
 				for _, c := range d.Sources {
 					fn.Sources = append(fn.Sources, render.Citation{SourceID: c.SourceID, Path: c.Path, Anchor: c.Anchor})

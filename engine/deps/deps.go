@@ -34,6 +34,17 @@ type BlockCites struct {
 func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Topic {
 	d := &Topic{}
 	targets, refs, ids := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	// A file's citations name a few archives many times over: each
+	// relative path is resolved once (path.Join was most of this function).
+	resolved := map[string]string{}
+	resolve := func(rel string) string {
+		p, ok := resolved[rel]
+		if !ok {
+			p = topic.ResolvePath(path, rel)
+			resolved[rel] = p
+		}
+		return p
+	}
 	for _, b := range f.Blocks() {
 		bc := BlockCites{Defined: true}
 		for _, r := range b.Refs {
@@ -43,7 +54,7 @@ func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Top
 				break
 			}
 			for _, c := range def.Sources {
-				bc.Keys = append(bc.Keys, topic.ResolvePath(path, c.Path)+"#"+c.Anchor)
+				bc.Keys = append(bc.Keys, resolve(c.Path)+"#"+c.Anchor)
 				bc.Refs = append(bc.Refs, c.SourceID)
 			}
 		}
@@ -58,12 +69,12 @@ func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Top
 	for _, e := range f.Elements {
 		if e.Def != nil {
 			for _, c := range e.Def.Sources {
-				targets[topic.ResolvePath(path, c.Path)] = true
+				targets[resolve(c.Path)] = true
 			}
 		}
 		for _, l := range e.Links {
 			if l.Path != "" {
-				targets[topic.ResolvePath(path, l.Path)] = true
+				targets[resolve(l.Path)] = true
 			}
 		}
 	}
@@ -84,12 +95,18 @@ type Index struct {
 	// third of a 1M snapshot (issue 26): almost every one is in one archive.
 	refHold map[string]string
 	refMore map[string]map[string]struct{}
+	// unread holds the archives added but not yet indexed, by path. Only
+	// a plan that changes an archive asks about archives; indexing every
+	// source-id of the workspace up front was a tenth of a one-file
+	// `update` in a fresh process (issue 26), which never asks.
+	unread map[string][]archive.Frame
 }
 
 func (x *Index) init() {
 	if x.citers == nil {
 		*x = Index{archRefs: map[string][]string{}, citers: map[string]map[string]int{}, refCite: map[string]map[string]int{},
-			idHold: map[string]map[string]int{}, refHold: map[string]string{}, refMore: map[string]map[string]struct{}{}}
+			idHold: map[string]map[string]int{}, refHold: map[string]string{}, refMore: map[string]map[string]struct{}{},
+			unread: map[string][]archive.Frame{}}
 	}
 }
 
@@ -113,9 +130,28 @@ func (x *Index) topic(p string, d *Topic, by int) {
 }
 
 // AddArchive indexes the v2 archive at p with its frames (a legacy
-// archive holds no frames the index follows).
+// archive holds no frames the index follows). The frames are read on the
+// first question about archives, so they must not change until then.
 func (x *Index) AddArchive(p string, frames []archive.Frame) {
 	x.init()
+	_, indexed := x.archRefs[p]
+	if _, waiting := x.unread[p]; indexed || waiting {
+		x.readArchives() // added again without a drop: as it always did
+		x.addArchive(p, frames)
+		return
+	}
+	x.unread[p] = frames
+}
+
+// readArchives indexes the archives added since the last question.
+func (x *Index) readArchives() {
+	for p, frames := range x.unread {
+		x.addArchive(p, frames)
+	}
+	clear(x.unread)
+}
+
+func (x *Index) addArchive(p string, frames []archive.Frame) {
 	refs := FrameRefs(frames)
 	x.archRefs[p] = refs
 	for _, r := range refs {
@@ -133,6 +169,10 @@ func (x *Index) AddArchive(p string, frames []archive.Frame) {
 // DropArchive removes the archive at p.
 func (x *Index) DropArchive(p string) {
 	x.init()
+	if _, ok := x.unread[p]; ok {
+		delete(x.unread, p)
+		return
+	}
 	for _, r := range x.archRefs[p] {
 		if m := x.refMore[r]; m != nil {
 			if delete(m, p); len(m) == 1 {
@@ -159,6 +199,7 @@ func (x *Index) Holding(id string) map[string]int { return x.idHold[id] }
 
 // ArchivesHolding are the v2 archives holding a frame of the source-id.
 func (x *Index) ArchivesHolding(ref string) map[string]struct{} {
+	x.readArchives()
 	if m := x.refMore[ref]; m != nil {
 		return m
 	}
@@ -170,7 +211,10 @@ func (x *Index) ArchivesHolding(ref string) map[string]struct{} {
 
 // ArchiveRefs are the distinct source-ids of the frames of the v2 archive
 // at p, as indexed.
-func (x *Index) ArchiveRefs(p string) []string { return x.archRefs[p] }
+func (x *Index) ArchiveRefs(p string) []string {
+	x.readArchives()
+	return x.archRefs[p]
+}
 
 // FrameRefs returns the distinct source-ids of frames, sorted.
 func FrameRefs(frames []archive.Frame) []string {

@@ -178,10 +178,19 @@ func (f *File) Render() []byte {
 
 // Blocks returns the elements of kind KindBlock in file order.
 func (f *File) Blocks() []Element {
-	var out []Element
-	for _, e := range f.Elements {
-		if e.Kind == KindBlock {
-			out = append(out, e)
+	n := 0 // counted first: growing the slice of large elements was most of its cost
+	for i := range f.Elements {
+		if f.Elements[i].Kind == KindBlock {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Element, 0, n)
+	for i := range f.Elements {
+		if f.Elements[i].Kind == KindBlock {
+			out = append(out, f.Elements[i])
 		}
 	}
 	return out

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"runtime/pprof"
+	"strings"
+	"testing"
+)
+
+// TestProfileVerb runs one CLI invocation in this process under the CPU
+// profiler, for profiling a verb on a large workspace (issue 26: a fresh
+// `update` at 100k records). It runs only when asked:
+//
+//	SCRIPTORIUM_PROFILE_ARGS='--state DIR update txn.json --json' \
+//	SCRIPTORIUM_PROFILE_OUT=update.prof go test -run TestProfileVerb -count=1 .
+//
+// and then `go tool pprof -top -cum update.prof`.
+func TestProfileVerb(t *testing.T) {
+	args, out := os.Getenv("SCRIPTORIUM_PROFILE_ARGS"), os.Getenv("SCRIPTORIUM_PROFILE_OUT")
+	if args == "" || out == "" {
+		t.Skip("set SCRIPTORIUM_PROFILE_ARGS and SCRIPTORIUM_PROFILE_OUT to profile a verb")
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var stdout, stderr bytes.Buffer
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Fatal(err)
+	}
+	code := run(strings.Fields(args), strings.NewReader(""), &stdout, &stderr)
+	pprof.StopCPUProfile()
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout.String(), stderr.String())
+	}
+	t.Logf("%.300s", stdout.String())
+}
