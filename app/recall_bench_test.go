@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"scriptorium/engine/recall"
 	"scriptorium/trust"
@@ -24,6 +25,7 @@ func BenchmarkColdRecall(b *testing.B) {
 		prompt = "budget auth service"
 	}
 	ctx := context.Background()
+	c0 := processCPU()
 	for b.Loop() {
 		e, err := Open(ctx, dir, Verb, Options{Tier: trust.Owner})
 		if err != nil {
@@ -36,4 +38,48 @@ func BenchmarkColdRecall(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, c0)
+}
+
+// reportCPU adds the process's CPU time per iteration since c0 (user +
+// system, GC included), which the machine's load does not inflate as it
+// does the wall time.
+func reportCPU(b *testing.B, c0 time.Duration) {
+	if c := processCPU(); c > 0 {
+		b.ReportMetric(float64(c-c0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	}
+}
+
+// BenchmarkResidentRecall is a served recall without the socket: one
+// long-lived engine (as serve, the daemon or the TUI open it) answers the
+// prompts in turn, as the local socket's op "recall" does. The first
+// recall, which loads the snapshot, is left out. SCRIPTORIUM_BENCH_STATE
+// as for BenchmarkColdRecall.
+func BenchmarkResidentRecall(b *testing.B) {
+	dir := os.Getenv("SCRIPTORIUM_BENCH_STATE")
+	if dir == "" {
+		b.Skip("SCRIPTORIUM_BENCH_STATE is not set")
+	}
+	prompts := []string{"budget auth service", "kafka logs", "中文课 明天"}
+	if p := os.Getenv("SCRIPTORIUM_BENCH_PROMPT"); p != "" {
+		prompts = []string{p}
+	}
+	ctx := context.Background()
+	e, err := Open(ctx, dir, Serve, Options{Tier: trust.Owner})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	cwd := b.TempDir()
+	if _, err := recall.Recall(ctx, e.Engine, recall.Request{Prompt: prompts[0], Cwd: cwd}); err != nil {
+		b.Fatal(err)
+	}
+	i, c0 := 0, processCPU()
+	for b.Loop() {
+		if _, err := recall.Recall(ctx, e.Engine, recall.Request{Prompt: prompts[i%len(prompts)], Cwd: cwd}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	reportCPU(b, c0)
 }

@@ -99,6 +99,9 @@ type snapshot struct {
 	// fp caches the fingerprint of a snapshot read from disk (nil for the
 	// snapshots a transaction builds, whose new files are stat'ed).
 	fp *atomic.Pointer[string]
+	// recall memoises TrustedTopics' answer per topic path (*RecallFile)
+	// for a snapshot read from disk; nil for a transaction's.
+	recall *sync.Map
 }
 
 // loadFiles reads topics/ and sources/ of the workspace at root, through
@@ -111,7 +114,7 @@ type snapshot struct {
 var afterTopicsListed func()
 
 func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay) (*snapshot, error) {
-	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string])}
+	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string]), recall: new(sync.Map)}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 // RecallFile is a topic file as a read of it alone gives it: parsed, with
 // the ids of its trusted blocks (of a repeated id, the first block's).
+// It may be shared between calls: read it, never change it.
 type RecallFile struct {
 	File    *topic.File
 	Trusted map[string]bool
@@ -40,12 +41,21 @@ func (e *Engine) TrustedTopics(ctx context.Context, paths []string) (map[string]
 		if !ok || out[p] != nil {
 			continue
 		}
+		// A snapshot never changes once read (a change on disk, an install
+		// or a promotion is a new one), so neither does a block's trust in
+		// it: a long-lived engine resolved every citation of core.md and
+		// of each hit file again for every prompt (BENCHMARKS.md, recall26d).
+		if memo, ok := s.recall.Load(p); ok {
+			out[p] = memo.(*RecallFile)
+			continue
+		}
 		rf := &RecallFile{File: tf.file, Trusted: map[string]bool{}}
 		for _, b := range tf.file.Blocks() {
 			if _, seen := rf.Trusted[b.BlockID]; !seen {
 				rf.Trusted[b.BlockID] = s.blockTrusted(tf, b) // the first of an id, as a get reads it
 			}
 		}
+		s.recall.Store(p, rf)
 		out[p] = rf
 	}
 	return out, nil

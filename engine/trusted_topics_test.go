@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
+	"scriptorium/workspace/archive"
 	"scriptorium/workspace/topic"
 )
 
@@ -177,5 +180,78 @@ func TestTrustedTopics_StaleIndexNotTrusted(t *testing.T) {
 			t.Errorf("recall %q after the edit\ncold %s\nfull %s", q.Text, got, want)
 		}
 		cold.Close()
+	}
+}
+
+// TestTrustedTopics_MemoPerSnapshot: a long-lived engine answers a
+// repeated read of the same snapshot from its memo (the same *RecallFile),
+// and a change behind its back that leaves the topic file as it was but
+// makes the source it cites pending is a new snapshot with a new answer:
+// the memo is the snapshot's, not the topic file's, which the two
+// snapshots share.
+func TestTrustedTopics_MemoPerSnapshot(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the change watch is Linux only")
+	}
+	ctx := context.Background()
+	const ref = "telegram/group-9/m0"
+	path := "sources/telegram/_v2/group-9.md"
+	arch := func(pending bool) []byte {
+		data, _, err := archive.Append(nil, []archive.Record{{SourceID: ref, SpeakerID: "u1", SpeakerDisplay: "Ann",
+			Time: time.Date(2026, 8, 10, 9, 0, 0, 0, time.UTC), Content: "The vault code is quetzal.", Pending: pending}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	core := "# Core\n\nThe vault code is quetzal.[^e-0000000001] ^0c0c0c0c\n\n" +
+		"[^e-0000000001]: Time: `2026-08-10`; Sources: [" + ref + "](../" + path + "#" + archive.AnchorFor(ref) + ")\n"
+	state := filepath.Join(t.TempDir(), "state")
+	for p, data := range map[string][]byte{path: arch(false), "topics/core.md": []byte(core)} {
+		full := filepath.Join(state, "memory", filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(d time.Duration) { racyWindow = d }(racyWindow)
+	racyWindow = 30 * time.Millisecond
+	time.Sleep(60 * time.Millisecond)
+	e, err := Open(ctx, Options{StateDir: state, LongLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	read := func() (*RecallFile, *snapshot) {
+		t.Helper()
+		files, err := e.TrustedTopics(ctx, []string{"topics/core.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := e.snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files["topics/core.md"], s
+	}
+	first, s1 := read()
+	if again, _ := read(); again != first {
+		t.Error("the same snapshot's trust was resolved again, not taken from its memo")
+	}
+	if !first.Trusted["0c0c0c0c"] {
+		t.Fatal("the block citing a trusted source is not trusted")
+	}
+	if err := os.WriteFile(filepath.Join(state, "memory", filepath.FromSlash(path)), arch(true), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	after, s2 := read()
+	if s2 == s1 || s2.topics["topics/core.md"] != s1.topics["topics/core.md"] {
+		t.Fatal("the test needs a new snapshot sharing the unchanged topic file")
+	}
+	if after.Trusted["0c0c0c0c"] {
+		t.Error("a block citing a source made pending behind the engine's back is still trusted: the memo outlived its snapshot")
 	}
 }

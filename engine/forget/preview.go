@@ -13,6 +13,7 @@ import (
 	"scriptorium/engine/search"
 	"scriptorium/errcode"
 	"scriptorium/workspace"
+	"scriptorium/workspace/archive"
 )
 
 // preview lists every place that holds the content and what the
@@ -83,6 +84,7 @@ func indexDiff(before, after engine.Corpus) string {
 	var lines []string
 	for id, d := range old {
 		n, ok := cur[id]
+		n.Frame, d.Frame = archive.Span{}, archive.Span{} // where a frame lies moves with the bytes before it: no change to show
 		switch {
 		case !ok:
 			lines = append(lines, "-"+docLine(d))

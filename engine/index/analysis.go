@@ -39,6 +39,7 @@ const (
 	fieldSpeakerDsp = "sdisp"   // stored only
 	fieldSpeakerLbl = "slabel"  // stored only
 	fieldTrusted    = "strust"  // stored only, "1" when the speaker is trusted
+	fieldFrame      = "frame"   // stored only, "offset:length" of a v2 record's frame (Doc.Frame)
 	fieldTokens     = "ntok"    // stored only: analysed token count of text, for the running totals
 	fieldWhoTokens  = "nwho"    // stored only: the same for who
 	fieldCtxTokens  = "nctx"    // stored only: the same for ctx
@@ -153,7 +154,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	day.IncludeInAll = false
 	dm.AddFieldMappingsAt(fieldDay, day)
 
-	for _, name := range []string{fieldPath, fieldAnchor, fieldRef, fieldSpeakerID, fieldSpeakerDsp, fieldSpeakerLbl, fieldTrusted} {
+	for _, name := range []string{fieldPath, fieldAnchor, fieldRef, fieldSpeakerID, fieldSpeakerDsp, fieldSpeakerLbl, fieldTrusted, fieldFrame} {
 		so := mapping.NewKeywordFieldMapping()
 		so.Analyzer = keyword.Name
 		so.Index = false

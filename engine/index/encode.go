@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,6 +100,9 @@ func fieldMap(d *Doc, toks *[len(scoredFields)]analysis.TokenStream) (map[string
 		m[fieldSpeakerLbl] = d.SpeakerLabel
 		if d.SpeakerTrusted {
 			m[fieldTrusted] = "1"
+		}
+		if d.Frame.Len > 0 {
+			m[fieldFrame] = strconv.Itoa(d.Frame.Off) + ":" + strconv.Itoa(d.Frame.Len)
 		}
 		if keys := speakerKeys(d); len(keys) > 0 {
 			m[fieldSpeaker] = keys

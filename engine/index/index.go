@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"scriptorium/workspace/archive"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,6 +86,11 @@ type Doc struct {
 	SpeakerID, SpeakerDisplay, SpeakerLabel string
 	// SpeakerTrusted is true only for a speaker-id from a valid v2 frame.
 	SpeakerTrusted bool
+	// Frame is where a v2 record's frame lies in the archive version
+	// indexed (archive.FrameSpans), so a hit's text is read with one pread
+	// (Hit.Frame); zero when unknown. Stored only: an index built before
+	// it was kept has no span, and its hits are read as before.
+	Frame archive.Span
 	// Visible is false for pending sources and blocks. Such documents are not
 	// indexed at all; upserting an invisible doc removes any earlier version.
 	Visible bool

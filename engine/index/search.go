@@ -2,7 +2,9 @@ package index
 
 import (
 	"fmt"
+	"scriptorium/workspace/archive"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -73,6 +75,8 @@ type Hit struct {
 	// Speaker fields are empty for topic blocks.
 	SpeakerID, SpeakerDisplay, SpeakerLabel string
 	SpeakerTrusted                          bool
+	// Frame is the stored Doc.Frame; zero when the index has none.
+	Frame archive.Span
 	// Explanation is set when Query.Explain asked for it.
 	Explanation *Explanation
 }
@@ -80,7 +84,7 @@ type Hit struct {
 // storedFields are the fields Search loads for each hit.
 var storedFields = []string{
 	fieldKind, fieldPath, fieldAnchor, fieldRef, fieldTime,
-	fieldSpeakerID, fieldSpeakerDsp, fieldSpeakerLbl, fieldTrusted,
+	fieldSpeakerID, fieldSpeakerDsp, fieldSpeakerLbl, fieldTrusted, fieldFrame,
 }
 
 // Search runs q and returns the hits in order. Text that analyses to no
@@ -351,6 +355,13 @@ func decodeHit(m *search.DocumentMatch) Hit {
 	}
 	if sec, ok := m.Fields[fieldTime].(float64); ok {
 		h.Time = time.Unix(int64(sec), 0).UTC()
+	}
+	if off, n, ok := strings.Cut(str(fieldFrame), ":"); ok {
+		o, err1 := strconv.Atoi(off)
+		l, err2 := strconv.Atoi(n)
+		if err1 == nil && err2 == nil && o >= 0 && l > 0 {
+			h.Frame = archive.Span{Off: o, Len: l}
+		}
 	}
 	return h
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,8 @@ import (
 	"scriptorium/engine/index"
 	"scriptorium/engine/result"
 	"scriptorium/engine/vectors"
+	"scriptorium/trust"
+	"scriptorium/workspace/archive"
 	"scriptorium/workspace/treetest"
 )
 
@@ -32,7 +35,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no search-engine fixtures")
 	}
-	compared := 0
+	compared, framed := 0, int64(0)
 	for _, qf := range cases {
 		dir := filepath.Dir(qf)
 		state := filepath.Join(t.TempDir(), "state")
@@ -75,6 +78,7 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 			}
 			got, err := cold.Search(ctx, sq)
 			fast := StatsOf(cold).Fast
+			framed += StatsOf(cold).Framed
 			cold.Close()
 			if err != nil {
 				t.Fatalf("%s %q cold: %v", filepath.Base(dir), q.Text, err)
@@ -100,6 +104,9 @@ func TestColdSearch_AnswersAsTheFullPath(t *testing.T) {
 	}
 	if compared < 20 {
 		t.Fatalf("only %d queries compared", compared)
+	}
+	if framed == 0 {
+		t.Error("no cold search read a hit at its frame's span in the index")
 	}
 }
 
@@ -326,3 +333,88 @@ func TestColdSearch_BrokenWorkspaces(t *testing.T) {
 // racyWindow is the core's racy window (engine/freshness.go): files
 // changed within it of a recording are checked by their hash.
 const racyWindow = 2 * time.Second
+
+// TestColdSearch_FramesFollowTheArchive: where a record's frame lies moves
+// when a record before it changes in place (a hand edit behind the
+// engine's back, then the index's resync) and when records are appended
+// through an install; each cold search after reads its hits at the spans
+// the index now holds, with the text the whole path gives.
+func TestColdSearch_FramesFollowTheArchive(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	path := "sources/telegram/_v2/g.md"
+	full := filepath.Join(state, "memory", filepath.FromSlash(path))
+	at := time.Date(2026, 8, 10, 9, 0, 0, 0, time.UTC)
+	rec := func(i int, text string) archive.Record {
+		return archive.Record{SourceID: fmt.Sprintf("telegram/g/m%d", i), SpeakerID: "u1", SpeakerDisplay: "Ann",
+			Time: at.Add(time.Duration(i) * time.Minute), Content: text}
+	}
+	write := func(recs ...archive.Record) {
+		t.Helper()
+		data, _, err := archive.Append(nil, recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := []archive.Record{rec(0, "alpha first"), rec(1, "bravo second"), rec(2, "charlie third")}
+	write(recs...)
+	check := func(step, word string) {
+		t.Helper()
+		warm, err := engine.Open(ctx, engine.Options{StateDir: state, LongLived: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := warm.Search(ctx, result.SearchQuery{Text: word})
+		warm.Close()
+		if err != nil || len(want) == 0 {
+			t.Fatalf("%s: warm search %q: %v %v", step, word, want, err)
+		}
+		for i := range 2 { // the first may bring the index up to date
+			cold, err := engine.Open(ctx, engine.Options{StateDir: state})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cold.Search(ctx, result.SearchQuery{Text: word})
+			st := StatsOf(cold)
+			cold.Close()
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: cold search %q: %+v %v, want %+v", step, word, got, err, want)
+			}
+			if i == 1 && st.Fast != 1 {
+				t.Fatalf("%s: the second cold search did not answer from the index", step)
+			}
+			if st.Fast == 1 && st.Framed != int64(len(got)) {
+				t.Errorf("%s: the fresh index's hit was not read at its span (framed %d)", step, st.Framed)
+			}
+		}
+	}
+	check("built", "charlie")
+	recs[0].Content = "alpha first, now with many more words before the others"
+	write(recs...)
+	check("a record before it longer", "charlie")
+	e, err := engine.Open(ctx, engine.Options{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(full)
+	more, _, err := archive.Append(data, []archive.Record{rec(3, "delta fourth"), rec(4, "echo fifth")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = e.Locked(ctx, false, func(tx *engine.Tx) error {
+		_, err := tx.Install(ctx, engine.Change{Kind: "write", Actor: trust.Owner, Archives: map[string][]byte{path: more}})
+		return err
+	})
+	e.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("appended through an install", "echo")
+	check("appended through an install, an old record", "bravo")
+}

@@ -74,6 +74,7 @@ func eachDoc(c engine.Corpus, yield func(*index.Doc) error) error {
 		for r := range c.Records(p) {
 			addSourceDoc(file, r)
 		}
+		withFrames(c, file)
 		if err := emit(); err != nil {
 			return err
 		}

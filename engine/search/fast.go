@@ -47,6 +47,7 @@ func (st *state) searchFromFiles(ctx context.Context, e *engine.Engine, iq index
 	keep = true
 	r.hits = hf
 	st.kept.keep(r)
+	st.framed.Add(int64(hf.framed))
 	results = make([]result.SearchResult, 0, len(hits))
 	for _, h := range hits {
 		results = append(results, hitResult(h, query, hf.text(h)))
@@ -102,6 +103,7 @@ type hitFiles struct {
 	topics map[string]*topic.File
 	v2     map[string]map[string]string
 	legacy map[string][]archive.LegacyRecord
+	framed int // hit records read at their frame spans
 }
 
 // loadHitFiles reads just the files that hold hits, each only if it is
@@ -109,11 +111,20 @@ type hitFiles struct {
 // another version, and ok is false).
 func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit) (*hitFiles, bool) {
 	hf := &hitFiles{topics: map[string]*topic.File{}, v2: map[string]map[string]string{}, legacy: map[string][]archive.LegacyRecord{}}
-	anchors := map[string][]string{} // per v2 archive, its hits' anchors
-	var buf []byte                   // the v2 archives' bytes, one after the other
+	anchors := map[string][]string{}              // per v2 archive, its hits' anchors
+	spans := map[string]map[string]archive.Span{} // and their frames' spans, nil when one is unknown
+	var buf []byte                                // the v2 archives' bytes, one after the other
 	for _, h := range hits {
 		if _, _, v2, inLayout := archive.PathParts(h.Path); inLayout && v2 && h.Kind == index.KindSource {
+			if _, seen := anchors[h.Path]; !seen {
+				spans[h.Path] = map[string]archive.Span{}
+			}
 			anchors[h.Path] = append(anchors[h.Path], h.Anchor)
+			if h.Frame.Len == 0 || spans[h.Path] == nil {
+				spans[h.Path] = nil
+			} else if _, dup := spans[h.Path][h.Anchor]; !dup {
+				spans[h.Path][h.Anchor] = h.Frame
+			}
 		}
 	}
 	for _, h := range hits {
@@ -126,7 +137,14 @@ func loadHitFiles(root string, listed map[string]manifest.Sig, hits []index.Hit)
 		}
 		path := filepath.Join(root, filepath.FromSlash(h.Path))
 		if as := anchors[h.Path]; len(as) > 0 {
-			// Read only as far as the hits' frames (prefix.go).
+			// Read only the hits' frames (hitframes.go), or as far as them
+			// (prefix.go).
+			if sp := spans[h.Path]; sp != nil {
+				if hf.v2[h.Path], ok = frameTextsAt(path, want, sp, &buf); ok {
+					hf.framed += len(sp)
+					continue
+				}
+			}
 			if hf.v2[h.Path], ok = frameTexts(path, want, as, &buf); !ok {
 				return nil, false
 			}

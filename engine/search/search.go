@@ -38,6 +38,7 @@ type state struct {
 	stale    atomic.Int64 // searches answered from an index not brought up to date (stale.go)
 	fast     atomic.Int64 // searches answered without a snapshot (fast.go), for tests
 	walks    atomic.Int64 // stat walks checking the index's freshness (fast.go, recall.go), for tests
+	framed   atomic.Int64 // hit frames read alone at their index spans (hitframes.go), for tests
 	emb      vectors.Searcher
 	reader   indexReader // a long-lived engine's read-only handle (reader.go)
 	hold     writeHold   // the writable handle kept between installs (hold.go)
@@ -67,12 +68,13 @@ type Stats struct {
 	Stale    int64 // searches answered from an index not brought up to date
 	Fast     int64 // searches answered without reading the workspace
 	Walks    int64 // stat walks checking a cold engine's index is fresh
+	Framed   int64 // hit records read alone at their frame's span in the index
 }
 
 // StatsOf returns the counters of e.
 func StatsOf(e *engine.Engine) Stats {
 	st := stateOf(e)
-	return Stats{Rebuilds: st.rebuilds.Load(), Resynced: st.resynced.Load(), Stale: st.stale.Load(), Fast: st.fast.Load(), Walks: st.walks.Load()}
+	return Stats{Rebuilds: st.rebuilds.Load(), Resynced: st.resynced.Load(), Stale: st.stale.Load(), Fast: st.fast.Load(), Walks: st.walks.Load(), Framed: st.framed.Load()}
 }
 
 // StaleSearches counts the searches e answered from an index not brought

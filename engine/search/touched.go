@@ -60,6 +60,7 @@ func IndexChanges(before, after engine.Corpus) (old, cur map[string]index.Doc) {
 			}
 		}
 		addCitingDocs(c, docs, changedTopic, changedArch, refs, nil)
+		withFrames(c, docs)
 		return docs
 	}
 	return build(before), build(after)
@@ -108,6 +109,7 @@ func resync(c engine.Corpus, changed []string, refs map[string]bool, old []index
 		}
 	}
 	addCitingDocs(c, docs, changedTopic, changedArch, refs, candidates)
+	withFrames(c, docs)
 	upserts = make([]index.Doc, 0, len(docs))
 	for _, d := range docs {
 		upserts = append(upserts, d)
