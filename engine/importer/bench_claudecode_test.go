@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(childEnv); dir != "" {
 		os.Exit(benchChild(dir, os.Getenv(childStateEnv)))
 	}
+	if dir := os.Getenv(childKillEnv); dir != "" {
+		os.Exit(killChild(dir, os.Getenv(childStateEnv)))
+	}
 	os.Exit(m.Run())
 }
 
