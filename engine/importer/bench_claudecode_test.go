@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(childEnv); dir != "" {
 		os.Exit(benchChild(dir, os.Getenv(childStateEnv)))
 	}
+	if dir := os.Getenv(childKillEnv); dir != "" {
+		os.Exit(killChild(dir, os.Getenv(childStateEnv)))
+	}
 	os.Exit(m.Run())
 }
 
@@ -56,12 +59,8 @@ func benchChild(dir, state string) int {
 	return 0
 }
 
-// benchFolder writes the transcripts folder of mib MiB and returns it,
-// with the number of turns it holds.
-func benchFolder(b *testing.B, mib int64) (string, int) {
-	return benchFolderOf(b, mib, scale.ClaudeCodeTranscript)
-}
-
+// benchFolderOf writes a folder of mib MiB of transcripts made by gen and
+// returns it, with the number of turns it holds.
 func benchFolderOf(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) (string, int) {
 	dir := b.TempDir()
 	const maxFile = 200 << 20
@@ -160,13 +159,19 @@ func trimNL(b []byte) []byte {
 }
 
 // BenchmarkImport_ClaudeCodeInProcess imports the benchmark folder in the
-// test process, for a CPU or memory profile (-cpuprofile, -memprofile).
+// test process, for a CPU or memory profile (-cpuprofile, -memprofile), of
+// each kind of transcript.
 func BenchmarkImport_ClaudeCodeInProcess(b *testing.B) {
 	mib := int64(64)
 	if v := os.Getenv(benchMiBEnv); v != "" {
 		mib, _ = strconv.ParseInt(v, 10, 64)
 	}
-	dir, turns := benchFolder(b, mib)
+	b.Run("mixed", func(b *testing.B) { benchImportInProcess(b, mib, scale.ClaudeCodeTranscript) })
+	b.Run("text", func(b *testing.B) { benchImportInProcess(b, mib, scale.ClaudeCodeTextHeavy) })
+}
+
+func benchImportInProcess(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) {
+	dir, turns := benchFolderOf(b, mib, gen)
 	b.SetBytes(mib << 20)
 	for b.Loop() {
 		in, err := List(dir, "")

@@ -42,7 +42,7 @@ type format struct {
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
 	// stream reads one file a chunk of turns at a time, handing each to
 	// emit, so that a file of any size is never held in memory (a Claude
-	// Code transcript); nil for the formats parsed whole.
+	// Code transcript, a ChatGPT export); nil for the formats parsed whole.
 	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
@@ -78,7 +78,10 @@ var formatRows = []format{
 			return res, err
 		}},
 	{name: transcript.FormatChatGPT, walked: func(name string) bool { return name == "conversations.json" },
-		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return chatgpt.Parse(r, o.Name) }},
+		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return chatgpt.Parse(r, o.Name) },
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return chatgpt.Stream(r, o.Name, streamChunkBytes, emit)
+		}},
 	{name: transcript.FormatCodex, chat: true, lineOf: lineOfNumber,
 		walked: func(name string) bool {
 			return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")

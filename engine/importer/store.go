@@ -59,6 +59,10 @@ func openTarget(dir string, busy time.Duration) (*target, error) {
 	}
 	t.staging = f.Name()
 	f.Close()
+	// Nobody opens the staging file before it is published, and a failed
+	// import throws it away: it can skip the write-ahead log, which would
+	// write every page twice (sessions.Options.Unpublished).
+	opts.Unpublished = true
 	st, err := sessions.Open(t.staging, opts)
 	if err != nil {
 		t.discard()
@@ -89,6 +93,11 @@ func (t *target) publish() error {
 	// staging name.
 	if fi, err := os.Stat(t.staging + "-wal"); err == nil && fi.Size() > 0 {
 		return errcode.Errorf(errcode.IO, "sessions.db: the import's write-ahead log was not checkpointed; nothing was imported")
+	}
+	// The link publishes the file: its bytes must be on disk first,
+	// whatever journal it was written with.
+	if err := syncFile(t.staging); err != nil {
+		return errcode.Wrap(errcode.IO, err, "create sessions.db")
 	}
 	// A hard link, unlike a rename, never replaces a sessions.db that
 	// appeared in the meantime.
@@ -149,4 +158,16 @@ func sweepStaging(dir string) {
 		}
 		_ = os.Remove(filepath.Join(dir, e.Name()))
 	}
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"scriptorium/engine/sessions"
@@ -100,4 +101,56 @@ func dumpNodes(t *testing.T, state string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestImport_ChatGPTStreamed: a ChatGPT export is stored a chunk of
+// conversations at a time, the same rows as in one chunk, and a bad
+// conversation after chunks were stored is the file's problem: nothing
+// is committed.
+func TestImport_ChatGPTStreamed(t *testing.T) {
+	export := fixture(t, "transcript", "chatgpt", "testdata", "conversations.json")
+	root := t.TempDir()
+	write(t, filepath.Join(root, "conversations.json"), export)
+	whole := filepath.Join(t.TempDir(), "state")
+	if _, err := importDir(t, whole, root, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	smallChunks(t)
+	chunked := filepath.Join(t.TempDir(), "state")
+	res, err := importDir(t, chunked, root, Options{})
+	if err != nil || res.Imported < 3 || res.Files[0].Turns != res.Imported {
+		t.Fatalf("chunked: %+v, %v", res, err)
+	}
+	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
+		t.Fatalf("stored in chunks:\n%s\nwhole:\n%s", b, a)
+	}
+
+	// The same export with a bad conversation last, into a sessions.db
+	// that holds something else: its first conversations are stored in
+	// chunks before the parser reaches the bad one.
+	state := filepath.Join(t.TempDir(), "state")
+	first := t.TempDir()
+	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
+	if _, err := importDir(t, state, first, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before := dumpStore(t, workspace.SessionsDB(state))
+	cut := bytes.LastIndexByte(export, ']')
+	bad := append(append(append([]byte{}, export[:cut]...), `,{"id":"late","mapping":{"a":{"parent":"nowhere"}}}`...), export[cut:]...)
+	other := write(t, filepath.Join(t.TempDir(), "conversations.json"), bad)
+	in, err := List(other, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen recorder
+	_, err = Import(context.Background(), state, in, Options{Progress: &seen})
+	if e := errcode.As(err); e == nil || len(e.Violations) != 1 || !strings.Contains(e.Violations[0].Message, "late") {
+		t.Fatalf("error %#v", err)
+	}
+	if seen.read < int64(len(bad)) {
+		t.Errorf("read %d of %d bytes", seen.read, len(bad))
+	}
+	if after := dumpStore(t, workspace.SessionsDB(state)); after != before {
+		t.Fatalf("a refused import changed sessions.db")
+	}
 }

@@ -84,7 +84,10 @@
 // # The database
 //
 // The database uses WAL with synchronous=FULL, a busy timeout, and numbered
-// schema migrations recorded in the schema_migrations table. Version 1 keyed
+// schema migrations recorded in the schema_migrations table. A file no one
+// else opens before it is closed (an import's staging file,
+// Options.Unpublished) is written with an in-memory rollback journal
+// instead, each page once, and switched to WAL when it is closed. Version 1 keyed
 // nodes by id alone; version 2 keys them per session, and Open migrates an
 // old file in place in one transaction, keeping every node, parent link and
 // written marker. A migrated session keeps its id as thread name when the old

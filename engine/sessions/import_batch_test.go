@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,4 +166,35 @@ func TestImportBatch_ReadErrorEndsIt(t *testing.T) {
 		t.Fatal("Commit after a failure succeeded")
 	}
 	assertEmpty(t, s)
+}
+
+// TestImport_HasChildrenSetAtInsert: a node whose child comes in the same
+// insert is stored with has_children set (the trigger then has nothing to
+// rewrite), one whose child comes later gets it from the trigger, and the
+// flag says exactly whether a node has a child, as the trigger alone
+// made it; the tips are the childless nodes.
+func TestImport_HasChildrenSetAtInsert(t *testing.T) {
+	s := mustOpen(t)
+	mustImport(t, s, jsonl(append(chain("", "a", "b", "c"), turn{ID: "x", Parent: "a", Role: "user", Content: "fork"})...))
+	mustImport(t, s, jsonl(chain("c", "d", "e")...))
+	var wrong int
+	if err := s.db.QueryRow(`SELECT count(*) FROM nodes p
+		WHERE has_children != EXISTS (SELECT 1 FROM nodes c WHERE c.parent_seq = p.seq)`).Scan(&wrong); err != nil {
+		t.Fatal(err)
+	}
+	if wrong != 0 {
+		t.Errorf("%d nodes with a wrong has_children", wrong)
+	}
+	branches, err := s.Branches(s1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tips []string
+	for _, b := range branches {
+		tips = append(tips, b.Tip.ID)
+	}
+	slices.Sort(tips)
+	if !slices.Equal(tips, []string{"e", "x"}) {
+		t.Errorf("tips %v, want [e x]", tips)
+	}
 }

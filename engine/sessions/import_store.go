@@ -463,8 +463,12 @@ const (
 	widenSessionQuery = `UPDATE sessions SET first_time = min(first_time, ?2), last_time = max(last_time, ?3) WHERE seq = ?1`
 	// The nodes_has_children trigger marks the parent; the parent's seq is
 	// looked up in the node's own session so walks can follow integer keys.
-	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata)
-		VALUES (?1, ?2, nullif(?3, ''), (SELECT seq FROM nodes WHERE session = ?1 AND id = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`
+	// ?13 marks a node whose child comes in the same insert already, so
+	// that the trigger finds nothing to do: its update would rewrite the
+	// parent's whole row, text included, once per child (for a bulk
+	// import, every turn's text written twice).
+	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata, has_children)
+		VALUES (?1, ?2, nullif(?3, ''), (SELECT seq FROM nodes WHERE session = ?1 AND id = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`
 )
 
 // insertNodes stores new records, which must come parents first, creating
@@ -503,10 +507,19 @@ func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[Se
 		return fmt.Errorf("prepare: %w", err)
 	}
 	defer insert.Close()
+	// Every record is inserted or the transaction fails, so a parent whose
+	// child is among them has children by the commit.
+	parents := make(map[Key]bool, len(recs))
+	for _, r := range recs {
+		if r.node.Parent != "" {
+			parents[r.parentKey()] = true
+		}
+	}
 	for _, r := range recs {
 		n := r.node
 		if _, err := insert.ExecContext(ctx, sessions[n.SessionKey()].seq, n.ID, n.Parent, n.Role, n.Content,
-			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata)); err != nil {
+			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata),
+			parents[r.key()]); err != nil {
 			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
 		}
 	}

@@ -21,14 +21,24 @@ type Options struct {
 	// process holding the write lock before failing with SQLITE_BUSY.
 	// Zero means 5 seconds.
 	BusyTimeout time.Duration
+	// Unpublished says that no other process opens the file until this
+	// Store has closed it, and that it is thrown away unless Close
+	// succeeds: an import's staging file. Its transactions then use an
+	// in-memory rollback journal instead of the write-ahead log, so a bulk
+	// insert writes each page once, into the file, instead of into the log
+	// and again at the checkpoint; a crash may leave such a file damaged,
+	// which is why nobody else may use it. Close switches it to the
+	// write-ahead log, as every other sessions.db is, before it is shared.
+	Unpublished bool
 }
 
 const defaultBusyTimeout = 5 * time.Second
 
 // Store is an open sessions.db. Its methods are safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db          *sql.DB
+	path        string
+	unpublished bool
 }
 
 // Open opens (creating if needed) the conversation store at path and brings
@@ -49,11 +59,12 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err := createPrivate(abs); err != nil {
 		return nil, err // an *fs.PathError, which names the file
 	}
-	db, err := sql.Open("sqlite", dsn(abs, busy))
+	unpublished := opts != nil && opts.Unpublished
+	db, err := sql.Open("sqlite", dsn(abs, busy, unpublished))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", abs, err)
 	}
-	s := &Store{db: db, path: abs}
+	s := &Store{db: db, path: abs, unpublished: unpublished}
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", abs, err)
@@ -61,8 +72,19 @@ func Open(path string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Close releases the database. The Store must not be used afterwards.
-func (s *Store) Close() error { return s.db.Close() }
+// Close releases the database. The Store must not be used afterwards. An
+// Unpublished file is switched to the write-ahead log first; it must not
+// be used if that fails.
+func (s *Store) Close() error {
+	if s.unpublished {
+		var mode string
+		if err := s.db.QueryRow(`PRAGMA journal_mode = WAL`).Scan(&mode); err != nil || mode != "wal" {
+			s.db.Close()
+			return fmt.Errorf("%s: switch to the write-ahead log: %v (mode %q)", s.path, err, mode)
+		}
+	}
+	return s.db.Close()
+}
 
 // Path returns the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
@@ -86,10 +108,14 @@ func createPrivate(path string) error {
 // pool runs the same pragmas; _txlock=immediate makes each write
 // transaction take the write lock up front, so two writers queue on the busy
 // timeout instead of failing at their first write.
-func dsn(path string, busy time.Duration) string {
+func dsn(path string, busy time.Duration, unpublished bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
-	q.Add("_pragma", "journal_mode(WAL)")
+	if unpublished {
+		q.Add("_pragma", "journal_mode(MEMORY)") // see Options.Unpublished
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")

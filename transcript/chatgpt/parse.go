@@ -48,6 +48,35 @@ const (
 // the conversation by its 0-based index in the array (as jq '.[N]' does) and
 // its id; nothing of the file should then be imported.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
+	var turns []transcript.Turn
+	res, err := Stream(r, name, 0, func(chunk []transcript.Turn) error {
+		turns = append(turns, chunk...)
+		return nil
+	})
+	if err != nil {
+		return transcript.Result{}, err
+	}
+	res.Turns = turns
+	return res, nil
+}
+
+// DefaultChunkBytes is the turn text Stream holds before it hands the
+// turns over: the memory an export of any size needs, besides one
+// conversation.
+const DefaultChunkBytes = 4 << 20
+
+// Stream reads a conversations.json as Parse does, but hands its turns to
+// emit a chunk of whole conversations at a time (chunkBytes of text or
+// more; 0 means DefaultChunkBytes), parents first, so that an export is
+// never held in memory whole: a conversation's turns never span two
+// chunks. emit may keep the slice; its error ends the parse and is
+// returned. An error after some chunks were handed over means the file is
+// bad: the caller must not keep what it got. The Result has the skip
+// counts only.
+func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	if chunkBytes <= 0 {
+		chunkBytes = DefaultChunkBytes
+	}
 	br := bufio.NewReader(r)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
@@ -64,13 +93,31 @@ func Parse(r io.Reader, name string) (transcript.Result, error) {
 		return fail("", "not a JSON array of conversations (a ChatGPT export's conversations.json is one)")
 	}
 	var res transcript.Result
+	held := 0
+	flush := func() error {
+		if len(res.Turns) == 0 {
+			return nil
+		}
+		turns := res.Turns
+		res.Turns, held = nil, 0
+		return emit(turns)
+	}
 	for i := 0; dec.More(); i++ {
 		var c conversation
 		if err := dec.Decode(&c); err != nil {
 			return fail(fmt.Sprint(i), "%s", jsonProblem(err))
 		}
+		from := len(res.Turns)
 		if err := c.turns(&res); err != nil {
 			return fail(fmt.Sprintf("%d (id %q)", i, c.session()), "%v", err)
+		}
+		for _, t := range res.Turns[from:] {
+			held += len(t.Content)
+		}
+		if held >= chunkBytes {
+			if err := flush(); err != nil {
+				return transcript.Result{}, err
+			}
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing ]
@@ -78,6 +125,9 @@ func Parse(r io.Reader, name string) (transcript.Result, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fail("", "unexpected data after the array of conversations")
+	}
+	if err := flush(); err != nil {
+		return transcript.Result{}, err
 	}
 	return res, nil
 }

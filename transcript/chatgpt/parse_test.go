@@ -192,3 +192,47 @@ func TestTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestStream_ChunksOfConversations: Stream hands the turns over a whole
+// conversation at a time once a chunk's text is reached, the same turns
+// Parse returns, and an error in a later conversation after some chunks
+// were handed over is still the file's error.
+func TestStream_ChunksOfConversations(t *testing.T) {
+	data := fixtures(t)["testdata/conversations.json"]
+	want := parseBytes(t, data)
+	var chunks [][]transcript.Turn
+	res, err := Stream(bytes.NewReader(data), "conversations.json", 1, func(c []transcript.Turn) error {
+		chunks = append(chunks, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []transcript.Turn
+	for _, c := range chunks {
+		for _, turn := range c[1:] {
+			if turn.Session != c[0].Session {
+				t.Errorf("a chunk spans sessions %s and %s", c[0].Session, turn.Session)
+			}
+		}
+		all = append(all, c...)
+	}
+	if len(chunks) < 2 || !reflect.DeepEqual(all, want.Turns) || !reflect.DeepEqual(res.Skipped, want.Skipped) {
+		t.Fatalf("%d chunks, %d turns (Parse: %d), skips %v (Parse: %v)", len(chunks), len(all), len(want.Turns), res.Skipped, want.Skipped)
+	}
+
+	var convs []json.RawMessage
+	if err := json.Unmarshal(data, &convs); err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := json.Marshal(append(convs, json.RawMessage(`{"id":"late","mapping":{"a":{"parent":"nowhere"}}}`)))
+	handed := 0
+	_, err = Stream(bytes.NewReader(bad), "conversations.json", 1, func(c []transcript.Turn) error {
+		handed += len(c)
+		return nil
+	})
+	var te *transcript.Error
+	if !errors.As(err, &te) || te.Record != `2 (id "late")` || handed != len(want.Turns) {
+		t.Fatalf("late bad conversation: %v (record %v), %d turns handed over first", err, te, handed)
+	}
+}

@@ -81,6 +81,7 @@ type parser struct {
 	seen map[string]link // uuid -> link, for every line with a uuid so far
 	// held is the content bytes of res.Turns, towards the next chunk.
 	held int
+	scan scanner
 }
 
 func (p *parser) errorf(line int, format string, args ...any) error {
@@ -126,7 +127,7 @@ func isTrue(raw json.RawMessage) bool { return string(raw) == "true" }
 // line handles one non-blank line. truncatable reports an error that is
 // forgiven on the last line: invalid JSON, as a half-written line is.
 func (p *parser) line(raw []byte, n int) (truncatable bool, err error) {
-	f, ok := decodeFast(raw)
+	f, ok := p.scan.decode(raw)
 	if !ok {
 		var env envelope
 		if e := json.Unmarshal(raw, &env); e != nil {
@@ -218,8 +219,12 @@ func (p *parser) message(f *fields, role, uuid string, n int) error {
 	if role == transcript.RoleAssistant && msg.Model == "<synthetic>" {
 		return skip(ReasonSyntheticMessage)
 	}
-	text, dropped, err := contentText(msg.Content, role)
-	if err != nil {
+	var text string
+	var dropped []string
+	var err error
+	if f.content != nil {
+		text, dropped = f.content.text(role)
+	} else if text, dropped, err = contentText(msg.Content, role); err != nil {
 		return p.errorf(n, "%s line %s: %v", role, uuid, err)
 	}
 	for _, r := range dropped {
@@ -276,22 +281,14 @@ func contentText(raw json.RawMessage, role string) (string, []string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil, nil
 	}
-	var pieces []string
-	var dropped []string
-	keep := func(s string) {
-		if r := textReason(s, role); r != "" {
-			dropped = append(dropped, r)
-		} else {
-			pieces = append(pieces, s)
-		}
-	}
+	var k kept
 	switch raw[0] {
 	case '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return "", nil, fmt.Errorf("message.content: %s", strings.TrimPrefix(err.Error(), "json: "))
 		}
-		keep(s)
+		k.keep(s, role)
 	case '[':
 		var blocks []block
 		if err := json.Unmarshal(raw, &blocks); err != nil {
@@ -299,20 +296,36 @@ func contentText(raw json.RawMessage, role string) (string, []string, error) {
 		}
 		for i, b := range blocks {
 			if b.Type != "text" {
-				dropped = append(dropped, blockReason(b.Type))
+				k.dropped = append(k.dropped, blockReason(b.Type))
 				continue
 			}
 			var s string
 			if err := json.Unmarshal(b.Text, &s); err != nil {
 				return "", nil, fmt.Errorf("message.content[%d]: text block without a string text", i)
 			}
-			keep(s)
+			k.keep(s, role)
 		}
 	default:
 		return "", nil, errors.New("message.content must be a string or a list of content blocks")
 	}
-	return strings.Join(pieces, "\n\n"), dropped, nil
+	return k.text(), k.dropped, nil
 }
+
+// kept gathers a message's text blocks and the reasons of those dropped.
+type kept struct {
+	pieces, dropped []string
+}
+
+func (k *kept) keep(s, role string) {
+	if r := textReason(s, role); r != "" {
+		k.dropped = append(k.dropped, r)
+	} else {
+		k.pieces = append(k.pieces, s)
+	}
+}
+
+// text joins the kept blocks, a blank line between two.
+func (k *kept) text() string { return strings.Join(k.pieces, "\n\n") }
 
 func blockReason(typ string) string {
 	switch {
