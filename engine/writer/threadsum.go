@@ -67,7 +67,7 @@ func (w *writer) sessionSummary(v *engine.View, thread string) (distill.Block, b
 
 // earlierTurns are the turns a session's summary block cites that are not
 // in this batch, as the distiller reads them.
-func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[string]distillRecord) []distill.Turn {
+func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[string]distillRecord, owner string) []distill.Turn {
 	var recs []distillRecord
 	for _, ref := range sum.Cites {
 		if _, ok := inBatch[ref]; ok {
@@ -77,7 +77,7 @@ func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[
 			recs = append(recs, recordOf(src))
 		}
 	}
-	return sessionOf(thread, recs).Turns
+	return sessionOf(thread, recs, owner).Turns
 }
 
 // noteSummary records where a session's summary block is after this run
