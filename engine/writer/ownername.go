@@ -2,9 +2,12 @@ package writer
 
 import (
 	"context"
+	"regexp"
+	"strings"
 
 	"scriptorium/engine"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/writer/distill"
 	"scriptorium/errcode"
 )
 
@@ -30,7 +33,14 @@ type OwnerNameResult struct {
 	// Learned are the display names the owner's own turns carry, most
 	// turns first: the first is the learned name.
 	Learned []OwnerNameCount `json:"learned"`
+	// File is the topic file the owner's facts are filed in:
+	// topics/people/<name>.md, or UnnamedOwnerFile without a name.
+	File string `json:"file"`
 }
+
+// UnnamedOwnerFile is where the writer files the facts of an owner
+// nothing names ("the owner").
+const UnnamedOwnerFile = "topics/people/owner.md"
 
 // OwnerNameCount is a display name of the owner and how many of the
 // owner's turns carry it.
@@ -67,6 +77,10 @@ func OwnerName(ctx context.Context, e *engine.Engine) (OwnerNameResult, error) {
 	case len(res.Learned) > 0:
 		res.Name, res.Source = res.Learned[0].Name, OwnerNameLearned
 	}
+	res.File, _ = distill.TopicFor(distill.Fact{Subject: res.Name}, distill.Session{OwnerName: res.Name})
+	if res.Name == "" {
+		res.File = UnnamedOwnerFile
+	}
 	return res, nil
 }
 
@@ -94,4 +108,37 @@ func (w *writer) ownerName(ctx context.Context, store *sessions.Store) string {
 	}
 	w.owner = &name
 	return name
+}
+
+// theOwner is how the distiller calls a speakerless owner when nothing
+// names them (distill.DefaultOwnerName), at a sentence's start or within.
+var theOwner = regexp.MustCompile(`\b[Tt]he owner\b`)
+
+// OwnerWording returns the rewrite of a block the writer wrote about "the
+// owner" into one about name ("The owner prefers tea." becomes "Sigrid
+// prefers tea."), for moving people/owner.md into the owner's name's
+// file. Words inside quotes are the speaker's, and stay as they were
+// said.
+func OwnerWording(name string) func(string) string {
+	return func(text string) string {
+		var b strings.Builder
+		quoted := false
+		start := 0
+		flush := func(end int) {
+			part := text[start:end]
+			if !quoted {
+				part = theOwner.ReplaceAllLiteralString(part, name)
+			}
+			b.WriteString(part)
+		}
+		for i, r := range text {
+			if r == '"' || r == '“' || r == '”' {
+				flush(i)
+				start = i
+				quoted = r == '“' || r == '"' && !quoted
+			}
+		}
+		flush(len(text))
+		return b.String()
+	}
 }

@@ -35,7 +35,7 @@ func TestWrite_OwnerNameLearned(t *testing.T) {
 	ownerTurns(t, state)
 	e := wtOpen(t, state, nil)
 	got, err := writer.OwnerName(ctx, e)
-	if err != nil || got.Name != "Siggi" || got.Source != writer.OwnerNameLearned {
+	if err != nil || got.Name != "Siggi" || got.Source != writer.OwnerNameLearned || got.File != "topics/people/siggi.md" {
 		t.Fatalf("OwnerName = %+v, %v; want Siggi, learned", got, err)
 	}
 	if _, err := writer.Write(ctx, e, writer.WriteOptions{Force: true}); err != nil {
@@ -105,5 +105,21 @@ func TestWrite_OwnerNameNone(t *testing.T) {
 	}
 	if owner := wtTopics(t, state)["topics/people/owner.md"]; !strings.Contains(owner, "The owner is vegetarian") {
 		t.Errorf("people/owner.md:\n%s", owner)
+	}
+}
+
+// TestOwnerWording: "the owner" becomes the name outside quotes only.
+func TestOwnerWording(t *testing.T) {
+	w := writer.OwnerWording("Sigrid")
+	for in, want := range map[string]string{
+		"The owner prefers tea.[^e-1] ":                        "Sigrid prefers tea.[^e-1] ",
+		"Explain it to the owner: the owner's bike is old.":    "Explain it to Sigrid: Sigrid's bike is old.",
+		`The owner said: "the owner of the flat is Ben."`:      `Sigrid said: "the owner of the flat is Ben."`,
+		"The owner said: “the owner pays” and the owner left.": "Sigrid said: “the owner pays” and Sigrid left.",
+		"The owners' meeting; theowner":                        "The owners' meeting; theowner",
+	} {
+		if got := w(in); got != want {
+			t.Errorf("OwnerWording(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
