@@ -82,9 +82,7 @@ func promptContextOf(v *engine.View, recs []distillRecord, owner string) promptC
 		if name := distill.ProjectName(s.Project); name != "" {
 			ps.ProjectFile, _ = distill.TopicFor(distill.Fact{Subject: name}, s)
 		}
-		if ps.ThreadFile = prior[th]; ps.ThreadFile == "" {
-			ps.ThreadFile = "topics/threads/" + distill.ThreadName(s) + ".md"
-		}
+		ps.ThreadFile = threadPath(v, nil, s, prior[th])
 		var people []string
 		for _, t := range s.Turns {
 			switch {

@@ -83,10 +83,8 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind, owner 
 			}
 		}
 		facts, summary := distill.DistilAllAfter(s, earlier)
-		if hasPrior && summary.Text != "" {
-			summary.Path = prior.Path // the session keeps its thread file
-		} else if replaceSummary && summary.Text != "" && s.Title != "" {
-			summary.Path = f.freeThreadPath(v, summary.Path, s)
+		if summary.Text != "" && (hasPrior || replaceSummary) {
+			summary.Path = threadPath(v, f.files, s, prior.Path)
 		}
 		if kind == "promote" {
 			quoted := quotedUncited(s, facts)

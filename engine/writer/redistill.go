@@ -237,6 +237,7 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 		s.Project = r.projectRoot(s.Project)
 		facts, summary := distill.DistilAll(s)
 		if summary.Text != "" {
+			summary.Path = threadPath(r.v, r.files, s, r.summaryFile(th))
 			// The thread's block rests on the whole session: it cites every
 			// turn it replaces, so none is left uncited.
 			summary.Cites = nil
@@ -274,6 +275,17 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 		}
 	}
 	return r.edits(), nil
+}
+
+// summaryFile is the thread file holding the summary block of thread in
+// memory, "" when it has none: a turn block being redistilled is not one.
+func (r *redistiller) summaryFile(thread string) string {
+	for _, b := range r.existing {
+		if strings.HasPrefix(b.Path, "topics/threads/") && b.Slot() == "summary:"+thread {
+			return b.Path
+		}
+	}
+	return ""
 }
 
 // turnBlockOf reports whether el is a block the old writer wrote for one
