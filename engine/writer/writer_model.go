@@ -110,7 +110,7 @@ func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, 
 	if err := v.CheckWithheld(edits); err != nil {
 		return nil, err
 	}
-	return edits, nil
+	return w.mergeModelEdits(v, recs, edits), nil
 }
 
 // parseModelEdits decodes a model's {"edits":[…]} answer.
