@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"scriptorium/engine/proposals"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
@@ -121,5 +122,37 @@ func TestOwnerWording(t *testing.T) {
 		if got := w(in); got != want {
 			t.Errorf("OwnerWording(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRedistill_OwnerName: redistilling the old writer's turn blocks of a
+// speakerless chat files the owner's facts under the owner's name.
+func TestRedistill_OwnerName(t *testing.T) {
+	ctx := context.Background()
+	state := filepath.Join(t.TempDir(), "state")
+	promptImport(t, state,
+		promptNode{"chatgpt", "chat1", "t001", "user", "owner", false, "", "", "", "Work", "2025-09-14T08:20:00Z", "I work as a nurse at St Mary's hospital in Leeds."},
+		promptNode{"chatgpt", "chat1", "t002", "assistant", "", false, "", "", "", "Work", "2025-09-14T08:21:00Z", "That sounds demanding."})
+	e := wtOpen(t, state, nil)
+	if _, err := writer.WriteTurnBlocks(ctx, e, writer.WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(workspace.ConfigPath(state), []byte("[owner]\nname = \"Sigrid\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e = wtOpen(t, state, nil)
+	res, err := writer.Redistill(ctx, e, writer.RedistillOptions{})
+	if err != nil || res.Proposal == "" {
+		t.Fatalf("redistill: %+v, %v", res, err)
+	}
+	if _, err := proposals.Accept(ctx, e, res.Proposal, nil); err != nil {
+		t.Fatal(err)
+	}
+	topics := wtTopics(t, state)
+	if got := topics["topics/people/sigrid.md"]; !strings.Contains(got, "Sigrid works as a nurse") {
+		t.Errorf("people/sigrid.md:\n%s\nall: %v", got, threadFilesOf(topics))
+	}
+	if _, ok := topics["topics/people/owner.md"]; ok {
+		t.Errorf("people/owner.md was written:\n%s", topics["topics/people/owner.md"])
 	}
 }
