@@ -41,10 +41,13 @@ func TestCLI_OwnerMigrate(t *testing.T) {
 	if r := runCLI(t, "", "owner", "--migrate", "--yes", "--json", "--state", state); !strings.Contains(r.stdout, `"NOT_CONFIGURED"`) {
 		t.Errorf("--migrate without a name: %s", r.stdout)
 	}
-	if err := os.WriteFile(filepath.Join(state, "config.toml"), []byte("[owner]\nname = \"Sigrid\"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if r := runCLI(t, "", "owner", "--set", "[Sigrid]", "--json", "--state", state); !strings.Contains(r.stdout, `"INVALID_ARGUMENT"`) {
+		t.Errorf("--set with a bad name: %s", r.stdout)
 	}
-	r = runCLI(t, "", "owner", "--state", state)
+	if _, err := os.Stat(filepath.Join(state, "config.toml")); err == nil {
+		t.Error("a refused --set wrote config.toml")
+	}
+	r = runCLI(t, "", "owner", "--set", "Sigrid", "--state", state)
 	if r.code != 0 || !strings.Contains(r.stdout, `memory calls you "Sigrid"`) || !strings.Contains(r.stdout, "owner --migrate") {
 		t.Errorf("owner: exit %d %s%s", r.code, r.stdout, r.stderr)
 	}

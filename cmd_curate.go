@@ -11,9 +11,11 @@ import (
 	"golang.org/x/term"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/curate"
 	"scriptorium/engine/writer"
 	"scriptorium/errcode"
+	"scriptorium/workspace"
 )
 
 // The owner correcting memory by hand (issue 22 §5): edit, delete and
@@ -306,7 +308,8 @@ func moveSentence(r curate.MoveResult, verb string, past bool) string {
 
 func ownerVerb() *verb {
 	return &verb{name: "owner", help: "what memory calls you ([owner] name in config.toml, else the name your own chat turns carry most often) and your file; --migrate moves topics/people/owner.md into it (owner; a terminal or --yes)",
-		flags: []flagSpec{{"migrate", false, "move every block of topics/people/owner.md into your name's file, \"the owner\" reworded to your name (one transaction: `revert` undoes it)"},
+		flags: []flagSpec{{"set", true, "store NAME as [owner] name in config.toml (the rest of the file kept as it is), then report"},
+			{"migrate", false, "move every block of topics/people/owner.md into your name's file, \"the owner\" reworded to your name (one transaction: `revert` undoes it)"},
 			{"dry-run", false, "with --migrate: say what would change, change nothing"}, {"yes", false, "confirm without a terminal"}}, run: runOwner}
 }
 
@@ -331,6 +334,15 @@ func runOwner(inv *invocation) error {
 	}
 	if migrate {
 		if err := inv.interactive("owner --migrate"); err != nil {
+			return err
+		}
+	}
+	if inv.set["set"] {
+		dir, err := inv.stateDir()
+		if err != nil {
+			return err
+		}
+		if err := config.SetOwnerName(workspace.ConfigPath(dir), inv.flag("set")); err != nil {
 			return err
 		}
 	}
