@@ -11,8 +11,11 @@ import (
 	"golang.org/x/term"
 
 	"scriptorium/engine"
+	"scriptorium/engine/config"
 	"scriptorium/engine/curate"
+	"scriptorium/engine/writer"
 	"scriptorium/errcode"
+	"scriptorium/workspace"
 )
 
 // The owner correcting memory by hand (issue 22 §5): edit, delete and
@@ -301,4 +304,122 @@ func moveSentence(r curate.MoveResult, verb string, past bool) string {
 		s += fmt.Sprintf("; %d link(s) to it%s", n, follow)
 	}
 	return s
+}
+
+func ownerVerb() *verb {
+	return &verb{name: "owner", help: "what memory calls you ([owner] name in config.toml, else the name your own chat turns carry most often) and your file; --migrate moves topics/people/owner.md into it (owner; a terminal or --yes)",
+		flags: []flagSpec{{"set", true, "store NAME as [owner] name in config.toml (the rest of the file kept as it is), then report"},
+			{"migrate", false, "move every block of topics/people/owner.md into your name's file, \"the owner\" reworded to your name (one transaction: `revert` undoes it)"},
+			{"dry-run", false, "with --migrate: say what would change, change nothing"}, {"yes", false, "confirm without a terminal"}}, run: runOwner}
+}
+
+// ownerReport is what `owner` says: the writer's name for the owner and
+// how many blocks wait in the file of an unnamed owner.
+type ownerReport struct {
+	writer.OwnerNameResult
+	// Unnamed is how many blocks topics/people/owner.md holds (facts the
+	// writer filed before it had a name): --migrate moves them.
+	Unnamed int `json:"unnamed_blocks"`
+}
+
+// runOwner shows the owner's name, or with --migrate moves the blocks of
+// people/owner.md into the named owner's file after a confirmation.
+func runOwner(inv *invocation) error {
+	if err := inv.wantArgs(0, 0); err != nil {
+		return err
+	}
+	migrate := inv.bool("migrate")
+	if !migrate && (inv.set["dry-run"] || inv.set["yes"]) {
+		return usagef("--dry-run and --yes go with --migrate")
+	}
+	if migrate {
+		if err := inv.interactive("owner --migrate"); err != nil {
+			return err
+		}
+	}
+	if inv.set["set"] {
+		dir, err := inv.stateDir()
+		if err != nil {
+			return err
+		}
+		if err := config.SetOwnerName(workspace.ConfigPath(dir), inv.flag("set")); err != nil {
+			return err
+		}
+	}
+	return inv.withEngine(true, func(ctx context.Context, e *engine.Engine) error {
+		name, err := writer.OwnerName(ctx, e)
+		if err != nil {
+			return err
+		}
+		if !migrate {
+			rep := ownerReport{OwnerNameResult: name}
+			v, err := e.View(ctx)
+			if err != nil {
+				return err
+			}
+			if _, f, ok := v.Topic(writer.UnnamedOwnerFile); ok && name.File != writer.UnnamedOwnerFile {
+				rep.Unnamed = len(f.Blocks())
+			}
+			return inv.emit(rep, func(w io.Writer) { printOwner(w, rep) })
+		}
+		if name.Name == "" {
+			return errcode.Errorf(errcode.NotConfigured, "memory has no name for you: set [owner] name in config.toml, or import a chat with --owner naming you")
+		}
+		req := curate.MoveAllRequest{From: writer.UnnamedOwnerFile, To: name.File, Title: name.Name,
+			Rewrite: writer.OwnerWording(name.Name), DryRun: true}
+		dry := inv.bool("dry-run")
+		if !dry && !inv.bool("yes") {
+			p, err := curate.MoveAll(ctx, e, req)
+			if err != nil {
+				return err
+			}
+			if !inv.confirm(fmt.Sprintf("Move %d block(s) from %s to %s, \"the owner\" reworded as %q in %d? `revert` undoes it. [y/N] ",
+				len(p.Moved), p.From, p.To, name.Name, len(p.Rewritten))) {
+				return errcode.Errorf(errcode.InvalidArgument, "owner --migrate cancelled; nothing changed")
+			}
+		}
+		req.DryRun = dry
+		res, err := curate.MoveAll(ctx, e, req)
+		if err != nil {
+			return err
+		}
+		return inv.emit(res, func(w io.Writer) {
+			did := "moved"
+			if dry {
+				did = "would move"
+			}
+			fmt.Fprintf(w, "%s %d block(s) from %s to %s", did, len(res.Moved), res.From, res.To)
+			if res.Created {
+				fmt.Fprint(w, " (a new file)")
+			}
+			fmt.Fprintf(w, "; %d reworded", len(res.Rewritten))
+			if !dry {
+				fmt.Fprintf(w, " (revision %d)", res.Revision)
+			}
+			fmt.Fprintln(w)
+			for _, l := range res.Links {
+				fmt.Fprintf(w, "  link followed: %s\n", l)
+			}
+		})
+	})
+}
+
+// printOwner says what memory calls the owner, from where, and what waits
+// in the unnamed owner's file.
+func printOwner(w io.Writer, rep ownerReport) {
+	switch rep.Source {
+	case writer.OwnerNameConfig:
+		fmt.Fprintf(w, "memory calls you %q ([owner] name in config.toml); your facts go to %s\n", rep.Name, rep.File)
+	case writer.OwnerNameLearned:
+		fmt.Fprintf(w, "memory calls you %q (the name your own turns carry most often; set [owner] name in config.toml to choose); your facts go to %s\n", rep.Name, rep.File)
+	default:
+		fmt.Fprintf(w, "memory calls you \"the owner\" (no [owner] name in config.toml, and no chat names you); your facts go to %s\n", rep.File)
+	}
+	for _, n := range rep.Learned {
+		fmt.Fprintf(w, "  %s: %d of your turns\n", n.Name, n.Turns)
+	}
+	if rep.Unnamed > 0 {
+		fmt.Fprintf(w, "%s holds %d block(s) written before memory had your name: `scriptorium owner --migrate` moves them into %s\n",
+			writer.UnnamedOwnerFile, rep.Unnamed, rep.File)
+	}
 }

@@ -72,6 +72,7 @@ func verbs() []*verb {
 		editVerb(),
 		deleteVerb(),
 		moveVerb(),
+		ownerVerb(),
 		{name: "history", reads: true, help: "installed transactions and sleep passes, newest first", run: runHistory},
 		{name: "sleep", help: "run a reorganiser pass now and print its report",
 			flags: []flagSpec{{"model", true, "offline, NAME (configured provider) or PROVIDER:NAME"},

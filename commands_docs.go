@@ -40,5 +40,6 @@ var verbDocs = map[string]verbDoc{
 	"edit":      {`{"revision","changed","id","path","before","after","reattached"}` + " (changed is empty when the text was the same)", "scriptorium edit ^c0ffee02 --text 'Carol reported the build green.[^e-6f7a8b9ca3]'"},
 	"delete":    {`{"revision","dry_run","changed","id","path","text","footnotes","file_deleted"}`, "scriptorium delete ^c0ffee02 --yes"},
 	"move":      {`{"revision","dry_run","changed","id","from","to","under"?,"created","file_deleted","links":[{"path","line","block","target"}],"footnotes"}`, "scriptorium move ^c0ffee02 people/carol --under Work --yes"},
+	"owner":     {`{"name","source","learned":[{"name","turns"}],"file","unnamed_blocks"}` + `; with --migrate {"revision","dry_run","changed","from","to","moved","rewritten","created","file_deleted","links"}`, "scriptorium owner --set \"Sigrid Halvorsen\" --migrate --dry-run"},
 	"forget":    {`{"sources","changes":[{"path","kind","diff"}],"turns","revision"?}`, "scriptorium forget --speaker u999 --dry-run"},
 }

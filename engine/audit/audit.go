@@ -249,6 +249,26 @@ func blockDetail(en result.AuditEntry) string {
 			}
 		}
 	}
+	if en.Kind == "move" {
+		// A move of several blocks (curate.MoveAll) names how many went
+		// where the first did.
+		moved, first := 0, ""
+		for _, id := range order {
+			s := ids[id]
+			if len(s.removed) > 0 && len(s.added) > 0 && s.added[0] != s.removed[0] {
+				if first == "" {
+					first = id
+				}
+				if s.removed[0] == ids[first].removed[0] && s.added[0] == ids[first].added[0] {
+					moved++
+				}
+			}
+		}
+		if moved > 1 {
+			s := ids[first]
+			return fmt.Sprintf("moved %d blocks from %s to %s (%s changed)", moved, s.removed[0], s.added[0], plural(len(en.Changed), "file"))
+		}
+	}
 	for _, id := range order {
 		s := ids[id]
 		switch {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -37,6 +39,49 @@ type Config struct {
 	Trust map[string]Trust `toml:"trust"`
 	// Import is the [import] table: folders of exports the daemon imports.
 	Import Import `toml:"import"`
+	// Owner is the [owner] table: what memory calls its owner.
+	Owner Owner `toml:"owner"`
+}
+
+// Owner is the [owner] table.
+type Owner struct {
+	// Name is what the writer calls the owner ("Sigrid"): facts from a
+	// speakerless session (ChatGPT, Claude Code, the CLI) read "Sigrid …"
+	// and are filed in topics/people/<name>.md, with the owner's turns in
+	// named chats. "" means the name the owner's own named turns carry
+	// most often (sessions.db), else "the owner".
+	Name string `toml:"name"`
+}
+
+// MaxOwnerName bounds owner.name in runes, as a chat's display name is.
+const MaxOwnerName = 64
+
+// CheckOwnerName says what is wrong with a name for owner.name ("" when
+// nothing): one line of at most MaxOwnerName characters, with a letter or
+// digit, no control characters and none of []():#^ (a speaker label's
+// and a link's syntax).
+func CheckOwnerName(name string) string {
+	if strings.TrimSpace(name) != name {
+		return "it starts or ends with a space"
+	}
+	if utf8.RuneCountInString(name) > MaxOwnerName {
+		return fmt.Sprintf("it is longer than %d characters", MaxOwnerName)
+	}
+	letters := false
+	for _, r := range name {
+		switch {
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			return "it holds a control character"
+		case strings.ContainsRune("[]():#^*_`<>|", r):
+			return fmt.Sprintf("it holds %q", r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			letters = true
+		}
+	}
+	if !letters {
+		return "it has no letter"
+	}
+	return ""
 }
 
 // Trust is one [trust.<provider>] table: senders as the export
@@ -228,6 +273,11 @@ func (c Config) validate(path string) error {
 		}
 		if em.TimeoutSeconds < 0 {
 			return errcode.Errorf(errcode.InvalidArgument, "config %s: embeddings.timeout_seconds must be positive", path)
+		}
+	}
+	if n := c.Owner.Name; n != "" {
+		if msg := CheckOwnerName(n); msg != "" {
+			return errcode.Errorf(errcode.InvalidArgument, "config %s: owner.name %q: %s", path, n, msg)
 		}
 	}
 	// The whole fenced block must fit: below the fence's own cost nothing

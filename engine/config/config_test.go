@@ -26,6 +26,8 @@ func TestLoad(t *testing.T) {
 		{"SmallRecall", "[recall]\nbudget_tokens = 10\n", "at least 64"},
 		{"HalfEmbeddings", "[embeddings]\nmodel = \"m\"\n", "needs both base_url and model"},
 		{"NotTOML", "[memory\n", "parse config"},
+		{"OwnerNameLink", "[owner]\nname = \"[Sigrid](x.md)\"\n", "owner.name"},
+		{"OwnerNameLines", "[owner]\nname = \"Sigrid\\nH\"\n", "control character"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(dir, c.name+".toml")
@@ -43,5 +45,22 @@ func TestLoad(t *testing.T) {
 				t.Fatalf("error %v, want INVALID_ARGUMENT with %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLoad_OwnerName: [owner] name is read as written.
+func TestLoad_OwnerName(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte("[owner]\nname = \"Sigrid Halvorsen\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(p)
+	if err != nil || cfg.Owner.Name != "Sigrid Halvorsen" {
+		t.Fatalf("%+v, %v", cfg.Owner, err)
+	}
+	for _, bad := range []string{" Sigrid", "???", strings.Repeat("a", MaxOwnerName+1), "Sig\u202erid"} {
+		if CheckOwnerName(bad) == "" {
+			t.Errorf("CheckOwnerName(%q) accepts it", bad)
+		}
 	}
 }

@@ -96,50 +96,60 @@ func Move(ctx context.Context, e *engine.Engine, req MoveRequest) (MoveResult, e
 		if err != nil {
 			return err
 		}
-		loc, err := find(v, from, id)
+		edits, err := moveEdits(v, from, id, &res)
 		if err != nil {
 			return err
 		}
-		res.From = loc.path
-		if loc.path == to {
-			return errcode.Errorf(errcode.InvalidArgument, "^%s is in %s already", id, to)
-		}
-		m := &mover{v: v, loc: loc, to: to, files: map[string]*fileLines{}}
-		res.Links = m.followLinks()
-		_, toFile, exists := v.Topic(to)
-		if !exists {
-			toData := []byte("# " + titleOf(to) + "\n")
-			toFile, _ = topic.Parse(toData)
-			m.files[to] = splitLines(toData)
-		}
-		res.Created = !exists
-		block, notes, final := m.carry(toFile)
-		res.Footnotes = append(res.Footnotes, final...)
-		// The source file: the block and the definitions only it used go.
-		src := loc
-		src.data = m.lines(loc.path).bytes()
-		rest, _ := cut(src)
-		if headingsOnly(rest) && !keepFile(v, loc.path, id) {
-			m.files[loc.path], res.FileDeleted = nil, true
-		} else {
-			m.files[loc.path] = splitLines(rest)
-		}
-		// The target file: the block where asked, the definitions at the end.
-		t := m.lines(to)
-		at, heading := insertPoint(toFile, under)
-		if heading != "" {
-			block = append([]string{heading, ""}, block...)
-		}
-		t.insertAfter(at, block)
-		for _, n := range notes {
-			t.appendElement([]string{topic.FormatDefinition(n)})
-		}
-		edits := m.edits()
 		out, err := install(ctx, tx, v, engine.Change{Kind: "move", Actor: trust.Owner, Base: &v.Revision, Edits: edits}, req.DryRun)
 		res.Revision, res.Changed = out.Revision, out.Changed
 		return err
 	})
 	return res, err
+}
+
+// moveEdits are the edits that move block id of file from ("": wherever
+// it is) to res.To under res.Under in v; they fill in res.
+func moveEdits(v *engine.View, from, id string, res *MoveResult) ([]result.Edit, error) {
+	to, under := res.To, res.Under
+	loc, err := find(v, from, id)
+	if err != nil {
+		return nil, err
+	}
+	res.From = loc.path
+	if loc.path == to {
+		return nil, errcode.Errorf(errcode.InvalidArgument, "^%s is in %s already", id, to)
+	}
+	m := &mover{v: v, loc: loc, to: to, files: map[string]*fileLines{}}
+	res.Links = m.followLinks()
+	_, toFile, exists := v.Topic(to)
+	if !exists {
+		toData := []byte("# " + titleOf(to) + "\n")
+		toFile, _ = topic.Parse(toData)
+		m.files[to] = splitLines(toData)
+	}
+	res.Created = !exists
+	block, notes, final := m.carry(toFile)
+	res.Footnotes = append(res.Footnotes, final...)
+	// The source file: the block and the definitions only it used go.
+	src := loc
+	src.data = m.lines(loc.path).bytes()
+	rest, _ := cut(src)
+	if headingsOnly(rest) && !keepFile(v, loc.path, id) {
+		m.files[loc.path], res.FileDeleted = nil, true
+	} else {
+		m.files[loc.path] = splitLines(rest)
+	}
+	// The target file: the block where asked, the definitions at the end.
+	t := m.lines(to)
+	at, heading := insertPoint(toFile, under)
+	if heading != "" {
+		block = append([]string{heading, ""}, block...)
+	}
+	t.insertAfter(at, block)
+	for _, n := range notes {
+		t.appendElement([]string{topic.FormatDefinition(n)})
+	}
+	return m.edits(), nil
 }
 
 // mover holds the files a move rewrites (nil: deleted), as lines.

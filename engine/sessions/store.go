@@ -184,6 +184,8 @@ var migrations = []migration{
 	// 4: how far the hook's resumable imports have read each transcript
 	// (offsets.go).
 	{sql: fileOffsetsSchema},
+	// 5: the owner's named turns, for the owner's name (ownernames.go).
+	{sql: ownerNamesSchema},
 }
 
 // migrate brings the schema up to date. An up-to-date file is only read.

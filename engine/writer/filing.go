@@ -229,10 +229,13 @@ func (f *filer) edits() []result.Edit {
 
 // sessionOf is the distiller's view of one thread's records, in
 // conversation order. A speakerless user is the owner; a named speaker
-// is the owner when the record says so (the owner's tier).
-func sessionOf(thread string, recs []distillRecord) distill.Session {
+// is the owner when the record says so (the owner's tier). owner, when
+// not "", is what the owner is called (ownerName): a speakerless owner's
+// facts and a named owner's alike are about owner, so they are filed in
+// one people/<owner>.md whatever name a chat gave the owner.
+func sessionOf(thread string, recs []distillRecord, owner string) distill.Session {
 	provider, id, _ := strings.Cut(thread, "/")
-	s := distill.Session{Provider: provider, ID: id}
+	s := distill.Session{Provider: provider, ID: id, OwnerName: owner}
 	speakers := map[string]bool{}
 	for _, rec := range recs {
 		t, _ := time.Parse(time.RFC3339, rec.Time)
@@ -244,9 +247,6 @@ func sessionOf(thread string, recs []distillRecord) distill.Session {
 		if rec.Role == distill.RoleAssistant {
 			role = distill.RoleAssistant
 		}
-		if speaker != "" {
-			speakers[speaker] = true
-		}
 		if s.Project == "" {
 			s.Project = rec.Project
 		}
@@ -254,9 +254,15 @@ func sessionOf(thread string, recs []distillRecord) distill.Session {
 			s.Title = rec.Title
 		}
 		s.Group = s.Group || rec.Group
-		owner := role == distill.RoleUser && (speaker == "" || rec.Owner)
+		isOwner := role == distill.RoleUser && (speaker == "" || rec.Owner)
+		if isOwner && speaker != "" && owner != "" {
+			speaker = owner
+		}
+		if speaker != "" {
+			speakers[speaker] = true
+		}
 		s.Turns = append(s.Turns, distill.Turn{Ref: rec.Ref, Time: t.UTC(), Role: role, Speaker: speaker,
-			SpeakerID: rec.SpeakerID, Owner: owner, Content: rec.Content})
+			SpeakerID: rec.SpeakerID, Owner: isOwner, Content: rec.Content})
 	}
 	sort.SliceStable(s.Turns, func(i, j int) bool { return s.Turns[i].Time.Before(s.Turns[j].Time) })
 	s.Group = s.Group || len(speakers) > 2

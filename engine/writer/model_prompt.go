@@ -48,8 +48,9 @@ type promptContext struct {
 	files    []string
 }
 
-// promptContextOf reads recs as the offline distiller does.
-func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
+// promptContextOf reads recs as the offline distiller does, calling the
+// owner owner ("" for "the owner").
+func promptContextOf(v *engine.View, recs []distillRecord, owner string) promptContext {
 	var pc promptContext
 	byThread := map[string][]distillRecord{}
 	var threads []string
@@ -75,15 +76,13 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 		}
 	}
 	for _, th := range threads {
-		s := sessionOf(th, byThread[th])
+		s := sessionOf(th, byThread[th], owner)
 		s.Project = projectRoot(v, nil, s.Project)
 		ps := promptSession{Session: th, Title: s.Title, Project: s.Project, Group: s.Group}
 		if name := distill.ProjectName(s.Project); name != "" {
 			ps.ProjectFile, _ = distill.TopicFor(distill.Fact{Subject: name}, s)
 		}
-		if ps.ThreadFile = prior[th]; ps.ThreadFile == "" {
-			ps.ThreadFile = "topics/threads/" + distill.ThreadName(s) + ".md"
-		}
+		ps.ThreadFile = threadPath(v, nil, s, prior[th])
 		var people []string
 		for _, t := range s.Turns {
 			switch {
@@ -91,11 +90,15 @@ func promptContextOf(v *engine.View, recs []distillRecord) promptContext {
 				roles[t.Ref] = promptRoleAssistant
 			case t.Owner:
 				roles[t.Ref] = promptRoleOwner
-				if ps.Owner == "" || ps.Owner == distill.DefaultOwnerName && t.Speaker != "" {
-					ps.Owner = distill.DefaultOwnerName
-					if t.Speaker != "" {
-						ps.Owner = t.Speaker
-					}
+				name := t.Speaker // sessionOf gives a named owner the owner's name
+				if name == "" {
+					name = s.OwnerName
+				}
+				if name == "" {
+					name = distill.DefaultOwnerName
+				}
+				if ps.Owner == "" || ps.Owner == distill.DefaultOwnerName && name != distill.DefaultOwnerName {
+					ps.Owner = name
 					ps.OwnerFile, _ = distill.TopicFor(distill.Fact{Subject: ps.Owner}, s)
 				}
 			default:

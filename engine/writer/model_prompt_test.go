@@ -72,7 +72,10 @@ func promptLines[T any](t *testing.T, msg, section string) []T {
 // and the files the offline writer files them under, and tells the model
 // how to use them. Before, a turn carried only ref, speaker and content:
 // in a coding session or an assistant chat nothing marked the owner's
-// turns, and the project and title were not sent.
+// turns, and the project and title were not sent. The speakerless owner
+// of the coding session and the ChatGPT chat is called by the name the
+// owner's WhatsApp turns carry, and filed in that name's file (before
+// issue 22's owner name: "the owner", people/owner.md).
 func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 	ctx := context.Background()
 	srv := wtNewServer(t, wtGoodReply)
@@ -97,9 +100,9 @@ func TestModelWriter_PromptSaysWhoAndWhere(t *testing.T) {
 		roles map[string]string // turn id → role
 	}{
 		"claude-code/code1": {promptSession{Project: "/home/nadia/src/ledgerline", ProjectFile: "topics/projects/ledgerline.md",
-			Owner: "the owner", OwnerFile: "topics/people/owner.md", ThreadFile: "topics/threads/ledgerline-2025-03-03-0912.md"},
+			Owner: "Nadia Haddad", OwnerFile: "topics/people/nadia-haddad.md", ThreadFile: "topics/threads/ledgerline-2025-03-03-0912.md"},
 			map[string]string{"t001": "owner", "t002": "assistant"}},
-		"chatgpt/chat1": {promptSession{Title: "Bike gears skipping", Owner: "the owner", OwnerFile: "topics/people/owner.md",
+		"chatgpt/chat1": {promptSession{Title: "Bike gears skipping", Owner: "Nadia Haddad", OwnerFile: "topics/people/nadia-haddad.md",
 			ThreadFile: "topics/threads/bike-gears-skipping.md"},
 			map[string]string{"t001": "owner", "t002": "assistant"}},
 		"whatsapp/flat": {promptSession{Title: "Flat 3B", Owner: "Nadia Haddad", OwnerFile: "topics/people/nadia-haddad.md",

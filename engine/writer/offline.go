@@ -45,7 +45,7 @@ type distillRecord struct {
 // where the session has none, else the one in memory cites their turns.
 // A promoted turn the distiller finds nothing in is kept in its speaker's
 // words (distill.Quoted): the owner chose to keep it.
-func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string) []result.Edit {
+func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind, owner string) []result.Edit {
 	replaceSummary := kind == "write"
 	f := newFiler(w.e, v)
 	if w.merger == nil {
@@ -72,21 +72,19 @@ func (w *writer) offlineEdits(v *engine.View, recs []distillRecord, kind string)
 		return archived(ref)
 	}
 	for _, th := range threads {
-		s := sessionOf(th, byThread[th])
+		s := sessionOf(th, byThread[th], owner)
 		s.Project = f.projectRoot(s.Project)
 		var earlier []distill.Turn
 		var prior distill.Block
 		hasPrior := false
 		if replaceSummary {
 			if prior, hasPrior = w.sessionSummary(v, th); hasPrior {
-				earlier = earlierTurns(v, th, prior, byRef)
+				earlier = earlierTurns(v, th, prior, byRef, owner)
 			}
 		}
 		facts, summary := distill.DistilAllAfter(s, earlier)
-		if hasPrior && summary.Text != "" {
-			summary.Path = prior.Path // the session keeps its thread file
-		} else if replaceSummary && summary.Text != "" && s.Title != "" {
-			summary.Path = f.freeThreadPath(v, summary.Path, s)
+		if summary.Text != "" && (hasPrior || replaceSummary) {
+			summary.Path = threadPath(v, f.files, s, prior.Path)
 		}
 		if kind == "promote" {
 			quoted := quotedUncited(s, facts)
@@ -276,11 +274,12 @@ func (w *writer) distillEdits(ctx context.Context, v *engine.View, recs []distil
 	if err != nil {
 		return nil, err
 	}
+	owner := w.ownerName(ctx, nil)
 	if m == nil {
 		if w.turnBlocks != nil {
 			return w.turnBlocks(w.e, v, recs), nil
 		}
-		return w.offlineEdits(v, recs, kind), nil
+		return w.offlineEdits(v, recs, kind, owner), nil
 	}
-	return w.modelEdits(ctx, m, v, recs)
+	return w.modelEdits(ctx, m, v, recs, owner)
 }

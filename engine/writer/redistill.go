@@ -87,12 +87,14 @@ func Redistill(ctx context.Context, e *engine.Engine, opts RedistillOptions) (Re
 		}
 		res.Revision = v.Revision
 		r := newRedistiller(e, v)
-		if w := newWriter(e); fileExists(w.sessionsPath()) {
+		w := newWriter(e)
+		if fileExists(w.sessionsPath()) {
 			if r.store, err = w.sessionStore(); err != nil {
 				return err
 			}
 			defer r.store.Close()
 		}
+		r.owner = w.ownerName(ctx, r.store)
 		if opts.Thread != "" && !r.knownThread(opts.Thread) {
 			return errcode.Errorf(errcode.NotFound, "no thread %q in the archive (a thread is <provider>/<thread>, as source-ids begin)", opts.Thread)
 		}
@@ -131,6 +133,7 @@ type redistiller struct {
 	v *engine.View
 	*filer
 	store *sessions.Store // sessions.db when there is one: titles and projects
+	owner string          // what the owner is called (ownerName), "" for "the owner"
 	// core are the blocks filed from the owner's standing preferences and
 	// instructions: queued for the core.md proposal (corequeue.go), which
 	// the first write after the owner accepted this one makes.
@@ -229,11 +232,12 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 		for i, tb := range tbs {
 			recs[i] = recordOf(tb.src)
 		}
-		s := sessionOf(th, recs)
+		s := sessionOf(th, recs, r.owner)
 		s.Project, s.Title = r.sessionMeta(th)
 		s.Project = r.projectRoot(s.Project)
 		facts, summary := distill.DistilAll(s)
 		if summary.Text != "" {
+			summary.Path = threadPath(r.v, r.files, s, r.summaryFile(th))
 			// The thread's block rests on the whole session: it cites every
 			// turn it replaces, so none is left uncited.
 			summary.Cites = nil
@@ -271,6 +275,17 @@ func (r *redistiller) run(only string, res *RedistillResult) ([]result.Edit, err
 		}
 	}
 	return r.edits(), nil
+}
+
+// summaryFile is the thread file holding the summary block of thread in
+// memory, "" when it has none: a turn block being redistilled is not one.
+func (r *redistiller) summaryFile(thread string) string {
+	for _, b := range r.existing {
+		if strings.HasPrefix(b.Path, "topics/threads/") && b.Slot() == "summary:"+thread {
+			return b.Path
+		}
+	}
+	return ""
 }
 
 // turnBlockOf reports whether el is a block the old writer wrote for one

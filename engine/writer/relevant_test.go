@@ -36,7 +36,7 @@ func TestRelevantTopics_SpeakerFileAndCoreFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := []distillRecord{{SpeakerID: "u1", SpeakerDisplay: "Craig", Content: "My tomatoes need more basil."}}
-	got := relevantTopics(v, recs, promptContextOf(v, recs).files)
+	got := relevantTopics(v, recs, promptContextOf(v, recs, "").files)
 	want := []string{"topics/people/craig.md", "topics/core.md", "topics/garden.md", "topics/a.md"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("relevantTopics = %v, want %v", got, want)

@@ -67,7 +67,7 @@ func (w *writer) sessionSummary(v *engine.View, thread string) (distill.Block, b
 
 // earlierTurns are the turns a session's summary block cites that are not
 // in this batch, as the distiller reads them.
-func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[string]distillRecord) []distill.Turn {
+func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[string]distillRecord, owner string) []distill.Turn {
 	var recs []distillRecord
 	for _, ref := range sum.Cites {
 		if _, ok := inBatch[ref]; ok {
@@ -77,7 +77,7 @@ func earlierTurns(v *engine.View, thread string, sum distill.Block, inBatch map[
 			recs = append(recs, recordOf(src))
 		}
 	}
-	return sessionOf(thread, recs).Turns
+	return sessionOf(thread, recs, owner).Turns
 }
 
 // noteSummary records where a session's summary block is after this run
@@ -88,14 +88,34 @@ func (w *writer) noteSummary(thread string, b distill.Block) {
 	}
 }
 
+// threadPath is the thread file of session s: prior, the file its
+// summary block is in already ("" when it has none), so a session keeps
+// one file; else the file distill.ThreadName names, and for a session
+// titled like another ("New chat") whose file holds that name in v or
+// among the files being written, the title with the session's day
+// (freeThreadPath). The offline writer, the model writer's prompt and
+// Redistill all name a session's file with it, so one session is never
+// filed in another's file because they share a title.
+func threadPath(v *engine.View, writing map[string]*topicEdit, s distill.Session, prior string) string {
+	if prior != "" {
+		return prior
+	}
+	p := "topics/threads/" + distill.ThreadName(s) + ".md"
+	if s.Title == "" {
+		// An untitled session's name holds when it started already.
+		return p
+	}
+	return freeThreadPath(v, writing, p, s)
+}
+
 // freeThreadPath is the thread file of a new session titled like another
 // ("New chat"): p when no file holds it yet, else the title with the
 // session's day, then its day and time, then a number. Each is readable
 // and none is an id.
-func (f *filer) freeThreadPath(v *engine.View, p string, s distill.Session) string {
+func freeThreadPath(v *engine.View, writing map[string]*topicEdit, p string, s distill.Session) string {
 	taken := func(p string) bool {
 		_, _, ok := v.Topic(p)
-		return ok || f.files[p] != nil
+		return ok || writing[p] != nil
 	}
 	if !taken(p) {
 		return p

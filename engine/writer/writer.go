@@ -144,6 +144,8 @@ type writer struct {
 	// summaries index the sessions' summary blocks by thread for the run
 	// (threadsum.go), nil until a write first needs one.
 	summaries map[string]distill.Block
+	// owner is what this run calls the owner (ownerName), nil until read.
+	owner *string
 }
 
 func newWriter(e *engine.Engine) *writer { return &writer{e: e} }
@@ -342,6 +344,7 @@ func (w *writer) writeBatch(ctx context.Context, store *sessions.Store, batch, q
 			SpeakerDisplay: n.SpeakerDisplay, Role: n.Role, Thread: provider + "/" + thread, Content: n.Content,
 			Owner: n.Tier == sessions.TierOwner, Group: n.Group, Project: project, Title: title})
 	}
+	w.ownerName(ctx, store) // read from the store already open
 	// The model is asked without holding the write lock (an answer can take
 	// minutes); the install then checks that nothing changed meanwhile and,
 	// if something did, the batch is prepared again on the new state.

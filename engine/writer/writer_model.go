@@ -59,8 +59,8 @@ Answer with exactly one JSON object: {"edits":[...]} where each edit is one of
 Do not write anything but the JSON object.`
 
 // modelEdits asks a network model for the edits that distil recs.
-func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, recs []distillRecord) ([]result.Edit, error) {
-	pc := promptContextOf(v, recs)
+func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, recs []distillRecord, owner string) ([]result.Edit, error) {
+	pc := promptContextOf(v, recs, owner)
 	var b strings.Builder
 	b.WriteString("SESSIONS\n")
 	for _, s := range pc.sessions {
@@ -110,7 +110,7 @@ func (w *writer) modelEdits(ctx context.Context, m model.Model, v *engine.View, 
 	if err := v.CheckWithheld(edits); err != nil {
 		return nil, err
 	}
-	return edits, nil
+	return w.mergeModelEdits(v, recs, edits), nil
 }
 
 // parseModelEdits decodes a model's {"edits":[…]} answer.
