@@ -74,11 +74,11 @@ func TestTokens_JoinBack(t *testing.T) {
 // abbreviation. Written for the rule, not taken from the labelled set.
 func TestSplit_OrdinalDates(t *testing.T) {
 	for in, want := range map[string]int{
-		"Timen er 16. mars på sykehuset. Endelig!":      2,
+		"Timen er 16. mars på sykehuset. Endelig!":       2,
 		"Konsert lørdag 13. juni 2026 kl. 19.00 i kirka": 1,
-		"Wir treffen uns am 3. Oktober.":                  1,
-		"I ran 5. Then I stopped.":                        2,
-		"Chapter 12. Mars is red.":                        2,
+		"Wir treffen uns am 3. Oktober.":                 1,
+		"I ran 5. Then I stopped.":                       2,
+		"Chapter 12. Mars is red.":                       2,
 	} {
 		got := split(in).sentences
 		if len(got) != want {
