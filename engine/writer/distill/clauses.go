@@ -30,7 +30,7 @@ func isChat(sn sentence, f features) bool {
 	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
 		return false // "That's my birthday weekend": a fact behind a chat opener
 	}
-	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.french && frenchChat(f) ||
+	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.foreign && f.lang.chat(f) ||
 		howAreYouReplyRe.MatchString(f.lower) {
 		return true
 	}

@@ -24,13 +24,14 @@ type features struct {
 	names       int  // words the session writes capitalised mid-sentence (names of people and places)
 	numbers     int
 	cjk         bool
-	french      bool // a French sentence (isFrench): its features came from french.go's words
-	frenchDate  bool // a date written in French, which reldate does not read
-	kin         bool // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
-	transient   bool // where the speaker is right now ("I'm at my mum's"), not where they live
-	promise     bool // a conversational promise with no date ("I'll tell the restaurant")
-	relay       bool // a promise to pass words on ("I'll tell Sander"): chat whatever its words
-	opinion     bool // a verdict on something, not said of oneself ("Cradle Mountain is worth the drive")
+	foreign     bool      // a sentence in another language (language.go): its features came from its words
+	lang        *language // that language
+	foreignDate bool      // a date written in it, which reldate does not read
+	kin         bool      // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
+	transient   bool      // where the speaker is right now ("I'm at my mum's"), not where they live
+	promise     bool      // a conversational promise with no date ("I'll tell the restaurant")
+	relay       bool      // a promise to pass words on ("I'll tell Sander"): chat whatever its words
+	opinion     bool      // a verdict on something, not said of oneself ("Cradle Mountain is worth the drive")
 	// named opens with someone named, then is/has/was: a fact about them
 	// ("Bruno is a border collie", "Luc is allergic to cats").
 	named bool
@@ -78,8 +79,8 @@ func analyse(text string, names map[string]bool) features {
 			}
 		}
 	}
-	if isFrench(words) {
-		frenchFeatures(&f, text, words)
+	if l := detectLanguage(words); l != nil {
+		l.features(&f, text, words)
 	}
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true

@@ -59,8 +59,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	text, w.context = d.resolvePronoun(i, text, prev)
 	w.text = text
 	f := analyse(text, d.names)
-	if words := lowerWords(f.lower); !f.french && d.frenchTurn(i) && leansFrench(words) {
-		frenchFeatures(&f, text, words) // a short French sentence in a French turn
+	if l, words := d.turnLanguage(i), lowerWords(f.lower); !f.foreign && l != nil && l.leans(words) {
+		l.features(&f, text, words) // a short French sentence in a French turn
 	}
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
 		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
@@ -180,7 +180,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
-	if len(ms) == 0 && !f.frenchDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower)) {
+	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
 		// car", "the best tofu I ever ate": a condition alone, a promise to
 		// turn up, praise. Undated: a dated one is a plan.
@@ -198,7 +198,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true
 		return w
 	}
-	if f.promise && len(ms) == 0 && !f.strong || f.french && frenchNearFutureRe.MatchString(f.lower) && !f.frenchDate && f.numbers == 0 && !f.strong {
+	if f.promise && len(ms) == 0 && !f.strong || f.foreign && f.lang.nearFuture.MatchString(f.lower) && !f.foreignDate && f.numbers == 0 && !f.strong {
 		score-- // "I'll tell the restaurant", "je vais pêcher sur le quai": a promise in passing
 	}
 	if pronounOpeners[strings.ToLower(strings.Trim(firstWord(text), ",.!?"))] {
@@ -207,7 +207,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.numbers > 0 || f.cjk && cjkDateRe.MatchString(text) {
 		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
 	}
-	if f.frenchDate && len(ms) == 0 {
+	if f.foreignDate && len(ms) == 0 {
 		score++ // a French date ("le 9 juin"), which reldate does not read either
 	}
 	if f.second && !ownerToAssistant {
@@ -219,7 +219,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.frenchDate && w.q == nil && !(f.french && f.subject) {
+	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.foreignDate && w.q == nil && !(f.foreign && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).
 		// French is always quoted: one with a subject of its own passes, as
@@ -380,7 +380,7 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 	}
 	o := rewriteOptions{keepYou: ownerToAssistant, names: d.names}
 	fact.Text = rewrite(annotated, subject, o)
-	if f.french {
+	if f.foreign {
 		fact.Text = quote(subject, cleanSentence(annotated)) // the rewrite is English: French keeps its words
 	}
 	if w.context != "" {

@@ -76,11 +76,14 @@ var abbreviations = map[string]bool{
 }
 
 // ordinalMonths are the months Norwegian, Danish and Swedish write, in
-// lower case, after an ordinal number and its period ("16. mars").
+// lower case, after an ordinal number and its period ("16. mars"), and
+// the other words they write after one.
 var ordinalMonths = map[string]bool{"januar": true, "februar": true, "mars": true, "april": true, "mai": true,
 	"juni": true, "juli": true, "august": true, "september": true, "oktober": true, "november": true,
 	"desember": true, "december": true, "januari": true, "februari": true, "maj": true, "augusti": true,
-	"marts": true}
+	"marts": true,
+	// and the ordinal days and school years: "1. juledag", "3. trinn"
+	"juledag": true, "påskedag": true, "pinsedag": true, "nyttårsdag": true, "trinn": true, "klasse": true}
 
 // ordinalDate reports whether the period ending before (a number, as in
 // "16.") and the text after it (" mars…") are an ordinal date.
