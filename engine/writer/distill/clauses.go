@@ -99,8 +99,8 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		bare := connective && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong && !f.preference &&
 			!f.instruction && !f.decision && len(reldate.FindAll(p, time.Time{})) == 0
 		// "I'm gutted", "I'm so nervous": a feeling in passing, not a fact.
-		feeling := feelingRe.MatchString(f.lower) && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 &&
-			!f.preference && !f.strong
+		feeling := (feelingRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower)) && f.themeCount() == 0 &&
+			f.names == 0 && f.numbers == 0 && !f.preference && !f.strong
 		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
 			weak && connective || feeling || bare ||
 			weak && (pronounOpeners[opener] || opener == "which" || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||

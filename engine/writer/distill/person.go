@@ -79,8 +79,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	ms := dateMentions(text, t.Time)
 	w.ms = ms
-	if settledRe.MatchString(prev) {
-		f.decision = true // "Booked. Saturday 29 March, the Railway Hotel": what was booked
+	if settledRe.MatchString(prev) || ruleLabelRe.MatchString(prev) {
+		// "Booked. Saturday 29 March, the Railway Hotel", "New rule from
+		// tonight, we agreed? No phones at dinner": what was settled.
+		f.decision = true
+	}
+	if len(ms) > 0 && newDateRe.MatchString(f.lower) {
+		f.decision = true // "New undocking date 22 March then": a plan changed
 	}
 	if f.subject && future(ms, t.Time) || announces(text, f) && future(ms, t.Time) {
 		// "Saturday we hike Catbells": a dated future is a plan; so is a
@@ -180,14 +185,18 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
-	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower)) {
+	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) ||
+		superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
-		// car", "the best tofu I ever ate": a condition alone, a promise to
-		// turn up, praise. Undated: a dated one is a plan.
+		// car", "the best tofu I ever ate", "some days I want to quit and
+		// open a waffle stand", "he's happier than me", "I said you're
+		// married to a ferry": a condition alone, a promise to turn up,
+		// praise, a daydream, a feeling compared, a joke told about the
+		// listener. Undated: a dated one is a plan.
 		w.chat = true
 		return w
 	}
-	if len(ms) == 0 && thatDayRe.MatchString(f.lower) {
+	if len(ms) == 0 && f.words <= 10 && thatDayRe.MatchString(f.lower) {
 		w.chat = true // "I have an exam that morning": the day, and the fact, are another turn's
 		return w
 	}
@@ -236,6 +245,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 // …", "Final decision: …".
 var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap)?|decided)\s*:`)
 
+// ruleLabelRe announces a rule or an agreement that the next sentence
+// states: "New rule for the kids from tonight, we agreed, right?".
+var ruleLabelRe = lazyRegexp(`(?i)^\s*(?:(?:a |one |the )?(?:new|house|family|one|golden) rule\b|we (?:both )?agreed\b)`)
+
+// newDateRe is a date that replaces another: "new date: 3 October",
+// "new undocking date 22 March".
+var newDateRe = lazyRegexp(`\bnew (?:\w+ )?(?:date|day|time|deadline)\b`)
+
 // standingRe marks a rule set for good.
 var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth)\b`)
 
@@ -251,8 +268,20 @@ var thereRe = lazyRegexp(`\b(?:'ll|will|gonna) (?:\w+ )?be there\b`)
 // "the nicest place we've ever stayed".
 var superlativeRe = lazyRegexp(`\bthe (?:best|worst|nicest|greatest|most \w+)(?: \w+){0,3} (?:i|we|i've|we've|i have|we have|i'd|we'd) (?:ever|had ever|have ever|'ve ever)\b`)
 
-// thatDayRe is a day named by another turn: "that morning", "that night".
-var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b`)
+// thatDayRe is a day named by another turn: "that morning", "that night",
+// "until then".
+var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b|\buntil then\b`)
+
+// daydreamRe is a wish said as a mood, not a plan: "some days I want to
+// quit and open a waffle stand".
+var daydreamRe = lazyRegexp(`\b(?:some days|sometimes|some mornings|part of me|half the time|on bad days) (?:i|we) (?:just |really |honestly |seriously )?(?:want|wish|dream|fantasi[sz]e|think about)\b`)
+
+// comparedFeelingRe compares how people feel: "Tomasz is happier than me".
+var comparedFeelingRe = lazyRegexp(`\b(?:happier|sadder|prouder|angrier|more (?:excited|nervous|relieved|stressed|worried|scared|emotional)) than\b`)
+
+// toldYouRe reports what the speaker said about the listener to someone
+// else: "I said you're married to a carpenter and a ferry".
+var toldYouRe = lazyRegexp(`^ (?:i|we) (?:said|told (?:him|her|them)|replied|answered)(?: that)? (?:you|you're|you are|you've)\b`)
 
 // bareContractionRe is a contraction typed without its apostrophe, as
 // quick chat does ("im vegetarian now", "ive got a room"); only the

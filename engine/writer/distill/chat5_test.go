@@ -1,0 +1,55 @@
+package distill
+
+import (
+	"strings"
+	"testing"
+)
+
+// Round five's small talk, in sentences written here (not from the
+// labelled set): a daydream, a feeling compared, a joke told about the
+// listener, a plan for "until then", praise of someone as a saint; none
+// is a fact. Each kept alone would be a chat block.
+func TestDistil_DropsRoundFiveChat(t *testing.T) {
+	s := chat(saturday, "telegram", "chat5", "Jo",
+		"Jo: Honestly some days I want to sell the house and open a surf shop in Cornwall",
+		"Sam: Yes! And my brother is prouder than me I think",
+		"Jo: Her boss asked about you. I said you're married to your allotment",
+		"Sam: Morning! Yes, after 10, I'm at the dentist with Noah until then",
+		"Jo: Perfect. Priya's mum is an absolute saint",
+	)
+	if facts := Distil(s); len(facts) != 0 {
+		var texts []string
+		for _, f := range facts {
+			texts = append(texts, f.Text)
+		}
+		t.Errorf("small talk gave facts: %q", texts)
+	}
+}
+
+// Round five's facts, in sentences written here: the speaker as the
+// object of an assignment ("they're sending me to …"), a rule announced
+// in the sentence before, a date that replaces another, a stay that
+// names "that night" in a long sentence, and a fact kept when a feeling
+// compared is only one of its clauses.
+func TestDistil_KeepsRoundFiveFacts(t *testing.T) {
+	s := chat(saturday, "signal", "keep5", "Jo",
+		"Jo: Still at the council, still planning officer. But they're sending me to Leeds for two weeks in September for the housing review",
+		"Sam: New rule for the twins from today, we agreed, right? No phones at dinner, only Sunday afternoons, one hour",
+		"Jo: The venue flooded. New date: 3 October, same place",
+		"Sam: We're staying two nights at the Harbour Inn in Whitby, my mum insists, so the dog needs a sitter that night",
+		"Jo: Ellie got into the drama school in Manchester, the full-time one, I'm more nervous than her",
+	)
+	var texts []string
+	for _, f := range Distil(s) {
+		texts = append(texts, f.Text)
+	}
+	joined := strings.Join(texts, "\n")
+	for _, want := range []string{"sending", "No phones at dinner", "3 October", "Harbour Inn", "drama school"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no fact with %q in:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "nervous") {
+		t.Errorf("a feeling compared kept in:\n%s", joined)
+	}
+}
