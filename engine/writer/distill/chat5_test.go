@@ -7,8 +7,9 @@ import (
 
 // Round five's small talk, in sentences written here (not from the
 // labelled set): a daydream, a feeling compared, a joke told about the
-// listener, a plan for "until then", praise of someone as a saint; none
-// is a fact. Each kept alone would be a chat block.
+// listener, a plan for "until then", praise of someone as a saint, a
+// fragment whose subject is "mine" with a promise of snacks; none is a
+// fact. Each kept alone would be a chat block.
 func TestDistil_DropsRoundFiveChat(t *testing.T) {
 	s := chat(saturday, "telegram", "chat5", "Jo",
 		"Jo: Honestly some days I want to sell the house and open a surf shop in Cornwall",
@@ -16,6 +17,7 @@ func TestDistil_DropsRoundFiveChat(t *testing.T) {
 		"Jo: Her boss asked about you. I said you're married to your allotment",
 		"Sam: Morning! Yes, after 10, I'm at the dentist with Noah until then",
 		"Jo: Perfect. Priya's mum is an absolute saint",
+		"Sam: Yes, mine on the 5th, I'll make snacks",
 	)
 	if facts := Distil(s); len(facts) != 0 {
 		var texts []string
@@ -29,8 +31,9 @@ func TestDistil_DropsRoundFiveChat(t *testing.T) {
 // Round five's facts, in sentences written here: the speaker as the
 // object of an assignment ("they're sending me to …"), a rule announced
 // in the sentence before, a date that replaces another, a stay that
-// names "that night" in a long sentence, and a fact kept when a feeling
-// compared is only one of its clauses.
+// names "that night" in a long sentence, a fact kept when a feeling
+// compared is only one of its clauses, and a day of the month said
+// without its month ("on the 9th", read by reldate.FindAll).
 func TestDistil_KeepsRoundFiveFacts(t *testing.T) {
 	s := chat(saturday, "signal", "keep5", "Jo",
 		"Jo: Still at the council, still planning officer. But they're sending me to Leeds for two weeks in September for the housing review",
@@ -38,13 +41,14 @@ func TestDistil_KeepsRoundFiveFacts(t *testing.T) {
 		"Jo: The venue flooded. New date: 3 October, same place",
 		"Sam: We're staying two nights at the Harbour Inn in Whitby, my mum insists, so the dog needs a sitter that night",
 		"Jo: Ellie got into the drama school in Manchester, the full-time one, I'm more nervous than her",
+		"Sam: Oskar turned 6 on the 9th and had a dinosaur cake",
 	)
 	var texts []string
 	for _, f := range Distil(s) {
 		texts = append(texts, f.Text)
 	}
 	joined := strings.Join(texts, "\n")
-	for _, want := range []string{"sending", "No phones at dinner", "3 October", "Harbour Inn", "drama school"} {
+	for _, want := range []string{"sending", "No phones at dinner", "3 October", "Harbour Inn", "drama school", "Oskar turned 6"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no fact with %q in:\n%s", want, joined)
 		}

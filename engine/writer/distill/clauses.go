@@ -56,6 +56,10 @@ var sameRe = lazyRegexp(`\b(?:is|are|was|were) (?:exactly |just |pretty much |ki
 // speaker's own thing.
 var ownedRe = lazyRegexp(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
 
+// treatRe is a promise to bring or make something for a gathering: "I'll
+// make snacks", "we'll bring wine".
+var treatRe = lazyRegexp(`^ (?:i'll|i will|we'll|we will) (?:\w+ )?(?:make|cook|bake|bring) (?:some |the |a |an )?[a-z]+[ .!]*$`)
+
 // relayClauseRe is a clause asking the listener to pass words on ("tell
 // him I said to drink water"): about the conversation, whatever it names.
 var relayClauseRe = lazyRegexp(`^ (?:tell|ask|remind) (?:him|her|them) `)
@@ -101,7 +105,10 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		// "I'm gutted", "I'm so nervous": a feeling in passing, not a fact.
 		feeling := (feelingRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower)) && f.themeCount() == 0 &&
 			f.names == 0 && f.numbers == 0 && !f.preference && !f.strong
-		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
+		// "I'll make snacks": a promise in passing, after the clause that
+		// holds the fact.
+		promise := len(kept) > 0 && treatRe.MatchString(f.lower) && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong
+		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] || promise ||
 			weak && connective || feeling || bare ||
 			weak && (pronounOpeners[opener] || opener == "which" || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
 			hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) && f.themeCount() == 0 {
