@@ -57,3 +57,24 @@ func TestDistil_KeepsRoundFiveFacts(t *testing.T) {
 		t.Errorf("a feeling compared kept in:\n%s", joined)
 	}
 }
+
+// A pronoun after a sentence of a few words that names no one takes the
+// name the question before asked about, and the fact cites the question.
+// Written here, not taken from the labelled set.
+func TestResolvePronoun_AfterAShortSentence(t *testing.T) {
+	s := chat(saturday, "telegram", "pron5", "Jo",
+		"Sam: How's Oskar? Still the trains phase?",
+		"Jo: Dinosaurs now. He started swimming lessons at the leisure centre in May",
+	)
+	facts := Distil(s)
+	var texts []string
+	for _, f := range facts {
+		texts = append(texts, f.Text)
+		if strings.Contains(f.Text, "Oskar started swimming") && len(f.Cites) != 2 {
+			t.Errorf("%q cites %v, want the question too", f.Text, f.Cites)
+		}
+	}
+	if !strings.Contains(strings.Join(texts, "\n"), "Oskar started swimming lessons") {
+		t.Errorf("no fact about Oskar in %q", texts)
+	}
+}
