@@ -186,13 +186,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		return w
 	}
 	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) ||
-		superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower)) {
+		superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) || groceriesRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
 		// car", "the best tofu I ever ate", "some days I want to quit and
 		// open a waffle stand", "he's happier than me", "I said you're
-		// married to a ferry": a condition alone, a promise to turn up,
-		// praise, a daydream, a feeling compared, a joke told about the
-		// listener. Undated: a dated one is a plan.
+		// married to a ferry", "bought the medium cheese": a condition
+		// alone, a promise to turn up, praise, a daydream, a feeling
+		// compared, a joke told about the listener, the shopping. Undated:
+		// a dated one is a plan.
 		w.chat = true
 		return w
 	}
@@ -275,6 +276,10 @@ var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weeken
 // daydreamRe is a wish said as a mood, not a plan: "some days I want to
 // quit and open a waffle stand".
 var daydreamRe = lazyRegexp(`\b(?:some days|sometimes|some mornings|part of me|half the time|on bad days) (?:i|we) (?:just |really |honestly |seriously )?(?:want|wish|dream|fantasi[sz]e|think about)\b`)
+
+// groceriesRe is the shopping: food and household things bought, which
+// are no possession to remember ("Bought the medium cheese").
+var groceriesRe = lazyRegexp(`\b(?:bought|buying|buy|got|picked up|grabbed) (?:the |some |a |an |two |more )?(?:[a-z]+ )?(?:cheese|milk|bread|eggs|coffee|tea|wine|beer|butter|pizza|snacks|groceries|chocolate|flowers|fruit|bananas|apples|vegetables|pasta|rice|nappies|diapers|toilet paper|dishwasher tablets|detergent|tacos|crisps|chips|ice cream|biscuits|cookies)\b`)
 
 // comparedFeelingRe compares how people feel: "Tomasz is happier than me".
 var comparedFeelingRe = lazyRegexp(`\b(?:happier|sadder|prouder|angrier|more (?:excited|nervous|relieved|stressed|worried|scared|emotional)) than\b`)
