@@ -9,7 +9,7 @@ import (
 // labelled set): a daydream, a feeling compared, a joke told about the
 // listener, a plan for "until then", praise of someone as a saint, a
 // fragment whose subject is "mine" with a promise of snacks, the
-// shopping; none is a fact. Each kept alone would be a chat block.
+// shopping, an anecdote's someone; none is a fact. Each kept alone would be a chat block.
 func TestDistil_DropsRoundFiveChat(t *testing.T) {
 	s := chat(saturday, "telegram", "chat5", "Jo",
 		"Jo: Honestly some days I want to sell the house and open a surf shop in Cornwall",
@@ -19,6 +19,7 @@ func TestDistil_DropsRoundFiveChat(t *testing.T) {
 		"Jo: Perfect. Priya's mum is an absolute saint",
 		"Sam: Yes, mine on the 5th, I'll make snacks",
 		"Jo: Bought the cheap coffee again",
+		"Sam: I have a Dutch client who talks about his bike constantly",
 	)
 	if facts := Distil(s); len(facts) != 0 {
 		var texts []string

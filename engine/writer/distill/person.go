@@ -186,14 +186,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		return w
 	}
 	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) ||
-		superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) || groceriesRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower)) {
+		superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) || groceriesRe.MatchString(f.lower) || anecdoteRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
 		// car", "the best tofu I ever ate", "some days I want to quit and
 		// open a waffle stand", "he's happier than me", "I said you're
-		// married to a ferry", "bought the medium cheese": a condition
-		// alone, a promise to turn up, praise, a daydream, a feeling
-		// compared, a joke told about the listener, the shopping. Undated:
-		// a dated one is a plan.
+		// married to a ferry", "bought the medium cheese", "I have a
+		// patient who…": a condition alone, a promise to turn up, praise, a
+		// daydream, a feeling compared, a joke told about the listener, the
+		// shopping, an anecdote's someone. Undated: a dated one is a plan.
 		w.chat = true
 		return w
 	}
@@ -280,6 +280,10 @@ var daydreamRe = lazyRegexp(`\b(?:some days|sometimes|some mornings|part of me|h
 // groceriesRe is the shopping: food and household things bought, which
 // are no possession to remember ("Bought the medium cheese").
 var groceriesRe = lazyRegexp(`\b(?:bought|buying|buy|got|picked up|grabbed) (?:the |some |a |an |two |more )?(?:[a-z]+ )?(?:cheese|milk|bread|eggs|coffee|tea|wine|beer|butter|pizza|snacks|groceries|chocolate|flowers|fruit|bananas|apples|vegetables|pasta|rice|nappies|diapers|toilet paper|dishwasher tablets|detergent|tacos|crisps|chips|ice cream|biscuits|cookies)\b`)
+
+// anecdoteRe opens a story about someone the speaker meets at work or
+// around ("I have a Polish patient who…"): the someone is no possession.
+var anecdoteRe = lazyRegexp(`\b(?:i|we) (?:have|had|'ve got|know) (?:a|an|this|one) (?:[a-z]+ )?(?:patient|client|customer|student|colleague|coworker|neighbour|neighbor|guy|bloke|lady|woman|man|kid) who\b`)
 
 // comparedFeelingRe compares how people feel: "Tomasz is happier than me".
 var comparedFeelingRe = lazyRegexp(`\b(?:happier|sadder|prouder|angrier|more (?:excited|nervous|relieved|stressed|worried|scared|emotional)) than\b`)
