@@ -239,6 +239,11 @@ var writerDates = []relativeDate{
 	{re: lazyre.New(`(?i)\b(?:next|this|on|coming) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{following(t, weekdays[strings.ToLower(m[1])])}
 	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
+	// A bare weekday after a verb or a word that looks ahead: "the freeze
+	// starts Monday", "off until Friday", the coming one.
+	{re: lazyre.New(`(?i)\b(?:starts?|starting|begins?|beginning|opens?|from|until|till|by|before) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{following(t, weekdays[strings.ToLower(m[1])])}
+	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
 	{re: lazyre.New(`(?i)\bin ` + countRe + ` (day|week|month)s?\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{shift(t, count(m[1]), m[2])}
 	}, hints: []string{"in "}},

@@ -58,6 +58,8 @@ func TestAnnotateAll_WriterSet(t *testing.T) {
 		{"next Monday we ship", "next Monday (2025-10-20) we ship"},
 		{"team lunch on Friday?", "team lunch on Friday (2025-10-17)?"},
 		{"I fell on Friday", "I fell on Friday (2025-10-10)"},
+		{"the freeze starts Monday", "the freeze starts Monday (2025-10-20)"},
+		{"off until Friday", "off until Friday (2025-10-17)"},
 		{"this weekend we paint", "this weekend (2025-10-18, 2025-10-19) we paint"},
 		{"back in two weeks", "back in two weeks (2025-10-29)"},
 		{"three weeks ago it broke", "three weeks ago (2025-09-24) it broke"},
