@@ -60,7 +60,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.text = text
 	f := analyse(text, d.names)
 	if l, words := d.turnLanguage(i), lowerWords(f.lower); !f.foreign && l != nil && l.leans(words) {
-		l.features(&f, text, words) // a short French sentence in a French turn
+		l.features(&f, text, words) // a short French sentence in a French turn, Norwegian in a Norwegian one
 	}
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
 		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
@@ -185,8 +185,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
-	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) ||
-		superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) || groceriesRe.MatchString(f.lower) || anecdoteRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower)) {
+	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") ||
+		thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) ||
+		comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower) ||
+		groceriesRe.MatchString(f.lower) || anecdoteRe.MatchString(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
 		// car", "the best tofu I ever ate", "some days I want to quit and
 		// open a waffle stand", "he's happier than me", "I said you're
@@ -218,7 +220,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
 	}
 	if f.foreignDate && len(ms) == 0 {
-		score++ // a French date ("le 9 juin"), which reldate does not read either
+		score++ // a French or Norwegian date ("le 9 juin", "16. mars"), which reldate does not read either
 	}
 	if f.second && !ownerToAssistant {
 		score -= 2
