@@ -27,16 +27,17 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 
 // writeFloors are the least `write` keeps on each part: the issue's
 // targets on dev; on heldout2 the targets it meets and, for chat (which
-// misses the 2% target, BENCHMARKS.md), a little over the 8.9% measured
-// in round three; on heldout3 (tuned on since round four) the targets it
+// misses the 2% target, BENCHMARKS.md), a little over the 7.3% measured
+// in round five; on heldout3 (tuned on since round four) the targets it
 // meets and a little over the 4.5% chat it measures in round four; on
-// heldout4 (measured once at round four's end) precision and size at the
-// targets, coverage and chat just past the 0.683 and 12.3% it measured.
+// heldout4 (measured once at round four's end, tuned on in round five)
+// precision and size at the targets, coverage and chat just past the
+// 0.851 and 9.0% it measures in round five.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout4": {coverage: 0.65, precision: 0.75, size: 0.40, chat: 0.15},
+	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

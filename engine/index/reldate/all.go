@@ -1,6 +1,7 @@
 package reldate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,12 +18,65 @@ import (
 // t or else the last one before it.
 func FindAll(text string, t time.Time) []Mention {
 	ms := habitual(text, find(text, t, searchDates, false))
+	if refined := find(text, t, refiningDates, false); len(refined) > 0 {
+		// "Thursday the 19th" is the 19th: the weekday search reads in it
+		// gives way.
+		kept := ms[:0:0]
+		for _, s := range ms {
+			if !slices.ContainsFunc(refined, func(r Mention) bool { return r.Start <= s.Start && s.End <= r.End }) {
+				kept = append(kept, s)
+			}
+		}
+		ms = merge(kept, refined)
+	}
 	more := find(text, t, writerDates, false)
 	more = habitual(text, more)
 	if len(more) == 0 {
 		return ms
 	}
-	// Keep the search mentions and add the writer's where they overlap none.
+	return inMonthNamed(merge(ms, more))
+}
+
+// inMonthNamed puts a day of the month said alone into the month the
+// same text names: "flying on the 10th of September, the wedding is on
+// the 13th" is the 13th of September.
+func inMonthNamed(ms []Mention) []Mention {
+	for i, m := range ms {
+		if !m.dayOnly {
+			continue
+		}
+		var named *Mention
+		for j := range ms {
+			o := &ms[j]
+			if o.dayOnly || !o.written || o.Unit != Day || len(o.Days) != 1 {
+				continue
+			}
+			if named == nil || abs(o.Start-m.Start) < abs(named.Start-m.Start) {
+				named = o
+			}
+		}
+		if named == nil {
+			continue
+		}
+		nd := named.Days[0]
+		d := time.Date(nd.Year(), nd.Month(), m.Days[0].Day(), 0, 0, 0, 0, time.UTC)
+		if d.Day() == m.Days[0].Day() {
+			ms[i].Days = []time.Time{d}
+		}
+	}
+	return ms
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// merge keeps the mentions of ms and adds those of more that overlap
+// none of them, in order.
+func merge(ms, more []Mention) []Mention {
 	out := append([]Mention(nil), ms...)
 	for _, m := range more {
 		clash := false
@@ -42,6 +96,58 @@ func FindAll(text string, t time.Time) []Mention {
 		}
 	}
 	return out
+}
+
+// refiningDates are the writer's dates that hold a weekday search reads
+// on its own: "Thursday the 19th", "Saturday 13th", taken as the nearest
+// 19th that is a Thursday.
+var refiningDates = []relativeDate{
+	{re: lazyre.New(`(?i)\b` + weekdayRe + `,? (?:the )?(\d{1,2})(?:st|nd|rd|th)\b`), absolute: true, days: func(m []string, t time.Time) []time.Time {
+		wd, day := weekdays[strings.ToLower(m[1])], ordinal(m[2])
+		var best time.Time
+		for k := -6; k <= 6; k++ {
+			d := time.Date(t.Year(), t.Month()+time.Month(k), day, 0, 0, 0, 0, time.UTC)
+			if d.Day() != day || d.Weekday() != wd {
+				continue
+			}
+			if best.IsZero() || distance(d, t) < distance(best, t) {
+				best = d
+			}
+		}
+		if best.IsZero() {
+			return nil
+		}
+		return []time.Time{best}
+	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
+}
+
+// distance is how far d is from t, a day ahead counting a little less
+// than a day behind (a tie goes to the future).
+func distance(d, t time.Time) time.Duration {
+	if d.Before(t) {
+		return t.Sub(d) + time.Hour
+	}
+	return d.Sub(t)
+}
+
+// nearestDay is the day of the month day nearest to t: this month's, the
+// last one's or the next one's ("on the 9th" said on the 11th is two days
+// ago, said on the 2nd it is next week).
+func nearestDay(t time.Time, day int) []time.Time {
+	var best time.Time
+	for k := -1; k <= 1; k++ {
+		d := time.Date(t.Year(), t.Month()+time.Month(k), day, 0, 0, 0, 0, time.UTC)
+		if d.Day() != day {
+			continue
+		}
+		if best.IsZero() || distance(d, t) < distance(best, t) {
+			best = d
+		}
+	}
+	if best.IsZero() {
+		return nil
+	}
+	return []time.Time{best}
 }
 
 // habitualRe follows a weekday that means every one of them: "on Saturday
@@ -133,6 +239,11 @@ var writerDates = []relativeDate{
 	{re: lazyre.New(`(?i)\b(?:next|this|on|coming) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{following(t, weekdays[strings.ToLower(m[1])])}
 	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
+	// A bare weekday after a verb or a word that looks ahead: "the freeze
+	// starts Monday", "off until Friday", the coming one.
+	{re: lazyre.New(`(?i)\b(?:starts?|starting|begins?|beginning|opens?|from|until|till|by|before) ` + weekdayRe + `\b`), days: func(m []string, t time.Time) []time.Time {
+		return []time.Time{following(t, weekdays[strings.ToLower(m[1])])}
+	}, hints: []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}},
 	{re: lazyre.New(`(?i)\bin ` + countRe + ` (day|week|month)s?\b`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{shift(t, count(m[1]), m[2])}
 	}, hints: []string{"in "}},
@@ -146,6 +257,11 @@ var writerDates = []relativeDate{
 	{re: lazyre.New(`(?i)\b` + monthRe + ` (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?`), absolute: true, days: func(m []string, t time.Time) []time.Time {
 		return dayOf(t, monthNames[strings.ToLower(m[1])], ordinal(m[2]), m[3])
 	}, hints: monthHints},
+	// A day of the month without its month, after a word that makes it a
+	// date: "on the 9th", "from the 10th", the nearest such day.
+	{re: lazyre.New(`(?i)\b(?:on|from|since|until|till|by|before|after) the (\d{1,2})(?:st|nd|rd|th)\b`), absolute: true, dayOnly: true, days: func(m []string, t time.Time) []time.Time {
+		return nearestDay(t, ordinal(m[1]))
+	}, hints: []string{"the "}},
 	// A month alone, after a word that makes it a date ("May" alone is a verb).
 	{re: lazyre.New(`(?i)\b(?:in|from|since|until|till|by|during|early|late|mid|next|last|this) ` + monthRe + `\b(?: (\d{4}))?`), unit: Month, absolute: true, days: func(m []string, t time.Time) []time.Time {
 		mo := monthNames[strings.ToLower(m[1])]

@@ -34,6 +34,9 @@ type Mention struct {
 	Days       []time.Time
 	Unit       Unit
 	Relative   bool
+	// written marks a date written with its month ("the 2nd of June"),
+	// dayOnly one written without ("on the 9th"), for FindAll.
+	written, dayOnly bool
 }
 
 // Label is the mention's resolved date as text: "2025-03-04" (several days
@@ -84,6 +87,9 @@ type relativeDate struct {
 	hints []string
 	// absolute marks a date written out without its year.
 	absolute bool
+	// dayOnly marks a day of the month said without its month ("on the
+	// 9th"): FindAll puts it in the month its text names, if any.
+	dayOnly bool
 }
 
 // planning marks a text that talks about the future (a question, "will",
@@ -250,7 +256,8 @@ func find(text string, t time.Time, set []relativeDate, tryAll bool) []Mention {
 			for i := loc[0]; i < loc[1]; i++ {
 				taken[i] = true
 			}
-			out = append(out, Mention{Start: loc[0], End: loc[1], Days: days, Unit: rd.unit, Relative: !rd.absolute})
+			out = append(out, Mention{Start: loc[0], End: loc[1], Days: days, Unit: rd.unit, Relative: !rd.absolute,
+				written: rd.absolute && !rd.dayOnly, dayOnly: rd.dayOnly})
 		}
 	}
 	// Sort by position (few mentions: insertion sort).

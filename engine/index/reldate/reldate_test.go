@@ -58,6 +58,8 @@ func TestAnnotateAll_WriterSet(t *testing.T) {
 		{"next Monday we ship", "next Monday (2025-10-20) we ship"},
 		{"team lunch on Friday?", "team lunch on Friday (2025-10-17)?"},
 		{"I fell on Friday", "I fell on Friday (2025-10-10)"},
+		{"the freeze starts Monday", "the freeze starts Monday (2025-10-20)"},
+		{"off until Friday", "off until Friday (2025-10-17)"},
 		{"this weekend we paint", "this weekend (2025-10-18, 2025-10-19) we paint"},
 		{"back in two weeks", "back in two weeks (2025-10-29)"},
 		{"three weeks ago it broke", "three weeks ago (2025-09-24) it broke"},
@@ -67,6 +69,10 @@ func TestAnnotateAll_WriterSet(t *testing.T) {
 		// A weekday with "mornings" is every one of them.
 		{"football on Saturday mornings now", "football on Saturday mornings now"},
 		{"classes on Tuesday evenings", "classes on Tuesday evenings"},
+		// A day of the month written without its month keeps its words
+		// too (TestFindAll_DayOfTheMonth resolves it).
+		{"he turned 8 on the 9th", "he turned 8 on the 9th"},
+		{"dentist Thursday the 23rd, 14:15", "dentist Thursday the 23rd, 14:15"},
 	} {
 		if got := AnnotateAll(tc.text, at); got != tc.want {
 			t.Errorf("AnnotateAll(%q) = %q, want %q", tc.text, got, tc.want)
@@ -131,7 +137,8 @@ func TestFind_HintsSkipNothing(t *testing.T) {
 	extras := []string{"yesterday", "last night", "on Monday", "Tuesday's", "today", "this evening",
 		"tomorrow", "a couple of days ago", "last weekend", "昨天", "今天", "明天", "前天", "后天",
 		"next month", "last week", "this year", "next Friday", "in two weeks", "three weeks ago",
-		"on the 2nd of June", "June 14th", "in September", "next September", "this weekend"}
+		"on the 2nd of June", "June 14th", "in September", "next September", "this weekend", "on the 9th",
+		"from the 21st", "Thursday the 23rd", "Saturday 11th"}
 	r := rand.New(rand.NewPCG(3, 3))
 	for range 2000 {
 		var b strings.Builder
@@ -149,7 +156,7 @@ func TestFind_HintsSkipNothing(t *testing.T) {
 	}
 	found := 0
 	for _, s := range texts {
-		for _, set := range [][]relativeDate{searchDates, writerDates} {
+		for _, set := range [][]relativeDate{searchDates, writerDates, refiningDates} {
 			got, want := find(s, at, set, false), find(s, at, set, true)
 			if !slices.EqualFunc(got, want, same) {
 				t.Fatalf("%q: with hints %+v, all expressions %+v", s, got, want)
@@ -191,4 +198,31 @@ func FuzzFindAll(f *testing.F) {
 		}
 		_ = AnnotateAll(text, at)
 	})
+}
+
+// A day of the month said without its month is the nearest such day, or
+// the one in the month its text names; with its weekday, the nearest
+// that falls on it (search's bare weekday gives way).
+func TestFindAll_DayOfTheMonth(t *testing.T) {
+	at := time.Date(2025, 10, 15, 10, 0, 0, 0, time.UTC) // a Wednesday
+	for _, tc := range []struct{ text, want string }{
+		{"he turned 8 on the 9th", "2025-10-09"},
+		{"pick up on the 20th", "2025-10-20"},
+		{"home from the 2nd", "2025-10-02"},
+		{"back on the 31st", "2025-10-31"},
+		{"dentist Thursday the 23rd, 14:15", "2025-10-23"},
+		{"the party was Saturday 11th", "2025-10-11"},
+		{"regatta is Saturday the 1st", "2025-11-01"},
+		{"flying on the 10th of September, the wedding is on the 13th", "2025-09-10 2025-09-13"},
+		{"school won't let her off until the 6th, so landing on the 7th of December", "2025-12-06 2025-12-07"},
+		{"on the 2nd of June we fly", "2026-06-02"},
+	} {
+		var got []string
+		for _, m := range FindAll(tc.text, at) {
+			got = append(got, m.Label())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("FindAll(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
 }

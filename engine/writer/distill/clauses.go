@@ -30,7 +30,7 @@ func isChat(sn sentence, f features) bool {
 	if ownedRe.MatchString(f.lower) && f.themeCount() > 0 {
 		return false // "That's my birthday weekend": a fact behind a chat opener
 	}
-	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.french && frenchChat(f) ||
+	if hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || sameRe.MatchString(f.lower) || f.foreign && f.lang.chat(f) ||
 		howAreYouReplyRe.MatchString(f.lower) {
 		return true
 	}
@@ -55,6 +55,10 @@ var sameRe = lazyRegexp(`\b(?:is|are|was|were) (?:exactly |just |pretty much |ki
 // ownedRe opens with "that's my…", "it's our…": a deictic and the
 // speaker's own thing.
 var ownedRe = lazyRegexp(`^ (?:that's|that is|it's|it is|this is) (?:my|our) `)
+
+// treatRe is a promise to bring or make something for a gathering: "I'll
+// make snacks", "we'll bring wine".
+var treatRe = lazyRegexp(`^ (?:i'll|i will|we'll|we will) (?:\w+ )?(?:make|cook|bake|bring) (?:some |the |a |an )?[a-z]+[ .!]*$`)
 
 // relayClauseRe is a clause asking the listener to pass words on ("tell
 // him I said to drink water"): about the conversation, whatever it names.
@@ -99,9 +103,12 @@ func clauses(text string, names map[string]bool, toAssistant bool) string {
 		bare := connective && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong && !f.preference &&
 			!f.instruction && !f.decision && len(reldate.FindAll(p, time.Time{})) == 0
 		// "I'm gutted", "I'm so nervous": a feeling in passing, not a fact.
-		feeling := feelingRe.MatchString(f.lower) && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 &&
-			!f.preference && !f.strong
-		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] ||
+		feeling := (feelingRe.MatchString(f.lower) || comparedFeelingRe.MatchString(f.lower)) && f.themeCount() == 0 &&
+			f.names == 0 && f.numbers == 0 && !f.preference && !f.strong
+		// "I'll make snacks": a promise in passing, after the clause that
+		// holds the fact.
+		promise := len(kept) > 0 && treatRe.MatchString(f.lower) && f.themeCount() == 0 && f.names == 0 && f.numbers == 0 && !f.strong
+		if f.second && !toAssistant || ackWords[strings.ToLower(strings.Trim(p, "!.? "))] || promise ||
 			weak && connective || feeling || bare ||
 			weak && (pronounOpeners[opener] || opener == "which" || hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) || chatRe.MatchString(p)) ||
 			hasPrefixAny(strings.TrimSpace(f.lower), chatOpeners) && f.themeCount() == 0 {

@@ -55,8 +55,8 @@ type distiller struct {
 	evidence map[string]*evidenceIndex
 	// questions caches asked: the question each turn answers.
 	questions map[int]askedTurn
-	// french caches frenchTurn.
-	french map[int]bool
+	// lang caches turnLanguage.
+	lang map[int]*language
 }
 
 func newDistiller(s Session) *distiller {

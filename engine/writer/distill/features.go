@@ -24,13 +24,14 @@ type features struct {
 	names       int  // words the session writes capitalised mid-sentence (names of people and places)
 	numbers     int
 	cjk         bool
-	french      bool // a French sentence (isFrench): its features came from french.go's words
-	frenchDate  bool // a date written in French, which reldate does not read
-	kin         bool // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
-	transient   bool // where the speaker is right now ("I'm at my mum's"), not where they live
-	promise     bool // a conversational promise with no date ("I'll tell the restaurant")
-	relay       bool // a promise to pass words on ("I'll tell Sander"): chat whatever its words
-	opinion     bool // a verdict on something, not said of oneself ("Cradle Mountain is worth the drive")
+	foreign     bool      // a sentence in another language (language.go): its features came from its words
+	lang        *language // that language
+	foreignDate bool      // a date written in it, which reldate does not read
+	kin         bool      // it opens with a relative named by kinship ("Mum had…", "Baba had a stent fitted")
+	transient   bool      // where the speaker is right now ("I'm at my mum's"), not where they live
+	promise     bool      // a conversational promise with no date ("I'll tell the restaurant")
+	relay       bool      // a promise to pass words on ("I'll tell Sander"): chat whatever its words
+	opinion     bool      // a verdict on something, not said of oneself ("Cradle Mountain is worth the drive")
 	// named opens with someone named, then is/has/was: a fact about them
 	// ("Bruno is a border collie", "Luc is allergic to cats").
 	named bool
@@ -78,11 +79,14 @@ func analyse(text string, names map[string]bool) features {
 			}
 		}
 	}
-	if isFrench(words) {
-		frenchFeatures(&f, text, words)
+	if l := detectLanguage(words); l != nil {
+		l.features(&f, text, words)
 	}
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true
+	}
+	if mayHold(lower, []string{" me ", " us "}) && assignedRe.MatchString(lower) {
+		f.subject = true // "they're sending me to Trondheim": the speaker's work, told as its object
 	}
 	for i := 0; i+1 < len(words); i++ {
 		if words[i] == "my" && ownedLexicon.words[strings.TrimSuffix(words[i+1], "'s")] {
@@ -139,6 +143,10 @@ func analyse(text string, names map[string]bool) features {
 		startsWithDroppedI(text) && droppedIObjectRe.MatchString(lower) || f.numbers == 0 && endsOnPronounRe.MatchString(lower))
 	return f
 }
+
+// assignedRe is the speaker sent, moved or taken on by an employer or a
+// school: "they're sending me to Trondheim", "they offered me the job".
+var assignedRe = lazyRegexp(`\b(?:sending|sent|send|posting|posted|transferring|transferred|seconding|seconded|promoting|promoted|hiring|hired|offering|offered|relocating|relocated) (?:me|us)\b`)
 
 // crowdDecidedRe is a crowd that "decided" something ("every dog in
 // Lisbon decided to eat chocolate"): a way of speaking, no one's decision.
@@ -203,7 +211,7 @@ var endsOnPronounRe = lazyRegexp(`\b(?:will|would|'ll|can|could|did|does|do) \w+
 // opinionRe is a verdict on something ("… is the best thing …", "… is
 // worth the drive", "… is very serious", "… goes better than people
 // think"): said of no one, it is taste or advice, not a fact to keep.
-var opinionRe = lazyRegexp(`\b(?:is|are|was|were|'s) (?:the (?:best|worst|nicest|greatest)\b|(?:well |totally |so )?worth\b|(?:very|so|really|super|too|pretty|quite) [a-z]+(?:$|[ ,.!;]+(?:$|[a-z]+ (?:[a-z]+ )?(?:think|say|expect)|nobody|no one|everyone|anyway))|a lot of (?:luck|work|fun)\b|overrated|underrated)|\b(?:goes|went|is|are) (?:much |a lot |way )?(?:better|worse|easier|harder) than (?:people|you|anyone|most) (?:think|expect)`)
+var opinionRe = lazyRegexp(`\b(?:is|are|was|were|'s) (?:the (?:best|worst|nicest|greatest)\b|(?:well |totally |so )?worth\b|(?:very|so|really|super|too|pretty|quite) [a-z]+(?:$|[ ,.!;]+(?:$|[a-z]+ (?:[a-z]+ )?(?:think|say|expect)|nobody|no one|everyone|anyway))|a lot of (?:luck|work|fun)\b|overrated|underrated|(?:a|an|such a|an absolute|a total|a real) (?:saint|legend|star|hero|genius|angel|gem|lifesaver|treasure)\b)|\b(?:goes|went|is|are) (?:much |a lot |way )?(?:better|worse|easier|harder) than (?:people|you|anyone|most) (?:think|expect)`)
 
 // reportedQuestionRe is someone's question reported word for word ("my
 // mum said \"who will buy dumplings from a van\""): what they asked, not

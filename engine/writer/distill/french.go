@@ -1,14 +1,15 @@
 package distill
 
-import (
-	"strings"
-)
-
 // French: chats between French speakers (Québec, France) state their facts
 // in French, often without accents ("le docteur dit que j'ai le diabete").
-// The English rules find nothing in them, so a French sentence gets its
-// features from the French words below. What it keeps is quoted, never
-// rewritten: the third-person rewrite is English.
+// A French sentence gets its features from the French words below
+// (language.go); what it keeps is quoted.
+
+// french is French as the distiller reads it.
+var french = newLanguage(language{name: "French", words: frenchWords, elisions: frenchElisions,
+	first: frenchFirst, subject: frenchSubject, second: frenchSecond, owned: frenchOwned,
+	chatOpeners: frenchChatOpeners, nearFuture: frenchNearFutureRe, date: frenchDateRe},
+	frenchThemeWords, nil, frenchStrong, frenchDecision, frenchPlan, frenchLife)
 
 // frenchWords are French function words (and common words) that English
 // does not use; "on", "a", "me" and "de" are left out, being English too
@@ -25,62 +26,6 @@ var frenchWords = map[string]bool{"le": true, "la": true, "les": true, "du": tru
 
 // frenchElisions open an elided French word: "j'ai", "l'usine", "c'est".
 var frenchElisions = []string{"j'", "l'", "d'", "c'", "qu'", "m'", "t'", "s'", "n'", "jusqu'"}
-
-// englishWords are English function words: a sentence with as many of
-// them as French ones is read as English.
-var englishWords = map[string]bool{"the": true, "and": true, "is": true, "i": true, "my": true, "to": true,
-	"of": true, "you": true, "it": true, "in": true, "for": true, "with": true, "that": true, "this": true,
-	"was": true, "are": true, "be": true, "have": true, "we": true, "he": true, "she": true, "they": true,
-	"from": true, "at": true, "by": true, "his": true, "her": true, "our": true, "will": true, "i'm": true,
-	"it's": true, "not": true, "but": true, "just": true, "so": true, "all": true, "after": true}
-
-// isFrench reports whether words (lower case) are a French sentence: two
-// French words or more, and more French words than English ones.
-func isFrench(words []string) bool {
-	fr, en := frenchCount(words)
-	return fr >= 2 && fr > en
-}
-
-// leansFrench reports whether a short sentence of a French turn is French
-// too ("On a loué un camion" after "Oui, le 26."): a French word, and no
-// more English ones.
-func leansFrench(words []string) bool {
-	fr, en := frenchCount(words)
-	return fr >= 1 && fr >= en
-}
-
-// frenchTurn reports whether turn i is mostly French.
-func (d *distiller) frenchTurn(i int) bool {
-	if v, ok := d.french[i]; ok {
-		return v
-	}
-	if d.french == nil {
-		d.french = map[int]bool{}
-	}
-	v := isFrench(lowerWords(" " + strings.ToLower(strings.ReplaceAll(d.s.Turns[i].Content, "’", "'")) + " "))
-	d.french[i] = v
-	return v
-}
-
-// frenchCount counts a sentence's French and English words.
-func frenchCount(words []string) (fr, en int) {
-	for _, w := range words {
-		switch {
-		case frenchWords[w]:
-			fr++
-		case englishWords[w]:
-			en++
-		default:
-			for _, e := range frenchElisions {
-				if strings.HasPrefix(w, e) && len(w) > len(e) {
-					fr++
-					break
-				}
-			}
-		}
-	}
-	return fr, en
-}
 
 // frenchThemeWords file a French sentence under a theme, accents and no
 // accents both, as chat writes them.
@@ -144,59 +89,3 @@ var frenchNearFutureRe = lazyRegexp(`\b(?:je vais|on va|nous allons|j'vais)\b`)
 // "jusqu'en juin", "jeudi prochain", "en août". reldate reads English
 // only; the date counts for the score, it is not resolved.
 var frenchDateRe = lazyRegexp(`(?i)\b(?:\d{1,2}(?:er)? |(?:en|jusqu'en|fin|début|debut|mi-|depuis) ?)(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre)\b|\b(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)(?: prochain| dernier)?\b|\b(?:la semaine|le mois|l'an|l'année|l'annee) (?:prochaine?|passée?|passee?|dernière|derniere)\b`)
-
-// The French lexicons, compiled once.
-var (
-	frenchThemeLexicons   = lexiconsByTheme(frenchThemeWords)
-	frenchStrongLexicon   = newLexicon(frenchStrong)
-	frenchDecisionLexicon = newLexicon(frenchDecision)
-	frenchPlanLexicon     = newLexicon(frenchPlan)
-	frenchLifeLexicon     = newLexicon(frenchLife)
-	frenchAnyTheme        = func() lexicon {
-		var all []string
-		for _, ws := range frenchThemeWords {
-			all = append(all, ws...)
-		}
-		return newLexicon(all)
-	}()
-)
-
-// frenchFeatures adds what a French sentence's words say to f (which the
-// English words found next to nothing in).
-func frenchFeatures(f *features, text string, words []string) {
-	f.french = true
-	lower := f.lower
-	for i, w := range words {
-		head := w
-		if strings.HasPrefix(w, "j'") || strings.HasPrefix(w, "m'") {
-			head = "je" // "j'ai", "m'occupe"
-		}
-		switch {
-		case frenchSubject[head]:
-			f.first, f.subject = true, true
-		case frenchFirst[head]:
-			f.first = true
-			if frenchOwned[head] && i+1 < len(words) && frenchAnyTheme.words[words[i+1]] {
-				f.subject = true // "mon genou", "ma retraite": about the speaker
-			}
-		case frenchSecond[head]:
-			f.second = true
-		}
-	}
-	for theme, lex := range frenchThemeLexicons {
-		if n := lex.count(lower, words); n > 0 {
-			f.themeHits[theme] += n
-		}
-	}
-	f.strong = f.strong || frenchStrongLexicon.has(lower, words)
-	f.decision = f.decision || frenchDecisionLexicon.has(lower, words)
-	f.plan = f.plan || frenchPlanLexicon.has(lower, words)
-	f.lifeVerb = f.lifeVerb || frenchLifeLexicon.has(lower, words)
-	f.frenchDate = frenchDateRe.MatchString(text)
-}
-
-// frenchChat reports whether a French sentence is a reaction, a greeting
-// or thanks.
-func frenchChat(f features) bool {
-	return hasPrefixAny(strings.TrimSpace(f.lower), frenchChatOpeners)
-}

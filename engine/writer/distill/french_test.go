@@ -53,14 +53,14 @@ func TestDistil_French(t *testing.T) {
 		"The UN report is due on the 12th",
 		"Let's do a la carte at the restaurant",
 	} {
-		if f := analyse(en, nil); f.french {
+		if f := analyse(en, nil); f.foreign {
 			t.Errorf("%q read as French", en)
 		}
 	}
-	if f := analyse("mon genou ne monte plus l'escalier", nil); !f.french || !f.subject || f.themeHits[ThemeHealth] == 0 {
+	if f := analyse("mon genou ne monte plus l'escalier", nil); !f.foreign || !f.subject || f.themeHits[ThemeHealth] == 0 {
 		t.Errorf("mon genou: not the speaker's health: %+v", f)
 	}
-	if f := analyse("la fête est samedi prochain chez Julie", nil); !f.frenchDate {
+	if f := analyse("la fête est samedi prochain chez Julie", nil); !f.foreignDate {
 		t.Errorf("samedi prochain: no French date: %+v", f)
 	}
 }

@@ -246,17 +246,19 @@ func speakerNames(s Session, f Fact) []string {
 // rate it measures, which misses the target (8.8% > 2%); on heldout3
 // (measured once in round three, tuned on since round four) the targets
 // it meets and a little over the 4.4% chat it measures; on heldout4
-// (written for round four, measured once at its end) precision and size
-// at the targets, coverage and chat a little past the 0.683 and 12.1% it
-// measured, which miss the targets: a floor against falling back.
+// (written for round four, measured once at its end, tuned on in round
+// five) precision and size at the targets, coverage and chat a little past
+// the 0.851 and 8.8% it measures in round five (coverage misses the target
+// by a little, chat by far): a floor against falling back; heldout2's chat
+// floor is a little over the 7.2% it measures in round five.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout4": {coverage: 0.65, precision: 0.75, size: 0.40, chat: 0.15},
+	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

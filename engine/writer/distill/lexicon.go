@@ -28,7 +28,7 @@ var themeWords = map[string][]string{
 		"contractor", "agency", "firm", "apprenticeship", "apprentice", "internship", "intern", "university",
 		"uni", "college", "degree", "masters", "studying", "student", "students", "exam", "exams", "semester",
 		"lecturer", "professor", "chef", "restaurant", "barista", "shop", "warehouse", "factory", "payroll",
-		"pay rise", "raise", "bonus", "launched", "coworking", "supervisor", "founder", "co-founder", "ceo",
+		"pay rise", "raise", "bonus", "launched", "coworking", "supervisor", "founder", "co-founder", "ceo", "director",
 		"electrician", "plumber", "carpenter", "builder", "mechanic", "accountant", "lawyer", "solicitor",
 		"architect", "dentist", "vet", "paramedic", "midwife", "pilot", "scientist", "researcher", "programmer",
 		"analyst", "physiotherapist", "therapist", "social worker", "cleaner", "courier", "farmer", "baker",

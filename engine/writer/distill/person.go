@@ -59,8 +59,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	text, w.context = d.resolvePronoun(i, text, prev)
 	w.text = text
 	f := analyse(text, d.names)
-	if words := lowerWords(f.lower); !f.french && d.frenchTurn(i) && leansFrench(words) {
-		frenchFeatures(&f, text, words) // a short French sentence in a French turn
+	if l, words := d.turnLanguage(i), lowerWords(f.lower); !f.foreign && l != nil && l.leans(words) {
+		l.features(&f, text, words) // a short French sentence in a French turn, Norwegian in a Norwegian one
 	}
 	if fw := strings.ToLower(strings.Trim(firstWord(text), ",.!?")); !f.first && !f.second && !strings.HasSuffix(fw, "n't") &&
 		(startsWithDroppedI(text) || fw == "been") && !d.echoes(i, fw) {
@@ -79,8 +79,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	ms := dateMentions(text, t.Time)
 	w.ms = ms
-	if settledRe.MatchString(prev) {
-		f.decision = true // "Booked. Saturday 29 March, the Railway Hotel": what was booked
+	if settledRe.MatchString(prev) || ruleLabelRe.MatchString(prev) {
+		// "Booked. Saturday 29 March, the Railway Hotel", "New rule from
+		// tonight, we agreed? No phones at dinner": what was settled.
+		f.decision = true
+	}
+	if len(ms) > 0 && newDateRe.MatchString(f.lower) {
+		f.decision = true // "New undocking date 22 March then": a plan changed
 	}
 	if f.subject && future(ms, t.Time) || announces(text, f) && future(ms, t.Time) {
 		// "Saturday we hike Catbells": a dated future is a plan; so is a
@@ -180,14 +185,21 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true // "I adopted her in January": about someone another turn names
 		return w
 	}
-	if len(ms) == 0 && !f.frenchDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") || thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower)) {
+	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") ||
+		thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) ||
+		comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower) ||
+		groceriesRe.MatchString(f.lower) || anecdoteRe.MatchString(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
-		// car", "the best tofu I ever ate": a condition alone, a promise to
-		// turn up, praise. Undated: a dated one is a plan.
+		// car", "the best tofu I ever ate", "some days I want to quit and
+		// open a waffle stand", "he's happier than me", "I said you're
+		// married to a ferry", "bought the medium cheese", "I have a
+		// patient who…": a condition alone, a promise to turn up, praise, a
+		// daydream, a feeling compared, a joke told about the listener, the
+		// shopping, an anecdote's someone. Undated: a dated one is a plan.
 		w.chat = true
 		return w
 	}
-	if len(ms) == 0 && thatDayRe.MatchString(f.lower) {
+	if len(ms) == 0 && f.words <= 10 && thatDayRe.MatchString(f.lower) {
 		w.chat = true // "I have an exam that morning": the day, and the fact, are another turn's
 		return w
 	}
@@ -198,7 +210,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true
 		return w
 	}
-	if f.promise && len(ms) == 0 && !f.strong || f.french && frenchNearFutureRe.MatchString(f.lower) && !f.frenchDate && f.numbers == 0 && !f.strong {
+	if f.promise && len(ms) == 0 && !f.strong || f.foreign && f.lang.nearFuture.MatchString(f.lower) && !f.foreignDate && f.numbers == 0 && !f.strong {
 		score-- // "I'll tell the restaurant", "je vais pêcher sur le quai": a promise in passing
 	}
 	if pronounOpeners[strings.ToLower(strings.Trim(firstWord(text), ",.!?"))] {
@@ -207,8 +219,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.numbers > 0 || f.cjk && cjkDateRe.MatchString(text) {
 		score++ // a number, or a Chinese date ("四月", "七月底") that reldate does not read
 	}
-	if f.frenchDate && len(ms) == 0 {
-		score++ // a French date ("le 9 juin"), which reldate does not read either
+	if f.foreignDate && len(ms) == 0 {
+		score++ // a French or Norwegian date ("le 9 juin", "16. mars"), which reldate does not read either
 	}
 	if f.second && !ownerToAssistant {
 		score -= 2
@@ -219,7 +231,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
-	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.frenchDate && w.q == nil && !(f.french && f.subject) {
+	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.foreignDate && w.q == nil && !(f.foreign && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).
 		// French is always quoted: one with a subject of its own passes, as
@@ -236,6 +248,14 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 // …", "Final decision: …".
 var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap)?|decided)\s*:`)
 
+// ruleLabelRe announces a rule or an agreement that the next sentence
+// states: "New rule for the kids from tonight, we agreed, right?".
+var ruleLabelRe = lazyRegexp(`(?i)^\s*(?:(?:a |one |the )?(?:new|house|family|one|golden) rule\b|we (?:both )?agreed\b)`)
+
+// newDateRe is a date that replaces another: "new date: 3 October",
+// "new undocking date 22 March".
+var newDateRe = lazyRegexp(`\bnew (?:\w+ )?(?:date|day|time|deadline)\b`)
+
 // standingRe marks a rule set for good.
 var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth)\b`)
 
@@ -251,8 +271,28 @@ var thereRe = lazyRegexp(`\b(?:'ll|will|gonna) (?:\w+ )?be there\b`)
 // "the nicest place we've ever stayed".
 var superlativeRe = lazyRegexp(`\bthe (?:best|worst|nicest|greatest|most \w+)(?: \w+){0,3} (?:i|we|i've|we've|i have|we have|i'd|we'd) (?:ever|had ever|have ever|'ve ever)\b`)
 
-// thatDayRe is a day named by another turn: "that morning", "that night".
-var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b`)
+// thatDayRe is a day named by another turn: "that morning", "that night",
+// "until then".
+var thatDayRe = lazyRegexp(`\bthat (?:morning|afternoon|evening|night|day|weekend|week)\b|\buntil then\b`)
+
+// daydreamRe is a wish said as a mood, not a plan: "some days I want to
+// quit and open a waffle stand".
+var daydreamRe = lazyRegexp(`\b(?:some days|sometimes|some mornings|part of me|half the time|on bad days) (?:i|we) (?:just |really |honestly |seriously )?(?:want|wish|dream|fantasi[sz]e|think about)\b`)
+
+// groceriesRe is the shopping: food and household things bought, which
+// are no possession to remember ("Bought the medium cheese").
+var groceriesRe = lazyRegexp(`\b(?:bought|buying|buy|got|picked up|grabbed) (?:the |some |a |an |two |more )?(?:[a-z]+ )?(?:cheese|milk|bread|eggs|coffee|tea|wine|beer|butter|pizza|snacks|groceries|chocolate|flowers|fruit|bananas|apples|vegetables|pasta|rice|nappies|diapers|toilet paper|dishwasher tablets|detergent|tacos|crisps|chips|ice cream|biscuits|cookies)\b`)
+
+// anecdoteRe opens a story about someone the speaker meets at work or
+// around ("I have a Polish patient who…"): the someone is no possession.
+var anecdoteRe = lazyRegexp(`\b(?:i|we) (?:have|had|'ve got|know) (?:a|an|this|one) (?:[a-z]+ )?(?:patient|client|customer|student|colleague|coworker|neighbour|neighbor|guy|bloke|lady|woman|man|kid) who\b`)
+
+// comparedFeelingRe compares how people feel: "Tomasz is happier than me".
+var comparedFeelingRe = lazyRegexp(`\b(?:happier|sadder|prouder|angrier|more (?:excited|nervous|relieved|stressed|worried|scared|emotional)) than\b`)
+
+// toldYouRe reports what the speaker said about the listener to someone
+// else: "I said you're married to a carpenter and a ferry".
+var toldYouRe = lazyRegexp(`^ (?:i|we) (?:said|told (?:him|her|them)|replied|answered)(?: that)? (?:you|you're|you are|you've)\b`)
 
 // bareContractionRe is a contraction typed without its apostrophe, as
 // quick chat does ("im vegetarian now", "ive got a room"); only the
@@ -380,7 +420,7 @@ func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) 
 	}
 	o := rewriteOptions{keepYou: ownerToAssistant, names: d.names}
 	fact.Text = rewrite(annotated, subject, o)
-	if f.french {
+	if f.foreign {
 		fact.Text = quote(subject, cleanSentence(annotated)) // the rewrite is English: French keeps its words
 	}
 	if w.context != "" {

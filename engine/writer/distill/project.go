@@ -10,7 +10,7 @@ import (
 
 // conventionRe marks what an owner states about a project: rules,
 // layout, tools, versions, defaults.
-var conventionRe = lazyRegexp(`(?i)\b(?:in this (?:repo|repository|codebase|project|package)|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on|every (?:\w+ ){0,2}(?:goes|go|must|is|are|uses?|needs?|gets?|has|have)|allows? \d+|per (?:key|token|user|minute|second|hour|request|line|file|module|package|commit|feature|change|test|page)|commit messages?|everywhere|sorted|alphabetical(?:ly)?|(?:shell|editor|terminal|runtime) (?:is|uses|runs))\b`)
+var conventionRe = lazyRegexp(`(?i)\b(?:(?:in|on|for) this (?:repo|repository|codebase|project|package|firmware|site|website|app|code|crate|library|module|service|board)|like the others|read-only|read only|goes to|only, not|subject line|one[- ]line subject|imperative|in (?:english|french|norwegian|german|spanish|dutch|polish|italian|portuguese|swedish|danish|chinese|japanese)|(?:has|have|needs?) to stay|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|rows?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on|every (?:\w+ ){0,2}(?:goes|go|must|is|are|uses?|needs?|gets?|has|have)|allows? \d+|per (?:key|token|user|minute|second|hour|request|line|file|module|package|commit|feature|change|test|page)|commit messages?|everywhere|sorted|alphabetical(?:ly)?|(?:shell|editor|terminal|runtime) (?:is|uses|runs))\b`)
 
 // codeRe marks a command, a path or a file name.
 var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b|\\b[A-Z][A-Z0-9_]*=\\S+|\"[^\"]{3,40}\"")
@@ -37,7 +37,7 @@ var codingDecisionRe = lazyRegexp(`(?i)\b(?:let's|go with|going with|for now|lea
 var durableRe = lazyRegexp(`(?i)\b(?:always|never|from now on|in future|going forward|convention|every time)\b`)
 
 // clauseInstructionRe is a standing instruction opening a later clause.
-var clauseInstructionRe = lazyRegexp(`(?i)[,;:] (?:keep|always|never|don't|do not|avoid|make sure) `)
+var clauseInstructionRe = lazyRegexp(`(?i)[,;:] (?:keep|always|never|don't|do not|avoid|make sure|drop|skip|ignore|exclude) `)
 
 // yetRe marks a sentence about the state of this session: "don't commit
 // yet".
@@ -83,7 +83,14 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	}
 	conventions := len(conventionRe.FindAllString(text, 4))
 	code := len(codeRe.FindAllString(text, 4))
-	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4) {
+	rule := prohibition(text)
+	if rule {
+		conventions++ // "no malloc.", "no javascript on this site": a rule the project keeps
+	}
+	if limitRe.MatchString(text) {
+		code++ // "has to stay under 1 mA": a limit, with its unit
+	}
+	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4 && !rule) {
 		return Fact{}, false // small talk, unless it says something about the code ("I know the dev server is on 5173")
 	}
 	score := min(conventions, 2)*2 + min(code, 2)
@@ -127,6 +134,28 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 		fact.Cites = []string{question.Ref, t.Ref}
 	}
 	return fact, true
+}
+
+// limitRe is a limit with its unit: "under 1 mA", "at most 200 MB".
+var limitRe = lazyRegexp(`(?i)\b(?:under|below|above|over|at most|at least|within|max|maximum|minimum) \d+(?:[.,]\d+)? ?(?:ma|mah|ah|v|w|kw|kwh|b|kb|mb|gb|tb|ms|s|sec|min|%|px|em|chars|characters|lines|rps|qps)\b`)
+
+// notRules are the words after "no" that make no rule: "no thanks", "no
+// idea", "no, the other one".
+var notRules = map[string]bool{"thanks": true, "thank": true, "problem": true, "problems": true, "worries": true,
+	"idea": true, "need": true, "way": true, "rush": true, "it": true, "that": true, "this": true, "i": true,
+	"you": true, "we": true, "the": true, "not": true, "wait": true, "sorry": true, "luck": true, "change": true,
+	"changes": true, "errors": true, "error": true, "difference": true, "clue": true, "one": true, "longer": true}
+
+// prohibition reports whether a sentence opens with "no" and the thing a
+// project does without ("no malloc.", "no javascript on this site"); "no,
+// …" and "no thanks" are answers.
+func prohibition(text string) bool {
+	fs := strings.Fields(strings.ToLower(text))
+	if len(fs) < 2 || fs[0] != "no" {
+		return false
+	}
+	w := strings.Trim(fs[1], ".!,;:")
+	return w != "" && w == strings.TrimRight(fs[1], ".!") && !notRules[w] && unicode.IsLetter([]rune(w)[0])
 }
 
 // startsLower reports whether s opens with a lower-case letter: a

@@ -35,3 +35,41 @@ func TestProjectFact_StatedRules(t *testing.T) {
 		}
 	}
 }
+
+// Round five's shapes of a project rule: a bare prohibition ("no
+// malloc."), a rule about "this firmware", a limit with its unit, a
+// recipient restricted ("only, not …"), commit subjects "like the
+// others", a format in a language, and a data-cleaning decision in a
+// later clause; and answers that make no rule. Written here, not taken
+// from the labelled set.
+func TestProjectFact_RoundFiveRules(t *testing.T) {
+	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	distil := func(said string) []string {
+		s := chat(at, "claude-code", "rules5", "", "owner: "+said, "assistant: Noted.")
+		s.Project = "/home/kim/src/tidegauge"
+		var got []string
+		for _, f := range Distil(s) {
+			if f.Kind != KindSummary {
+				got = append(got, f.Text)
+			}
+		}
+		return got
+	}
+	for _, tc := range []struct{ said, want string }{
+		{"no exceptions.", "No exceptions."},
+		{"no threads in this daemon. everything runs on the event loop", "No threads in this daemon."},
+		{"the logger runs off a coin cell. peak current has to stay under 15 mA", "has to stay under 15 mA"},
+		{"the nightly email goes to the ops list only, not the whole team", "goes to the ops list only, not the whole team"},
+		{"changelog entries in English, like the others", "entries in English, like the others"},
+		{"the negative rows are sensor resets, drop them.", "sensor resets, drop them"},
+	} {
+		if got := distil(tc.said); !strings.Contains(strings.Join(got, "\n"), tc.want) {
+			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
+		}
+	}
+	for _, said := range []string{"no thanks.", "no, the other one.", "no idea.", "no worries"} {
+		if got := distil(said); len(got) > 0 {
+			t.Errorf("%q: kept %q, want nothing", said, got)
+		}
+	}
+}

@@ -49,7 +49,9 @@ func (d *distiller) resolvePronoun(i int, text, prev string) (resolved, context 
 	if len(named) == 1 {
 		return named[0] + verb + rest, ""
 	}
-	if prev == "" && i > 0 {
+	// "How's Eirik?" — "Sharks now. He turned 8…": a sentence of a few
+	// words that names no one leaves the question's name to the pronoun.
+	if (prev == "" || len(strings.Fields(prev)) <= 3 && len(named) == 0) && i > 0 {
 		q := d.s.Turns[i-1]
 		if q.Speaker != t.Speaker && strings.HasSuffix(strings.TrimSpace(q.Content), "?") {
 			if m := relationRe.FindStringSubmatch(q.Content); m != nil {

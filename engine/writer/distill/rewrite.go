@@ -126,7 +126,7 @@ var sideOpeningRe = lazyRegexp(`^(?i:left|right) (?i:hip|knee|ankle|foot|leg|arm
 var pronounOpeners = map[string]bool{"he": true, "she": true, "they": true, "it": true, "it's": true,
 	"this": true, "that": true, "that's": true, "these": true, "those": true, "there": true, "there's": true,
 	"here": true, "his": true, "her": true, "their": true, "its": true, "she's": true, "he's": true,
-	"they're": true, "they've": true, "then": true, "both": true}
+	"they're": true, "they've": true, "then": true, "both": true, "mine": true, "ours": true, "yours": true, "theirs": true, "hers": true}
 
 // unsafeOpeners open a sentence with no subject of its own, unless the
 // sentence says "I" later ("The hospital gave me every late shift").

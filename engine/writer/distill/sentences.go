@@ -72,7 +72,43 @@ func stripMarkers(line string) (string, bool) {
 var abbreviations = map[string]bool{
 	"e.g": true, "i.e": true, "etc": true, "vs": true, "dr": true, "mr": true, "mrs": true, "ms": true,
 	"st": true, "no": true, "approx": true, "cf": true, "fig": true, "jr": true, "sr": true, "prof": true,
+	"kl": true, // Norwegian and Danish "kl. 19.00", o'clock
 }
+
+// ordinalMonths are the months Norwegian, Danish and Swedish write, in
+// lower case, after an ordinal number and its period ("16. mars"), and
+// the other words they write after one.
+var ordinalMonths = map[string]bool{"januar": true, "februar": true, "mars": true, "april": true, "mai": true,
+	"juni": true, "juli": true, "august": true, "september": true, "oktober": true, "november": true,
+	"desember": true, "december": true, "januari": true, "februari": true, "maj": true, "augusti": true,
+	"marts": true,
+	// and the ordinal days and school years: "1. juledag", "3. trinn"
+	"juledag": true, "påskedag": true, "pinsedag": true, "nyttårsdag": true, "trinn": true, "klasse": true}
+
+// ordinalDate reports whether the period ending before (a number, as in
+// "16.") and the text after it (" mars…") are an ordinal date.
+func ordinalDate(before string, after []rune) bool {
+	num := strings.TrimSuffix(before, ".")
+	if i := strings.LastIndexAny(num, " (\"'"); i >= 0 {
+		num = num[i+1:]
+	}
+	if num == "" || len(num) > 2 || strings.Trim(num, "0123456789") != "" {
+		return false
+	}
+	next := strings.Fields(string(after))
+	if len(next) == 0 {
+		return false
+	}
+	w := strings.Trim(next[0], ",.!?;:)")
+	if lw := strings.ToLower(w); lw != w {
+		return germanMonths[w] // German capitalises its months, the Nordic languages do not
+	}
+	return ordinalMonths[w]
+}
+
+// germanMonths are German's months, capitalised.
+var germanMonths = map[string]bool{"Januar": true, "Februar": true, "März": true, "April": true, "Mai": true,
+	"Juni": true, "Juli": true, "August": true, "September": true, "Oktober": true, "November": true, "Dezember": true}
 
 // splitLine splits one line at sentence ends: . ! ? … followed by a space,
 // the CJK stops 。！？, and emoji (chat writes 😂 where prose writes a
@@ -126,6 +162,9 @@ func splitLine(line string) []sentence {
 			}
 			if r == '.' && (endsWithAbbreviation(cur.String()) && !(numberSign(cur.String()) && !digitAt(rs, i+2)) || inPath(cur.String())) {
 				continue // "Dr. Okafor", "No. 5"; but "Oh no. That's…" ends a sentence
+			}
+			if r == '.' && ordinalDate(cur.String(), rs[i+1:]) {
+				continue // "16. mars", "lørdag 13. juni": a Nordic or German date, not an end
 			}
 			flush(false)
 			continue

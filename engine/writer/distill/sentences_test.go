@@ -69,3 +69,20 @@ func TestTokens_JoinBack(t *testing.T) {
 		t.Errorf("tokens(go.mod) = %q", got)
 	}
 }
+
+// A Nordic or German date's ordinal period ends no sentence; "kl." is an
+// abbreviation. Written for the rule, not taken from the labelled set.
+func TestSplit_OrdinalDates(t *testing.T) {
+	for in, want := range map[string]int{
+		"Timen er 16. mars på sykehuset. Endelig!":       2,
+		"Konsert lørdag 13. juni 2026 kl. 19.00 i kirka": 1,
+		"Wir treffen uns am 3. Oktober.":                 1,
+		"I ran 5. Then I stopped.":                       2,
+		"Chapter 12. Mars is red.":                       2,
+	} {
+		got := split(in).sentences
+		if len(got) != want {
+			t.Errorf("%q: %d sentences %v, want %d", in, len(got), got, want)
+		}
+	}
+}
