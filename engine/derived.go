@@ -5,10 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,7 +101,7 @@ func (e *Engine) writeDerived(s *snapshot) (result.CoreReport, error) {
 	defer e.mu.Unlock()
 	files, rep := e.derivedFilesCached(s)
 	// Only the derived files: every .md under timeline/ is a derived day.
-	if err := e.inc.d.disk.Sync(e.ws.Root(), e.ws.RuntimeDir(), []string{"core.md", "recent_events.jsonl", "relations.json"},
+	if err := e.inc.disk.Sync(e.ws.Root(), e.ws.RuntimeDir(), []string{"core.md", "recent_events.jsonl", "relations.json"},
 		"timeline", files); err != nil {
 		return rep, err
 	}
@@ -199,7 +197,7 @@ func (e *Engine) Core(ctx context.Context) (result.CoreReport, error) {
 	if _, err := e.migrateCore(ctx); err != nil {
 		return result.CoreReport{}, err
 	}
-	s, err := e.snapshot(ctx)
+	s, err := e.read(ctx, true) // trust-only when cold: see loadFiles
 	if err != nil {
 		return result.CoreReport{}, err
 	}
@@ -236,8 +234,6 @@ func (e *Engine) migrateCore(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-var atxHeading = regexp.MustCompile(`^#{1,6} \S`)
-
 // migrateInvalidCore archives a hand-written core.md that is not a valid
 // topic as one source record under sources/migration/_v2/core.md (its
 // bytes kept exactly) and creates topics/core.md with one cited block per
@@ -265,38 +261,13 @@ func (e *Engine) migrateInvalidCore(ctx context.Context, data []byte) (result.Up
 	label := topic.NewFootnoteLabel("migration:" + ref)
 	def := topic.FormatDefinition(topic.Definition{Label: label, Date: when.Format(time.DateOnly),
 		Sources: []topic.Citation{{SourceID: ref, Path: relFrom(coreTopicPath, "sources/migration/_v2/core.md"), Anchor: anchor}}})
-	var parts []string
 	taken := map[string]bool{}
 	for _, p := range s.topicPaths {
 		for _, b := range s.topics[p].file.Blocks() {
 			taken[b.BlockID] = true
 		}
 	}
-	for i, para := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n\n") {
-		para = strings.TrimSpace(para)
-		switch {
-		case para == "":
-		case atxHeading.MatchString(para) && !strings.Contains(para, "\n"):
-			parts = append(parts, para)
-		default:
-			// A paragraph that already had a free id keeps it.
-			id := ""
-			if old := topic.TrailingBlockID(para); old != "" && !taken[old] {
-				id = old
-			}
-			text := topic.BlockSafe(para)
-			if text == "" {
-				continue
-			}
-			if id == "" {
-				id = topic.UniqueBlockID(fmt.Sprintf("migration:%s:%d", ref, i), func(id string) bool { return taken[id] })
-			}
-			taken[id] = true
-			parts = append(parts, fmt.Sprintf("%s[^%s] ^%s", text, label, id))
-		}
-	}
-	parts = append(parts, def)
-	content := strings.Join(parts, "\n\n") + "\n"
+	content := strings.Join(append(topic.CitedBlocks(string(data), label, "migration:"+ref, taken), def), "\n\n") + "\n"
 	return e.installLocked(ctx, Change{Kind: "migration", Actor: "owner", Archives: archives,
 		Edits: []result.Edit{{Op: "create", Path: coreTopicPath, Content: &content}}})
 }

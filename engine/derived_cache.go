@@ -19,9 +19,10 @@ import (
 type incState struct {
 	mu  sync.Mutex // guards idx
 	idx depIndex
-	// d is guarded by Engine.mu, which every derived-view render holds.
-	d   *derivedCache
-	man manifest.Encoder // the manifest's lines, encoded again only for the files that changed
+	// d and disk are guarded by Engine.mu, which every derived-view render holds.
+	d    *derivedCache
+	disk mirror.Mirror    // the derived files on disk, as last written or checked
+	man  manifest.Encoder // the manifest's lines, encoded again only for the files that changed
 }
 
 // derivedCache is the derived views of the last snapshot rendered, kept so
@@ -39,8 +40,6 @@ type derivedCache struct {
 	coreRep  result.CoreReport
 	coreKey  [2]int // coreGen and budget core was rendered for
 	coreDone bool
-
-	disk mirror.Mirror // the derived files on disk, as last written or checked
 }
 
 type derivedTopic struct {
@@ -135,8 +134,13 @@ func (dc *derivedCache) bumpCore(p string) {
 }
 
 // derivedFilesCached is derivedFiles through the cache: the same bytes,
-// rendered from the fragments of unchanged files.
+// rendered from the fragments of unchanged files. A trust-only snapshot
+// (a cold core's) is rendered whole, the lighter render, and leaves no
+// fragments: a one-shot process keeps none (issue 26).
 func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, result.CoreReport) {
+	if s.trustOnly {
+		return e.derivedFiles(s)
+	}
 	dc := e.updateDerivedCache(s)
 	budget := e.Config().Memory.Core.Budget
 	if key := [2]int{dc.coreGen, budget}; !dc.coreDone || dc.coreKey != key {

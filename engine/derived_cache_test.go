@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -246,7 +248,15 @@ func (w *incWorld) check(e *Engine, step int) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	want, _ := e.derivedFiles(fresh)
+	want, wantRep := e.derivedFiles(fresh)
+	// A cold core's trust-only read renders the same bytes and report.
+	lean, err := loadSnapshotDoubting(e.ws.Root(), promoted, nil, nil, true)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if leanFiles, leanRep := e.derivedFiles(lean); !maps.EqualFunc(leanFiles, want, bytes.Equal) || !reflect.DeepEqual(leanRep, wantRep) {
+		w.t.Fatalf("step %d: a trust-only read renders other views", step)
+	}
 	got := map[string][]byte{}
 	root := e.ws.Root()
 	for _, p := range []string{"core.md", "recent_events.jsonl", "relations.json"} {

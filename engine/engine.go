@@ -254,7 +254,12 @@ func (e *Engine) gate(op trust.Op) error {
 // Loads are serialised: callers arriving together (the TUI loads every
 // pane at once) wait for one read and then reuse it, instead of each
 // reading the whole workspace.
-func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
+func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) { return e.read(ctx, false) }
+
+// read is snapshot; with trustOnly, an engine holding no snapshot and
+// sharing none (a one-shot core) reads a trust-only one (loadFiles),
+// which is never cached or shared.
+func (e *Engine) read(ctx context.Context, trustOnly bool) (*snapshot, error) {
 	e.finishOwed(ctx)
 	e.loadMu.Lock()
 	defer e.loadMu.Unlock()
@@ -278,7 +283,10 @@ func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) {
 	if shared := newestShared(e.ws.Root()); shared != nil {
 		prev = shared
 	}
-	s, err := loadSnapshotDoubting(e.ws.Root(), promoted, prev, e.doubted.has)
+	if trustOnly && prev == nil && !e.opts.LongLived {
+		return loadSnapshotDoubting(e.ws.Root(), promoted, nil, e.doubted.has, true)
+	}
+	s, err := loadSnapshotDoubting(e.ws.Root(), promoted, prev, e.doubted.has, false)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,6 +94,7 @@ type snapshot struct {
 	sources    *overlay.Map[*sourceEntry] // by source-id; a v2 frame wins over a legacy record
 	promoted   map[string]bool
 	strays     []errcode.Violation // files that are not where the layout allows
+	trustOnly  bool                // archives hold only their cited entries (loadFiles): for Core alone
 
 	archiveStrays []errcode.Violation // the strays found under sources/, for reuse
 
@@ -109,12 +111,17 @@ type snapshot struct {
 // modification time and inode match prev's copy are reused without reading
 // or parsing them again, so a long-lived engine (the TUI, the daemon) pays
 // for what changed, not for the whole workspace.
+// A trustOnly read (prev nil) keeps of each archive only the entries its
+// topics cite, copied, without the bytes or the parse, and builds no
+// source map: what block trust resolves, a fifth of the heap at 1M (issue
+// 26). No reader of sources or validation may be given one.
 // afterTopicsListed, set by tests only, runs between listing topics/ and
 // reading the files listed.
 var afterTopicsListed func()
 
-func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay) (*snapshot, error) {
-	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string]), recall: new(sync.Map)}
+func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay, trustOnly bool) (*snapshot, error) {
+	s := &snapshot{topics: map[string]*topicFile{}, archives: map[string]*archiveFile{}, promoted: promoted, fp: new(atomic.Pointer[string]), recall: new(sync.Map),
+		trustOnly: trustOnly}
 	topics, strays, err := listMarkdown(root, "topics")
 	if err != nil {
 		return nil, err
@@ -141,6 +148,12 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 		s.setTopic(f.path, data)
 		s.topics[f.path].sig = f.sig
 		s.topics[f.path].racy = f.sig.racy(time.Now())
+	}
+	cited := map[string]map[string]bool{} // what a trust-only read keeps
+	for _, tf := range s.topics {
+		if trustOnly {
+			deps.AddAnchors(cited, tf.path, tf.definitions())
+		}
 	}
 	sources, strays, err := listMarkdown(root, "sources")
 	if err != nil {
@@ -180,13 +193,16 @@ func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.O
 			s.archiveStrays = append(s.archiveStrays, v)
 			continue
 		}
+		if trustOnly {
+			s.archives[f.path].keepOnly(promoted, cited[f.path])
+		}
 		s.archives[f.path].sig = f.sig
 		s.archives[f.path].racy = f.sig.racy(time.Now())
 	}
 	// Only some archives changed (a writer batch appended to one of them):
 	// update prev's source index for those, as an install's plan does,
 	// instead of rebuilding 100k entries for every read after a write.
-	if prev != nil && sameSet(prev.promoted, promoted) && keepsArchives(prev, s) && s.indexChanged(prev, fresh) {
+	if trustOnly || prev != nil && sameSet(prev.promoted, promoted) && keepsArchives(prev, s) && s.indexChanged(prev, fresh) {
 		return s, nil
 	}
 	for p := range reused {
@@ -379,6 +395,21 @@ func (s *snapshot) indexArchive(a *archiveFile) {
 			s.sources.Set(e.ref, e)
 		}
 	}
+}
+
+// keepOnly makes a's entries and keeps those at the anchors in keep, in
+// file order, their strings copied; a's bytes and parse are let go.
+func (a *archiveFile) keepOnly(promoted, keep map[string]bool) {
+	(&snapshot{promoted: promoted, sources: overlay.New[*sourceEntry](0)}).indexArchive(a)
+	var kept []*sourceEntry
+	for _, e := range a.sources {
+		if keep[e.anchor] {
+			k := *e
+			k.ref, k.anchor, k.pos = strings.Clone(e.ref), strings.Clone(e.anchor), len(kept)
+			kept = append(kept, &k)
+		}
+	}
+	a.sources, a.data, a.frames, a.records = kept, nil, nil, nil
 }
 
 // view is the record as result.SourceView, built from its frame or record.

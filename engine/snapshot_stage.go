@@ -73,15 +73,16 @@ func applyStages(ov stage.Overlay, sub string, listed []listedFile) []listedFile
 // committed installs leave them, walking again when an install landed
 // during the walk (loadFiles does one walk).
 func loadSnapshot(root string, promoted map[string]bool, prev *snapshot) (*snapshot, error) {
-	return loadSnapshotDoubting(root, promoted, prev, nil)
+	return loadSnapshotDoubting(root, promoted, prev, nil, false)
 }
 
-// loadSnapshotDoubting is loadSnapshot that skips the doubted journals.
-func loadSnapshotDoubting(root string, promoted map[string]bool, prev *snapshot, doubted func(string) bool) (*snapshot, error) {
+// loadSnapshotDoubting is loadSnapshot that skips the doubted journals,
+// trust-only if asked (loadFiles).
+func loadSnapshotDoubting(root string, promoted map[string]bool, prev *snapshot, doubted func(string) bool, trustOnly bool) (*snapshot, error) {
 	ov := readStageOverlay(root, doubted)
 	var vanished error
 	for range maxStageRetries {
-		s, err := loadFiles(root, promoted, prev, ov)
+		s, err := loadFiles(root, promoted, prev, ov, trustOnly)
 		after := readStageOverlay(root, doubted)
 		// A file the walk listed and could not read was removed by an
 		// install, whatever the stages say when looked at again: walk again.

@@ -29,6 +29,22 @@ type BlockCites struct {
 	Refs    []string // the source-id each citation names
 }
 
+// AddAnchors adds to cited, by archive path, the anchors that the
+// citations of a topic file's footnote definitions defs name, the paths
+// resolved against the file's path: every record a block's trust can
+// depend on (the core's trust-only read keeps only these).
+func AddAnchors(cited map[string]map[string]bool, path string, defs map[string]*topic.Definition) {
+	for _, d := range defs {
+		for _, c := range d.Sources {
+			p := topic.ResolvePath(path, c.Path)
+			if cited[p] == nil {
+				cited[p] = map[string]bool{}
+			}
+			cited[p][c.Anchor] = true
+		}
+	}
+}
+
 // OfTopic returns the dependencies of the topic file f at path, whose
 // footnote definitions are defs.
 func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Topic {

@@ -24,6 +24,20 @@ func TestOfTopic(t *testing.T) {
 	}
 }
 
+func TestAddAnchors(t *testing.T) {
+	f, _ := topic.Parse([]byte(file + "\nTwo.[^e-0000000002] ^0000000c\n\n" +
+		"[^e-0000000002]: Time: `2026-08-10`; Sources: [x/t/m2](../sources/x/_v2/t.md#source-00000002), [y/u/m1](../sources/y/_v2/u.md#source-00000003)\n"))
+	cited := map[string]map[string]bool{"sources/x/_v2/t.md": {"source-0000000f": true}}
+	AddAnchors(cited, "topics/a.md", f.Definitions())
+	want := map[string]map[string]bool{
+		"sources/x/_v2/t.md": {"source-0000000f": true, "source-fcdcde36": true, "source-00000002": true},
+		"sources/y/_v2/u.md": {"source-00000003": true},
+	}
+	if !reflect.DeepEqual(cited, want) {
+		t.Errorf("cited %v, want %v", cited, want)
+	}
+}
+
 func TestIndex_AddDrop(t *testing.T) {
 	var x Index
 	a := &Topic{Targets: []string{"sources/x/_v2/t.md"}, Refs: []string{"x/t/1"}, IDs: []string{"0000000a"}}
