@@ -100,10 +100,8 @@ type snapshot struct {
 
 	// fp caches the fingerprint of a snapshot read from disk (nil for the
 	// snapshots a transaction builds, whose new files are stat'ed).
-	fp *atomic.Pointer[string]
-	// recall memoises TrustedTopics' answer per topic path (*RecallFile)
-	// for a snapshot read from disk; nil for a transaction's.
-	recall *sync.Map
+	fp     *atomic.Pointer[string]
+	recall *sync.Map // TrustedTopics' *RecallFile per path, read from disk; nil for a transaction's
 }
 
 // loadFiles reads topics/ and sources/ of the workspace at root, through
@@ -111,10 +109,9 @@ type snapshot struct {
 // modification time and inode match prev's copy are reused without reading
 // or parsing them again, so a long-lived engine (the TUI, the daemon) pays
 // for what changed, not for the whole workspace.
-// A trustOnly read (prev nil) keeps of each archive only the entries its
-// topics cite, copied, without the bytes or the parse, and builds no
-// source map: what block trust resolves, a fifth of the heap at 1M (issue
-// 26). No reader of sources or validation may be given one.
+// A trustOnly read (prev nil) keeps of each archive only the entries its topics
+// cite, copied, without bytes, parse or source map: what block trust resolves,
+// a fifth of the heap at 1M (issue 26). Never for a reader of sources.
 // afterTopicsListed, set by tests only, runs between listing topics/ and
 // reading the files listed.
 var afterTopicsListed func()
