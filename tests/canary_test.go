@@ -125,8 +125,10 @@ func canaryModelAnswer(user string) string {
 	b.WriteString("# Herons\n")
 	for _, s := range srcs {
 		label := "e-" + hexOf("fn"+s.ref, 10)
-		fmt.Fprintf(&b, "\nRemembered %s.[^%s] ^%s\n\n[^%s]: Time: `%s`; Sources: [%s](../../%s#%s)\n",
-			strings.ReplaceAll(s.ref, "/", " "), label, hexOf("block"+s.ref, 8), label, s.date, s.ref, s.path, s.anchor)
+		// Each block says its own thing (a word of its own hash): two
+		// blocks that restate each other are one, as the writer merges.
+		fmt.Fprintf(&b, "\nRemembered %s, %s.[^%s] ^%s\n\n[^%s]: Time: `%s`; Sources: [%s](../../%s#%s)\n",
+			strings.ReplaceAll(s.ref, "/", " "), hexOf("word"+s.ref, 8), label, hexOf("block"+s.ref, 8), label, s.date, s.ref, s.path, s.anchor)
 	}
 	ans, _ := json.Marshal(map[string]any{"edits": []map[string]string{{"op": "create", "path": "topics/fake/" + hexOf(srcs[0].ref, 8) + ".md", "content": b.String()}}})
 	return string(ans)
