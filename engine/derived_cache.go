@@ -134,11 +134,9 @@ func (dc *derivedCache) bumpCore(p string) {
 }
 
 // derivedFilesCached is derivedFiles through the cache: the same bytes,
-// rendered from the fragments of unchanged files. A trust-only snapshot
-// (a cold core's) is rendered whole, the lighter render, and leaves no
-// fragments: a one-shot process keeps none (issue 26).
+// rendered from the fragments of unchanged files.
 func (e *Engine) derivedFilesCached(s *snapshot) (map[string][]byte, result.CoreReport) {
-	if s.trustOnly {
+	if s.trustOnly { // a cold core's read: rendered whole (lighter), leaving no fragments
 		return e.derivedFiles(s)
 	}
 	dc := e.updateDerivedCache(s)

@@ -256,9 +256,8 @@ func (e *Engine) gate(op trust.Op) error {
 // reading the whole workspace.
 func (e *Engine) snapshot(ctx context.Context) (*snapshot, error) { return e.read(ctx, false) }
 
-// read is snapshot; with trustOnly, an engine holding no snapshot and
-// sharing none (a one-shot core) reads a trust-only one (loadFiles),
-// which is never cached or shared.
+// read is snapshot, or with trustOnly on an engine holding and sharing none
+// (a one-shot core) a trust-only one (loadFiles), never cached or shared.
 func (e *Engine) read(ctx context.Context, trustOnly bool) (*snapshot, error) {
 	e.finishOwed(ctx)
 	e.loadMu.Lock()

@@ -86,6 +86,22 @@ func (tx *Tx) View(ctx context.Context) (*View, error) {
 	return &View{Revision: rev, s: s}, nil
 }
 
+// SourcesView is View for View.Source of refs alone: a cold one-shot
+// engine parses only the archives holding them (issue 26: reject at 1M).
+func (tx *Tx) SourcesView(ctx context.Context, refs []string) (*View, error) {
+	pick := func(pr *partialRead) (ps []string) {
+		for _, r := range refs {
+			ps = append(ps, pr.PathsForRef(r)...)
+		}
+		return ps
+	}
+	if s, _, ok := tx.e.partial(ctx, pick); ok {
+		rev, err := tx.e.revision()
+		return &View{Revision: rev, s: s}, err
+	}
+	return tx.View(ctx)
+}
+
 // Install installs a change inside the transaction (see Engine.Install).
 func (tx *Tx) Install(ctx context.Context, ch Change) (result.UpdateResult, error) {
 	if err := tx.e.gateKind(ch.Kind); err != nil {

@@ -109,9 +109,8 @@ type snapshot struct {
 // modification time and inode match prev's copy are reused without reading
 // or parsing them again, so a long-lived engine (the TUI, the daemon) pays
 // for what changed, not for the whole workspace.
-// A trustOnly read (prev nil) keeps of each archive only the entries its topics
-// cite, copied, without bytes, parse or source map: what block trust resolves,
-// a fifth of the heap at 1M (issue 26). Never for a reader of sources.
+// A trustOnly read (Core's, prev nil) keeps of each archive only the cited
+// entries, copied: no bytes, parse or source map, only block trust (issue 26).
 // afterTopicsListed, set by tests only, runs between listing topics/ and
 // reading the files listed.
 var afterTopicsListed func()
@@ -401,9 +400,8 @@ func (a *archiveFile) keepOnly(promoted, keep map[string]bool) {
 	var kept []*sourceEntry
 	for _, e := range a.sources {
 		if keep[e.anchor] {
-			k := *e
-			k.ref, k.anchor, k.pos = strings.Clone(e.ref), strings.Clone(e.anchor), len(kept)
-			kept = append(kept, &k)
+			kept = append(kept, &sourceEntry{file: a, ref: strings.Clone(e.ref), anchor: strings.Clone(e.anchor), pos: len(kept),
+				framePending: e.framePending, pnd: e.pnd})
 		}
 	}
 	a.sources, a.data, a.frames, a.records = kept, nil, nil, nil

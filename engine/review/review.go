@@ -37,7 +37,7 @@ func Reject(ctx context.Context, e *engine.Engine, refs []string, reason string)
 	// Under the write lock a concurrent promotion of the same source
 	// either happened before (it is trusted: refused) or waits.
 	err := e.Locked(ctx, !e.Options().Interactive, func(tx *engine.Tx) error {
-		v, err := tx.View(ctx)
+		v, err := tx.SourcesView(ctx, refs)
 		if err != nil {
 			return err
 		}
