@@ -29,14 +29,12 @@
 // Markdown is the source of truth. topics/ and sources/ are the memory; the
 // derived views (core.md, timeline/, recent_events.jsonl, relations.json)
 // and the search index under .scriptorium/index are caches rebuilt from
-// them, and a stale or broken cache is rebuilt, never trusted. state.db
-// holds the two things that are records, not caches: the install history
-// (with diffs and sleep-pass reports) and the promotion ledger with its
-// rejection log.
+// them, and a stale or broken cache is rebuilt, never trusted. state.db holds
+// the records, not caches: the install history (with diffs and sleep-pass
+// reports) and the promotion ledger with its rejection log.
 //
-// Every operation passes the trust gate (package trust) with the caller's
-// tier, and every failure is an *errcode.Error whose Code is one of the closed set
-// of SPEC §12. Writes serialise on the workspace write lock; the install
-// protocol (journal.go) guarantees that after a crash at any point the
-// workspace is exactly the old or exactly the new state.
+// Every operation passes the trust gate (package trust) with the caller's tier;
+// every failure is an *errcode.Error with a Code of SPEC §12's closed set.
+// Writes serialise on the write lock; the install protocol (journal.go) leaves
+// after a crash at any point exactly the old or exactly the new state.
 package engine

@@ -89,13 +89,12 @@ func (tx *Tx) View(ctx context.Context) (*View, error) {
 // SourcesView is View for View.Source of refs alone: a cold one-shot
 // engine parses only the archives holding them (issue 26: reject at 1M).
 func (tx *Tx) SourcesView(ctx context.Context, refs []string) (*View, error) {
-	pick := func(pr *partialRead) (ps []string) {
+	if s, _, ok := tx.e.partial(ctx, func(pr *partialRead) (ps []string) {
 		for _, r := range refs {
 			ps = append(ps, pr.PathsForRef(r)...)
 		}
 		return ps
-	}
-	if s, _, ok := tx.e.partial(ctx, pick); ok {
+	}); ok {
 		rev, err := tx.e.revision()
 		return &View{Revision: rev, s: s}, err
 	}

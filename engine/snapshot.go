@@ -104,15 +104,12 @@ type snapshot struct {
 	recall *sync.Map // TrustedTopics' *RecallFile per path, read from disk; nil for a transaction's
 }
 
-// loadFiles reads topics/ and sources/ of the workspace at root, through
-// the committed stages ov (workspace/stage). Files whose size,
-// modification time and inode match prev's copy are reused without reading
-// or parsing them again, so a long-lived engine (the TUI, the daemon) pays
-// for what changed, not for the whole workspace.
-// A trustOnly read (Core's, prev nil) keeps of each archive only the cited
-// entries, copied: no bytes, parse or source map, only block trust (issue 26).
-// afterTopicsListed, set by tests only, runs between listing topics/ and
-// reading the files listed.
+// loadFiles reads topics/ and sources/ at root, through the committed stages
+// ov (workspace/stage). Files whose size, mtime and inode match prev's copy
+// are reused unread, so a long-lived engine pays for what changed. A
+// trustOnly read (Core's, prev nil) keeps of each archive only the cited
+// entries, copied: no bytes, parse or source map (issue 26).
+// afterTopicsListed (tests only) runs between listing topics/ and reading.
 var afterTopicsListed func()
 
 func loadFiles(root string, promoted map[string]bool, prev *snapshot, ov stage.Overlay, trustOnly bool) (*snapshot, error) {
@@ -254,11 +251,9 @@ func sameSet(a, b map[string]bool) bool {
 	return true
 }
 
-// fileSig identifies one version of a file without reading it. The change
-// time is part of it because nothing but a change sets it: an edit that
-// keeps the size and resets the modification time (touch -r, an editor
-// that restores it) still moves ctime, and a file put back by git or a
-// copy has a new inode.
+// fileSig identifies one version of a file without reading it. ctime is in
+// it because only a change sets it: an edit keeping size and mtime (touch -r)
+// still moves ctime; a file put back by git or a copy has a new inode.
 type fileSig struct {
 	size, mtime, ctime int64
 	ino                uint64

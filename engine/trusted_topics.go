@@ -41,10 +41,8 @@ func (e *Engine) TrustedTopics(ctx context.Context, paths []string) (map[string]
 		if !ok || out[p] != nil {
 			continue
 		}
-		// A snapshot never changes once read (a change on disk, an install
-		// or a promotion is a new one), so neither does a block's trust in
-		// it: a long-lived engine resolved every citation of core.md and
-		// of each hit file again for every prompt (BENCHMARKS.md, recall26d).
+		// A read snapshot never changes (a change is a new one), nor does a
+		// block's trust in it: memoised, not resolved again per prompt.
 		if memo, ok := s.recall.Load(p); ok {
 			out[p] = memo.(*RecallFile)
 			continue
@@ -61,10 +59,9 @@ func (e *Engine) TrustedTopics(ctx context.Context, paths []string) (map[string]
 	return out, nil
 }
 
-// topicsFromIndex reads the topic files named when the index is a fresh
-// build of the files on disk (the search service's RecallFiles: the
-// index's documents of a file are then exactly its trusted blocks); ok is
-// false otherwise.
+// topicsFromIndex reads the topic files named when the index is a fresh build
+// of the files on disk (then its documents of a file are exactly its trusted
+// blocks: the search service's RecallFiles); ok is false otherwise.
 func (e *Engine) topicsFromIndex(ctx context.Context, paths []string) (map[string]*RecallFile, bool) {
 	sv := searcher()
 	if sv == nil {
