@@ -80,7 +80,7 @@ type DistillSet struct {
 // measurement at the end. engine/writer/distill's tests cannot import this
 // package and keep their own sealedSplits; a test checks the two agree.
 // Unseal a part by removing it from both.
-var SealedDistillSplits = []string{"heldout5"}
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

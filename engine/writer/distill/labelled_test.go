@@ -250,7 +250,9 @@ func speakerNames(s Session, f Fact) []string {
 // five) precision and size at the targets, coverage and chat a little past
 // the 0.851 and 8.8% it measures in round five (coverage misses the target
 // by a little, chat by far): a floor against falling back; heldout2's chat
-// floor is a little over the 7.2% it measures in round five.
+// floor is a little over the 7.2% it measures in round five; on heldout5
+// (written for round five, measured once at its end: 0.530 / 0.802 / 0.222
+// / 19.8%, BENCHMARKS.md "Round five's held-out part") just past those.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -259,13 +261,14 @@ var floorsBySplit = map[string]floors{
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout5": {coverage: 0.50, precision: 0.75, size: 0.40, chat: 0.22},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
-// tuning was over, heldout3 in round four, heldout4 at the end of round four (testdata/distill/README.md):
+// tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
