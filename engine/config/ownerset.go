@@ -72,11 +72,7 @@ func SetOwnerName(path, name string) error {
 	if !reflect.DeepEqual(want, after) {
 		return errcode.Errorf(errcode.InvalidArgument, "config %s: the edit would not mean what it should; nothing changed; %s", path, byHand)
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := writeAtomic(target, []byte(text), mode); err != nil {
+	if err := Replace(target, []byte(text)); err != nil {
 		return errcode.Wrap(errcode.IO, err, "write %s", path)
 	}
 	return nil
@@ -131,40 +127,4 @@ func tomlString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// writeAtomic replaces target with data through a temporary file in its
-// directory: a crash leaves the old file or the new.
-func writeAtomic(target string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), target); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }

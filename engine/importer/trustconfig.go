@@ -13,8 +13,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"scriptorium/engine/config"
 	"scriptorium/errcode"
-	"scriptorium/workspace"
 )
 
 // saveTrust stores the owner and paired senders of each provider of tables
@@ -55,11 +55,7 @@ func saveTrust(path string, tables map[string]TrustLists) error {
 		return errcode.Errorf(errcode.IO, "config %s: the edit would not mean what it should (%v); nothing changed; add by hand:\n%s",
 			path, err, trustTablesText(providers, tables))
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := writeFileMode(target, []byte(text), mode); err != nil {
+	if err := config.Replace(target, []byte(text)); err != nil {
 		return errcode.Wrap(errcode.IO, err, "write %s", path)
 	}
 	return nil
@@ -250,39 +246,4 @@ func (sc *tomlScanner) scan(line string) {
 			}
 		}
 	}
-}
-
-// writeFileMode replaces target with data through a temp file in its
-// directory: written, fsynced, given mode, renamed, the directory fsynced.
-func writeFileMode(target string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), target); err != nil {
-		return err
-	}
-	return workspace.SyncDir(dir)
 }
