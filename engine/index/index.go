@@ -78,8 +78,7 @@ type Doc struct {
 	Who string
 	// Context is scored at a low weight: for a source the turn before it
 	// in its conversation, so a reply is found by the question it answers;
-	// for a block the sources it cites and their context. Only trusted
-	// text belongs here.
+	// for a block the sources it cites. Only trusted text belongs here.
 	Context string
 	// SpeakerID, SpeakerDisplay and SpeakerLabel identify who said a source
 	// record; the speaker filter matches any of them. They are ignored for

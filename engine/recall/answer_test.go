@@ -144,14 +144,14 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 }
 
 // aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens:
-// issue 22 §4's 1.25× on dev; on heldout2, heldout3 and heldout4 a little
-// under what each measures since a block is indexed with the context of
-// the turns it cites and a turn's context looks past reactions (1.23×,
-// 1.16×, 1.14×; BENCHMARKS.md, "Answer in context: the question's words
-// in a block's context"), all three under the target; after the owner's
-// memory was put under the owner's name and round five's rules: 1.21×,
-// 1.14×, 1.18×, and heldout5 measured once at round five's end 1.20×.
-var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.20, "heldout3": 1.13, "heldout4": 1.16, "heldout5": 1.19}
+// issue 22 §4's 1.25× on dev; on the held-out parts a little under what
+// each measures after round five (the owner's name, round five's rules;
+// a block indexed with its cited turns' context was tried and reverted: it
+// lost a long-chat temporal question): heldout2 1.21×, heldout3 1.12×,
+// heldout4 1.17×, heldout5 (measured once at round five's end) 1.17×,
+// 1.20× with the reverted change (BENCHMARKS.md, "Round five's held-out
+// part"); all four under the target.
+var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.20, "heldout3": 1.11, "heldout4": 1.16, "heldout5": 1.16}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

@@ -3,7 +3,6 @@ package search
 import (
 	"strings"
 	"time"
-	"unicode"
 
 	"scriptorium/engine"
 	"scriptorium/engine/index"
@@ -135,12 +134,9 @@ func whoOf(v result.SourceView) string {
 }
 
 // blockSources returns the who and context of a block from the visible
-// sources it cites: their speakers, their text, and each one's context
-// (turnBefore). A distilled block keeps the fact, not the words of the
-// question it answers ("Where is the team lunch?" / "Wednesday the 25th at
-// noon, Pho Lien"), and those sit in the turn before. A block is rebuilt
-// when a source it cites or a turn in that source's context changes trust
-// (touched.go, contextReach).
+// sources it cites: their speakers and their text. (Not the turns those
+// answer: a block is rebuilt when a source it cites changes trust, not
+// when its neighbour does.)
 func blockSources(c engine.Corpus, refs []string) (who, context string) {
 	var names, texts []string
 	seen := map[string]bool{}
@@ -156,70 +152,17 @@ func blockSources(c engine.Corpus, refs []string) (who, context string) {
 			names = append(names, w)
 		}
 		texts = append(texts, v.Content)
-		if tb := turnBefore(r); tb != "" {
-			texts = append(texts, tb)
-		}
 	}
 	return strings.Join(names, "\n"), strings.Join(texts, "\n")
 }
 
-// contextReach is how many visible turns before a record its context
-// (turnBefore) can reach: the turn before and up to reactionSkip
-// reactions behind it. A change of trust reaches as far after it.
-const contextReach = 1 + reactionSkip
-
-// reactionSkip bounds the reactions a record's context looks past.
-const reactionSkip = 5
-
 // turnBefore is the context of a record: the visible turn before it,
-// which is usually what it answers. When that turn is a reaction ("🍜",
-// "+1", "ok!"), so is what it answers: the context then also holds the
-// nearest turn before it that says something. In a group chat the
-// announcement ("Pho wins 3–1. Wednesday the 25th at noon") comes after
-// a run of votes and emoji, well after the question that names it ("Team
-// lunch next week… Pho or the Portuguese place?").
+// which is usually what it answers.
 func turnBefore(r engine.Record) string {
-	b, ok := r.Before()
-	if !ok {
-		return ""
+	if b, ok := r.Before(); ok {
+		return b.View().Content
 	}
-	text := b.View().Content
-	for i := 0; i < reactionSkip && isReaction(b.View().Content); i++ {
-		if b, ok = b.Before(); !ok {
-			break
-		}
-		if c := b.View().Content; !isReaction(c) {
-			text += "\n" + c
-			break
-		}
-	}
-	return text
-}
-
-// isReaction reports whether a turn says fewer than three words: an
-// emoji, a vote, "ok", "Noted!". Chinese and Japanese put no spaces
-// between words, so there two characters count as about one word.
-func isReaction(text string) bool {
-	words, cjk := 0, 0
-	inWord := false
-	for _, r := range text {
-		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
-			cjk++
-			inWord = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if !inWord {
-				words++
-			}
-			inWord = true
-		default:
-			inWord = false
-		}
-		if words+(cjk+1)/2 >= 3 {
-			return false
-		}
-	}
-	return true
+	return ""
 }
 
 // holds reports whether c still has the document of a hit: a trusted

@@ -12,12 +12,11 @@ import (
 
 // An install or a resync re-indexes only what a change can have touched:
 // every record of a changed archive, the preferred record of every
-// source-id such an archive holds or whose promotion changed (and the
-// turns after it whose context can hold it: followers), every block of a
-// changed topic file, and the blocks elsewhere that cite a changed archive
-// or one of those source-ids (their trust or their context may have
-// changed). The rest of the index is left alone, so an install costs what
-// it changed, not the whole workspace.
+// source-id such an archive holds or whose promotion changed (and the next
+// turn, which holds it as its context), every block of a changed topic
+// file, and the blocks elsewhere that cite a changed archive or such a
+// source-id (their trust may have flipped). The rest of the index is left
+// alone, so an install costs what it changed, not the whole workspace.
 
 // IndexChanges returns the documents of before and after that the change
 // between them can have touched, as each holds them.
@@ -45,8 +44,6 @@ func IndexChanges(before, after engine.Corpus) (old, cur map[string]index.Doc) {
 			}
 		}
 	}
-	// Both sides build the same documents: the followers of either.
-	refs = followers(after, followers(before, refs, changedArch), changedArch)
 	build := func(c engine.Corpus) map[string]index.Doc {
 		docs := map[string]index.Doc{}
 		for p := range changedArch {
@@ -56,7 +53,10 @@ func IndexChanges(before, after engine.Corpus) (old, cur map[string]index.Doc) {
 		}
 		for ref := range refs {
 			if r, ok := c.Source(ref); ok && !changedArch[r.Path()] {
-				addSourceDoc(docs, r)
+				// A record of a changed archive, its neighbour included, is
+				// built above; finding the neighbour of each of a long
+				// chat's pending records was quadratic in the chat.
+				addWithNext(docs, r)
 			}
 		}
 		addCitingDocs(c, docs, changedTopic, changedArch, refs, nil)
@@ -98,13 +98,12 @@ func resync(c engine.Corpus, changed []string, refs map[string]bool, old []index
 			addSourceDoc(docs, r)
 		}
 	}
-	refs = followers(c, refs, changedArch)
 	if len(refs) > 0 {
 		for _, p := range c.ArchivePaths() {
 			for r := range c.Records(p) {
 				if refs[r.Ref()] {
 					candidates["source:"+r.Path()+"#"+r.Anchor()] = true
-					addSourceDoc(docs, r)
+					addWithNext(docs, r)
 				}
 			}
 		}
@@ -125,33 +124,14 @@ func resync(c engine.Corpus, changed []string, refs map[string]bool, old []index
 	return upserts, deletes
 }
 
-// followers returns refs with the source-ids of the contextReach visible
-// turns after each one's record in c, whose context (turnBefore) can hold
-// it: if it stopped being trusted, its text must leave their documents,
-// and the documents of the blocks citing them. The records of a changed
-// archive are left out (every record of it is re-indexed, and so is every
-// block citing it); walking on from each of a long chat's pending records
-// was quadratic in the chat. A turn whose window held a changed record is
-// reached from the last changed record before it, past which nothing
-// moved, so contextReach steps in one snapshot are enough.
-func followers(c engine.Corpus, refs, changedArch map[string]bool) map[string]bool {
-	out := maps.Clone(refs)
-	if out == nil {
-		out = map[string]bool{}
+// addWithNext adds a record's document and the next turn's, which holds
+// it as its context: if r stopped being trusted, its text must leave
+// there too.
+func addWithNext(docs map[string]index.Doc, r engine.Record) {
+	addSourceDoc(docs, r)
+	if next, ok := r.After(); ok {
+		addSourceDoc(docs, next)
 	}
-	for ref := range refs {
-		r, ok := c.Source(ref)
-		if !ok || changedArch[r.Path()] {
-			continue
-		}
-		for i := 0; i < contextReach; i++ {
-			if r, ok = r.After(); !ok {
-				break
-			}
-			out[r.Ref()] = true
-		}
-	}
-	return out
 }
 
 // addCitingDocs adds the documents of every block of a changed topic file
