@@ -158,7 +158,15 @@ func TestAnswerInContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports, writes and distils 1,360 turns")
 	}
-	const budget = 1000
+	// AIC_BUDGET measures another budget (AIC_BUDGET=2000); the floors
+	// are at 1,000 tokens.
+	const floorBudget = 1000
+	budget := floorBudget
+	if b := os.Getenv("AIC_BUDGET"); b != "" {
+		if _, err := fmt.Sscan(b, &budget); err != nil {
+			t.Fatalf("AIC_BUDGET=%q: %v", b, err)
+		}
+	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
 	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5"}
@@ -176,7 +184,7 @@ func TestAnswerInContext(t *testing.T) {
 			}
 			fmt.Fprintf(&table, "| %s | %s | %d | %.3f | %.3f | %.2f× |\n", split, kind, ours[kind][1], ours.share(kind), bm25.share(kind), ratio)
 		}
-		if got := ours.share("all"); aicFloor[split] > 0 && got < aicFloor[split]*bm25.share("all") {
+		if got := ours.share("all"); budget == floorBudget && aicFloor[split] > 0 && got < aicFloor[split]*bm25.share("all") {
 			t.Errorf("%s: answer in context %.3f, less than %.2f× BM25's %.3f", split, got, aicFloor[split], bm25.share("all"))
 		}
 	}
