@@ -167,6 +167,7 @@ func (p *Search) recallView() string {
 // first row shows.
 func recalledText(it RecalledItem) string {
 	t := strings.TrimPrefix(it.Text, "- ["+it.Path+"#"+it.Anchor+"]")
+	t = strings.TrimPrefix(t, "- ["+it.Ref+"]") // a source cited by its source-id
 	t = strings.TrimPrefix(strings.TrimSpace(t), it.Date)
 	return strings.TrimSpace(t)
 }

@@ -44,7 +44,10 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 			}
 		}
 		var out strings.Builder
-		missed, asked := 0, 0
+		// inTop counts the missed questions whose evidence (a turn, or a
+		// block citing it) ranks in search's first 100 at all: no packing
+		// of those hits answers more than these.
+		missed, asked, inTop := 0, 0, 0
 		causes := map[string]int{}
 		for _, c := range set.convs {
 			for _, q := range c.Questions {
@@ -91,6 +94,9 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 				// Why: the evidence was among the hits the recall asks
 				// for and did not fit, or it ranked below them, as a
 				// block or (nothing distilled from it) as a turn.
+				if best > 0 {
+					inTop++
+				}
 				why := "not distilled, turn ranks below the hits"
 				switch {
 				case best > 0 && best <= budget/25:
@@ -105,6 +111,6 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: %d of %d questions missed %v%s", split, missed, asked, causes, out.String())
+		t.Logf("%s: %d of %d questions missed %v; evidence in the first 100 hits for %d of them%s", split, missed, asked, causes, inTop, out.String())
 	}
 }

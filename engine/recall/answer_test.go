@@ -143,22 +143,30 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 	return ours, bm25
 }
 
-// aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens:
-// issue 22 §4's 1.25× on dev; on the held-out parts a little under what
-// each measures after round five (the owner's name, round five's rules;
-// a block indexed with its cited turns' context was tried and reverted: it
-// lost a long-chat temporal question): heldout2 1.21×, heldout3 1.12×,
-// heldout4 1.17×, heldout5 (measured once at round five's end) 1.17×,
-// 1.20× with the reverted change (BENCHMARKS.md, "Round five's held-out
-// part"); all four under the target.
-var aicFloor = map[string]float64{"dev": 1.25, "heldout2": 1.20, "heldout3": 1.11, "heldout4": 1.16, "heldout5": 1.16}
+// aicFloor is the least ours ÷ BM25 each split keeps at 1,000 tokens,
+// a little under what each measures since a source line cites its
+// source-id and says its speaker's name without the id (round six,
+// BENCHMARKS.md "Answer in context, round six"): dev 1.39×, heldout2
+// 1.23×, heldout3 1.15×, heldout4 1.20×, heldout5 1.18×. Issue 22 §4's
+// target is 1.25×: met on dev only; the held-out misses are mostly
+// evidence no lexical ranking reaches (another language, a paraphrase, a
+// turn not distilled), see there.
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports, writes and distils 1,360 turns")
 	}
-	const budget = 1000
+	// AIC_BUDGET measures another budget (AIC_BUDGET=2000); the floors
+	// are at 1,000 tokens.
+	const floorBudget = 1000
+	budget := floorBudget
+	if b := os.Getenv("AIC_BUDGET"); b != "" {
+		if _, err := fmt.Sscan(b, &budget); err != nil {
+			t.Fatalf("AIC_BUDGET=%q: %v", b, err)
+		}
+	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
 	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5"}
@@ -176,7 +184,7 @@ func TestAnswerInContext(t *testing.T) {
 			}
 			fmt.Fprintf(&table, "| %s | %s | %d | %.3f | %.3f | %.2f× |\n", split, kind, ours[kind][1], ours.share(kind), bm25.share(kind), ratio)
 		}
-		if got := ours.share("all"); aicFloor[split] > 0 && got < aicFloor[split]*bm25.share("all") {
+		if got := ours.share("all"); budget == floorBudget && aicFloor[split] > 0 && got < aicFloor[split]*bm25.share("all") {
 			t.Errorf("%s: answer in context %.3f, less than %.2f× BM25's %.3f", split, got, aicFloor[split], bm25.share("all"))
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"scriptorium/engine"
 	memfence "scriptorium/engine/fence"
@@ -303,16 +304,34 @@ func heading(kind string) string {
 	return hitsHeading
 }
 
-// line is an item as the agent reads it: its citation (the topic or
-// source file, which names the topic), its date, and its text on one line.
+// line is an item as the agent reads it: its citation (cite), its date,
+// and its text on one line.
 func line(it Item, text string) string {
 	var b strings.Builder
-	b.WriteString("- [" + it.Path + "#" + it.Anchor + "]")
+	b.WriteString("- [" + cite(it) + "]")
 	if it.Date != "" {
 		b.WriteString(" " + it.Date)
 	}
 	b.WriteString(" " + text)
 	return b.String()
+}
+
+// cite is what an item's line cites: a block by its topic file and
+// anchor (the file names the topic), a source by its source-id
+// (<provider>/<thread>/<message-id>, which names the conversation and which
+// `get` takes) rather than its archive path and anchor. The archive path
+// repeats the conversation with a "sources/", a "_v2/" and a hash, about
+// ten tokens a line: a sixth of a short source line, and the budget holds
+// fewer answers for it (BENCHMARKS.md, "Answer in context, round six"). A
+// source-id that is longer, or holds white space or brackets (the message
+// id is free text), keeps the path and anchor.
+func cite(it Item) string {
+	long := it.Path + "#" + it.Anchor
+	if it.Kind != "source" || it.Ref == "" || len(it.Ref) > len(long) ||
+		strings.ContainsFunc(it.Ref, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("[]()`<>", r) }) {
+		return long
+	}
+	return it.Ref
 }
 
 // fence puts the items under their sections, fenced once.
@@ -418,13 +437,19 @@ func Clean(text string) string {
 	}
 }
 
-// speaker is the name a source line is said by: a person's label, never a
-// role ("assistant", "user").
+// speaker is the name a source line is said by: a person's display name
+// (the label without its speaker id, which `get` gives), else the label,
+// never a role ("assistant", "user").
 func speaker(r result.SearchResult) string {
-	if r.SpeakerLabel == nil {
+	var l string
+	switch {
+	case r.SpeakerDisplay != nil && strings.TrimSpace(*r.SpeakerDisplay) != "":
+		l = strings.TrimSpace(*r.SpeakerDisplay)
+	case r.SpeakerLabel != nil:
+		l = strings.TrimSpace(*r.SpeakerLabel)
+	default:
 		return ""
 	}
-	l := strings.TrimSpace(*r.SpeakerLabel)
 	if rolePrefix.MatchString(l + ":") {
 		return ""
 	}

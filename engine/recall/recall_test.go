@@ -213,7 +213,9 @@ func TestRecall_Budget(t *testing.T) {
 			t.Fatalf("budget %d: %d tokens", budget, res.Tokens)
 		}
 		for i, it := range res.Items {
-			if !strings.HasPrefix(it.Text, "- ["+it.Path+"#"+it.Anchor+"] ") || strings.Contains(it.Text, "\n") {
+			cited := strings.HasPrefix(it.Text, "- ["+it.Path+"#"+it.Anchor+"] ") ||
+				it.Kind == "source" && strings.HasPrefix(it.Text, "- ["+it.Ref+"] ") // its source-id
+			if !cited || strings.Contains(it.Text, "\n") {
 				t.Errorf("budget %d: item %q is not one cited line", budget, it.Text)
 			}
 			if it.Kind == "core" && (i >= len(full.Items) || full.Items[i] != it) {
