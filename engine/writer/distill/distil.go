@@ -55,8 +55,10 @@ type distiller struct {
 	evidence map[string]*evidenceIndex
 	// questions caches asked: the question each turn answers.
 	questions map[int]askedTurn
-	// lang caches turnLanguage.
-	lang map[int]*language
+	// lang caches turnLanguage, unread unreadTurn, speakerSet speakerWords.
+	lang       map[int]*language
+	unread     map[int]bool
+	speakerSet map[string]bool
 }
 
 func newDistiller(s Session) *distiller {

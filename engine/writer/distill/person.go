@@ -43,6 +43,9 @@ type weighed struct {
 func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	t := d.s.Turns[i]
 	raw := strings.TrimSpace(sn.text)
+	if d.unreadSentence(i, raw) {
+		return d.weighUnread(i, sn, raw) // a language no list covers: its shape (unread.go)
+	}
 	if stated, ok := rhetorical(raw); ok {
 		// "Did you know I quit sugar in January?" states that I did.
 		raw, sn.question = stated, false
