@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/es"
 	"github.com/blevesearch/bleve/v2/analysis/lang/eu"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ga"
 	"github.com/blevesearch/bleve/v2/analysis/lang/gl"
 	"github.com/blevesearch/bleve/v2/analysis/lang/hr"
@@ -23,6 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/id"
 	"github.com/blevesearch/bleve/v2/analysis/lang/it"
 	"github.com/blevesearch/bleve/v2/analysis/lang/nl"
+	"github.com/blevesearch/bleve/v2/analysis/lang/no"
 	"github.com/blevesearch/bleve/v2/analysis/lang/pt"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ro"
 	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
@@ -37,12 +39,12 @@ import (
 // the session writes, a month or a weekday with its day. Small talk is
 // what has none of these, or is short, laughs, or is a run of emoji.
 
-// stopLists are the function words of languages bleve ships lists for,
-// Latin-script ones but French and Norwegian (language.go reads those):
-// a turn with two of one language's and more of them than English ones
-// is in that language. The lists only say a turn is not English; what is
-// kept is decided by shape below.
-var stopLists = [][]byte{es.SpanishStopWords, pt.PortugueseStopWords, it.ItalianStopWords, de.GermanStopWords,
+// stopLists are the function words of the Latin-script languages bleve
+// ships lists for: a turn with two of one language's, more of them than
+// English ones and than French or Norwegian ones (the first two lists:
+// language.go reads those) is in that language. The lists only say a turn
+// is not English; what is kept is decided by shape below.
+var stopLists = [][]byte{fr.FrenchStopWords, no.NorwegianStopWords, es.SpanishStopWords, pt.PortugueseStopWords, it.ItalianStopWords, de.GermanStopWords,
 	nl.DutchStopWords, sv.SwedishStopWords, da.DanishStopWords, fi.FinnishStopWords, ca.CatalanStopWords,
 	gl.GalicianStopWords, id.IndonesianStopWords, tr.TurkishStopWords, ro.RomanianStopWords,
 	cs.CzechStopWords, hu.HungarianStopWords, hr.CroatianStopWords, ga.IrishStopWords, eu.BasqueStopWords}
@@ -89,9 +91,13 @@ func stopWords(list []byte) []string {
 	return out
 }
 
-// stopCounts counts lower-case words' English function words and those
-// of the other language that has most of them.
-func stopCounts(words []string) (foreign, english int) {
+// readLists are how many of stopLists language.go reads.
+const readLists = 2
+
+// stopCounts counts lower-case words' English function words, those of
+// the unread language that has most of them, and those of the read one
+// that has most.
+func stopCounts(words []string) (foreign, english, read int) {
 	stopOnce.Do(loadStops)
 	var per [32]int
 	for _, w := range words {
@@ -103,12 +109,12 @@ func stopCounts(words []string) (foreign, english int) {
 			per[bits.TrailingZeros32(b)]++
 		}
 	}
-	return slices.Max(per[:]), english
+	return slices.Max(per[readLists:]), english, slices.Max(per[:readLists])
 }
 
 // unreadTurn reports whether turn i is written in a language the
-// distiller does not read: not French, Norwegian or Chinese, and more
-// function words of another language than English ones.
+// distiller does not read: not Chinese, and more function words of
+// another language than English, French or Norwegian ones.
 func (d *distiller) unreadTurn(i int) bool {
 	if v, ok := d.unread[i]; ok {
 		return v
@@ -118,8 +124,10 @@ func (d *distiller) unreadTurn(i int) bool {
 	}
 	c := d.s.Turns[i].Content
 	// "im vegetarian now" is "i'm…": German "im" would say otherwise.
-	foreign, english := stopCounts(lowerWords(" " + strings.ToLower(apostrophes(strings.ReplaceAll(c, "’", "'"))) + " "))
-	v := foreign >= 2 && foreign > english && d.turnLanguage(i) == nil && !hasHan(c)
+	foreign, english, read := stopCounts(lowerWords(" " + strings.ToLower(apostrophes(strings.ReplaceAll(c, "’", "'"))) + " "))
+	// Spanish shares "de", "la", "que" with French: the lists, not
+	// language.go's shorter ones, decide between them.
+	v := foreign >= 2 && foreign > english && foreign > read && !hasHan(c)
 	d.unread[i] = v
 	return v
 }
@@ -132,8 +140,8 @@ func (d *distiller) unreadSentence(i int, text string) bool {
 		return false
 	}
 	words := lowerWords(" " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " ")
-	_, english := stopCounts(words)
-	return detectLanguage(words) == nil && english*4 < len(words)
+	_, english, _ := stopCounts(words)
+	return english*4 < len(words)
 }
 
 // laughRe is laughter as chat types it in any language: "jajaja",
