@@ -128,8 +128,8 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
-	if forwardedRe.MatchString(t.Content) {
-		return nil // a forwarded message is someone else's words
+	if relayed(t) {
+		return nil // a forward, a media placeholder or a bot's line (relayed.go)
 	}
 	seg := split(t.Content)
 	if seg.codeRunes > 2*seg.textRunes && seg.codeRunes > 200 {

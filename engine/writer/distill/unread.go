@@ -127,7 +127,7 @@ func (d *distiller) unreadTurn(i int) bool {
 	foreign, english, read := stopCounts(lowerWords(" " + strings.ToLower(apostrophes(strings.ReplaceAll(c, "’", "'"))) + " "))
 	// Spanish shares "de", "la", "que" with French: the lists, not
 	// language.go's shorter ones, decide between them.
-	v := foreign >= 2 && foreign > english && foreign > read && !hasHan(c)
+	v := foreign >= 2 && foreign > english && !hasHan(c) && (foreign > read || foreign == read && d.turnLanguage(i) == nil)
 	d.unread[i] = v
 	return v
 }
