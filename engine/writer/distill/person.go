@@ -103,6 +103,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true
 		return w
 	}
+	if d.smallTalk(i, text, f) {
+		w.chat = true // a reply's small talk (smalltalk.go)
+		return w
+	}
 	w.f = f
 	score := 0
 	ownerToAssistant := t.Speaker == "" && t.Owner

