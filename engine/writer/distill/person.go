@@ -87,6 +87,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		// tonight, we agreed? No phones at dinner": what was settled.
 		f.decision = true
 	}
+	if ruleLabelRe.MatchString(text) && strings.Contains(text, ":") {
+		f.decision = true // "One rule for this harvest: nobody adds SO2…": the rule in the same sentence
+	}
 	if len(ms) > 0 && newDateRe.MatchString(f.lower) {
 		f.decision = true // "New undocking date 22 March then": a plan changed
 	}
@@ -103,7 +106,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		w.chat = true
 		return w
 	}
-	if d.smallTalk(i, text, f) {
+	if d.smallTalk(i, raw, f) {
 		w.chat = true // a reply's small talk (smalltalk.go)
 		return w
 	}
@@ -253,7 +256,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 
 // decisionLabelRe opens a sentence labelled a decision: "Decision recap:
 // …", "Final decision: …".
-var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap)?|decided)\s*:`)
+var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap| on [^:]{1,60})?|decided)\s*:`)
 
 // ruleLabelRe announces a rule or an agreement that the next sentence
 // states: "New rule for the kids from tonight, we agreed, right?".

@@ -19,9 +19,9 @@ var praiseRe = lazyRegexp(`\bthe (?:\w+est|most \w+|best|nicest) (?:person|man|w
 var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu}\w+) `)
 
 // smallTalk reports whether a sentence of turn i, scored as a fact, is a
-// reply's small talk: a hypothetical, praise by superlative, a conclusion
+// reply's small talk (raw is the sentence as written): a hypothetical, praise by superlative, a conclusion
 // from another's news, a "too" that echoes it, or a bare "my favourite".
-func (d *distiller) smallTalk(i int, text string, f features) bool {
+func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	switch {
 	case hypotheticalRe.MatchString(f.lower) && !f.strong,
 		praiseRe.MatchString(f.lower),
@@ -32,8 +32,8 @@ func (d *distiller) smallTalk(i int, text string, f features) bool {
 	if !ok {
 		return false
 	}
-	if inferenceRe.MatchString(strings.TrimSpace(text)) {
-		return true
+	if inferenceRe.MatchString(strings.TrimSpace(raw)) && len(strings.Fields(d.before(i, raw))) <= 4 {
+		return true // after a reaction at most: "So we will move" after one's own news is news
 	}
 	trimmed := strings.TrimRight(strings.TrimSpace(f.lower), ".!")
 	if !f.strong && (strings.HasSuffix(trimmed, " too") || strings.HasSuffix(trimmed, " as well")) {
@@ -58,4 +58,13 @@ func (d *distiller) otherBefore(i int) (string, bool) {
 		return "", false
 	}
 	return prev.Content, true
+}
+
+// before is what turn i says before its sentence raw.
+func (d *distiller) before(i int, raw string) string {
+	c := d.s.Turns[i].Content
+	if j := strings.Index(c, raw); j >= 0 {
+		return c[:j]
+	}
+	return ""
 }
