@@ -14,6 +14,9 @@ var hypotheticalRe = lazyRegexp(`\b(?:i|we|you|they|he|she)(?:'d| would) (?:be|g
 // know", "the kindest man we've met".
 var praiseRe = lazyRegexp(`\bthe (?:\w+est|most \w+|best|nicest) (?:person|man|woman|guy|human|people|friend|soul)s? (?:i|we) (?:know|knew|have met|'ve met|ever met|'ve ever met)\b`)
 
+// bareFavouriteRe is "my favourite" with nothing it is said of.
+var bareFavouriteRe = lazyRegexp(`^ (?:my|our|the) (?:absolute |all-time )?favou?rite[ .!]*$`)
+
 // inferenceRe opens a conclusion drawn from what someone else just said:
 // "So we stay at least until June", "So Mendoza is home now".
 var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu}\w+) `)
@@ -25,7 +28,7 @@ func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	switch {
 	case hypotheticalRe.MatchString(f.lower) && !f.strong,
 		praiseRe.MatchString(f.lower),
-		f.preference && f.words < 3: // "My favourite.", said of the heat
+		bareFavouriteRe.MatchString(f.lower): // "My favourite.", said of the heat
 		return true
 	}
 	prev, ok := d.otherBefore(i)
