@@ -108,18 +108,20 @@ func TestDistil_DropsRoundSixChat(t *testing.T) {
 }
 
 // A rule or a decision labelled in its own sentence: "One rule for this
-// season: …", "Decision on the Riesling: …".
+// season: …", "Decision on the Riesling: …"; and a job one starts "as a
+// registrar".
 func TestDistil_LabelledRuleInItsSentence(t *testing.T) {
 	s := chat(saturday, "slack", "rule6", "Jo",
 		"Jo: One rule for this season, for everyone including the temps: nobody moves the red crates without asking Priya first.",
 		"Sam: Decision on the Riesling from the upper slope: we bottle it on its own this year, screw cap.",
+		"Jo: has to be this spring. Amira starts as a registrar at St Thomas' in June and can't travel after that",
 	)
 	var texts []string
 	for _, f := range Distil(s) {
 		texts = append(texts, f.Text)
 	}
 	joined := strings.Join(texts, "\n")
-	for _, want := range []string{"red crates", "Riesling"} {
+	for _, want := range []string{"red crates", "Riesling", "registrar"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no fact with %q in:\n%s", want, joined)
 		}
