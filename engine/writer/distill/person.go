@@ -87,8 +87,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		// tonight, we agreed? No phones at dinner": what was settled.
 		f.decision = true
 	}
-	if ruleLabelRe.MatchString(text) && strings.Contains(text, ":") {
-		f.decision = true // "One rule for this harvest: nobody adds SO2…": the rule in the same sentence
+	if ruleLabelRe.MatchString(text) && strings.Contains(text, ":") || decisionLabelRe.MatchString(raw) {
+		f.decision = true // "One rule for this harvest: nobody adds SO2…", "Decision on X: …": in the same sentence
 	}
 	if len(ms) > 0 && newDateRe.MatchString(f.lower) {
 		f.decision = true // "New undocking date 22 March then": a plan changed
