@@ -253,8 +253,8 @@ func speakerNames(s Session, f Fact) []string {
 // floor is a little over the 7.2% it measures in round five; on heldout5
 // (written for round five, measured once at its end: 0.530 / 0.802 / 0.222
 // / 19.8%, BENCHMARKS.md "Round five's held-out part"; tuned on in round
-// six) precision and size at the targets, coverage and chat just past the
-// 0.850 and 5.4% it measures in round six.
+// six) precision, size and coverage at the targets, chat just past the
+// 0.860 and 5.3% it measures in round six.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -263,7 +263,7 @@ var floorsBySplit = map[string]floors{
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout5": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.06},
+	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.06},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
