@@ -46,14 +46,19 @@ func TestDistil_UnreadLanguageByShape(t *testing.T) {
 }
 
 // Spanish shares "de", "la", "que" with French: bleve's lists, not the
-// French reader's, decide; French stays French.
+// French reader's, decide; French stays French, Norwegian stays
+// Norwegian, and Swedish, which no reader covers, is read by shape.
 func TestUnreadTurn_SpanishIsNotFrench(t *testing.T) {
 	d := newDistiller(chat(saturday, "whatsapp", "lang6", "",
 		"Eva: Tengo la entrega del edificio de Colegiales en marzo, así que imaginate",
 		"Luc: Je pars à Québec le 3 juin, on a loué un camion pour le déménagement",
 		"Sam: also dont laugh but im vegetarian now",
+		"Mor: Jeg har bestemt meg for å slutte å kjøre bil, pappa kjører meg til legen på mandag",
+		"Eva: Hej! Vi flyttar till Göteborg i augusti, jag har fått jobb på Volvo",
+		"Mor: Operasjonen er flyttet til 20. april, de ringte fra sykehuset i dag og sa at det er kø",
+		"Mor: Vi har det fint her, bare litt kaldt om morgenen, men sola kommer snart",
 	))
-	for i, want := range []bool{true, false, false} {
+	for i, want := range []bool{true, false, false, false, true, false, false} {
 		if got := d.unreadTurn(i); got != want {
 			t.Errorf("turn %d: unread %v, want %v", i+1, got, want)
 		}

@@ -126,8 +126,14 @@ func (d *distiller) unreadTurn(i int) bool {
 	// "im vegetarian now" is "i'm…": German "im" would say otherwise.
 	foreign, english, read := stopCounts(lowerWords(" " + strings.ToLower(apostrophes(strings.ReplaceAll(c, "’", "'"))) + " "))
 	// Spanish shares "de", "la", "que" with French: the lists, not
-	// language.go's shorter ones, decide between them.
-	v := foreign >= 2 && foreign > english && !hasHan(c) && (foreign > read || foreign == read && d.turnLanguage(i) == nil)
+	// language.go's shorter ones, decide between them; a turn language.go
+	// reads stays read unless another list has more of its words.
+	v := foreign >= 2 && foreign > english && !hasHan(c)
+	if l := d.turnLanguage(i); l != nil {
+		v = v && foreign > read
+	} else {
+		v = v && foreign >= read
+	}
 	d.unread[i] = v
 	return v
 }
