@@ -81,7 +81,8 @@ func TestDistil_DropsRelayedLines(t *testing.T) {
 
 // A reply's small talk in English: a hypothetical, praise by superlative,
 // a conclusion from the other's news, a "too" echoing it, a bare
-// "my favourite", a promise to take the tram; the news itself is kept,
+// "my favourite" and a love of the heat after the weather, a promise to
+// take the tram; the news itself is kept,
 // and so is a conclusion from one's own news.
 func TestDistil_DropsRoundSixChat(t *testing.T) {
 	s := chat(saturday, "signal", "chat6", "Jo",
@@ -89,7 +90,7 @@ func TestDistil_DropsRoundSixChat(t *testing.T) {
 		"Jo: That's brilliant! So you finally leave the call centre",
 		"Sam: We'd be millionaires by Friday and broke by Sunday",
 		"Jo: Ravi is the kindest person I know",
-		"Sam: 35 degrees today. My favourite.",
+		"Sam: 35 degrees today. My favourite. I love queueing for the bus in the sun",
 		"Jo: I'll take the tram. It's only a bit of rain",
 		"Sam: Italians and their coffee, you know",
 		"Jo: My landlord has opinions about coffee too",
@@ -105,7 +106,7 @@ func TestDistil_DropsRoundSixChat(t *testing.T) {
 			t.Errorf("no fact with %q in:\n%s", want, joined)
 		}
 	}
-	for _, chat := range []string{"call centre", "millionaires", "kindest", "favourite", "tram", "landlord"} {
+	for _, chat := range []string{"call centre", "millionaires", "kindest", "favourite", "queueing", "tram", "landlord"} {
 		if strings.Contains(joined, chat) {
 			t.Errorf("small talk %q kept in:\n%s", chat, joined)
 		}

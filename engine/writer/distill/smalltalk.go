@@ -22,14 +22,19 @@ var bareFavouriteRe = lazyRegexp(`^ (?:my|our|the) (?:absolute |all-time )?favou
 var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu}\w+) `)
 
 // smallTalk reports whether a sentence of turn i, scored as a fact, is a
-// reply's small talk (raw is the sentence as written): a hypothetical, praise by superlative, a conclusion
-// from another's news, a "too" that echoes it, or a bare "my favourite".
+// reply's small talk (raw is the sentence as written): a hypothetical,
+// praise by superlative, a bare "my favourite", a preference after the
+// weather in the same turn, a conclusion from another's news, or a "too"
+// that echoes it.
 func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	switch {
 	case hypotheticalRe.MatchString(f.lower) && !f.strong,
 		praiseRe.MatchString(f.lower),
 		bareFavouriteRe.MatchString(f.lower): // "My favourite.", said of the heat
 		return true
+	}
+	if f.preference && weatherRe.MatchString(strings.ToLower(d.before(i, raw))) {
+		return true // "41 degrees today. I love sweating inside a tank": the weather, ironically
 	}
 	prev, ok := d.otherBefore(i)
 	if !ok {
