@@ -27,10 +27,11 @@ var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu
 // weather in the same turn, a conclusion from another's news, or a "too"
 // that echoes it.
 func (d *distiller) smallTalk(i int, raw string, f features) bool {
+	// The literals first: every sentence that scores passes here.
 	switch {
-	case hypotheticalRe.MatchString(f.lower) && !f.strong,
-		praiseRe.MatchString(f.lower),
-		bareFavouriteRe.MatchString(f.lower): // "My favourite.", said of the heat
+	case mayHold(f.lower, []string{"'d ", "would "}) && hypotheticalRe.MatchString(f.lower) && !f.strong,
+		mayHold(f.lower, []string{" know", " met"}) && praiseRe.MatchString(f.lower),
+		f.words <= 4 && bareFavouriteRe.MatchString(f.lower): // "My favourite.", said of the heat
 		return true
 	}
 	if f.preference && weatherRe.MatchString(strings.ToLower(d.before(i, raw))) {
