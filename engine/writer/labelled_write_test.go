@@ -33,13 +33,15 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout4 (measured once at round four's end, tuned on in round five)
 // precision and size at the targets, coverage and chat just past the
 // 0.851 and 9.0% it measures in round five; on heldout5 (measured once at
-// round five's end: 0.530 / 0.802 / 0.222 / 19.8%) just past those.
+// round five's end: 0.530 / 0.802 / 0.222 / 19.8%; tuned on in round six)
+// precision and size at the targets, coverage at the target and chat just
+// past the 0.860 and 3.8% it measures in round six.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout5": {coverage: 0.50, precision: 0.75, size: 0.40, chat: 0.22},
+	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

@@ -55,8 +55,10 @@ type distiller struct {
 	evidence map[string]*evidenceIndex
 	// questions caches asked: the question each turn answers.
 	questions map[int]askedTurn
-	// lang caches turnLanguage.
-	lang map[int]*language
+	// lang caches turnLanguage, unread unreadTurn, speakerSet speakerWords.
+	lang       map[int]*language
+	unread     map[int]bool
+	speakerSet map[string]bool
 }
 
 func newDistiller(s Session) *distiller {
@@ -126,8 +128,8 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
-	if forwardedRe.MatchString(t.Content) {
-		return nil // a forwarded message is someone else's words
+	if relayed(t) {
+		return nil // a forward, a media placeholder or a bot's line (relayed.go)
 	}
 	seg := split(t.Content)
 	if seg.codeRunes > 2*seg.textRunes && seg.codeRunes > 200 {

@@ -224,7 +224,7 @@ var opinionHints = []string{"best", "worst", "nicest", "greatest", "worth", "ver
 
 // promiseRe is a conversational promise: "I'll tell the restaurant", "I'll
 // send you the plan", "I'll ask Zoe".
-var promiseRe = lazyRegexp(`^ (?:(?:ok|okay|sure|noted|yes|good|great|fine|right|cool|alright),? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give)\b`)
+var promiseRe = lazyRegexp(`^ (?:(?:ok|okay|sure|noted|yes|good|great|fine|right|cool|alright),? )?(?:i'll|i will|will|we'll) (?:\w+ )?(?:tell|send|ask|check|bring|call|ring|text|message|dig|look|let|do|get|try|sort|show|forward|share|find|book you|pass|give|take)\b`)
 
 // relayRe is a promise to pass words on ("I'll tell Sander…", "I will
 // text you the address"): about the conversation, never a life.

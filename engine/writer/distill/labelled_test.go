@@ -252,7 +252,9 @@ func speakerNames(s Session, f Fact) []string {
 // by a little, chat by far): a floor against falling back; heldout2's chat
 // floor is a little over the 7.2% it measures in round five; on heldout5
 // (written for round five, measured once at its end: 0.530 / 0.802 / 0.222
-// / 19.8%, BENCHMARKS.md "Round five's held-out part") just past those.
+// / 19.8%, BENCHMARKS.md "Round five's held-out part"; tuned on in round
+// six) precision, size and coverage at the targets, chat just past the
+// 0.860 and 3.8% it measures in round six.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -261,7 +263,7 @@ var floorsBySplit = map[string]floors{
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout5": {coverage: 0.50, precision: 0.75, size: 0.40, chat: 0.22},
+	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -155,7 +155,7 @@ var vaguePreferenceRe = lazyRegexp(`\b(?:love|loves|hate|hates|like|likes|enjoy|
 
 // jobRe is someone's occupation: "I'm a radiographer", "he's a town
 // planner", "works as a …er".
-var jobRe = lazyRegexp(`\b(?:i'm|i am|he's|she's|he is|she is|they're|is|works as|worked as|training as|training to be|job as) (?:a|an) (?:[a-z]+ )?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eon)|nurse|midwife|chef|cook|vet|doctor|lawyer|teacher|student)\b`)
+var jobRe = lazyRegexp(`\b(?:i'm|i am|he's|she's|he is|she is|they're|is|works as|worked as|starts as|started as|starting as|start as|training as|training to be|job as) (?:a|an) (?:[a-z]+ )?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eon)|nurse|midwife|registrar|vicar|barista|pilot|clerk|chef|cook|vet|doctor|lawyer|teacher|student)\b`)
 
 // preferenceHints are literals one of which every preferenceRe match
 // holds (lower case): most sentences skip the expression.

@@ -43,6 +43,9 @@ type weighed struct {
 func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	t := d.s.Turns[i]
 	raw := strings.TrimSpace(sn.text)
+	if d.unreadSentence(i, raw) {
+		return d.weighUnread(i, sn, raw) // a language no list covers: its shape (unread.go)
+	}
 	if stated, ok := rhetorical(raw); ok {
 		// "Did you know I quit sugar in January?" states that I did.
 		raw, sn.question = stated, false
@@ -84,6 +87,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		// tonight, we agreed? No phones at dinner": what was settled.
 		f.decision = true
 	}
+	if ruleLabelRe.MatchString(text) && strings.Contains(text, ":") || decisionLabelRe.MatchString(raw) {
+		f.decision = true // "One rule for this harvest: nobody adds SO2…", "Decision on X: …": in the same sentence
+	}
 	if len(ms) > 0 && newDateRe.MatchString(f.lower) {
 		f.decision = true // "New undocking date 22 March then": a plan changed
 	}
@@ -98,6 +104,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	tentative := sn.question && f.first && (f.plan || f.decision) && len(ms) > 0
 	if isChat(sentence{text: text, question: sn.question && !tentative}, f) {
 		w.chat = true
+		return w
+	}
+	if d.smallTalk(i, raw, f) {
+		w.chat = true // a reply's small talk (smalltalk.go)
 		return w
 	}
 	w.f = f
@@ -246,7 +256,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 
 // decisionLabelRe opens a sentence labelled a decision: "Decision recap:
 // …", "Final decision: …".
-var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap)?|decided)\s*:`)
+var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap| on [^:]{1,60})?|decided)\s*:`)
 
 // ruleLabelRe announces a rule or an agreement that the next sentence
 // states: "New rule for the kids from tonight, we agreed, right?".

@@ -1,0 +1,33 @@
+package distill
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Lines no person wrote for this chat: a forward (someone else's words,
+// often a hoax or a chain message), a placeholder for media, and a bot's
+// announcements ("📋 Polly: reminder…", "CorkBot: Dana pinned a message").
+
+// bracketOpenerRe opens a turn with a bracketed label, as chat exports
+// mark a forward or a media placeholder in any language ("[Reenviado
+// muchas veces]", "[4 imágenes]", "[foto] …"); "[text](url)" is a link.
+var bracketOpenerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\[[^\]\n]{1,40}\](?:[^(]|$)`)
+
+// relayed reports whether turn t is a forward, a placeholder or a bot's.
+func relayed(t Turn) bool {
+	c := t.Content
+	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) {
+		return true
+	}
+	name := strings.TrimSpace(t.Speaker)
+	if name == "" {
+		return false
+	}
+	if strings.HasSuffix(strings.ToLower(name), "bot") {
+		return true // "CorkBot", "Havnebot"
+	}
+	// A bot signs its lines with its own name: "📋 Polly: reminder — …".
+	body := strings.TrimLeftFunc(c, func(r rune) bool { return unicode.IsSpace(r) || isEmoji(r) || r == 0x200E })
+	return strings.HasPrefix(body, name+":")
+}

@@ -1,0 +1,242 @@
+package distill
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis/lang/ca"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cs"
+	"github.com/blevesearch/bleve/v2/analysis/lang/da"
+	"github.com/blevesearch/bleve/v2/analysis/lang/de"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/lang/es"
+	"github.com/blevesearch/bleve/v2/analysis/lang/eu"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ga"
+	"github.com/blevesearch/bleve/v2/analysis/lang/gl"
+	"github.com/blevesearch/bleve/v2/analysis/lang/hr"
+	"github.com/blevesearch/bleve/v2/analysis/lang/hu"
+	"github.com/blevesearch/bleve/v2/analysis/lang/id"
+	"github.com/blevesearch/bleve/v2/analysis/lang/it"
+	"github.com/blevesearch/bleve/v2/analysis/lang/nl"
+	"github.com/blevesearch/bleve/v2/analysis/lang/no"
+	"github.com/blevesearch/bleve/v2/analysis/lang/pt"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ro"
+	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
+	"github.com/blevesearch/bleve/v2/analysis/lang/tr"
+)
+
+// Languages no word list covers (Spanish, Portuguese, Italian…): reading
+// each with a file of its own words does not carry to the next one, so a
+// turn that reads as neither English nor a language of language.go is
+// read by shape. Its sentence is kept, quoted and attributed, only when
+// it carries what a fact carries whatever the language: a number, a name
+// the session writes, a month or a weekday with its day. Small talk is
+// what has none of these, or is short, laughs, or is a run of emoji.
+
+// stopLists are the function words of the Latin-script languages bleve
+// ships lists for: a turn with two of one language's, more of them than
+// English ones and than French or Norwegian ones (the first two lists:
+// language.go reads those) is in that language. The lists only say a turn
+// is not English; what is kept is decided by shape below.
+var stopLists = [][]byte{fr.FrenchStopWords, no.NorwegianStopWords, es.SpanishStopWords, pt.PortugueseStopWords, it.ItalianStopWords, de.GermanStopWords,
+	nl.DutchStopWords, sv.SwedishStopWords, da.DanishStopWords, fi.FinnishStopWords, ca.CatalanStopWords,
+	gl.GalicianStopWords, id.IndonesianStopWords, tr.TurkishStopWords, ro.RomanianStopWords,
+	cs.CzechStopWords, hu.HungarianStopWords, hr.CroatianStopWords, ga.IrishStopWords, eu.BasqueStopWords}
+
+var (
+	stopOnce sync.Once
+	// foreignStop maps a function word to the languages (bits of
+	// stopLists) it belongs to; englishStop are English's.
+	foreignStop map[string]uint32
+	englishStop map[string]bool
+)
+
+// loadStops parses bleve's lists: a word a line, "|" or "#" opens a
+// comment. A word English also uses ("a", "no", "me") is English's only.
+func loadStops() {
+	englishStop = map[string]bool{}
+	for w := range englishWords {
+		englishStop[w] = true
+	}
+	for _, w := range append(stopWords(en.EnglishStopWords), extraFunctionWords...) {
+		englishStop[w] = true
+	}
+	englishStop["now"] = true
+	foreignStop = map[string]uint32{}
+	for k, list := range stopLists {
+		for _, w := range stopWords(list) {
+			if !englishStop[w] {
+				foreignStop[w] |= 1 << k
+			}
+		}
+	}
+}
+
+func stopWords(list []byte) []string {
+	var out []string
+	for line := range strings.SplitSeq(string(list), "\n") {
+		if i := strings.IndexAny(line, "|#"); i >= 0 {
+			line = line[:i]
+		}
+		for _, w := range strings.Fields(line) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
+}
+
+// readLists are how many of stopLists language.go reads.
+const readLists = 2
+
+// stopCounts counts lower-case words' English function words, those of
+// the unread language that has most of them, and those of the read one
+// that has most.
+func stopCounts(words []string) (foreign, english, read int) {
+	stopOnce.Do(loadStops)
+	var per [32]int
+	for _, w := range words {
+		if englishStop[w] {
+			english++
+			continue
+		}
+		for b := foreignStop[w]; b != 0; b &= b - 1 {
+			per[bits.TrailingZeros32(b)]++
+		}
+	}
+	return slices.Max(per[readLists:]), english, slices.Max(per[:readLists])
+}
+
+// unreadTurn reports whether turn i is written in a language the
+// distiller does not read: not Chinese, and more function words of
+// another language than English, French or Norwegian ones.
+func (d *distiller) unreadTurn(i int) bool {
+	if v, ok := d.unread[i]; ok {
+		return v
+	}
+	if d.unread == nil {
+		d.unread = map[int]bool{}
+	}
+	c := d.s.Turns[i].Content
+	// "im vegetarian now" is "i'm…": German "im" would say otherwise.
+	foreign, english, read := stopCounts(lowerWords(" " + strings.ToLower(apostrophes(strings.ReplaceAll(c, "’", "'"))) + " "))
+	// Spanish shares "de", "la", "que" with French: the lists, not
+	// language.go's shorter ones, decide between them; a turn language.go
+	// reads stays read unless another list has more of its words.
+	v := foreign >= 2 && foreign > english && !hasHan(c)
+	if l := d.turnLanguage(i); l != nil {
+		v = v && foreign > read
+	} else {
+		v = v && foreign >= read
+	}
+	d.unread[i] = v
+	return v
+}
+
+// unreadSentence reports whether a sentence of turn i is read by shape:
+// the turn is unread and the sentence has few English function words
+// (an English sentence in it is read as English).
+func (d *distiller) unreadSentence(i int, text string) bool {
+	if !d.unreadTurn(i) {
+		return false
+	}
+	words := lowerWords(" " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " ")
+	_, english, _ := stopCounts(words)
+	return english*4 < len(words)
+}
+
+// laughRe is laughter as chat types it in any language: "jajaja",
+// "hahaha", "kkkk", "lol".
+var laughRe = lazyRegexp(`(?i)(?:ja|je|ha|ji|he|ks){2,}|k{3,}|\blol\b|\blmao\b`)
+
+// unreadMonths are the months and weekdays of the languages chats are
+// written in besides those read (a date in any of them is a fact's
+// shape); weekdays count only next to a day's number ("el martes 17").
+var unreadMonths = map[string]bool{
+	"enero": true, "febrero": true, "marzo": true, "abril": true, "mayo": true, "junio": true, "julio": true,
+	"agosto": true, "septiembre": true, "setiembre": true, "octubre": true, "noviembre": true, "diciembre": true,
+	"janeiro": true, "fevereiro": true, "março": true, "maio": true, "junho": true, "julho": true,
+	"setembro": true, "outubro": true, "novembro": true, "dezembro": true,
+	"gennaio": true, "febbraio": true, "aprile": true, "maggio": true, "giugno": true, "luglio": true,
+	"settembre": true, "ottobre": true, "dicembre": true}
+
+var unreadWeekdays = map[string]bool{"lunes": true, "martes": true, "miércoles": true, "jueves": true,
+	"viernes": true, "sábado": true, "domingo": true, "segunda": true, "terça": true, "quarta": true,
+	"quinta": true, "sexta": true, "lunedì": true, "martedì": true, "mercoledì": true, "giovedì": true,
+	"venerdì": true, "sabato": true, "domenica": true}
+
+// unreadKeep is the score an unread sentence needs: two of a number, a
+// name, or one date.
+const unreadKeep = 2
+
+// weighUnread scores a sentence of an unread turn by its shape.
+func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
+	w := weighed{text: raw, chat: true}
+	t := d.s.Turns[i]
+	f := analyse(raw, d.names)
+	f.foreign = true // quoted, never rewritten
+	w.f = f
+	if sn.question || f.words < 3 || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) {
+		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
+	}
+	score := 0
+	speakers := d.speakerWords()
+	fields := strings.Fields(raw)
+	numbers, names := 0, 0
+	for k, tok := range fields {
+		word := strings.Trim(tok, ",.!?;:()\"'¡¿")
+		lw := strings.ToLower(word)
+		r, _ := utf8.DecodeRuneInString(word)
+		switch {
+		case unicode.IsDigit(r):
+			numbers++
+		case unreadMonths[lw]:
+			score += 2
+		case unreadWeekdays[lw] && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
+			score += 2 // "el martes 17"; a bare weekday is the week's chat ("se mudan al jueves")
+		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !calendarWords[nameKey(word)]:
+			names++ // a speaker named is someone spoken to, not news about them
+		}
+	}
+	score += min(numbers, 2) + min(names, 2)
+	if score >= unreadKeep {
+		w.chat, w.score = false, keepScore
+	}
+	return w
+}
+
+// speakerWords are the words of the session's speakers' names.
+func (d *distiller) speakerWords() map[string]bool {
+	if d.speakerSet != nil {
+		return d.speakerSet
+	}
+	d.speakerSet = map[string]bool{}
+	for _, t := range d.s.Turns {
+		for _, w := range strings.Fields(t.Speaker) {
+			d.speakerSet[nameKey(strings.Trim(w, ".,"))] = true
+		}
+	}
+	return d.speakerSet
+}
+
+// emojiRun reports whether content holds two emoji or more apart: chain
+// greetings and blessings ("Buen día familia 🌞🌻…").
+func emojiRun(content string) bool {
+	n := 0
+	for _, r := range content {
+		if isEmoji(r) && r != 0xFE0F && r != 0x200D {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// hasDigit reports whether s holds a digit.
+func hasDigit(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsDigit)
+}
