@@ -1,0 +1,39 @@
+package recall
+
+import (
+	"testing"
+
+	"scriptorium/engine"
+	"scriptorium/workspace/topic"
+)
+
+// TestBlocksOf_KeptWithTheFile: the blocks taken out of one RecallFile are
+// taken once (a long-lived engine hands out the same one per snapshot);
+// another RecallFile of the same path (the next snapshot, where a block's
+// trust changed) is taken out anew, never answered from the first.
+func TestBlocksOf_KeptWithTheFile(t *testing.T) {
+	src := "# Facts\n\n" +
+		"The owner keeps bees.[^e-c000000001] ^0000000a\n\n" +
+		"The bees moved.[^e-c000000001] ^0000000b\n\n" +
+		"A repeat of the first id. ^0000000a\n\n" +
+		"[^e-c000000001]: Time: `2026-03-01`; Sources: [telegram/s1/1](../sources/telegram/_v2/s1.md#source-00000001)\n"
+	f, problems := topic.Parse([]byte(src))
+	if f == nil {
+		t.Fatalf("parse: %v", problems)
+	}
+	const p = "topics/bees.md"
+	rf := &engine.RecallFile{File: f, Trusted: map[string]bool{"0000000a": true, "0000000b": true}}
+	first := blocksOf(p, rf)
+	if again := blocksOf(p, rf); again != first {
+		t.Fatal("the same file's blocks were taken out again")
+	}
+	// The file's order, a repeated id shown at each place as the first
+	// block of that id (as a per-file pass showed it before the memo).
+	if got := first.order; len(got) != 3 || got[0].ID != "0000000a" || got[1].ID != "0000000b" || got[2].Text != got[0].Text {
+		t.Fatalf("order: %+v", got)
+	}
+	next := &engine.RecallFile{File: f, Trusted: map[string]bool{"0000000a": true}}
+	if got := blocksOf(p, next); got == first || len(got.order) != 2 || got.byID["0000000b"].ID != "" {
+		t.Fatalf("the next snapshot's file (0000000b no longer trusted): %+v", got.order)
+	}
+}
