@@ -86,10 +86,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// answers, with what the CLI would print. No socket, no reading of the
 	// CLI's file for its build: the CLI answers at once.
 	mem := workspace.MemoryDir(state)
-	if !client.OwnSocket(client.SocketPath(mem)) {
+	sock := client.SocketPath(mem)
+	if !client.OwnSocket(sock) {
 		return handOn(data)
 	}
-	res, ok := client.Recall(mem, client.BuildOf(cli), prompt.Request{Prompt: in.Prompt, Cwd: in.Cwd}, residentWait)
+	// The CLI's build is remembered beside the socket while the CLI's file
+	// stays the same one.
+	build := client.BuildOfCached(cli, filepath.Dir(sock))
+	res, ok := client.Recall(mem, build, prompt.Request{Prompt: in.Prompt, Cwd: in.Cwd}, residentWait)
 	if !ok {
 		return handOn(data)
 	}
