@@ -4,6 +4,7 @@ package client
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -54,7 +55,7 @@ func TestDial(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if flags, err := unix.FcntlInt(uintptr(c.fd), syscall.F_GETFD, 0); err != nil || flags&syscall.FD_CLOEXEC == 0 {
+	if flags, err := unix.FcntlInt(c.Fd(), syscall.F_GETFD, 0); err != nil || flags&syscall.FD_CLOEXEC == 0 {
 		t.Errorf("the socket is not close-on-exec: flags %#x, %v", flags, err)
 	}
 	if _, err := io.WriteString(c, "recall\n"); err != nil {
@@ -83,10 +84,10 @@ func TestDial_Deadline(t *testing.T) {
 	}
 	defer c.Close()
 	got, err := io.ReadAll(c)
-	if took := time.Since(start); err != errTimeout || string(got) != "a" || took > 3*time.Second {
+	if took := time.Since(start); !errors.Is(err, os.ErrDeadlineExceeded) || string(got) != "a" || took > 3*time.Second {
 		t.Fatalf("read %q, %v after %v; want the timeout", got, err, took)
 	}
-	if _, err := c.Read(make([]byte, 1)); err != errTimeout {
+	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Errorf("a read past the deadline: %v", err)
 	}
 }
