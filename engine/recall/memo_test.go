@@ -37,3 +37,19 @@ func TestBlocksOf_KeptWithTheFile(t *testing.T) {
 		t.Fatalf("the next snapshot's file (0000000b no longer trusted): %+v", got.order)
 	}
 }
+
+// TestCleanBlock: a remembered cleaning is Clean's, and the memory of
+// them stays bounded.
+func TestCleanBlock(t *testing.T) {
+	for i := 0; i < maxCleanMemo+10; i++ {
+		s := "- user: a [link](x.md) item " + string(rune('a'+i%26)) + "[^e-c000000001]\n- another " + string(rune(0x4e00+i))
+		for range 2 {
+			if got, want := cleanBlock(s), Clean(s); got != want {
+				t.Fatalf("%q: %q, Clean says %q", s, got, want)
+			}
+		}
+	}
+	if n := len(cleanMemo.m); n > maxCleanMemo {
+		t.Errorf("%d cleanings remembered, bound %d", n, maxCleanMemo)
+	}
+}

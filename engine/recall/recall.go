@@ -187,7 +187,7 @@ func (p *packer) addBlock(kind string, b Block) bool {
 	if p.blocks[b.ID] {
 		return true
 	}
-	text := Clean(b.Text)
+	text := cleanBlock(b.Text)
 	if text == "" {
 		return true // nothing to say is no reason to end a section
 	}
