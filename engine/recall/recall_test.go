@@ -332,3 +332,43 @@ func TestRecall_ColdAsResident(t *testing.T) {
 		}
 	}
 }
+
+// TestRecall_ResidentSearchesOnlyWhenAHitFits: a long-lived engine does
+// not search when the core and the project's memory leave no room for a
+// hit, and gives, at every budget, the bytes of an engine that always
+// searches; both kinds of budget occur here.
+func TestRecall_ResidentSearchesOnlyWhenAHitFits(t *testing.T) {
+	state := enginetest.Fixture(t, "valid")
+	always := enginetest.Open(t, state)
+	resident := enginetest.Open(t, state, func(o *engine.Options) { o.LongLived = true })
+	skipped, searched := 0, 0
+	// Every budget where the core runs out (the fixture's core.md is
+	// small), then a few that leave room for hits.
+	var budgets []int
+	for b := config.MinRecallBudget; b <= 260; b += 4 {
+		budgets = append(budgets, b)
+	}
+	budgets = append(budgets, 300, 1000, 4000)
+	for _, prompt := range []string{"Who reported the build green again?", "budget tracker copper-7 build tea"} {
+		for _, cwd := range []string{"", "/x/legacy"} {
+			for _, budget := range budgets {
+				req := recall.Request{Prompt: prompt, Budget: budget, Cwd: cwd}
+				want := recallOf(t, always, req)
+				before := recall.Searches()
+				got := recallOf(t, resident, req)
+				if recall.Searches() == before {
+					skipped++
+				} else {
+					searched++
+				}
+				if got.Text != want.Text || got.Tokens != want.Tokens || len(got.Items) != len(want.Items) {
+					t.Fatalf("prompt %q cwd %q budget %d:\nresident:\n%s\nalways searching:\n%s", prompt, cwd, budget, got.Text, want.Text)
+				}
+			}
+		}
+	}
+	t.Logf("%d resident recalls without a search, %d with one", skipped, searched)
+	if skipped == 0 || searched == 0 {
+		t.Errorf("%d resident recalls without a search, %d with one: want both", skipped, searched)
+	}
+}
