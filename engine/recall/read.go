@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sync/atomic"
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
@@ -41,9 +40,6 @@ type material struct {
 
 const coreTopic = "topics/core.md"
 
-// searches counts the searches recalls asked for (tests read it).
-var searches atomic.Int64
-
 // read searches for text, then reads the wanted topic files and the
 // topic files holding a hit (engine.TrustedTopics: only those, with which
 // of their blocks are trusted) and takes the blocks out of them.
@@ -54,7 +50,6 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 	}
 	var hits []result.SearchResult
 	if text != "" {
-		searches.Add(1)
 		var err error
 		hits, err = e.Search(ctx, result.SearchQuery{Text: text, Limit: limit})
 		// A prompt that is no query at all (only symbols, say) recalls

@@ -86,41 +86,22 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 	// a project file for (or its repository root), as the writer files it:
 	// every ancestor's file is read, the nearest that exists is kept.
 	topics := projectCandidates(req.Cwd)
-	query := Query(req.Prompt)
-	// The core and the project's memory come first and often fill the
-	// budget alone (core.md's own budget is twice the default recall's):
-	// then no hit can come in, and the search, most of a served recall,
-	// would be thrown away (BENCHMARKS.md, round five of the resident
-	// prompt path). A long-lived engine reads them from its snapshot
-	// first and searches only when a hit could fit; the answer is the one
-	// the whole path gives. A one-shot engine does not: its search's fresh
-	// walk of the workspace is what its read of the topic files reuses.
-	if query != "" && e.Options().LongLived {
-		m, err := read(ctx, e, "", 0, topics)
-		if err != nil {
-			return res, err
-		}
-		if p := standing(e, m, req.Cwd, budget); !p.roomForHits() {
-			return p.result(res), nil
-		}
-	}
-	m, err := read(ctx, e, query, hitLimit(budget), topics)
+	m, err := read(ctx, e, Query(req.Prompt), hitLimit(budget), topics)
 	if err != nil {
 		return res, err
 	}
-	p := standing(e, m, req.Cwd, budget)
-	p.addHits(m.Hits)
-	return p.result(res), nil
-}
-
-// standing packs the core and the project's memory (m's), each in the
-// owner's order and ending at its first block that does not fit.
-func standing(e *engine.Engine, m material, cwd string, budget int) *packer {
-	project := ProjectTopic(topic.ProjectRoot(cwd, func(slug string) bool {
+	project := ProjectTopic(topic.ProjectRoot(req.Cwd, func(slug string) bool {
 		_, ok := m.Topics["topics/projects/"+slug+".md"]
 		return ok
 	}))
-	p := &packer{budget: budget, cited: map[string]int{}, citesOf: map[string][]string{}, blocks: map[string]bool{}}
+	for _, p := range topics {
+		if p != project {
+			delete(m.Topics, p)
+		}
+	}
+	p := packer{budget: budget, cited: map[string]int{}, citesOf: map[string][]string{}, blocks: map[string]bool{}}
+	// The core and the project's memory are in the owner's order: each
+	// ends at its first block that does not fit.
 	coreBudget := e.Config().Memory.Core.Budget
 	for _, b := range m.Core {
 		n := len(p.items)
@@ -135,45 +116,27 @@ func standing(e *engine.Engine, m material, cwd string, budget int) *packer {
 			break
 		}
 	}
-	// m.Topics holds only the cwd's candidates that exist: the project's
-	// file, when it has one, is the nearest of them.
 	for _, b := range m.Topics[project] {
 		if !p.addBlock("project", b) {
 			break
 		}
 	}
-	return p
-}
-
-// roomForHits reports whether a hit could still come in: the first hit
-// costs its section's heading and a line of at least one token and its
-// newline (packer.add), and a hit never takes the place of a core or
-// project item (only of a recalled source).
-func (p *packer) roomForHits() bool {
-	total := p.total
-	if total == 0 {
-		total = fenceTokens()
-	}
-	return total+headingTokens(hitsHeading)+2 <= p.budget
-}
-
-// result is res with the packed items, fenced and counted exactly.
-func (p *packer) result(res Result) Result {
+	p.addHits(m.Hits)
 	if len(p.items) == 0 {
-		return res
+		return res, nil
 	}
 	// The estimate may have let the last items overshoot by a token or two.
 	text := fence(p.items)
 	tokens := countFenced(text)
-	for tokens > p.budget {
+	for tokens > budget {
 		if p.items = p.items[:len(p.items)-1]; len(p.items) == 0 {
-			return res
+			return res, nil
 		}
 		text = fence(p.items)
 		tokens = countFenced(text)
 	}
 	res.Items, res.Text, res.Tokens = p.items, text, tokens
-	return res
+	return res, nil
 }
 
 // lineTokens remembers the token counts of recalled lines: a resident
