@@ -56,8 +56,8 @@ func reportCPU(b *testing.B, c0 time.Duration) {
 // prompts in turn, as the local socket's op "recall" does. The first
 // recall, which loads the snapshot, is left out. SCRIPTORIUM_BENCH_STATE
 // as for BenchmarkColdRecall; SCRIPTORIUM_BENCH_BUDGET a recall budget
-// (at the default one the 100k workspace's core fills it, and a resident
-// recall does not search).
+// (0: the configured one; at the default 1,000 tokens the 100k
+// workspace's answer is its core alone, at 4,000 hits come in).
 func BenchmarkResidentRecall(b *testing.B) {
 	dir := os.Getenv("SCRIPTORIUM_BENCH_STATE")
 	if dir == "" {
