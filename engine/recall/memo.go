@@ -33,9 +33,9 @@ type memoKey struct {
 	path string
 }
 
-// maxBlockMemo bounds the memo; it starts over when full (a snapshot's
-// core.md and hit files are far fewer).
-const maxBlockMemo = 1024
+// maxBlockMemo bounds the memo (a snapshot's core.md and the hit files of
+// many prompts); the blocks' text keeps their file's bytes alive.
+const maxBlockMemo = 512
 
 // blocksOf is the trusted blocks of the file p read as rf, remembered
 // with rf. The caller must not change what it returns.
@@ -55,7 +55,16 @@ func blocksOf(p string, rf *engine.RecallFile) *fileBlocks {
 	}
 	blockMemo.Lock()
 	if len(blockMemo.m) >= maxBlockMemo {
-		clear(blockMemo.m)
+		// The files of replaced snapshots go first; the current one's
+		// core.md stays unless the memo is full of live files.
+		for k := range blockMemo.m {
+			if k.rf.Value() == nil {
+				delete(blockMemo.m, k)
+			}
+		}
+		if len(blockMemo.m) >= maxBlockMemo {
+			clear(blockMemo.m)
+		}
 	}
 	blockMemo.m[key] = fb
 	blockMemo.Unlock()

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"runtime"
 	"testing"
 
 	"scriptorium/engine"
@@ -52,4 +53,34 @@ func TestCleanBlock(t *testing.T) {
 	if n := len(cleanMemo.m); n > maxCleanMemo {
 		t.Errorf("%d cleanings remembered, bound %d", n, maxCleanMemo)
 	}
+}
+
+// TestBlocksOf_Bounded: the memo never holds more than its bound, and a
+// full memo lets go of the files no longer referenced first, keeping a
+// live one (the current snapshot's core.md).
+func TestBlocksOf_Bounded(t *testing.T) {
+	f, _ := topic.Parse([]byte("# Facts\n\nThe owner keeps bees. ^0000000a\n"))
+	gone := func() {
+		blocksOf("topics/gone.md", &engine.RecallFile{File: f, Trusted: map[string]bool{"0000000a": true}})
+	}
+	blockMemo.Lock()
+	clear(blockMemo.m)
+	blockMemo.Unlock()
+	live := &engine.RecallFile{File: f, Trusted: map[string]bool{"0000000a": true}}
+	first := blocksOf("topics/core.md", live)
+	for range maxBlockMemo - 1 {
+		gone()
+	}
+	runtime.GC() // the gone files' weak pointers now read nil
+	gone()       // the memo is full: the sweep
+	if blocksOf("topics/core.md", live) != first {
+		t.Error("a live file was let go while collected ones filled the memo")
+	}
+	for range 3 * maxBlockMemo {
+		gone()
+	}
+	if n := len(blockMemo.m); n > maxBlockMemo {
+		t.Errorf("%d files remembered, bound %d", n, maxBlockMemo)
+	}
+	runtime.KeepAlive(live)
 }
