@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -54,7 +55,9 @@ func reportCPU(b *testing.B, c0 time.Duration) {
 // long-lived engine (as serve, the daemon or the TUI open it) answers the
 // prompts in turn, as the local socket's op "recall" does. The first
 // recall, which loads the snapshot, is left out. SCRIPTORIUM_BENCH_STATE
-// as for BenchmarkColdRecall.
+// as for BenchmarkColdRecall; SCRIPTORIUM_BENCH_BUDGET a recall budget
+// (0: the configured one; at the default 1,000 tokens the 100k
+// workspace's answer is its core alone, at 4,000 hits come in).
 func BenchmarkResidentRecall(b *testing.B) {
 	dir := os.Getenv("SCRIPTORIUM_BENCH_STATE")
 	if dir == "" {
@@ -64,6 +67,7 @@ func BenchmarkResidentRecall(b *testing.B) {
 	if p := os.Getenv("SCRIPTORIUM_BENCH_PROMPT"); p != "" {
 		prompts = []string{p}
 	}
+	budget, _ := strconv.Atoi(os.Getenv("SCRIPTORIUM_BENCH_BUDGET")) // 0: the configured one
 	ctx := context.Background()
 	e, err := Open(ctx, dir, Serve, Options{Tier: trust.Owner})
 	if err != nil {
@@ -71,12 +75,12 @@ func BenchmarkResidentRecall(b *testing.B) {
 	}
 	defer e.Close()
 	cwd := b.TempDir()
-	if _, err := recall.Recall(ctx, e.Engine, recall.Request{Prompt: prompts[0], Cwd: cwd}); err != nil {
+	if _, err := recall.Recall(ctx, e.Engine, recall.Request{Prompt: prompts[0], Cwd: cwd, Budget: budget}); err != nil {
 		b.Fatal(err)
 	}
 	i, c0 := 0, processCPU()
 	for b.Loop() {
-		if _, err := recall.Recall(ctx, e.Engine, recall.Request{Prompt: prompts[i%len(prompts)], Cwd: cwd}); err != nil {
+		if _, err := recall.Recall(ctx, e.Engine, recall.Request{Prompt: prompts[i%len(prompts)], Cwd: cwd, Budget: budget}); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"scriptorium/workspace"
-	"scriptorium/workspace/archive"
-)
+import "scriptorium/workspace/archive"
 
 // archiveBatch computes the new bytes of every v2 archive a batch of
 // records lands in (archive.Batch), against the names already on disk and
@@ -11,7 +8,7 @@ import (
 // file is touched, when a record is invalid or a name is unsafe or
 // collides (SPEC §3.1).
 func (e *Engine) archiveBatch(s *snapshot, recs []archive.Record) (map[string][]byte, []archive.Frame, error) {
-	return archive.Batch(workspace.ArchiveNames(e.ws.Root()), recs, func(p string) []byte {
+	return archive.Batch(archive.NamesIn(e.ws.Root()), recs, func(p string) []byte {
 		if a, ok := s.archives[p]; ok {
 			return a.data
 		}

@@ -19,7 +19,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -64,9 +63,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok || !quick(state) {
 		return handOn(nil)
 	}
-	// The event, read as the CLI reads it: bounded in size and time.
+	// The event, read as the CLI reads it: bounded in size and time. in is
+	// read only after a nil error, when the read has returned (Within hands
+	// back its result over a channel), so it is parsed once.
+	var in hookio.Input
 	data, err := hookio.Within(hookio.InputDeadline, stderr, func(context.Context) ([]byte, error) {
-		_, data, err := hookio.ReadInput(stdin)
+		read, data, err := hookio.ReadInput(stdin)
+		in = read
 		return data, err
 	})
 	if err != nil && (data == nil || errcode.As(err).Code == errcode.IO) {
@@ -78,7 +81,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return handOn(data) // read whole but not an event: the CLI says why
 	}
-	in, _, _ := hookio.ReadInput(bytes.NewReader(data))
 	if in.HookEventName != hookio.EventUserPromptSubmit {
 		return handOn(data)
 	}
@@ -86,10 +88,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// answers, with what the CLI would print. No socket, no reading of the
 	// CLI's file for its build: the CLI answers at once.
 	mem := workspace.MemoryDir(state)
-	if !client.OwnSocket(client.SocketPath(mem)) {
+	sock := client.SocketPath(mem)
+	if !client.OwnSocket(sock) {
 		return handOn(data)
 	}
-	res, ok := client.Recall(mem, client.BuildOf(cli), prompt.Request{Prompt: in.Prompt, Cwd: in.Cwd}, residentWait)
+	// The CLI's build is remembered beside the socket while the CLI's file
+	// stays the same one.
+	build := client.BuildOfCached(cli, filepath.Dir(sock))
+	res, ok := client.Recall(mem, build, prompt.Request{Prompt: in.Prompt, Cwd: in.Cwd}, residentWait)
 	if !ok {
 		return handOn(data)
 	}

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"scriptorium/engine"
 	"scriptorium/engine/result"
@@ -72,27 +73,18 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 		return m, err
 	}
 	// Each file's blocks are taken out in one pass (blocksIn), however many
-	// of them the recall shows: core.md's every block, each hit's one.
-	taken := map[string]map[string]Block{}
-	blocks := func(p string, rf *engine.RecallFile) map[string]Block {
-		if taken[p] == nil {
-			taken[p] = blocksIn(p, rf)
-		}
-		return taken[p]
-	}
+	// of them the recall shows (core.md's every block, each hit's one), and
+	// kept with the file while a long-lived engine's snapshot stands
+	// (blocksOf).
+	blocks := func(p string, rf *engine.RecallFile) map[string]Block { return blocksOf(p, rf).byID }
 	for _, p := range append([]string{coreTopic}, topics...) {
 		rf := files[p]
 		if rf == nil {
 			continue
 		}
-		bs := []Block{}
-		byID := blocks(p, rf)
-		for _, el := range rf.File.Blocks() {
-			if b, ok := byID[el.BlockID]; ok {
-				bs = append(bs, b)
-			}
-		}
-		m.Topics[p] = bs
+		// Shared with the memo: a recall only reads it (clipped, so an
+		// append would copy).
+		m.Topics[p] = slices.Clip(blocksOf(p, rf).order)
 	}
 	m.Core = m.Topics[coreTopic]
 	delete(m.Topics, coreTopic)

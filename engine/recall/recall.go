@@ -128,13 +128,13 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 	}
 	// The estimate may have let the last items overshoot by a token or two.
 	text := fence(p.items)
-	tokens := render.CountTokens(text)
+	tokens := countFenced(text)
 	for tokens > budget {
 		if p.items = p.items[:len(p.items)-1]; len(p.items) == 0 {
 			return res, nil
 		}
 		text = fence(p.items)
-		tokens = render.CountTokens(text)
+		tokens = countFenced(text)
 	}
 	res.Items, res.Text, res.Tokens = p.items, text, tokens
 	return res, nil
@@ -188,7 +188,7 @@ func (p *packer) addBlock(kind string, b Block) bool {
 	if p.blocks[b.ID] {
 		return true
 	}
-	text := Clean(b.Text)
+	text := cleanBlock(b.Text)
 	if text == "" {
 		return true // nothing to say is no reason to end a section
 	}

@@ -9,7 +9,6 @@ package client
 import (
 	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,12 +90,11 @@ func Recall(memDir, build string, req prompt.Request, timeout time.Duration) (pr
 	if err != nil {
 		return prompt.Result{}, false
 	}
-	c, err := net.DialTimeout("unix", path, timeout)
+	c, err := dial(path, timeout)
 	if err != nil {
 		return prompt.Result{}, false
 	}
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(timeout))
 	if err := json.NewEncoder(c).Encode(recallRequest{Build: build, Op: "recall", WorkspaceID: id, Root: root, Recall: &req}); err != nil {
 		return prompt.Result{}, false
 	}
