@@ -254,7 +254,10 @@ func speakerNames(s Session, f Fact) []string {
 // (written for round five, measured once at its end: 0.530 / 0.802 / 0.222
 // / 19.8%, BENCHMARKS.md "Round five's held-out part"; tuned on in round
 // six) precision, size and coverage at the targets, chat just past the
-// 0.860 and 3.8% it measures in round six.
+// 0.860 and 3.8% it measures in round six; on heldout6 (written for round
+// six, measured once at its end: 0.755 / 0.909 / 0.308 / 9.1%, BENCHMARKS.md
+// "Round six's held-out part") precision and size at the targets, coverage
+// and chat just past its figures.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -264,13 +267,14 @@ var floorsBySplit = map[string]floors{
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout6": {coverage: 0.74, precision: 0.75, size: 0.40, chat: 0.10},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
-// tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five (testdata/distill/README.md):
+// tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five, heldout6 at the end of round six (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
