@@ -242,6 +242,7 @@ func (p *parser) finishChat(c *chat, record string) error {
 			SpeakerID: speakerID, SpeakerDisplay: r.from, Time: r.time,
 			Group: group, ReplyTo: reply, Title: title,
 		})
+		p.held += len(r.content)
 		prev[s] = r.id
 	}
 	return nil

@@ -52,15 +52,37 @@ const maxIDDigits = 20
 // Parse reads a Telegram Desktop JSON export: result.json of one chat (an
 // object with name, type, id and messages) or of the whole account (chats
 // and left_chats lists). name is used only in error messages. The file is
-// streamed: one chat's messages are held at a time, besides the turns.
+// read as a stream: one chat's messages are held at a time, besides the
+// turns.
 //
 // Malformed input is a *transcript.Error naming the chat and message by
 // their index in the file and their id; nothing of the file should then be
 // imported.
 func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
-	p := &parser{name: name, loc: opts.Location}
+	return Stream(r, name, opts, 0, nil)
+}
+
+// DefaultChunkBytes is the turn text Stream hands over at a time when
+// asked for 0: about as much as a chunk of the other streamed formats.
+const DefaultChunkBytes = 4 << 20
+
+// Stream reads an export as Parse does, but hands its turns to emit a
+// chunk of whole chats at a time, once the chunk holds chunkBytes of turn
+// text (0: DefaultChunkBytes), so that an account export of any size is
+// never held whole: memory is bounded by a chunk and the largest chat. A
+// chat's sessions and replies never cross chats, so each chunk stands on
+// its own. The turns, their order, the skips and the errors are Parse's;
+// an error may come after chunks were emitted (nothing of the file should
+// then be imported), and an error of emit ends the stream with it. With a
+// nil emit every turn is kept in the returned Result, as Parse does;
+// otherwise the Result holds only the skips.
+func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	p := &parser{name: name, loc: opts.Location, emit: emit, chunkBytes: chunkBytes}
 	if p.loc == nil {
 		p.loc = time.UTC
+	}
+	if p.chunkBytes <= 0 {
+		p.chunkBytes = DefaultChunkBytes
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
@@ -69,6 +91,9 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 	p.dec = json.NewDecoder(newXEscapeReader(br))
 	p.dec.UseNumber()
 	if err := p.export(); err != nil {
+		return transcript.Result{}, err
+	}
+	if err := p.flush(0); err != nil {
 		return transcript.Result{}, err
 	}
 	return p.res, nil
@@ -80,6 +105,21 @@ type parser struct {
 	dec   *json.Decoder
 	res   transcript.Result
 	chats int // chats read so far, for error messages
+
+	emit       func([]transcript.Turn) error // nil: keep every turn
+	chunkBytes int
+	held       int // turn text in res.Turns
+}
+
+// flush hands the turns held to emit once they hold at least atLeast bytes of
+// text; with no emit they stay in the result.
+func (p *parser) flush(atLeast int) error {
+	if p.emit == nil || len(p.res.Turns) == 0 || p.held < atLeast {
+		return nil
+	}
+	turns := p.res.Turns
+	p.res.Turns, p.held = nil, 0
+	return p.emit(turns)
 }
 
 func (p *parser) fail(record, format string, args ...any) error {
@@ -184,6 +224,9 @@ func (p *parser) chatList(key string) error {
 				return err
 			}
 			p.chats++
+			if err := p.flush(p.chunkBytes); err != nil {
+				return err
+			}
 		}
 		if err := p.end(record); err != nil {
 			return err
