@@ -25,7 +25,7 @@ func wholeTelegram(t *testing.T) {
 	t.Fatal("no Telegram row")
 }
 
-// TestImport_TelegramStreamed: Telegram exports stored a chat at a time
+// TestImport_TelegramStreamed: Telegram exports stored a turn at a time
 // give the same sessions.db, byte for byte in every row, as the same
 // exports parsed whole (pending group chats, tiers, replies and skips
 // included); a re-import stores nothing new; a bad chat after chunks were
@@ -53,7 +53,7 @@ func TestImport_TelegramStreamed(t *testing.T) {
 		t.Fatalf("chunked: %+v, %v", res, err)
 	}
 	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
-		t.Fatalf("stored a chat at a time:\n%s\nwhole:\n%s", b, a)
+		t.Fatalf("stored a turn at a time:\n%s\nwhole:\n%s", b, a)
 	}
 	if res.Imported != wantRes.Imported || len(res.Chats) != len(wantRes.Chats) || len(res.Skipped) != len(wantRes.Skipped) {
 		t.Fatalf("chunked %d turns, %d chats, skips %v; whole %d, %d, %v",

@@ -67,15 +67,17 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 const DefaultChunkBytes = 4 << 20
 
 // Stream reads an export as Parse does, but hands its turns to emit a
-// chunk of whole chats at a time, once the chunk holds chunkBytes of turn
-// text (0: DefaultChunkBytes), so that an account export of any size is
-// never held whole: memory is bounded by a chunk and the largest chat. A
-// chat's sessions and replies never cross chats, so each chunk stands on
-// its own. The turns, their order, the skips and the errors are Parse's;
-// an error may come after chunks were emitted (nothing of the file should
-// then be imported), and an error of emit ends the stream with it. With a
-// nil emit every turn is kept in the returned Result, as Parse does;
-// otherwise the Result holds only the skips.
+// chunk at a time, once the chunk holds about chunkBytes (0:
+// DefaultChunkBytes) of turn text and per-turn overhead, so that an
+// account export of any size is never held whole: memory is bounded by a
+// chunk and the largest chat's messages (a chat is read whole, then sorted
+// into sessions). A chunk may end inside a chat; a turn's parent is then
+// in the same chunk or an earlier one, as a store that takes chunks in
+// order needs. The turns, their order, the skips and the errors are
+// Parse's; an error may come after chunks were emitted (nothing of the
+// file should then be imported), and an error of emit ends the stream with
+// it. With a nil emit every turn is kept in the returned Result, as Parse
+// does; otherwise the Result holds only the skips.
 func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
 	p := &parser{name: name, loc: opts.Location, emit: emit, chunkBytes: chunkBytes}
 	if p.loc == nil {
@@ -224,9 +226,6 @@ func (p *parser) chatList(key string) error {
 				return err
 			}
 			p.chats++
-			if err := p.flush(p.chunkBytes); err != nil {
-				return err
-			}
 		}
 		if err := p.end(record); err != nil {
 			return err

@@ -26,9 +26,9 @@ func streamAll(data []byte, chunkBytes int) ([][]transcript.Turn, transcript.Res
 	return chunks, res, err
 }
 
-// TestStream_SameAsParse: streamed a chat at a time or in one chunk, every
-// fixture gives Parse's turns in Parse's order and its skips; no chunk
-// splits a chat's sessions.
+// TestStream_SameAsParse: streamed a turn at a time or in one chunk, every
+// fixture gives Parse's turns in Parse's order and its skips, each turn's
+// parent in an earlier chunk or its own.
 func TestStream_SameAsParse(t *testing.T) {
 	for path, data := range fixtures(t) {
 		want := parseBytes(t, data, Options{})
@@ -44,16 +44,17 @@ func TestStream_SameAsParse(t *testing.T) {
 				t.Fatalf("%s, chunks of %d: streamed\n%s\nparsed\n%s", path, size,
 					transcripttest.Render(got), transcripttest.Render(want))
 			}
-			inChunk := map[string]int{}
-			for i, c := range chunks {
+			// A turn's parent is in its chunk or an earlier one.
+			seen := map[string]bool{}
+			for _, c := range chunks {
 				if len(c) == 0 {
 					t.Fatalf("%s: an empty chunk", path)
 				}
 				for _, tr := range c {
-					if j, ok := inChunk[tr.Session]; ok && j != i {
-						t.Fatalf("%s: session %s in chunks %d and %d", path, tr.Session, j, i)
+					if tr.Parent != "" && !seen[tr.Session+"/"+tr.Parent] {
+						t.Fatalf("%s: turn %s/%s before its parent %s", path, tr.Session, tr.ID, tr.Parent)
 					}
-					inChunk[tr.Session] = i
+					seen[tr.Session+"/"+tr.ID] = true
 				}
 			}
 			if size == 1<<30 && len(chunks) > 1 {
