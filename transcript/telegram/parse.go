@@ -98,6 +98,9 @@ func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]
 	if err := p.flush(0); err != nil {
 		return transcript.Result{}, err
 	}
+	if p.emit != nil {
+		p.res.Turns = nil // every turn went to emit
+	}
 	return p.res, nil
 }
 
@@ -120,7 +123,8 @@ func (p *parser) flush(atLeast int) error {
 		return nil
 	}
 	turns := p.res.Turns
-	p.res.Turns, p.held = nil, 0
+	// The next chunk is about as long: grow it once.
+	p.res.Turns, p.held = make([]transcript.Turn, 0, len(turns)), 0
 	return p.emit(turns)
 }
 
