@@ -62,8 +62,8 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 	return Stream(r, name, opts, 0, nil)
 }
 
-// DefaultChunkBytes is the turn text Stream hands over at a time when
-// asked for 0: about as much as a chunk of the other streamed formats.
+// DefaultChunkBytes is what Stream hands over at a time when asked for 0
+// (turn text and per-turn overhead): the other streamed formats' chunk.
 const DefaultChunkBytes = 4 << 20
 
 // Stream reads an export as Parse does, but hands its turns to emit a
@@ -113,11 +113,11 @@ type parser struct {
 
 	emit       func([]transcript.Turn) error // nil: keep every turn
 	chunkBytes int
-	held       int // turn text in res.Turns
+	held       int // turn text and overhead in res.Turns (turnOverhead)
 }
 
-// flush hands the turns held to emit once they hold at least atLeast bytes of
-// text; with no emit they stay in the result.
+// flush hands the turns held to emit once they count at least atLeast
+// bytes; with no emit they stay in the result.
 func (p *parser) flush(atLeast int) error {
 	if p.emit == nil || len(p.res.Turns) == 0 || p.held < atLeast {
 		return nil
