@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,16 +14,19 @@ import (
 )
 
 // wholeTelegram makes the import parse Telegram exports whole, as it did
-// before they were streamed, for the test's baseline.
-func wholeTelegram(t *testing.T) {
+// before they were streamed, for the test's baseline, until restore.
+func wholeTelegram(t *testing.T) (restore func()) {
 	for i, row := range formatRows {
 		if row.name == transcript.FormatTelegram {
+			if row.stream == nil {
+				t.Fatal("the Telegram row does not stream")
+			}
 			formatRows[i].stream = nil
-			t.Cleanup(func() { formatRows[i] = row })
-			return
+			return func() { formatRows[i] = row }
 		}
 	}
 	t.Fatal("no Telegram row")
+	return nil
 }
 
 // TestImport_TelegramStreamed: Telegram exports stored a turn at a time
@@ -36,13 +40,9 @@ func TestImport_TelegramStreamed(t *testing.T) {
 		write(t, filepath.Join(root, name, "result.json"), fixture(t, "transcript", "telegram", "testdata", name+".json"))
 	}
 	whole := filepath.Join(t.TempDir(), "state")
-	func() {
-		wholeTelegram(t)
-		if _, err := importDir(t, whole, root, Options{}); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	wantRes, err := importDir(t, filepath.Join(t.TempDir(), "state"), root, Options{})
+	restore := wholeTelegram(t)
+	wantRes, err := importDir(t, whole, root, Options{})
+	restore()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +63,11 @@ func TestImport_TelegramStreamed(t *testing.T) {
 		if res.Skipped[k] != n {
 			t.Errorf("skipped %s: %d, whole %d", k, res.Skipped[k], n)
 		}
+	}
+	// The chats, their senders and tiers, and the warnings (no owner
+	// named) are counted across chunks as over the whole file.
+	if !reflect.DeepEqual(res.Chats, wantRes.Chats) || !reflect.DeepEqual(res.Warnings, wantRes.Warnings) {
+		t.Errorf("chunked chats %+v, warnings %+v;\nwhole %+v, %+v", res.Chats, res.Warnings, wantRes.Chats, wantRes.Warnings)
 	}
 
 	before := dumpStore(t, workspace.SessionsDB(chunked))
