@@ -1,13 +1,10 @@
 package importer
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -59,40 +56,24 @@ func benchChild(dir, state string) int {
 	return 0
 }
 
-// benchFolderOf writes a folder of mib MiB of transcripts made by gen and
-// returns it, with the number of turns it holds.
-func benchFolderOf(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) (string, int) {
+// benchFolderOf writes a folder of mib MiB of transcripts of the kinds
+// (scale.ImportKinds) and returns it, with the number of turns it holds.
+func benchFolderOf(b *testing.B, mib int64, kinds ...string) (scale.Folder, string) {
 	dir := b.TempDir()
-	const maxFile = 200 << 20
-	total, turns := mib<<20, 0
-	for i := 0; total > 0; i++ {
-		size := min(total, maxFile)
-		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("session-%02d.jsonl", i)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		n, t, err := gen(w, size, scale.ClaudeCodeSeed+uint64(i))
-		if err == nil {
-			err = w.Flush()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		total -= n
-		turns += t
+	f, err := scale.ImportFolder(dir, mib, kinds)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return dir, turns
+	return f, dir
 }
 
 // BenchmarkImport_ClaudeCodeFolder reports, per run, the import's MiB/s,
 // its peak RSS and its time as a ratio to `cat` of the same files: for
 // transcripts as coding sessions write them (mixed: mostly tool results,
 // which the import drops) and for the worst case of memory (text: nearly
-// every byte kept, scale.ClaudeCodeTextHeavy).
+// every byte kept, scale.ClaudeCodeTextHeavy); for Telegram account
+// exports (scale.TelegramExport, in files of at most 256 MiB); and for a
+// folder of all three, an equal share each (all).
 func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	mib := int64(64)
 	if v := os.Getenv(benchMiBEnv); v != "" {
@@ -102,18 +83,15 @@ func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 		}
 		mib = n
 	}
-	b.Run("mixed", func(b *testing.B) { benchImportChild(b, mib, scale.ClaudeCodeTranscript) })
-	b.Run("text", func(b *testing.B) { benchImportChild(b, mib, scale.ClaudeCodeTextHeavy) })
+	b.Run("mixed", func(b *testing.B) { benchImportChild(b, mib, "claude-code") })
+	b.Run("text", func(b *testing.B) { benchImportChild(b, mib, "claude-code-text") })
+	b.Run("telegram", func(b *testing.B) { benchImportChild(b, mib, "telegram") })
+	b.Run("all", func(b *testing.B) { benchImportChild(b, mib, scale.ImportKinds...) })
 }
 
-func benchImportChild(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) {
-	dir, turns := benchFolderOf(b, mib, gen)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var bytes int64
-	for _, f := range files {
-		fi, _ := os.Stat(f)
-		bytes += fi.Size()
-	}
+func benchImportChild(b *testing.B, mib int64, kinds ...string) {
+	folder, dir := benchFolderOf(b, mib, kinds...)
+	files, bytes, turns := folder.Files, folder.Bytes, folder.Turns
 	b.SetBytes(bytes)
 	var importTime, catTime, importCPU time.Duration
 	var rss int64
@@ -160,18 +138,20 @@ func trimNL(b []byte) []byte {
 
 // BenchmarkImport_ClaudeCodeInProcess imports the benchmark folder in the
 // test process, for a CPU or memory profile (-cpuprofile, -memprofile), of
-// each kind of transcript.
+// each kind of file.
 func BenchmarkImport_ClaudeCodeInProcess(b *testing.B) {
 	mib := int64(64)
 	if v := os.Getenv(benchMiBEnv); v != "" {
 		mib, _ = strconv.ParseInt(v, 10, 64)
 	}
-	b.Run("mixed", func(b *testing.B) { benchImportInProcess(b, mib, scale.ClaudeCodeTranscript) })
-	b.Run("text", func(b *testing.B) { benchImportInProcess(b, mib, scale.ClaudeCodeTextHeavy) })
+	b.Run("mixed", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code") })
+	b.Run("text", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code-text") })
+	b.Run("telegram", func(b *testing.B) { benchImportInProcess(b, mib, "telegram") })
 }
 
-func benchImportInProcess(b *testing.B, mib int64, gen func(io.Writer, int64, uint64) (int64, int, error)) {
-	dir, turns := benchFolderOf(b, mib, gen)
+func benchImportInProcess(b *testing.B, mib int64, kinds ...string) {
+	folder, dir := benchFolderOf(b, mib, kinds...)
+	turns := folder.Turns
 	b.SetBytes(mib << 20)
 	for b.Loop() {
 		in, err := List(dir, "")

@@ -42,7 +42,8 @@ type format struct {
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
 	// stream reads one file a chunk of turns at a time, handing each to
 	// emit, so that a file of any size is never held in memory (a Claude
-	// Code transcript, a ChatGPT export); nil for the formats parsed whole.
+	// Code transcript, a ChatGPT export, a Telegram account export); nil
+	// for the formats parsed whole.
 	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
@@ -93,6 +94,9 @@ var formatRows = []format{
 	{name: transcript.FormatTelegram, chat: true, walked: hasSuffix(".json"),
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) {
 			return telegram.Parse(r, o.Name, telegram.Options{Location: o.Location})
+		},
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return telegram.Stream(r, o.Name, telegram.Options{Location: o.Location}, streamChunkBytes, emit)
 		}},
 	{name: transcript.FormatWhatsApp, chat: true, walked: hasSuffix(".txt"),
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) {

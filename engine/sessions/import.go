@@ -325,16 +325,19 @@ func jsonProblem(err error) string {
 // dedupeFile drops exact repeats of a node within the file, counting them,
 // and reports a key that appears again with different fields.
 func dedupeFile(recs []record, bad []LineError) ([]record, int, []LineError) {
-	first := map[Key]record{}
-	out := recs[:0:0]
+	// The first of each key, by its index in out: a record is too large a
+	// map value (each would be allocated apart).
+	first := make(map[Key]int, len(recs))
+	out := make([]record, 0, len(recs))
 	dups := 0
 	for _, r := range recs {
-		prev, seen := first[r.key()]
+		i, seen := first[r.key()]
 		if !seen {
-			first[r.key()] = r
+			first[r.key()] = len(out)
 			out = append(out, r)
 			continue
 		}
+		prev := out[i]
 		if f := differingField(prev.node, r.node); f != "" {
 			bad = append(bad, r.problem("duplicate id %q in session %s: %s differs from line %d",
 				r.node.ID, sessionName(r.node.SessionKey()), f, prev.line))

@@ -91,7 +91,7 @@ func (b *ImportBatch) addNodes(nodes []Node, keep bool) error {
 	}
 	file := b.nextFile()
 	known := map[Key]bool{}
-	var recs []record
+	recs := make([]record, 0, len(nodes))
 	var bad []LineError
 	for i, n := range nodes {
 		t, timeProblem := checkTime(n.Time)

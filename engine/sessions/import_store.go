@@ -92,7 +92,7 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known fun
 	// blocked marks the turns that cannot be stored now, and why; their
 	// descendants in the file follow them (classify).
 	blocked := map[Key]block{}
-	var fresh []record
+	fresh := make([]record, 0, len(recs)) // a record is large: grow it once
 	for _, r := range recs {
 		n := r.node
 		if old, ok := stored[r.key()]; ok {
@@ -151,6 +151,7 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known fun
 		return nil, err
 	}
 	plan.bad = append(plan.bad, threadBad...)
+	plan.fresh = make([]record, 0, len(fresh))
 	for _, r := range fresh {
 		sp := plan.sessions[r.node.SessionKey()]
 		if sp == nil {

@@ -2,13 +2,17 @@
 //
 //	go run ./scale/gen -records 100000 -out STATEDIR [-seed S] [-manifest FILE]
 //	go run ./scale/gen -history-sessions 270 -history-turns 6000 -out FILE [-seed S]
+//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram] -out DIR
 //	go run ./scale/gen -version
 //
 // The first writes a complete state dir (STATEDIR/memory: v2 archives and
 // topic files) that `scriptorium --state STATEDIR` opens and verifies
 // clean; the manifest (queries, a filter, files to edit, sources to cite)
 // goes to FILE when asked. The second writes the `import` JSONL of a long
-// conversation history (FILE "-" is stdout). -version prints scale.Version,
+// conversation history (FILE "-" is stdout). The third writes a folder of
+// transcripts for `scriptorium import DIR` (scale.ImportFolder: Claude
+// Code transcripts, text-heavy ones, Telegram account exports, an equal
+// share of each kind named). -version prints scale.Version,
 // which keys caches of the output.
 package main
 
@@ -20,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"scriptorium/scale"
@@ -46,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fl.String("out", "", "the state dir (workspace) or JSONL file (history; - for stdout) to write")
 	seed := fl.String("seed", "", fmt.Sprintf("the seed (default %#x for a workspace, %d for a history)", scale.DefaultSeed, scale.HistorySeed))
 	manifest := fl.String("manifest", "", "also write the workspace's manifest (JSON) to this file")
+	importMiB := fl.Int64("import-mib", 0, "write a folder of about N MiB of transcripts to import")
+	kinds := fl.String("kinds", strings.Join(scale.ImportKinds, ","), "the kinds of file of -import-mib, comma-separated")
 	version := fl.Bool("version", false, "print the generator version and exit")
 	if err := fl.Parse(args); err != nil {
 		return errUsage
@@ -56,9 +63,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case fl.NArg() > 0:
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
+	case *importMiB > 0:
+		if *records != 0 || *sessions != 0 || *turns != 0 || *out == "" {
+			return fmt.Errorf("%w: -import-mib N -out DIR, without -records or -history-*", errUsage)
+		}
+		return writeImportFolder(*out, *importMiB, strings.Split(*kinds, ","), stdout)
 	case *records == 0 && *sessions == 0 && *turns == 0:
 		fl.Usage()
-		return fmt.Errorf("%w: give -records N, or -history-sessions and -history-turns", errUsage)
+		return fmt.Errorf("%w: give -records N, -history-sessions and -history-turns, or -import-mib N", errUsage)
 	case *out == "":
 		return fmt.Errorf("%w: -out is required", errUsage)
 	case *records > 0 && *sessions == 0 && *turns == 0:
@@ -135,4 +147,19 @@ func writeHistory(out string, sessions, turns int, seed int64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// writeImportFolder writes the folder into a new directory out.
+func writeImportFolder(out string, mib int64, kinds []string, stdout io.Writer) error {
+	if _, err := os.Stat(out); err == nil {
+		return fmt.Errorf("%s exists: give a new directory", out)
+	}
+	start := time.Now()
+	f, err := scale.ImportFolder(out, mib, kinds)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d files, %.1f MiB, %d turns, in %s\n",
+		out, len(f.Files), float64(f.Bytes)/(1<<20), f.Turns, time.Since(start).Round(time.Millisecond))
+	return nil
 }

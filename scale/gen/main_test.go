@@ -47,10 +47,29 @@ func TestRun_History(t *testing.T) {
 
 func TestRun_Usage(t *testing.T) {
 	for _, args := range [][]string{nil, {"-records", "5"}, {"-records", "5", "-history-sessions", "2", "-history-turns", "4", "-out", "x"},
-		{"-records", "5", "-out", "x", "-seed", "nope"}, {"extra"}} {
+		{"-records", "5", "-out", "x", "-seed", "nope"}, {"extra"}, {"-import-mib", "1"}, {"-import-mib", "1", "-records", "5", "-out", "x"}} {
 		var out bytes.Buffer
 		if err := run(args, &out, &out); !errors.Is(err, errUsage) {
 			t.Errorf("%q: got %v, want a usage error", strings.Join(args, " "), err)
 		}
+	}
+}
+
+func TestRun_ImportFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "in")
+	var out bytes.Buffer
+	if err := run([]string{"-import-mib", "3", "-kinds", "claude-code,telegram", "-out", dir}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"claude-code/session-00.jsonl", "telegram-00/result.json"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() < 1<<20 {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(out.String(), "2 files") {
+		t.Errorf("output %q", out.String())
+	}
+	if err := run([]string{"-import-mib", "1", "-kinds", "fax", "-out", filepath.Join(t.TempDir(), "x")}, &out, &out); err == nil || !strings.Contains(err.Error(), "fax") {
+		t.Errorf("an unknown kind: %v", err)
 	}
 }

@@ -211,7 +211,9 @@ func (p *parser) finishChat(c *chat, record string) error {
 	for _, r := range turns {
 		turnSession[r.id] = sessionOf(r.id)
 	}
-	p.res.Turns = slices.Grow(p.res.Turns, len(turns))
+	if p.emit == nil {
+		p.res.Turns = slices.Grow(p.res.Turns, len(turns))
+	}
 	prev := map[string]string{}
 	for _, r := range turns {
 		s := turnSession[r.id]
@@ -242,10 +244,20 @@ func (p *parser) finishChat(c *chat, record string) error {
 			SpeakerID: speakerID, SpeakerDisplay: r.from, Time: r.time,
 			Group: group, ReplyTo: reply, Title: title,
 		})
+		p.held += len(r.content) + turnOverhead
 		prev[s] = r.id
+		if err := p.flush(p.chunkBytes); err != nil {
+			return err
+		}
 	}
 	return nil
 }
+
+// turnOverhead is what a turn costs an import besides its text (the
+// turn's fields, its node and its record in the store's batch), counted
+// against a chunk's bytes: a chat's messages are short, so text alone
+// would let a chunk hold many times its size in turns.
+const turnOverhead = 512
 
 // messageID reads an id field written as a JSON number (or, leniently, a
 // string of digits): "" when absent or null.

@@ -5,7 +5,8 @@
 //
 // It owns the mapping from the export's chats, message types, text parts and
 // media to turns and skip reasons; it streams the file (one chat's messages
-// at a time) and never touches the filesystem.
+// at a time; Stream also hands the turns over a chunk at a time) and never
+// touches the filesystem.
 //
 // The format, as Telegram Desktop writes it (export_output_json.cpp):
 //

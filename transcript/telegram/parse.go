@@ -52,15 +52,39 @@ const maxIDDigits = 20
 // Parse reads a Telegram Desktop JSON export: result.json of one chat (an
 // object with name, type, id and messages) or of the whole account (chats
 // and left_chats lists). name is used only in error messages. The file is
-// streamed: one chat's messages are held at a time, besides the turns.
+// read as a stream: one chat's messages are held at a time, besides the
+// turns.
 //
 // Malformed input is a *transcript.Error naming the chat and message by
 // their index in the file and their id; nothing of the file should then be
 // imported.
 func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
-	p := &parser{name: name, loc: opts.Location}
+	return Stream(r, name, opts, 0, nil)
+}
+
+// DefaultChunkBytes is what Stream hands over at a time when asked for 0
+// (turn text and per-turn overhead): the other streamed formats' chunk.
+const DefaultChunkBytes = 4 << 20
+
+// Stream reads an export as Parse does, but hands its turns to emit a
+// chunk at a time, once the chunk holds about chunkBytes (0:
+// DefaultChunkBytes) of turn text and per-turn overhead, so that an
+// account export of any size is never held whole: memory is bounded by a
+// chunk and the largest chat's messages (a chat is read whole, then sorted
+// into sessions). A chunk may end inside a chat; a turn's parent is then
+// in the same chunk or an earlier one, as a store that takes chunks in
+// order needs. The turns, their order, the skips and the errors are
+// Parse's; an error may come after chunks were emitted (nothing of the
+// file should then be imported), and an error of emit ends the stream with
+// it. With a nil emit every turn is kept in the returned Result, as Parse
+// does; otherwise the Result holds only the skips.
+func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	p := &parser{name: name, loc: opts.Location, emit: emit, chunkBytes: chunkBytes}
 	if p.loc == nil {
 		p.loc = time.UTC
+	}
+	if p.chunkBytes <= 0 {
+		p.chunkBytes = DefaultChunkBytes
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
@@ -71,6 +95,12 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 	if err := p.export(); err != nil {
 		return transcript.Result{}, err
 	}
+	if err := p.flush(0); err != nil {
+		return transcript.Result{}, err
+	}
+	if p.emit != nil {
+		p.res.Turns = nil // every turn went to emit
+	}
 	return p.res, nil
 }
 
@@ -80,6 +110,22 @@ type parser struct {
 	dec   *json.Decoder
 	res   transcript.Result
 	chats int // chats read so far, for error messages
+
+	emit       func([]transcript.Turn) error // nil: keep every turn
+	chunkBytes int
+	held       int // turn text and overhead in res.Turns (turnOverhead)
+}
+
+// flush hands the turns held to emit once they count at least atLeast
+// bytes; with no emit they stay in the result.
+func (p *parser) flush(atLeast int) error {
+	if p.emit == nil || len(p.res.Turns) == 0 || p.held < atLeast {
+		return nil
+	}
+	turns := p.res.Turns
+	// The next chunk is about as long: grow it once.
+	p.res.Turns, p.held = make([]transcript.Turn, 0, len(turns)), 0
+	return p.emit(turns)
 }
 
 func (p *parser) fail(record, format string, args ...any) error {

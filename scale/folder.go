@@ -1,0 +1,96 @@
+package scale
+
+// A folder of transcripts for the import benchmarks (issue 26: "import of
+// a 1 GiB folder of transcripts ≥ 30 MiB/s and ≤ 256 MiB, streaming"):
+// the kinds of file an owner imports at once, in the layout their tools
+// write them, each kind an equal share of the size.
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ImportKinds are the kinds of file ImportFolder writes, as its kinds
+// argument and `scale/gen -kinds` spell them.
+var ImportKinds = []string{"claude-code", "claude-code-text", "telegram"}
+
+// importKind is how one kind is written: its generator, the largest file
+// (a 200 MiB transcript, the issue's; a 256 MiB account export) and the
+// file's path in the folder.
+type importKind struct {
+	gen     func(io.Writer, int64, uint64) (int64, int, error)
+	seed    uint64
+	maxFile int64
+	path    func(i int) string
+}
+
+var importKinds = map[string]importKind{
+	"claude-code": {ClaudeCodeTranscript, ClaudeCodeSeed, 200 << 20,
+		func(i int) string { return fmt.Sprintf("claude-code/session-%02d.jsonl", i) }},
+	// Another seed than the mixed kind's: the seed makes the session id.
+	"claude-code-text": {ClaudeCodeTextHeavy, ClaudeCodeSeed + 1000, 200 << 20,
+		func(i int) string { return fmt.Sprintf("claude-code-text/session-%02d.jsonl", i) }},
+	"telegram": {TelegramExport, TelegramSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("telegram-%02d/result.json", i) }},
+}
+
+// Folder is what ImportFolder wrote.
+type Folder struct {
+	Files []string // paths of the files, in the order written
+	Bytes int64
+	Turns int // the turns an import of the folder stores
+}
+
+// ImportFolder writes about mib MiB of transcripts of the given kinds
+// into dir (created if need be), each kind an equal share, in files of at
+// most the kind's largest. The same arguments give the same bytes.
+func ImportFolder(dir string, mib int64, kinds []string) (Folder, error) {
+	var out Folder
+	if len(kinds) == 0 {
+		return out, fmt.Errorf("no kinds of file (the kinds are %s)", strings.Join(ImportKinds, ", "))
+	}
+	share := (mib << 20) / int64(len(kinds))
+	for _, name := range kinds {
+		k, ok := importKinds[name]
+		if !ok {
+			return out, fmt.Errorf("no kind of file %q (the kinds are %s)", name, strings.Join(ImportKinds, ", "))
+		}
+		for i, left := 0, share; left > 0; i++ {
+			path := filepath.Join(dir, k.path(i))
+			n, turns, err := writeGenerated(path, func(w io.Writer) (int64, int, error) {
+				return k.gen(w, min(left, k.maxFile), k.seed+uint64(i))
+			})
+			if err != nil {
+				return out, err
+			}
+			left -= n
+			out.Files = append(out.Files, path)
+			out.Bytes += n
+			out.Turns += turns
+		}
+	}
+	return out, nil
+}
+
+func writeGenerated(path string, gen func(io.Writer) (int64, int, error)) (int64, int, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return 0, 0, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n, turns, err := gen(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, turns, err
+}
