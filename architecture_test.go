@@ -48,7 +48,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
 	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records", m + "engine/result", m + "engine/deps",
 		m + "engine/model", m + "transcript", m + "errcode", m + "termsafe", m + "engine/runstatus", m + "engine/fence", m + "engine/cachedb",
-		m + "engine/verify", m + "lazyre"}
+		m + "engine/verify", m + "lazyre", m + "memo"}
 	rules := []struct {
 		pkgs      []string // import-path prefixes the rule is about
 		forbidden []string // import-path prefixes they must not depend on

@@ -3,12 +3,12 @@ package render
 import (
 	"path"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"scriptorium/lazyre"
+	"scriptorium/memo"
 )
 
 // excerptRunes is the length of an excerpt before it is cut with "…".
@@ -87,33 +87,14 @@ func hasScheme(target string) bool {
 // excerpts memoises excerpt by block text. Every install re-renders the
 // timeline and recent events of the whole workspace from unchanged
 // blocks; without the memo the two regular expressions below were the
-// largest single cost of a writer batch (issue 14). The memo is dropped
-// whole when it reaches excerptMemoMax entries, which bounds its memory.
-var excerpts struct {
-	sync.Mutex
-	m map[string]string
-}
+// largest single cost of a writer batch (issue 14).
+var excerpts = memo.New(excerptMemoMax, excerptOf)
 
 const excerptMemoMax = 1 << 18
 
 // excerpt returns text on one line, without footnote references and with
 // links reduced to their text, cut to at most excerptRunes runes.
-func excerpt(text string) string {
-	excerpts.Lock()
-	out, ok := excerpts.m[text]
-	excerpts.Unlock()
-	if ok {
-		return out
-	}
-	out = excerptOf(text)
-	excerpts.Lock()
-	if excerpts.m == nil || len(excerpts.m) >= excerptMemoMax {
-		excerpts.m = make(map[string]string)
-	}
-	excerpts.m[text] = out
-	excerpts.Unlock()
-	return out
-}
+func excerpt(text string) string { return excerpts.Get(text) }
 
 func excerptOf(text string) string {
 	text = strings.ToValidUTF8(text, "\uFFFD")

@@ -18,7 +18,7 @@ func TestCountLine(t *testing.T) {
 			}
 		}
 	}
-	if n := len(lineTokens.m); n > maxLineTokens {
+	if n := lineTokens.Len(); n > maxLineTokens {
 		t.Errorf("%d counts remembered, bound %d", n, maxLineTokens)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"weak"
 
 	"scriptorium/engine"
+	"scriptorium/memo"
 )
 
 // fileBlocks is what a recall takes out of one topic file: its trusted
@@ -73,29 +74,10 @@ func blocksOf(p string, rf *engine.RecallFile) *fileBlocks {
 
 // cleanMemo remembers Clean of block texts: a resident process shows the
 // same core blocks for every prompt, and cleaning them again (four regular
-// expressions each) was 3% of a served recall. Bounded: it starts over
-// when full.
-var cleanMemo = struct {
-	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
+// expressions each) was 3% of a served recall.
+var cleanMemo = memo.New(maxCleanMemo, Clean)
 
 const maxCleanMemo = 8192
 
 // cleanBlock is Clean(text), remembered.
-func cleanBlock(text string) string {
-	cleanMemo.Lock()
-	c, ok := cleanMemo.m[text]
-	cleanMemo.Unlock()
-	if ok {
-		return c
-	}
-	c = Clean(text)
-	cleanMemo.Lock()
-	if len(cleanMemo.m) >= maxCleanMemo {
-		clear(cleanMemo.m)
-	}
-	cleanMemo.m[text] = c
-	cleanMemo.Unlock()
-	return c
-}
+func cleanBlock(text string) string { return cleanMemo.Get(text) }

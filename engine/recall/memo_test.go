@@ -50,7 +50,7 @@ func TestCleanBlock(t *testing.T) {
 			}
 		}
 	}
-	if n := len(cleanMemo.m); n > maxCleanMemo {
+	if n := cleanMemo.Len(); n > maxCleanMemo {
 		t.Errorf("%d cleanings remembered, bound %d", n, maxCleanMemo)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	memfence "scriptorium/engine/fence"
 	"scriptorium/engine/result"
 	"scriptorium/engine/result/prompt"
+	"scriptorium/memo"
 	"scriptorium/render"
 	"scriptorium/workspace/topic"
 )
@@ -142,32 +143,13 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 
 // lineTokens remembers the token counts of recalled lines: a resident
 // process recalls the same core lines for every prompt, and counting them
-// again was a quarter of its recall (BENCHMARKS.md, issue 26). Bounded: it
-// starts over when full.
-var lineTokens = struct {
-	sync.Mutex
-	m map[string]int
-}{m: map[string]int{}}
+// again was a quarter of its recall (BENCHMARKS.md, issue 26).
+var lineTokens = memo.New(maxLineTokens, render.CountTokens)
 
 const maxLineTokens = 8192
 
 // countLine is render.CountTokens of one line, remembered.
-func countLine(s string) int {
-	lineTokens.Lock()
-	n, ok := lineTokens.m[s]
-	lineTokens.Unlock()
-	if ok {
-		return n
-	}
-	n = render.CountTokens(s)
-	lineTokens.Lock()
-	if len(lineTokens.m) >= maxLineTokens {
-		clear(lineTokens.m)
-	}
-	lineTokens.m[s] = n
-	lineTokens.Unlock()
-	return n
-}
+func countLine(s string) int { return lineTokens.Get(s) }
 
 // packer adds items while they fit.
 type packer struct {

@@ -3,7 +3,6 @@ package distill
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // Round six, in sentences written here (not from the labelled set).
@@ -138,7 +137,6 @@ func TestDistil_LabelledRuleInItsSentence(t *testing.T) {
 // kept as text, the time zone stored, decimals, where tests run from, a
 // rule for this screen. Written here, not taken from the labelled set.
 func TestProjectFact_RoundSixRules(t *testing.T) {
-	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ said, want string }{
 		{"no. standard library only in this project, no dependencies.", "tandard library only"},
 		{"order ids are text like A0042, zero padded, that's what the till prints", "ids are text"},
@@ -147,15 +145,7 @@ func TestProjectFact_RoundSixRules(t *testing.T) {
 		{"tests run from the repo root: cd .. && uv run pytest -q", "repo root"},
 		{"Portuguese everywhere on this screen", "on this screen"},
 	} {
-		s := chat(at, "claude-code", "rules6", "", "owner: "+tc.said, "assistant: Noted.")
-		s.Project = "/home/kim/src/tillroll"
-		var got []string
-		for _, f := range Distil(s) {
-			if f.Kind != KindSummary {
-				got = append(got, f.Text)
-			}
-		}
-		if !strings.Contains(strings.Join(got, "\n"), tc.want) {
+		if got := ownerRule("tillroll", tc.said); !strings.Contains(strings.Join(got, "\n"), tc.want) {
 			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
 		}
 	}

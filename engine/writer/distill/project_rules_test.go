@@ -13,7 +13,6 @@ import (
 // a later clause after a quoted literal. Written here, not taken from the
 // labelled set.
 func TestProjectFact_StatedRules(t *testing.T) {
-	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ said, want string }{
 		{"heads up, the billing API allows 100 calls a minute per token.", "allows 100 calls a minute per token"},
 		{"there's a retry wrapper in retry.go, every call goes through it", "every call goes through it"},
@@ -22,15 +21,7 @@ func TestProjectFact_StatedRules(t *testing.T) {
 		{"keep the CHANGELOG entries sorted alphabetically, one entry per line.", "sorted alphabetically"},
 		{"the invoices say \"montant dû\", keep the French wording", "keep the French wording"},
 	} {
-		s := chat(at, "claude-code", "rules", "", "owner: "+tc.said, "assistant: Noted.")
-		s.Project = "/home/kim/src/paybridge"
-		var got []string
-		for _, f := range Distil(s) {
-			if f.Kind != KindSummary {
-				got = append(got, f.Text)
-			}
-		}
-		if !strings.Contains(strings.Join(got, "\n"), tc.want) {
+		if got := ownerRule("paybridge", tc.said); !strings.Contains(strings.Join(got, "\n"), tc.want) {
 			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
 		}
 	}
@@ -43,18 +34,7 @@ func TestProjectFact_StatedRules(t *testing.T) {
 // later clause; and answers that make no rule. Written here, not taken
 // from the labelled set.
 func TestProjectFact_RoundFiveRules(t *testing.T) {
-	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
-	distil := func(said string) []string {
-		s := chat(at, "claude-code", "rules5", "", "owner: "+said, "assistant: Noted.")
-		s.Project = "/home/kim/src/tidegauge"
-		var got []string
-		for _, f := range Distil(s) {
-			if f.Kind != KindSummary {
-				got = append(got, f.Text)
-			}
-		}
-		return got
-	}
+	distil := func(said string) []string { return ownerRule("tidegauge", said) }
 	for _, tc := range []struct{ said, want string }{
 		{"no exceptions.", "No exceptions."},
 		{"no threads in this daemon. everything runs on the event loop", "No threads in this daemon."},
@@ -72,4 +52,19 @@ func TestProjectFact_RoundFiveRules(t *testing.T) {
 			t.Errorf("%q: kept %q, want nothing", said, got)
 		}
 	}
+}
+
+// ownerRule is what the distiller keeps, session blocks aside, of one
+// owner prompt in a coding session of project (answered "Noted.").
+func ownerRule(project, said string) []string {
+	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	s := chat(at, "claude-code", "rules-"+project, "", "owner: "+said, "assistant: Noted.")
+	s.Project = "/home/kim/src/" + project
+	var got []string
+	for _, f := range Distil(s) {
+		if f.Kind != KindSummary {
+			got = append(got, f.Text)
+		}
+	}
+	return got
 }
