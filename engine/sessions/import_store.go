@@ -469,8 +469,8 @@ const (
 	// parent's whole row, text included, once per child (for a bulk
 	// import, every turn's text written twice). The parameters are
 	// anonymous, session and parent bound twice: the driver looks each
-	// numbered one up by its name, a C string copied per row and column
-	// (a tenth of a Telegram import's storing).
+	// numbered one up by its name, a C string copied into Go and parsed
+	// per row and column.
 	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata, has_children)
 		VALUES (?, ?, nullif(?, ''), (SELECT seq FROM nodes WHERE session = ? AND id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
