@@ -60,6 +60,9 @@ func checkMetadata(raw json.RawMessage) (json.RawMessage, string) {
 			return nil, fmt.Sprintf("metadata sets %q, which only the store writes", k)
 		}
 	}
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return raw, "" // compact already, as json.Marshal writes it: every imported turn's case
+	}
 	var b bytes.Buffer
 	_ = json.Compact(&b, raw) // valid: it decoded
 	return b.Bytes(), ""

@@ -467,9 +467,12 @@ const (
 	// ?13 marks a node whose child comes in the same insert already, so
 	// that the trigger finds nothing to do: its update would rewrite the
 	// parent's whole row, text included, once per child (for a bulk
-	// import, every turn's text written twice).
+	// import, every turn's text written twice). The parameters are
+	// anonymous, session and parent bound twice: the driver looks each
+	// numbered one up by its name, a C string copied into Go and parsed
+	// per row and column.
 	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata, has_children)
-		VALUES (?1, ?2, nullif(?3, ''), (SELECT seq FROM nodes WHERE session = ?1 AND id = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`
+		VALUES (?, ?, nullif(?, ''), (SELECT seq FROM nodes WHERE session = ? AND id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // insertNodes stores new records, which must come parents first, creating
@@ -518,7 +521,8 @@ func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[Se
 	}
 	for _, r := range recs {
 		n := r.node
-		if _, err := insert.ExecContext(ctx, sessions[n.SessionKey()].seq, n.ID, n.Parent, n.Role, n.Content,
+		seq := sessions[n.SessionKey()].seq
+		if _, err := insert.ExecContext(ctx, seq, n.ID, n.Parent, seq, n.Parent, n.Role, n.Content,
 			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata),
 			parents[r.key()]); err != nil {
 			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)

@@ -281,6 +281,9 @@ func number(raw json.RawMessage) (string, error) {
 	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
 		return "", nil
 	case raw[0] == '"':
+		if s, ok := scanString(raw); ok {
+			return s, nil
+		}
 		var s string
 		err := json.Unmarshal(raw, &s)
 		return s, err
@@ -298,6 +301,9 @@ func fromID(raw json.RawMessage) (string, error) {
 		return "", nil
 	}
 	if raw[0] == '"' {
+		if s, ok := scanString(raw); ok {
+			return s, nil
+		}
 		var s string
 		err := json.Unmarshal(raw, &s)
 		return s, err

@@ -89,6 +89,14 @@ func text(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return "", nil
 	}
+	if s, ok := scanText(raw); ok {
+		return s, nil
+	}
+	return textJSON(raw)
+}
+
+// textJSON is text through encoding/json, for what scanText leaves.
+func textJSON(raw json.RawMessage) (string, error) {
 	switch raw[0] {
 	case '"':
 		var s string
@@ -257,6 +265,9 @@ func present(raw json.RawMessage) bool {
 func optString(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return "", nil
+	}
+	if s, ok := scanString(raw); ok {
+		return s, nil
 	}
 	var s string
 	err := json.Unmarshal(raw, &s)

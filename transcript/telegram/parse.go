@@ -303,7 +303,7 @@ func (p *parser) chatField(c *chat, key, record string) error {
 		}
 		for i := 0; p.dec.More(); i++ {
 			var m message
-			if err := p.dec.Decode(&m); err != nil {
+			if err := p.dec.Decode(&messageDecoder{&m}); err != nil {
 				return p.fail(fmt.Sprintf("%s[%d]", at, i), "%s", jsonProblem(err))
 			}
 			m.index = i
