@@ -170,6 +170,28 @@ var unreadWeekdays = map[string]bool{"lunes": true, "martes": true, "miércoles"
 	"quinta": true, "sexta": true, "lunedì": true, "martedì": true, "mercoledì": true, "giovedì": true,
 	"venerdì": true, "sabato": true, "domenica": true}
 
+// unreadDay is the word for "day" before its number ("no dia 10", "el
+// día 17", "il giorno 5").
+var unreadDay = map[string]bool{"dia": true, "día": true, "giorno": true}
+
+// unreadDateRe is a date in digits: "14/08", "6/4", "02/03/2026".
+var unreadDateRe = lazyRegexp(`^\d{1,2}/\d{1,2}(?:/\d{2}|/\d{4})?$`)
+
+func unreadDate(word string) bool {
+	return strings.IndexByte(word, '/') > 0 && unreadDateRe.MatchString(word)
+}
+
+// currencySign reports whether tok is a currency's sign or code written
+// before its amount: "R$", "€", "US$", "£".
+func currencySign(tok string) bool {
+	tok = strings.TrimLeft(tok, "*(")
+	if tok == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(tok)
+	return unicode.Is(unicode.Sc, r) && utf8.RuneCountInString(tok) <= 3
+}
+
 // unreadKeep is the score an unread sentence needs: two of a number, a
 // name, or one date.
 const unreadKeep = 2
@@ -188,20 +210,30 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	speakers := d.speakerWords()
 	fields := strings.Fields(raw)
 	numbers, names := 0, 0
+	inName := false // "Porto Alegre", "Dona Marli": one name, not two
 	for k, tok := range fields {
-		word := strings.Trim(tok, ",.!?;:()\"'¡¿")
+		word := strings.Trim(tok, ",.!?;:()\"'¡¿*")
 		lw := strings.ToLower(word)
 		r, _ := utf8.DecodeRuneInString(word)
+		name := false
 		switch {
+		case unreadDate(word):
+			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
+		case unicode.IsDigit(r) && k > 0 && currencySign(fields[k-1]):
+			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
 		case unicode.IsDigit(r):
 			numbers++
 		case unreadMonths[lw]:
 			score += 2
-		case unreadWeekdays[lw] && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
-			score += 2 // "el martes 17"; a bare weekday is the week's chat ("se mudan al jueves")
+		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
+			score += 2 // "el martes 17", "no dia 10"; a bare weekday is the week's chat ("se mudan al jueves")
 		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !calendarWords[nameKey(word)]:
-			names++ // a speaker named is someone spoken to, not news about them
+			name = true // a speaker named is someone spoken to, not news about them
+			if !inName {
+				names++
+			}
 		}
+		inName = name && word == strings.TrimRight(tok, "*") // a comma or a stop ends the name
 	}
 	score += min(numbers, 2) + min(names, 2)
 	if score >= unreadKeep {
