@@ -55,6 +55,12 @@ var (
 	// stopLists) it belongs to; englishStop are English's.
 	foreignStop map[string]uint32
 	englishStop map[string]bool
+	// sharedStop are English function words an unread language also
+	// uses ("a", "no", "do", "me" in Portuguese): they count for neither,
+	// or a Portuguese turn reads as English ("Novo aluguel a partir de
+	// outubro, a renovação no contrato"). language.go's own words
+	// ("the", "is", "i", "my"…) stay English's.
+	sharedStop map[string]bool
 )
 
 // loadStops parses bleve's lists: a word a line, "|" or "#" opens a
@@ -69,10 +75,13 @@ func loadStops() {
 	}
 	englishStop["now"] = true
 	foreignStop = map[string]uint32{}
+	sharedStop = map[string]bool{}
 	for k, list := range stopLists {
 		for _, w := range stopWords(list) {
 			if !englishStop[w] {
 				foreignStop[w] |= 1 << k
+			} else if k >= readLists && !englishWords[w] {
+				sharedStop[w] = true
 			}
 		}
 	}
@@ -101,6 +110,9 @@ func stopCounts(words []string) (foreign, english, read int) {
 	stopOnce.Do(loadStops)
 	var per [32]int
 	for _, w := range words {
+		if sharedStop[w] {
+			continue // "a", "no", "do", "me": Portuguese as much as English
+		}
 		if englishStop[w] {
 			english++
 			continue
