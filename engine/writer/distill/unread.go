@@ -140,7 +140,11 @@ func (d *distiller) unreadTurn(i int) bool {
 	// Spanish shares "de", "la", "que" with French: the lists, not
 	// language.go's shorter ones, decide between them; a turn language.go
 	// reads stays read unless another list has more of its words.
-	v := foreign >= 2 && foreign > english && !hasHan(c)
+	// One function word and no English one ("Começo segunda 18/05 num
+	// escritório") is weak evidence: such a turn is read by shape with a
+	// higher bar (weighUnread).
+	weak := foreign == 1 && english == 0
+	v := (foreign >= 2 || weak) && foreign > english && !hasHan(c)
 	if l := d.turnLanguage(i); l != nil {
 		v = v && foreign > read
 	} else {
@@ -157,6 +161,12 @@ func (d *distiller) unreadTurn(i int) bool {
 		}
 	}
 	d.unread[i] = v
+	if v && weak {
+		if d.unreadWeak == nil {
+			d.unreadWeak = map[int]bool{}
+		}
+		d.unreadWeak[i] = true
+	}
 	return v
 }
 
@@ -233,11 +243,15 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	fields := strings.Fields(raw)
 	numbers, names := 0, 0
 	inName := false // "Porto Alegre", "Dona Marli": one name, not two
+	var signals []string
 	for k, tok := range fields {
 		word := strings.Trim(tok, ",.!?;:()\"'¡¿*")
 		lw := strings.ToLower(word)
 		r, _ := utf8.DecodeRuneInString(word)
 		name := false
+		if unicode.IsDigit(r) || unreadMonths[lw] || d.names[nameKey(word)] {
+			signals = append(signals, strings.TrimSuffix(strings.TrimSuffix(lw, ",00"), ".00")) // "R$ 30,00" is the 30 just said
+		}
 		switch {
 		case unreadDate(word):
 			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
@@ -258,10 +272,38 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		inName = name && word == strings.TrimRight(tok, "*") // a comma or a stop ends the name
 	}
 	score += min(numbers, 2) + min(names, 2)
-	if score >= unreadKeep {
+	keep := unreadKeep
+	if d.unreadWeak[i] {
+		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
+	}
+	if score >= keep && !d.takesNote(i, signals) {
 		w.chat, w.score = false, keepScore
 	}
 	return w
+}
+
+// takesNote reports whether every number, month and name of a sentence of
+// turn i was written by someone else in the three turns before it: "27 de
+// junho, anotado", "Pix de julho feito, R$ 30,00" take note of the
+// news, they are not news.
+func (d *distiller) takesNote(i int, signals []string) bool {
+	if len(signals) == 0 {
+		return false
+	}
+	var before []string
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
+			for _, tok := range strings.Fields(strings.ToLower(t.Content)) {
+				before = append(before, strings.Trim(tok, ",.!?;:()\"'¡¿*"))
+			}
+		}
+	}
+	for _, sg := range signals {
+		if !slices.Contains(before, sg) {
+			return false
+		}
+	}
+	return true
 }
 
 // speakerWords are the words of the session's speakers' names.
