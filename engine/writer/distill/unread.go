@@ -263,7 +263,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 			score += 2
 		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
 			score += 2 // "el martes 17", "no dia 10"; a bare weekday is the week's chat ("se mudan al jueves")
-		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !calendarWords[nameKey(word)]:
+		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
 			name = true // a speaker named is someone spoken to, not news about them
 			if !inName {
 				names++
@@ -304,6 +304,21 @@ func (d *distiller) takesNote(i int, signals []string) bool {
 		}
 	}
 	return true
+}
+
+// nickname reports whether word shortens a speaker's name ("Cami" for
+// Camila, "Lari" for Larissa): someone spoken to, as the name is.
+func (d *distiller) nickname(word string) bool {
+	k := nameKey(word)
+	if utf8.RuneCountInString(k) < 3 {
+		return false
+	}
+	for w := range d.speakerWords() {
+		if len(w) > len(k) && strings.HasPrefix(w, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // speakerWords are the words of the session's speakers' names.
