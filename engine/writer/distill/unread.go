@@ -150,12 +150,14 @@ func (d *distiller) unreadTurn(i int) bool {
 	} else {
 		v = v && foreign >= read
 	}
-	if !v && strings.HasPrefix(strings.TrimSpace(c), "*") {
+	if (!v || weak) && strings.HasPrefix(strings.TrimSpace(c), "*") {
 		// "*R$ 56.500,00, consegui desconto": a correction of a value
 		// just sent is in the language of the turn it corrects.
 		for k := i - 1; k >= 0 && k >= i-3; k-- {
 			if d.s.Turns[k].Speaker == d.s.Turns[i].Speaker && d.s.Turns[k].Role == d.s.Turns[i].Role {
-				v = d.unreadTurn(k)
+				if d.unreadTurn(k) {
+					v, weak = true, false
+				}
 				break
 			}
 		}
