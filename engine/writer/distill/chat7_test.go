@@ -121,3 +121,20 @@ func TestProjectFact_RoundSevenRules(t *testing.T) {
 		}
 	}
 }
+
+// "room C." ends a sentence (a lower-case word before the letter), "Ursula
+// K." and "Dra. Souza" do not.
+func TestSplit_LetterAfterLowerCaseEndsSentence(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"My slot is Friday 3/4 at 11h, room C. Should I bring a laptop?", 2},
+		{"I am reading Ursula K. Le Guin again", 1},
+		{"A consulta é com a Dra. Souza na quinta", 1},
+	} {
+		if got := len(split(tc.text).sentences); got != tc.want {
+			t.Errorf("%q: %d sentences, want %d", tc.text, got, tc.want)
+		}
+	}
+}
