@@ -72,7 +72,7 @@ func stripMarkers(line string) (string, bool) {
 var abbreviations = map[string]bool{
 	"e.g": true, "i.e": true, "etc": true, "vs": true, "dr": true, "mr": true, "mrs": true, "ms": true,
 	"st": true, "no": true, "approx": true, "cf": true, "fig": true, "jr": true, "sr": true, "prof": true,
-	"kl": true, // Norwegian and Danish "kl. 19.00", o'clock
+	"kl":  true,              // Norwegian and Danish "kl. 19.00", o'clock
 	"dra": true, "sra": true, // Portuguese and Spanish "Dra. Helena", "Sra. Ruiz"
 }
 
