@@ -138,3 +138,19 @@ func TestSplit_LetterAfterLowerCaseEndsSentence(t *testing.T) {
 		}
 	}
 }
+
+// Two weekdays a word apart are a schedule ("terça a quinta"), and "marco"
+// in lower case is "março" written without its accent.
+func TestDistil_UnreadScheduleAndUnaccentedMonth(t *testing.T) {
+	s := chat(saturday, "messenger", "sched7", "Bia",
+		"Ana: a minha vizinha agora faz hidroginastica de terça a quinta, bem cedinho",
+		"Ana: o curso de italiano dela comeca em marco",
+		"Bia: que chique",
+	)
+	joined := keptTexts(t, s)
+	for _, want := range []string{"terça a quinta", "comeca em marco"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no fact with %q in:\n%s", want, joined)
+		}
+	}
+}

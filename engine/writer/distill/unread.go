@@ -261,8 +261,11 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
 		case unicode.IsDigit(r):
 			numbers++
-		case unreadMonths[lw]:
+		case unreadMonths[lw] || word == "marco": // "março" unaccented; "Marco" is a name
 			score += 2
+		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[strings.ToLower(strings.Trim(fields[k+2], ",.!?;:"))]:
+			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
+			signals = append(signals, lw)
 		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
 			score += 2 // "el martes 17", "no dia 10"; a bare weekday is the week's chat ("se mudan al jueves")
 		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
