@@ -36,15 +36,16 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // round five's end: 0.530 / 0.802 / 0.222 / 19.8%; tuned on in round six)
 // precision and size at the targets, coverage at the target and chat just
 // past the 0.860 and 3.8% it measures in round six; on heldout6 (written
-// for round six, measured once at its end: 0.755 / 0.906 / 0.302 / 9.4%)
-// precision and size at the targets, coverage and chat just past them.
+// for round six, measured once at its end: 0.755 / 0.906 / 0.302 / 9.4%;
+// tuned on in round seven: 0.863 / 0.961 / 0.346 / 3.9%) precision, size
+// and coverage at the targets, chat just past its figure.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout6": {coverage: 0.74, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

@@ -56,8 +56,11 @@ type distiller struct {
 	// questions caches asked: the question each turn answers.
 	questions map[int]askedTurn
 	// lang caches turnLanguage, unread unreadTurn, speakerSet speakerWords.
-	lang       map[int]*language
-	unread     map[int]bool
+	lang   map[int]*language
+	unread map[int]bool
+	// unreadWeak are unread turns told by one function word alone:
+	// their sentences need more than the shape's two to be kept.
+	unreadWeak map[int]bool
 	speakerSet map[string]bool
 }
 

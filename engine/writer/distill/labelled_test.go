@@ -256,8 +256,9 @@ func speakerNames(s Session, f Fact) []string {
 // six) precision, size and coverage at the targets, chat just past the
 // 0.860 and 3.8% it measures in round six; on heldout6 (written for round
 // six, measured once at its end: 0.755 / 0.909 / 0.308 / 9.1%, BENCHMARKS.md
-// "Round six's held-out part") precision and size at the targets, coverage
-// and chat just past its figures.
+// "Round six's held-out part"; tuned on in round seven: 0.863 / 0.962 /
+// 0.351 / 3.8%, BENCHMARKS.md "Round seven") precision, size and coverage
+// at the targets, chat just past its figure.
 // Never inventing and the third person hold on every fact of both parts.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -267,7 +268,7 @@ var floorsBySplit = map[string]floors{
 	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout6": {coverage: 0.74, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

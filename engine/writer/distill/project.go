@@ -10,7 +10,7 @@ import (
 
 // conventionRe marks what an owner states about a project: rules,
 // layout, tools, versions, defaults.
-var conventionRe = lazyRegexp(`(?i)\b(?:(?:in|on|for) this (?:repo|repository|codebase|project|package|firmware|site|website|app|code|crate|library|module|service|board|screen|page|dashboard)|(?:standard|std) ?lib(?:rary)?|no dependenc(?:y|ies)|(?:ids?|keys?|codes?) (?:are|is|stay)|decimals?|decimal (?:comma|point)s?|zero[- ]padded|that's (?:how|what) (?:the|it|they|we|our)|utc|time ?zones?|local time|store (?:\w+ ){0,2}(?:in|as)|runs? from the (?:repo|repository|project) root|like the others|read-only|read only|goes to|only, not|subject line|one[- ]line subject|imperative|in (?:english|french|norwegian|german|spanish|dutch|polish|italian|portuguese|swedish|danish|chinese|japanese)|(?:has|have|needs?) to stay|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site) (?:is|uses|runs)|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|rows?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on|every (?:\w+ ){0,2}(?:goes|go|must|is|are|uses?|needs?|gets?|has|have)|allows? \d+|per (?:key|token|user|minute|second|hour|request|line|file|module|package|commit|feature|change|test|page)|commit messages?|everywhere|sorted|alphabetical(?:ly)?|(?:shell|editor|terminal|runtime) (?:is|uses|runs))\b`)
+var conventionRe = lazyRegexp(`(?i)\b(?:(?:in|on|for) this (?:repo|repository|codebase|project|package|firmware|site|website|app|code|crate|library|module|service|board|screen|page|dashboard)|(?:standard|std) ?lib(?:rary)?|no dependenc(?:y|ies)|(?:ids?|keys?|codes?) (?:are|is|stay)|decimals?|decimal (?:comma|point)s?|zero[- ]padded|that's (?:how|what) (?:the|it|they|we|our)|utc|time ?zones?|local time|store (?:\w+ ){0,2}(?:in|as)|runs? from the (?:repo|repository|project) root|like the others|read-only|read only|goes to|only, not|subject line|one[- ]line subject|imperative|in (?:english|french|norwegian|german|spanish|dutch|polish|italian|portuguese|swedish|danish|chinese|japanese)|(?:has|have|needs?) to stay|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site|hosting|host) (?:is|uses|runs)|(?:i|we) (?:only )?test (?:on|with|in)|, not \d+|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|rows?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on|every (?:\w+ ){0,2}(?:goes|go|must|is|are|uses?|needs?|gets?|has|have)|allows? \d+|per (?:key|token|user|minute|second|hour|request|line|file|module|package|commit|feature|change|test|page)|commit messages?|everywhere|sorted|alphabetical(?:ly)?|(?:shell|editor|terminal|runtime) (?:is|uses|runs))\b`)
 
 // codeRe marks a command, a path or a file name.
 var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b|\\b[A-Z][A-Z0-9_]*=\\S+|\"[^\"]{3,40}\"")
@@ -150,12 +150,17 @@ var notRules = map[string]bool{"thanks": true, "thank": true, "problem": true, "
 // project does without ("no malloc.", "no javascript on this site"); "no,
 // …" and "no thanks" are answers.
 func prohibition(text string) bool {
-	fs := strings.Fields(strings.ToLower(text))
-	if len(fs) < 2 || fs[0] != "no" {
-		return false
+	for k, clause := range strings.Split(strings.ToLower(text), ", ") {
+		fs := strings.Fields(clause)
+		if len(fs) < 2 || fs[0] != "no" || k > 0 && len(fs) > 2 {
+			continue // a later clause is a rule when it is "no X" alone ("PHP 8.1, no composer, no framework")
+		}
+		w := strings.Trim(fs[1], ".!,;:")
+		if w != "" && w == strings.TrimRight(fs[1], ".!") && !notRules[w] && unicode.IsLetter([]rune(w)[0]) {
+			return true
+		}
 	}
-	w := strings.Trim(fs[1], ".!,;:")
-	return w != "" && w == strings.TrimRight(fs[1], ".!") && !notRules[w] && unicode.IsLetter([]rune(w)[0])
+	return false
 }
 
 // startsLower reports whether s opens with a lower-case letter: a

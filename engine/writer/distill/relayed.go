@@ -14,10 +14,15 @@ import (
 // muchas veces]", "[4 imágenes]", "[foto] …"); "[text](url)" is a link.
 var bracketOpenerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\[[^\]\n]{1,40}\](?:[^(]|$)`)
 
+// forwardArrowRe opens a turn with the arrow chat exports put before a
+// forward's label in any language ("↪ Forwarded", "↪ Encaminhada com
+// frequência"); a thread reply's "↳" is the speaker's own words.
+var forwardArrowRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\x{21aa}`)
+
 // relayed reports whether turn t is a forward, a placeholder or a bot's.
 func relayed(t Turn) bool {
 	c := t.Content
-	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) {
+	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) || forwardArrowRe.MatchString(c) {
 		return true
 	}
 	name := strings.TrimSpace(t.Speaker)

@@ -72,7 +72,8 @@ func stripMarkers(line string) (string, bool) {
 var abbreviations = map[string]bool{
 	"e.g": true, "i.e": true, "etc": true, "vs": true, "dr": true, "mr": true, "mrs": true, "ms": true,
 	"st": true, "no": true, "approx": true, "cf": true, "fig": true, "jr": true, "sr": true, "prof": true,
-	"kl": true, // Norwegian and Danish "kl. 19.00", o'clock
+	"kl":  true,              // Norwegian and Danish "kl. 19.00", o'clock
+	"dra": true, "sra": true, // Portuguese and Spanish "Dra. Helena", "Sra. Ruiz"
 }
 
 // ordinalMonths are the months Norwegian, Danish and Swedish write, in
@@ -183,6 +184,13 @@ func endsWithAbbreviation(s string) bool {
 	word := s[i+1:]
 	if utf8.RuneCountInString(word) == 1 {
 		r, _ := utf8.DecodeRuneInString(word)
+		// "room B." and "plan B." end a sentence: an initial follows a
+		// name or an initial, not a lower-case word.
+		if before := strings.Fields(s[:max(i, 0)]); len(before) > 0 {
+			if p, _ := utf8.DecodeRuneInString(before[len(before)-1]); unicode.IsLower(p) {
+				return false
+			}
+		}
 		return unicode.IsUpper(r)
 	}
 	return abbreviations[strings.ToLower(word)]

@@ -55,6 +55,12 @@ var (
 	// stopLists) it belongs to; englishStop are English's.
 	foreignStop map[string]uint32
 	englishStop map[string]bool
+	// sharedStop are English function words an unread language also
+	// uses ("a", "no", "do", "me" in Portuguese): they count for neither,
+	// or a Portuguese turn reads as English ("Novo aluguel a partir de
+	// outubro, a renovação no contrato"). language.go's own words
+	// ("the", "is", "i", "my"…) stay English's.
+	sharedStop map[string]bool
 )
 
 // loadStops parses bleve's lists: a word a line, "|" or "#" opens a
@@ -69,10 +75,13 @@ func loadStops() {
 	}
 	englishStop["now"] = true
 	foreignStop = map[string]uint32{}
+	sharedStop = map[string]bool{}
 	for k, list := range stopLists {
 		for _, w := range stopWords(list) {
 			if !englishStop[w] {
 				foreignStop[w] |= 1 << k
+			} else if k >= readLists && !englishWords[w] {
+				sharedStop[w] = true
 			}
 		}
 	}
@@ -101,6 +110,9 @@ func stopCounts(words []string) (foreign, english, read int) {
 	stopOnce.Do(loadStops)
 	var per [32]int
 	for _, w := range words {
+		if sharedStop[w] {
+			continue // "a", "no", "do", "me": Portuguese as much as English
+		}
 		if englishStop[w] {
 			english++
 			continue
@@ -128,13 +140,35 @@ func (d *distiller) unreadTurn(i int) bool {
 	// Spanish shares "de", "la", "que" with French: the lists, not
 	// language.go's shorter ones, decide between them; a turn language.go
 	// reads stays read unless another list has more of its words.
-	v := foreign >= 2 && foreign > english && !hasHan(c)
+	// One function word and no English one ("Começo segunda 18/05 num
+	// escritório") is weak evidence: such a turn is read by shape with a
+	// higher bar (weighUnread).
+	weak := foreign == 1 && english == 0
+	v := (foreign >= 2 || weak) && foreign > english && !hasHan(c)
 	if l := d.turnLanguage(i); l != nil {
 		v = v && foreign > read
 	} else {
 		v = v && foreign >= read
 	}
+	if (!v || weak) && strings.HasPrefix(strings.TrimSpace(c), "*") {
+		// "*R$ 56.500,00, consegui desconto": a correction of a value
+		// just sent is in the language of the turn it corrects.
+		for k := i - 1; k >= 0 && k >= i-3; k-- {
+			if d.s.Turns[k].Speaker == d.s.Turns[i].Speaker && d.s.Turns[k].Role == d.s.Turns[i].Role {
+				if d.unreadTurn(k) {
+					v, weak = true, false
+				}
+				break
+			}
+		}
+	}
 	d.unread[i] = v
+	if v && weak {
+		if d.unreadWeak == nil {
+			d.unreadWeak = map[int]bool{}
+		}
+		d.unreadWeak[i] = true
+	}
 	return v
 }
 
@@ -170,6 +204,28 @@ var unreadWeekdays = map[string]bool{"lunes": true, "martes": true, "miércoles"
 	"quinta": true, "sexta": true, "lunedì": true, "martedì": true, "mercoledì": true, "giovedì": true,
 	"venerdì": true, "sabato": true, "domenica": true}
 
+// unreadDay is the word for "day" before its number ("no dia 10", "el
+// día 17", "il giorno 5").
+var unreadDay = map[string]bool{"dia": true, "día": true, "giorno": true}
+
+// unreadDateRe is a date in digits: "14/08", "6/4", "02/03/2026".
+var unreadDateRe = lazyRegexp(`^\d{1,2}/\d{1,2}(?:/\d{2}|/\d{4})?$`)
+
+func unreadDate(word string) bool {
+	return strings.IndexByte(word, '/') > 0 && unreadDateRe.MatchString(word)
+}
+
+// currencySign reports whether tok is a currency's sign or code written
+// before its amount: "R$", "€", "US$", "£".
+func currencySign(tok string) bool {
+	tok = strings.TrimLeft(tok, "*(")
+	if tok == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(tok)
+	return unicode.Is(unicode.Sc, r) && utf8.RuneCountInString(tok) <= 3
+}
+
 // unreadKeep is the score an unread sentence needs: two of a number, a
 // name, or one date.
 const unreadKeep = 2
@@ -188,26 +244,86 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	speakers := d.speakerWords()
 	fields := strings.Fields(raw)
 	numbers, names := 0, 0
+	inName := false // "Porto Alegre", "Dona Marli": one name, not two
+	var signals []string
 	for k, tok := range fields {
-		word := strings.Trim(tok, ",.!?;:()\"'¡¿")
+		word := strings.Trim(tok, ",.!?;:()\"'¡¿*")
 		lw := strings.ToLower(word)
 		r, _ := utf8.DecodeRuneInString(word)
+		name := false
+		if unicode.IsDigit(r) || unreadMonths[lw] || d.names[nameKey(word)] {
+			signals = append(signals, strings.TrimSuffix(strings.TrimSuffix(lw, ",00"), ".00")) // "R$ 30,00" is the 30 just said
+		}
 		switch {
+		case unreadDate(word):
+			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
+		case unicode.IsDigit(r) && k > 0 && currencySign(fields[k-1]):
+			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
 		case unicode.IsDigit(r):
 			numbers++
-		case unreadMonths[lw]:
+		case unreadMonths[lw] || word == "marco": // "março" unaccented; "Marco" is a name
 			score += 2
-		case unreadWeekdays[lw] && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
-			score += 2 // "el martes 17"; a bare weekday is the week's chat ("se mudan al jueves")
-		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !calendarWords[nameKey(word)]:
-			names++ // a speaker named is someone spoken to, not news about them
+		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[strings.ToLower(strings.Trim(fields[k+2], ",.!?;:"))]:
+			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
+			signals = append(signals, lw)
+		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
+			score += 2 // "el martes 17", "no dia 10"; a bare weekday is the week's chat ("se mudan al jueves")
+		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
+			name = true // a speaker named is someone spoken to, not news about them
+			if !inName {
+				names++
+			}
 		}
+		inName = name && word == strings.TrimRight(tok, "*") // a comma or a stop ends the name
 	}
 	score += min(numbers, 2) + min(names, 2)
-	if score >= unreadKeep {
+	keep := unreadKeep
+	if d.unreadWeak[i] {
+		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
+	}
+	if score >= keep && !d.takesNote(i, signals) {
 		w.chat, w.score = false, keepScore
 	}
 	return w
+}
+
+// takesNote reports whether every number, month and name of a sentence of
+// turn i was written by someone else in the three turns before it: "27 de
+// junho, anotado", "Pix de julho feito, R$ 30,00" take note of the
+// news, they are not news.
+func (d *distiller) takesNote(i int, signals []string) bool {
+	if len(signals) == 0 {
+		return false
+	}
+	var before []string
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
+			for _, tok := range strings.Fields(strings.ToLower(t.Content)) {
+				before = append(before, strings.Trim(tok, ",.!?;:()\"'¡¿*"))
+			}
+		}
+	}
+	for _, sg := range signals {
+		if !slices.Contains(before, sg) {
+			return false
+		}
+	}
+	return true
+}
+
+// nickname reports whether word shortens a speaker's name ("Cami" for
+// Camila, "Lari" for Larissa): someone spoken to, as the name is.
+func (d *distiller) nickname(word string) bool {
+	k := nameKey(word)
+	if utf8.RuneCountInString(k) < 3 {
+		return false
+	}
+	for w := range d.speakerWords() {
+		if len(w) > len(k) && strings.HasPrefix(w, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // speakerWords are the words of the session's speakers' names.
