@@ -3,7 +3,6 @@ package distill
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // Round seven, in sentences written here (not from the labelled set).
@@ -100,7 +99,6 @@ func TestUnreadTurn_SharedWordsAndWeakTurns(t *testing.T) {
 // Round seven's shapes of a project rule: "no X" in a later clause, "no X,"
 // opening, the hosting, where the owner tests, a count corrected.
 func TestProjectFact_RoundSevenRules(t *testing.T) {
-	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ said, want string }{
 		{"keep in mind the server is a tiny VPS, Ruby 3.2, no rails, no redis.", "no rails"},
 		{"no docker, the old mac mini can't take it.", "No docker"},
@@ -108,15 +106,7 @@ func TestProjectFact_RoundSevenRules(t *testing.T) {
 		{"I test on the tablet at the front desk with ./gradlew installRelease", "tablet"},
 		{"careful with March: from 1/3 the export has 14 rooms, not 12.", "not 12"},
 	} {
-		s := chat(at, "claude-code", "rules7", "", "owner: "+tc.said, "assistant: Noted.")
-		s.Project = "/home/kim/src/desk"
-		var got []string
-		for _, f := range Distil(s) {
-			if f.Kind != KindSummary {
-				got = append(got, f.Text)
-			}
-		}
-		if !strings.Contains(strings.Join(got, "\n"), tc.want) {
+		if got := ownerRule("desk", tc.said); !strings.Contains(strings.Join(got, "\n"), tc.want) {
 			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
 		}
 	}
