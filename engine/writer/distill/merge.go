@@ -156,7 +156,9 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 			if path(tg) != f.Path {
 				continue
 			}
-			if restates(stems(tg, f.Subject), fs) {
+			// The same text is a restatement even when it has no content
+			// stems to compare ("No no."): merging twice changes nothing.
+			if text(tg) == f.Text || restates(stems(tg, f.Subject), fs) {
 				// The block the fact already made, if any, before another
 				// that says much the same: merging twice changes nothing.
 				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {

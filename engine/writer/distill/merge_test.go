@@ -119,6 +119,21 @@ func TestMerge_Idempotent(t *testing.T) {
 	}
 }
 
+// A fact with no content stems ("No no.") is still the block it made:
+// merging it again asks for nothing.
+func TestMerge_IdempotentWithoutStems(t *testing.T) {
+	f := Fact{Subject: "desk", Kind: KindProject, Theme: "Conventions", Text: "No no.",
+		Cites: []string{"claude-code/s/t011"}, Path: "topics/projects/desk.md"}
+	first := Merge(nil, []Fact{f})
+	if len(first) != 1 || first[0].Op != OpAdd {
+		t.Fatalf("into nothing: %+v", first)
+	}
+	b := Block{ID: "a", Path: f.Path, Heading: f.Theme, Text: f.Text, Cites: f.Cites}
+	if again := Merge([]Block{b}, []Fact{f}); len(again) != 0 {
+		t.Errorf("merging again asks for %+v", again)
+	}
+}
+
 // Rough edge: a Merger kept the stems of every text and word it read, so a
 // huge write grew it without bound. It keeps at most twice mergerMemoMax
 // texts and about mergerWordsMax words, and merges as before.

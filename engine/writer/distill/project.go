@@ -140,11 +140,12 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 var limitRe = lazyRegexp(`(?i)\b(?:under|below|above|over|at most|at least|within|max|maximum|minimum) \d+(?:[.,]\d+)? ?(?:ma|mah|ah|v|w|kw|kwh|b|kb|mb|gb|tb|ms|s|sec|min|%|px|em|chars|characters|lines|rps|qps)\b`)
 
 // notRules are the words after "no" that make no rule: "no thanks", "no
-// idea", "no, the other one".
+// idea", "no, the other one", "no no."
 var notRules = map[string]bool{"thanks": true, "thank": true, "problem": true, "problems": true, "worries": true,
 	"idea": true, "need": true, "way": true, "rush": true, "it": true, "that": true, "this": true, "i": true,
 	"you": true, "we": true, "the": true, "not": true, "wait": true, "sorry": true, "luck": true, "change": true,
-	"changes": true, "errors": true, "error": true, "difference": true, "clue": true, "one": true, "longer": true}
+	"changes": true, "errors": true, "error": true, "difference": true, "clue": true, "one": true, "longer": true,
+	"no": true, "yes": true}
 
 // prohibition reports whether a sentence opens with "no" and the thing a
 // project does without ("no malloc.", "no javascript on this site"); "no,

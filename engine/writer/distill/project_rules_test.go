@@ -47,7 +47,7 @@ func TestProjectFact_RoundFiveRules(t *testing.T) {
 			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
 		}
 	}
-	for _, said := range []string{"no thanks.", "no, the other one.", "no idea.", "no worries"} {
+	for _, said := range []string{"no thanks.", "no, the other one.", "no idea.", "no worries", "no no.", "no no, the other one"} {
 		if got := distil(said); len(got) > 0 {
 			t.Errorf("%q: kept %q, want nothing", said, got)
 		}
