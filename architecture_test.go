@@ -274,7 +274,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 4730
+	coreLineLimit = 4726
 	coreFileLimit = 600
 )
 
