@@ -6,8 +6,8 @@ import (
 )
 
 // Lines no person wrote for this chat: a forward (someone else's words,
-// often a hoax or a chain message), a placeholder for media, and a bot's
-// announcements ("📋 Polly: reminder…", "CorkBot: Dana pinned a message").
+// often a hoax or a chain message), a reaction to a message, a
+// placeholder for media, and a bot's announcements ("📋 Polly: reminder…", "CorkBot: Dana pinned a message").
 
 // bracketOpenerRe opens a turn with a bracketed label, as chat exports
 // mark a forward or a media placeholder in any language ("[Reenviado
@@ -16,13 +16,20 @@ var bracketOpenerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\[[^\]\n]{1,40}\](?:[^(]
 
 // forwardArrowRe opens a turn with the arrow chat exports put before a
 // forward's label in any language ("↪ Forwarded", "↪ Encaminhada com
-// frequência"); a thread reply's "↳" is the speaker's own words.
-var forwardArrowRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\x{21aa}`)
+// frequência", "⏩ İletildi"); a thread reply's "↳" is the speaker's own
+// words.
+var forwardArrowRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*[\x{21aa}\x{23e9}]`)
+
+// reactionRe is a tapback as iMessage and WhatsApp export it: a verb of
+// the app's own, then the quoted message it reacts to ("Loved “…”",
+// "Laughed at “…”", "reacted 🥹 to "…""). The quoted words are someone
+// else's, already kept (or not) where they were said.
+var reactionRe = lazyRegexp(`(?i)^[\s\x{200e}\x{200f}]*(?:loved|liked|disliked|laughed at|emphasi[sz]ed|questioned|reacted [^\s"“]{1,12} to)\s+["“][^\n]*["”]\s*$`)
 
 // relayed reports whether turn t is a forward, a placeholder or a bot's.
 func relayed(t Turn) bool {
 	c := t.Content
-	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) || forwardArrowRe.MatchString(c) {
+	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) || forwardArrowRe.MatchString(c) || reactionRe.MatchString(c) {
 		return true
 	}
 	name := strings.TrimSpace(t.Speaker)
