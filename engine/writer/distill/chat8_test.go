@@ -28,3 +28,19 @@ func TestDistil_ReactionsAndFastForward(t *testing.T) {
 		}
 	}
 }
+
+// A sentence strung on commas past fifty-odd words is a story told, its
+// hour, year and names in passing; a plain sentence with a date stays.
+func TestDistil_RantIsNoFact(t *testing.T) {
+	s := chat(saturday, "whatsapp", "rant8", "Mira",
+		"Tomas: so the plumber, Mr Halvorsen, you know him, the one with the van that never starts, calls me at 10 at night, at NIGHT, to say the boiler from 1994 is finished, fine, it was old, but he knew since March, his cousin told my neighbour at the bakery, and he said nothing, took the 40 euros for the check like nothing, and now he wants us out of the flat for a week in the middle of winter with two kids and a dog who hates the car",
+		"Tomas: The new boiler goes in on 12 February, Halvorsen confirmed",
+	)
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "bakery") {
+		t.Errorf("a rant kept as a fact:\n%s", joined)
+	}
+	if !strings.Contains(joined, "12 February") {
+		t.Errorf("the plain fact was dropped:\n%s", joined)
+	}
+}

@@ -410,12 +410,17 @@ func future(ms []reldate.Mention, at time.Time) bool {
 	return false
 }
 
+// rantWords is the most words a chat sentence holds as a fact: past it, a
+// sentence strung on commas is a story told ("so the landlord, …, texts
+// at 11 at night, … since October, …"), its numbers and names in passing.
+const rantWords = 55
+
 // personFact makes a fact from one sentence a person (or the speakerless
 // owner) said in a chat.
 func (d *distiller) personFact(i, k int, sn sentence, prev string) (Fact, bool) {
 	t := d.s.Turns[i]
 	w := d.weigh(i, k, sn, prev)
-	if w.chat || w.score < keepScore {
+	if w.chat || w.score < keepScore || len(strings.Fields(w.text)) > rantWords {
 		return Fact{}, false
 	}
 	f, ms, text := w.f, w.ms, w.text
