@@ -44,3 +44,23 @@ func TestDistil_RantIsNoFact(t *testing.T) {
 		t.Errorf("the plain fact was dropped:\n%s", joined)
 	}
 }
+
+// Chat drops accents ("icin", "gunu") and writes a month with its case
+// ending ("haziranda", "Ekim'de"): both are still read by shape, and the
+// month with its day is a fact's shape.
+func TestDistil_UnaccentedMonthWithEnding(t *testing.T) {
+	s := chat(saturday, "whatsapp", "month8", "Mira",
+		"Tomas: Okulun son gunu 20 haziranda, karneler de o gun verilecek ama toren yok",
+		"Tomas: Kuzenimin nişanı 3 Ekim'de, Bursa'da olacak ve herkes gelecek",
+		"Mira: tamam, ne güzel",
+	)
+	joined := keptTexts(t, s)
+	for _, want := range []string{"20 haziranda", "3 Ekim'de"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no fact with %q in:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "güzel") {
+		t.Errorf("small talk kept in:\n%s", joined)
+	}
+}

@@ -84,9 +84,18 @@ func loadStops() {
 			} else if k >= readLists && !englishWords[w] {
 				sharedStop[w] = true
 			}
+			// Chat drops the accents a phone keyboard makes hard ("icin"
+			// for "için", "nao" for "não"): the plain spelling counts too.
+			if p := plainLetters.Replace(w); p != w && k >= readLists && !englishStop[p] && !sharedStop[p] {
+				foreignStop[p] |= 1 << k
+			}
 		}
 	}
 }
+
+// plainLetters writes a word without its accents, as chat often does.
+var plainLetters = strings.NewReplacer("ı", "i", "ş", "s", "ç", "c", "ğ", "g", "ö", "o", "ü", "u",
+	"ã", "a", "á", "a", "à", "a", "â", "a", "é", "e", "ê", "e", "è", "e", "í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u")
 
 func stopWords(list []byte) []string {
 	var out []string
@@ -198,7 +207,38 @@ var unreadMonths = map[string]bool{
 	"janeiro": true, "fevereiro": true, "março": true, "maio": true, "junho": true, "julho": true,
 	"setembro": true, "outubro": true, "novembro": true, "dezembro": true,
 	"gennaio": true, "febbraio": true, "aprile": true, "maggio": true, "giugno": true, "luglio": true,
-	"settembre": true, "ottobre": true, "dicembre": true}
+	"settembre": true, "ottobre": true, "dicembre": true,
+	"ocak": true, "şubat": true, "mart": true, "nisan": true, "mayıs": true, "haziran": true, "temmuz": true,
+	"ağustos": true, "eylül": true, "ekim": true, "kasım": true, "aralık": true}
+
+// unreadMonth reports whether lw (lower case) is a month of unreadMonths,
+// written with or without its accents, and with a case ending after it
+// ("Ekim'de", "haziranda", "Kasım'dan": in, from).
+func unreadMonth(lw string) bool {
+	if unreadMonths[lw] || plainMonths[lw] {
+		return true
+	}
+	if i := strings.IndexAny(lw, "'’"); i > 0 {
+		return unreadMonth(lw[:i])
+	}
+	for _, end := range []string{"da", "de", "ta", "te", "dan", "den", "tan", "ten"} {
+		if m, ok := strings.CutSuffix(lw, end); ok && len(m) >= 4 && (unreadMonths[m] || plainMonths[m]) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainMonths are unreadMonths without their accents ("eylul", "subat").
+var plainMonths = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range unreadMonths {
+		if p := plainLetters.Replace(w); p != w {
+			m[p] = true
+		}
+	}
+	return m
+}()
 
 var unreadWeekdays = map[string]bool{"lunes": true, "martes": true, "miércoles": true, "jueves": true,
 	"viernes": true, "sábado": true, "domingo": true, "segunda": true, "terça": true, "quarta": true,
@@ -252,7 +292,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		lw := strings.ToLower(word)
 		r, _ := utf8.DecodeRuneInString(word)
 		name := false
-		if unicode.IsDigit(r) || unreadMonths[lw] || d.names[nameKey(word)] {
+		if unicode.IsDigit(r) || unreadMonth(lw) || d.names[nameKey(word)] {
 			signals = append(signals, strings.TrimSuffix(strings.TrimSuffix(lw, ",00"), ".00")) // "R$ 30,00" is the 30 just said
 		}
 		switch {
@@ -262,7 +302,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
 		case unicode.IsDigit(r):
 			numbers++
-		case unreadMonths[lw] || word == "marco": // "março" unaccented; "Marco" is a name
+		case unreadMonth(lw) || word == "marco": // "março" unaccented; "Marco" is a name
 			score += 2
 		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[strings.ToLower(strings.Trim(fields[k+2], ",.!?;:"))]:
 			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
