@@ -64,3 +64,19 @@ func TestDistil_UnaccentedMonthWithEnding(t *testing.T) {
 		t.Errorf("small talk kept in:\n%s", joined)
 	}
 }
+
+// An issue tracker's notice ("Ana P. created OPS-112: …") is the
+// tracker's record, not someone's news.
+func TestDistil_TrackerNotice(t *testing.T) {
+	s := chat(saturday, "slack", "jira8", "Mira",
+		"Linear: Tomas B. created OPS-112: Winter timetable 2027 for line 4 (due 14 March)",
+		"Tomas: I start my new job at the Halvorsen depot on 14 March",
+	)
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "OPS-112") {
+		t.Errorf("a tracker's notice kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "14 March") {
+		t.Errorf("the person's news was dropped:\n%s", joined)
+	}
+}

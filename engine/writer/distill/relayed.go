@@ -26,10 +26,16 @@ var forwardArrowRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*[\x{21aa}\x{23e9}]`)
 // else's, already kept (or not) where they were said.
 var reactionRe = lazyRegexp(`(?i)^[\s\x{200e}\x{200f}]*(?:loved|liked|disliked|laughed at|emphasi[sz]ed|questioned|reacted [^\s"“]{1,12} to)\s+["“][^\n]*["”]\s*$`)
 
+// trackerRe is an issue tracker's notice in a team chat: someone did
+// something to a ticket by its key ("Ana P. created OPS-112: …"). The
+// ticket is the tracker's record; the people say what matters about it.
+var trackerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\S+(?: \S+)? (?:created|moved|assigned|resolved|closed|reopened|commented on|transitioned|updated) [A-Z][A-Z0-9]+-\d+\b`)
+
 // relayed reports whether turn t is a forward, a placeholder or a bot's.
 func relayed(t Turn) bool {
 	c := t.Content
-	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) || forwardArrowRe.MatchString(c) || reactionRe.MatchString(c) {
+	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) || forwardArrowRe.MatchString(c) || reactionRe.MatchString(c) ||
+		trackerRe.MatchString(c) {
 		return true
 	}
 	name := strings.TrimSpace(t.Speaker)
