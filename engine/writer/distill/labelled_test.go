@@ -422,7 +422,7 @@ func TestLabelledSet_DumpDev(t *testing.T) {
 				for k, sn := range split(tt.Content).sentences {
 					w := d.weigh(indexOf(c.session, tt.Ref), k, sn, prev)
 					prev = sn.text
-					fmt.Printf("      .. score=%d chat=%v %q\n", w.score, w.chat, w.text)
+					fmt.Printf("      .. score=%d chat=%v unread=%v %q\n", w.score, w.chat, d.unreadSentence(indexOf(c.session, tt.Ref), strings.TrimSpace(sn.text)), w.text)
 				}
 			}
 			for _, r := range rejected[tt.Ref] {
