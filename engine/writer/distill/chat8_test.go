@@ -80,3 +80,18 @@ func TestDistil_TrackerNotice(t *testing.T) {
 		t.Errorf("the person's news was dropped:\n%s", joined)
 	}
 }
+
+// A number told to the assistant against the one it replaces ("48
+// minutes, not 41") is the value to keep.
+func TestDistil_CorrectedNumberToAssistant(t *testing.T) {
+	s := chat(saturday, "chatgpt", "fix8", "",
+		"owner: Draft the bus memo for line 9 with a 10-minute headway",
+		"assistant: Here is the draft memo for line 9.",
+		"owner: Correction: the loop takes 48 minutes, not 41. I missed the layover at the depot.",
+		"assistant: Thanks, updated.",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "48 minutes, not 41") {
+		t.Errorf("the corrected value was dropped:\n%s", joined)
+	}
+}

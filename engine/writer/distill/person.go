@@ -145,6 +145,11 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.decision {
 		score += 2
 	}
+	if ownerToAssistant && correctedRe.MatchString(text) {
+		// "round trip is 74 minutes, not 68": the value to keep, told to
+		// the assistant (among friends "at 8, not 7" is as often banter)
+		score += 3
+	}
 	if f.lifeVerb && f.subject {
 		score++
 	}
@@ -253,6 +258,10 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	w.score = score
 	return w
 }
+
+// correctedRe is a number said against the one it replaces: "74
+// minutes, not 68", "until 02:30 not 02:00".
+var correctedRe = lazyRegexp(`\d[\d:.,]*(?:\s*[\p{L}%]+)?,?\s+not\s+\d`)
 
 // decisionLabelRe opens a sentence labelled a decision: "Decision recap:
 // …", "Final decision: …".
