@@ -95,3 +95,23 @@ func TestDistil_CorrectedNumberToAssistant(t *testing.T) {
 		t.Errorf("the corrected value was dropped:\n%s", joined)
 	}
 }
+
+// News labelled as news to the assistant ("Update for the plan: …",
+// "Follow-up for the record: …") with a number is kept; a label with no
+// number ("Quick question: …") is not news by its label alone.
+func TestDistil_LabelledNewsToAssistant(t *testing.T) {
+	s := chat(saturday, "chatgpt", "label8", "",
+		"owner: Help me plan the seating for the school reunion dinner",
+		"assistant: Happy to help. How many people are coming?",
+		"owner: Update for the plan: the final count is 86, the hall confirmed it.",
+		"assistant: Great, 86 it is.",
+		"owner: Quick question: can round tables work here?",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "86") {
+		t.Errorf("the labelled news was dropped:\n%s", joined)
+	}
+	if strings.Contains(joined, "round tables") {
+		t.Errorf("a labelled question kept:\n%s", joined)
+	}
+}

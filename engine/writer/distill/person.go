@@ -150,6 +150,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		// the assistant (among friends "at 8, not 7" is as often banter)
 		score += 3
 	}
+	if ownerToAssistant && f.numbers > 0 && labelOpenerRe.MatchString(raw) {
+		score += 2 // "Update for the plan: final count is 141": news labelled as news
+	}
 	if f.lifeVerb && f.subject {
 		score++
 	}
@@ -262,6 +265,11 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 // correctedRe is a number said against the one it replaces: "74
 // minutes, not 68", "until 02:30 not 02:00".
 var correctedRe = lazyRegexp(`\d[\d:.,]*(?:\s*[\p{L}%]+)?,?\s+not\s+\d`)
+
+// labelOpenerRe opens a sentence with a label of a few words and a colon:
+// "Update for the plan:", "Follow-up for the record:", "The big
+// constraint:".
+var labelOpenerRe = lazyRegexp(`^\p{Lu}[\p{L} -]{2,30}:\s`)
 
 // decisionLabelRe opens a sentence labelled a decision: "Decision recap:
 // …", "Final decision: …".
