@@ -115,3 +115,23 @@ func TestDistil_LabelledNewsToAssistant(t *testing.T) {
 		t.Errorf("a labelled question kept:\n%s", joined)
 	}
 }
+
+// In a coding session a value said against the old one ("06:00 not
+// 05:30"), a deadline with its date and a rule closed by "ever" are what
+// the project keeps.
+func TestProjectRules_CorrectedDeadlineEver(t *testing.T) {
+	cases := map[string]string{
+		"ok so the rule: the first bus leaves at 06:00:00 not 05:30:00, the depot said so": "06:00:00 not 05:30:00",
+		"the export deadline is 3 March. show it on the dashboard":                        "deadline is 3 March",
+		"nothing posts to the parents' group automatically, ever.":                         "automatically, ever",
+	}
+	for said, want := range cases {
+		got := strings.Join(ownerRule("bus-plan", said), "\n")
+		if !strings.Contains(got, want) {
+			t.Errorf("%q: want a rule with %q, got %q", said, want, got)
+		}
+	}
+	if got := ownerRule("bus-plan", "is the deadline 3 March? nothing from the depot yet, ever so slow"); len(got) != 0 {
+		t.Errorf("a question or a complaint kept: %q", got)
+	}
+}

@@ -90,6 +90,12 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	if limitRe.MatchString(text) {
 		code++ // "has to stay under 1 mA": a limit, with its unit
 	}
+	if correctedRe.MatchString(text) || deadlineRe.MatchString(text) {
+		conventions += 2 // "24:30:00 not 00:30:00", "the deadline is 8 August": a value the project keeps
+	}
+	if everRe.MatchString(text) {
+		conventions += 2 // "nothing sends emails to guests automatically, ever": "never", said the long way
+	}
 	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4 && !rule) {
 		return Fact{}, false // small talk, unless it says something about the code ("I know the dev server is on 5173")
 	}
@@ -138,6 +144,14 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 
 // limitRe is a limit with its unit: "under 1 mA", "at most 200 MB".
 var limitRe = lazyRegexp(`(?i)\b(?:under|below|above|over|at most|at least|within|max|maximum|minimum) \d+(?:[.,]\d+)? ?(?:ma|mah|ah|v|w|kw|kwh|b|kb|mb|gb|tb|ms|s|sec|min|%|px|em|chars|characters|lines|rps|qps)\b`)
+
+// deadlineRe is a deadline or a cut-off given its date: "the RSVP
+// deadline is 15 August".
+var deadlineRe = lazyRegexp(`(?i)\b(?:deadline|due date|cut-?off)s? (?:is|are|stays|becomes|moves to) (?:now |still )?(?:the )?\d`)
+
+// everRe is a rule with "ever" closing it: "nothing sends emails,
+// ever", "no one pushes to main. Ever."
+var everRe = lazyRegexp(`(?i)^(?:nothing|no one|nobody|none of)\b.*,? ever[.!]*$`)
 
 // notRules are the words after "no" that make no rule: "no thanks", "no
 // idea", "no, the other one", "no no."
