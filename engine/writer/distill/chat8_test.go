@@ -122,7 +122,7 @@ func TestDistil_LabelledNewsToAssistant(t *testing.T) {
 func TestProjectRules_CorrectedDeadlineEver(t *testing.T) {
 	cases := map[string]string{
 		"ok so the rule: the first bus leaves at 06:00:00 not 05:30:00, the depot said so": "06:00:00 not 05:30:00",
-		"the export deadline is 3 March. show it on the dashboard":                        "deadline is 3 March",
+		"the export deadline is 3 March. show it on the dashboard":                         "deadline is 3 March",
 		"nothing posts to the parents' group automatically, ever.":                         "automatically, ever",
 	}
 	for said, want := range cases {
