@@ -96,9 +96,10 @@ func TestDistil_CorrectedNumberToAssistant(t *testing.T) {
 	}
 }
 
-// News labelled as news to the assistant ("Update for the plan: …",
-// "Follow-up for the record: …") with a number is kept; a label with no
-// number ("Quick question: …") is not news by its label alone.
+// News labelled as news ("Update for the plan: …", "Reminder for
+// everyone: …") with a number is kept, told to the assistant or to a
+// group; a label with no number ("Quick question: …") is not news by its
+// label alone.
 func TestDistil_LabelledNewsToAssistant(t *testing.T) {
 	s := chat(saturday, "chatgpt", "label8", "",
 		"owner: Help me plan the seating for the school reunion dinner",
@@ -133,5 +134,19 @@ func TestProjectRules_CorrectedDeadlineEver(t *testing.T) {
 	}
 	if got := ownerRule("bus-plan", "is the deadline 3 March? nothing from the depot yet, ever so slow"); len(got) != 0 {
 		t.Errorf("a question or a complaint kept: %q", got)
+	}
+}
+
+func TestDistil_LabelledNewsInAGroup(t *testing.T) {
+	s := chat(saturday, "slack", "label8g", "Mira",
+		"Tomas: Update from the club: 3 lanes are closed until the roof is fixed.",
+		"Mira: Heads up: the coffee is great today",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "3 lanes") {
+		t.Errorf("the labelled news was dropped:\n%s", joined)
+	}
+	if strings.Contains(joined, "coffee") {
+		t.Errorf("a labelled remark with no number kept:\n%s", joined)
 	}
 }

@@ -150,8 +150,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 		// the assistant (among friends "at 8, not 7" is as often banter)
 		score += 3
 	}
-	if ownerToAssistant && f.numbers > 0 && labelOpenerRe.MatchString(raw) {
-		score += 2 // "Update for the plan: final count is 141": news labelled as news
+	if f.numbers > 0 && labelOpenerRe.MatchString(raw) {
+		score += 2 // "Update for the plan: final count is 141", "Reminder for everyone: … by Thursday 17:00": news labelled as news
 	}
 	if f.lifeVerb && f.subject {
 		score++
