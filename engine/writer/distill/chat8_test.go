@@ -150,3 +150,17 @@ func TestDistil_LabelledNewsInAGroup(t *testing.T) {
 		t.Errorf("a labelled remark with no number kept:\n%s", joined)
 	}
 }
+
+// A month with a case ending ("Kasimda": in November) is a time said in
+// a sentence: kept even in a turn with one function word, where a bare
+// month ("hasta mayo") may be a joke.
+func TestDistil_InflectedMonthInAWeakTurn(t *testing.T) {
+	s := chat(saturday, "whatsapp", "weak8", "Mira",
+		"Tomas: Kasimda resim kursuna yazildim, hep isterdim",
+		"Mira: super",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "Kasimda") {
+		t.Errorf("the dated news was dropped:\n%s", joined)
+	}
+}

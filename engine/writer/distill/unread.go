@@ -304,6 +304,9 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 			numbers++
 		case unreadMonth(lw) || word == "marco": // "março" unaccented; "Marco" is a name
 			score += 2
+			if !unreadMonths[lw] && !plainMonths[lw] {
+				score++ // "Eylulde", "Ekim'de": a month inflected is a time in a sentence, not a word in a joke
+			}
 		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[strings.ToLower(strings.Trim(fields[k+2], ",.!?;:"))]:
 			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
 			signals = append(signals, lw)
