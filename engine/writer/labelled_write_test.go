@@ -40,8 +40,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // tuned on in round seven: 0.863 / 0.961 / 0.346 / 3.9%) precision, size
 // and coverage at the targets, chat just past its figure.
 // heldout7 (written for round seven, measured once at its end: 0.730 /
-// 0.841 / 0.364 / 15.2%; 0.720 since "No no." is no rule): precision and
-// size at the targets, coverage and chat just past them.
+// 0.841 / 0.364 / 15.2%; 0.720 since "No no." is no rule; tuned on in
+// round eight: 0.860 / 0.925 / 0.359 / 6.8%): precision, size and coverage
+// at the targets, chat just past its figure.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -49,7 +50,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
-	"heldout7": {coverage: 0.71, precision: 0.75, size: 0.40, chat: 0.16},
+	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

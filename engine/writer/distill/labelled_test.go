@@ -262,7 +262,9 @@ func speakerNames(s Session, f Fact) []string {
 // heldout7 (written for round seven, measured once at its end: 0.730 /
 // 0.842 / 0.367 / 15.1%): precision and size at the targets, coverage and
 // chat just past them (0.720 since "No no." is no rule: that block cited a
-// gold turn whose rule is not kept).
+// gold turn whose rule is not kept); tuned on in round eight (0.860 /
+// 0.925 / 0.358 / 6.8%, BENCHMARKS.md "Round eight"): coverage at the
+// target, precision and size at the targets, chat just past its figure.
 // Never inventing and the third person hold on every fact of every part.
 type floors struct{ coverage, precision, size, chat float64 }
 
@@ -273,7 +275,7 @@ var floorsBySplit = map[string]floors{
 	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
-	"heldout7": {coverage: 0.71, precision: 0.75, size: 0.40, chat: 0.16},
+	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
