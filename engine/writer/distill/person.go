@@ -262,15 +262,6 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	return w
 }
 
-// correctedRe is a number said against the one it replaces: "74
-// minutes, not 68", "until 02:30 not 02:00".
-var correctedRe = lazyRegexp(`\d[\d:.,]*(?:\s*[\p{L}%]+)?,?\s+not\s+\d`)
-
-// labelOpenerRe opens a sentence with a label of a few words and a colon:
-// "Update for the plan:", "Follow-up for the record:", "The big
-// constraint:".
-var labelOpenerRe = lazyRegexp(`^\p{Lu}[\p{L} -]{2,30}:\s`)
-
 // decisionLabelRe opens a sentence labelled a decision: "Decision recap:
 // …", "Final decision: …".
 var decisionLabelRe = lazyRegexp(`(?i)^(?:(?:final |the )?decision(?: recap| on [^:]{1,60})?|decided)\s*:`)
@@ -426,11 +417,6 @@ func future(ms []reldate.Mention, at time.Time) bool {
 	}
 	return false
 }
-
-// rantWords is the most words a chat sentence holds as a fact: past it, a
-// sentence strung on commas is a story told ("so the landlord, …, texts
-// at 11 at night, … since October, …"), its numbers and names in passing.
-const rantWords = 55
 
 // personFact makes a fact from one sentence a person (or the speakerless
 // owner) said in a chat.
