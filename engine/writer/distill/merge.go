@@ -158,7 +158,13 @@ func (m *Merger) Merge(existing []Block, facts []Fact) []Action {
 			}
 			// The same text is a restatement even when it has no content
 			// stems to compare ("No no."): merging twice changes nothing.
-			if text(tg) == f.Text || restates(stems(tg, f.Subject), fs) {
+			// And a block already in memory that holds the fact's slot and
+			// cites every turn of it has taken the fact in: a later value
+			// of the same session replaced it ("lives in Oliwa" then "moved
+			// to Wrzeszcz"), and merging the session again must not put the
+			// old value back.
+			taken := tg.block != nil && f.Key != "" && containsAll(tg.block.Cites, f.Cites) && slot(tg) == f.Key
+			if taken || text(tg) == f.Text || restates(stems(tg, f.Subject), fs) {
 				// The block the fact already made, if any, before another
 				// that says much the same: merging twice changes nothing.
 				if restated == nil || containsAll(cites(tg), f.Cites) && !containsAll(cites(restated), f.Cites) {

@@ -134,6 +134,24 @@ func TestMerge_IdempotentWithoutStems(t *testing.T) {
 	}
 }
 
+// A value a later fact of the same session replaced stays replaced when
+// the session is merged again: the block that holds the slot cites both
+// turns, and the old value is not put back or added beside it.
+func TestMerge_IdempotentAfterAChangedValue(t *testing.T) {
+	old := Fact{Subject: "Marta", Kind: KindFact, Theme: "Places", Key: "home", Text: "Marta lives in Oliwa.",
+		Cites: []string{"whatsapp/s/t001"}, Path: "topics/people/marta.md"}
+	moved := Fact{Subject: "Marta", Kind: KindFact, Theme: "Places", Key: "home", Text: "Marta moved to Wrzeszcz.",
+		Cites: []string{"whatsapp/s/t040"}, Path: "topics/people/marta.md"}
+	first := Merge(nil, []Fact{old, moved})
+	if len(first) != 1 || first[0].Text != moved.Text || len(first[0].Cites) != 2 {
+		t.Fatalf("into nothing: %+v", first)
+	}
+	b := Block{ID: "a", Path: first[0].Path, Heading: first[0].Heading, Text: first[0].Text, Cites: first[0].Cites, Key: "home"}
+	if again := Merge([]Block{b}, []Fact{old, moved}); len(again) != 0 {
+		t.Errorf("merging again asks for %+v", again)
+	}
+}
+
 // Rough edge: a Merger kept the stems of every text and word it read, so a
 // huge write grew it without bound. It keeps at most twice mergerMemoMax
 // texts and about mergerWordsMax words, and merges as before.
