@@ -93,3 +93,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// bleve's scorch builds two Levenshtein automata in its package init, in
+// every process; the copy builds them on first use (third_party/vellum/PATCHES.md).
+replace github.com/blevesearch/vellum => ./third_party/vellum
