@@ -117,20 +117,21 @@ func (w *mdWalk) dir(root, sub, p string, top bool) error {
 	rel, _ := filepath.Rel(root, p)
 	rel = filepath.ToSlash(rel) + "/"
 	for _, ent := range entries {
-		q := filepath.Join(p, ent.Name())
 		switch {
 		case ent.IsDir():
-			if err := w.dir(root, sub, q, false); err != nil {
+			if err := w.dir(root, sub, filepath.Join(p, ent.Name()), false); err != nil {
 				return err
 			}
 		case ent.Type().IsRegular() && strings.HasSuffix(ent.Name(), ".md"):
+			// The file's full path is not built: statAt asks the open
+			// directory, and the listing wants the slash path alone.
 			f := Listed{Path: rel + ent.Name()}
 			if fi, err := statAt(d, p, ent.Name()); err == nil {
 				f.Info = fi
 			}
 			w.files = append(w.files, f)
 		default:
-			_ = w.visit(root, sub, q, ent) // a stray
+			_ = w.visit(root, sub, filepath.Join(p, ent.Name()), ent) // a stray
 		}
 	}
 	return nil

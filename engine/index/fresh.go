@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"scriptorium/workspace/manifest"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -98,6 +99,9 @@ type FileSig struct {
 // under root.
 func Fingerprint(root string, files []FileSig, promoted map[string]bool) string {
 	h := sha256.New()
+	// The lines are appended by hand, not with fmt: the same bytes, and a
+	// one-shot recall hashes one per memory file (2,525 at 100k records).
+	var line []byte
 	for _, f := range files {
 		sig := f.Sig
 		if sig == (manifest.Sig{}) {
@@ -108,7 +112,12 @@ func Fingerprint(root string, files []FileSig, promoted map[string]bool) string 
 			}
 			sig = manifest.SigOf(fi)
 		}
-		fmt.Fprintf(h, "%s %d %d %d %d\n", f.Path, sig.Size, sig.MtimeNS, sig.CtimeNS, sig.Ino)
+		line = append(append(line[:0], f.Path...), ' ') // "%s %d %d %d %d\n"
+		line = append(strconv.AppendInt(line, sig.Size, 10), ' ')
+		line = append(strconv.AppendInt(line, sig.MtimeNS, 10), ' ')
+		line = append(strconv.AppendInt(line, sig.CtimeNS, 10), ' ')
+		line = append(strconv.AppendUint(line, sig.Ino, 10), '\n')
+		h.Write(line)
 	}
 	ids := make([]string, 0, len(promoted))
 	for id := range promoted {

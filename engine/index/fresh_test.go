@@ -1,6 +1,9 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,5 +48,23 @@ func TestFingerprint(t *testing.T) {
 	rec := Files{Sigs: map[string]manifest.Sig{"sources/x/_v2/t.md": files[1].Sig, "topics/a.md": files[0].Sig}}
 	if RecordFingerprint(root, rec) != fp {
 		t.Error("a record's fingerprint is not its snapshot's")
+	}
+}
+
+// TestFingerprint_Lines: the lines hashed are exactly fmt's "%s %d %d %d
+// %d\n" of each file (an index built before the hand-written appends must
+// stay fresh), negative and extreme values included.
+func TestFingerprint_Lines(t *testing.T) {
+	files := []FileSig{
+		{Path: "topics/a b.md", Sig: manifest.Sig{Size: 1, MtimeNS: -5, CtimeNS: 1 << 62, Ino: 1<<64 - 1}},
+		{Path: "sources/x/_v2/t.md", Sig: manifest.Sig{Size: 9_000_000_000, MtimeNS: 1764806400123456789, CtimeNS: 0, Ino: 7}},
+	}
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s %d %d %d %d\n", f.Path, f.Sig.Size, f.Sig.MtimeNS, f.Sig.CtimeNS, f.Sig.Ino)
+	}
+	fmt.Fprintf(h, "promoted %s\n", "p/t/1")
+	if got, want := Fingerprint(t.TempDir(), files, map[string]bool{"p/t/1": true}), hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Fatalf("Fingerprint = %s, want fmt's %s", got, want)
 	}
 }

@@ -39,5 +39,10 @@ func (s *Server) recall(ctx context.Context, e *engine.Engine, build string, req
 // build, for a recall (client.Recall). ok is false whenever it did not
 // answer; the caller then recalls itself.
 func Recall(memDir string, req recall.Request, timeout time.Duration) (recall.Result, bool) {
+	// No socket, no server: the one-shot prompt path does not read this
+	// program's build (its ELF note, without VCS stamps) to learn it.
+	if p := client.SocketPath(memDir); len(p) >= client.MaxPath || !client.OwnSocket(p) {
+		return recall.Result{}, false
+	}
 	return client.Recall(memDir, thisBuild(), req, timeout)
 }

@@ -8,13 +8,24 @@ import (
 // PathParts splits an archive's workspace path: a v2 archive is
 // sources/<provider>/_v2/<thread>.md, a legacy one
 // sources/<provider>/<thread>.md; ok is false for any other path.
+//
+// It is strings.Split's reading of the path without its slice: a stat walk
+// asks it of every archive (2,000 at 100k records) on each one-shot recall.
 func PathParts(p string) (provider, thread string, v2, ok bool) {
-	parts := strings.Split(strings.TrimSuffix(p, ".md"), "/")
+	rest, found := strings.CutPrefix(strings.TrimSuffix(p, ".md"), "sources/")
+	if !found {
+		return "", "", false, false
+	}
+	provider, rest, found = strings.Cut(rest, "/")
+	if !found {
+		return "", "", false, false
+	}
+	mid, last, found := strings.Cut(rest, "/")
 	switch {
-	case len(parts) == 4 && parts[0] == "sources" && parts[2] == "_v2":
-		return parts[1], parts[3], true, true
-	case len(parts) == 3 && parts[0] == "sources":
-		return parts[1], parts[2], false, true
+	case !found:
+		return provider, rest, false, true
+	case mid == "_v2" && !strings.Contains(last, "/"):
+		return provider, last, true, true
 	}
 	return "", "", false, false
 }

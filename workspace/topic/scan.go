@@ -101,28 +101,43 @@ func scanRefs(s []byte, lineStarts []int, first int) []Ref {
 	return refs
 }
 
-// matchBrackets maps each unescaped '[' to its matching ']', or -1.
-func matchBrackets(s []byte) []int {
-	match := make([]int, len(s))
-	var stack []int
+// bracket is an unescaped '[' at open and its matching ']' at close, or -1.
+type bracket struct{ open, close int }
+
+// matchBrackets lists each unescaped '[' of s, in order, with its matching
+// ']'. Only the brackets are kept, not a slot per byte: a hit's topic file
+// is parsed on every one-shot recall, and the per-byte table was a fifth
+// of the parse.
+func matchBrackets(s []byte) []bracket {
+	var pairs []bracket
+	var stack []int // indexes into pairs
 	for i := 0; i < len(s); i++ {
-		match[i] = -1
 		switch s[i] {
 		case '\\':
-			if i+1 < len(s) {
-				i++
-				match[i] = -1
-			}
+			i++ // the escaped byte is no bracket
 		case '[':
-			stack = append(stack, i)
+			stack = append(stack, len(pairs))
+			pairs = append(pairs, bracket{open: i, close: -1})
 		case ']':
 			if n := len(stack); n > 0 {
-				match[stack[n-1]] = i
+				pairs[stack[n-1]].close = i
 				stack = stack[:n-1]
 			}
 		}
 	}
-	return match
+	return pairs
+}
+
+// closingAt is the ']' matching the unescaped '[' at i, or -1; *k is a
+// cursor into pairs, which the callers ask in increasing i.
+func closingAt(pairs []bracket, k *int, i int) int {
+	for *k < len(pairs) && pairs[*k].open < i {
+		*k++
+	}
+	if *k < len(pairs) && pairs[*k].open == i {
+		return pairs[*k].close
+	}
+	return -1
 }
 
 // scanLinks returns the relative links in masked text and problems for
@@ -130,16 +145,20 @@ func matchBrackets(s []byte) []int {
 func scanLinks(s, raw []byte, lineStarts []int, first int) ([]Link, []Problem) {
 	var links []Link
 	var problems []Problem
-	match := matchBrackets(s)
+	pairs, k := matchBrackets(s), 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' {
 			i++
 			continue
 		}
-		if s[i] != '[' || match[i] < 0 {
+		if s[i] != '[' {
 			continue
 		}
-		start, closing := i, match[i]
+		closing := closingAt(pairs, &k, i)
+		if closing < 0 {
+			continue
+		}
+		start := i
 		if closing+1 >= len(s) || s[closing+1] != '(' {
 			if s[start+1] == '^' {
 				i = closing // a footnote reference, not link text

@@ -6,6 +6,7 @@
 package prompt
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -93,14 +94,19 @@ func UpdateHookStatus(stateDir string, now time.Time, change func(st *HookStatus
 		return
 	}
 	var st HookStatus
-	if data, rerr := os.ReadFile(path); rerr == nil {
-		_ = json.Unmarshal(data, &st) // a damaged file is replaced
+	old, rerr := os.ReadFile(path)
+	if rerr == nil {
+		_ = json.Unmarshal(old, &st) // a damaged file is replaced
 	}
 	change(&st, now.UTC().Format(time.RFC3339))
 	data, _ := json.MarshalIndent(st, "", "  ")
+	data = append(data, '\n')
+	if rerr == nil && bytes.Equal(data, old) {
+		return // unchanged (the index-state note of every fresh prompt): no rewrite
+	}
 	// Best effort, no fsync: a crash loses at most the last run's record,
 	// and two fsyncs were a large part of a served prompt's wait.
-	_ = workspace.WriteFileBestEffort(runtime, path, append(data, '\n'))
+	_ = workspace.WriteFileBestEffort(runtime, path, data)
 }
 
 // RecordHook records one hook run in the status file: the last success,
