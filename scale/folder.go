@@ -16,11 +16,11 @@ import (
 
 // ImportKinds are the kinds of file ImportFolder writes, as its kinds
 // argument and `scale/gen -kinds` spell them.
-var ImportKinds = []string{"claude-code", "claude-code-text", "telegram"}
+var ImportKinds = []string{"claude-code", "claude-code-text", "telegram", "discord"}
 
 // importKind is how one kind is written: its generator, the largest file
-// (a 200 MiB transcript, the issue's; a 256 MiB account export) and the
-// file's path in the folder.
+// (a 200 MiB transcript, the issue's; a 256 MiB account export or channel)
+// and the file's path in the folder.
 type importKind struct {
 	gen     func(io.Writer, int64, uint64) (int64, int, error)
 	seed    uint64
@@ -36,6 +36,10 @@ var importKinds = map[string]importKind{
 		func(i int) string { return fmt.Sprintf("claude-code-text/session-%02d.jsonl", i) }},
 	"telegram": {TelegramExport, TelegramSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("telegram-%02d/result.json", i) }},
+	// One channel a file, each in its own folder: a folder of several
+	// exports is merged whole, one export alone streams.
+	"discord": {DiscordExport, DiscordSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("discord-%02d/general.json", i) }},
 }
 
 // Folder is what ImportFolder wrote.

@@ -42,8 +42,8 @@ type format struct {
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
 	// stream reads one file a chunk of turns at a time, handing each to
 	// emit, so that a file of any size is never held in memory (a Claude
-	// Code transcript, a ChatGPT export, a Telegram account export); nil
-	// for the formats parsed whole.
+	// Code transcript, a ChatGPT export, a Telegram account export, one
+	// Discord channel's export); nil for the formats parsed whole.
 	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
@@ -105,7 +105,11 @@ var formatRows = []format{
 	{name: transcript.FormatSlack, chat: true, whole: true, walked: func(string) bool { return true },
 		parseFiles: slack.ParseFiles},
 	{name: transcript.FormatDiscord, chat: true, walked: hasSuffix(".json"),
-		parse:      func(r io.Reader, o parseOptions) (transcript.Result, error) { return discord.Parse(r, o.Name) },
+		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return discord.Parse(r, o.Name) },
+		// One export streams; a folder of several is merged whole (ParseFiles).
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return discord.Stream(r, o.Name, streamChunkBytes, emit)
+		},
 		parseFiles: discord.ParseFiles},
 }
 
