@@ -24,6 +24,33 @@ func (im *run) streamed(file File, row format, r io.Reader, o parseOptions) erro
 	return err
 }
 
+// streamedExport reads a multi-file export of a streaming format
+// (format.streamFiles, a Slack export) a file at a time, storing its
+// turns a chunk at a time as streamed does: memory is bounded by what the
+// parser holds (for Slack, the root files and a day), not by the export.
+func (im *run) streamedExport(c container, in Input, row format) error {
+	file := File{Path: in.Path, Format: row.name}
+	open := func(i int) (io.ReadCloser, error) {
+		rc, err := c.open(in.Members[i])
+		if err != nil {
+			return nil, err
+		}
+		return readCloser{&sourceReader{r: rc, progress: im.opts.Progress}, rc}, nil
+	}
+	res, ok, err := im.streamWith(&file, row, func(emit func([]transcript.Turn) error) (transcript.Result, error) {
+		return row.streamFiles(in.Members, open, in.Path, emit)
+	})
+	if ok {
+		im.finishFile(file, res)
+	}
+	return err
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
 // errStored ends a stream whose chunk the store could not take.
 var errStored = errors.New("store failed")
 

@@ -2,7 +2,7 @@
 //
 //	go run ./scale/gen -records 100000 -out STATEDIR [-seed S] [-manifest FILE]
 //	go run ./scale/gen -history-sessions 270 -history-turns 6000 -out FILE [-seed S]
-//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram] -out DIR
+//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram,discord,slack] -out DIR
 //	go run ./scale/gen -version
 //
 // The first writes a complete state dir (STATEDIR/memory: v2 archives and
