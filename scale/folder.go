@@ -18,6 +18,10 @@ import (
 // argument and `scale/gen -kinds` spell them.
 var ImportKinds = []string{"claude-code", "claude-code-text", "telegram", "discord", "slack"}
 
+// MixedKinds are the kinds of the issue's mixed folder, `scale/gen
+// -import-mib`'s default: the earlier rounds' figures are of these three.
+var MixedKinds = ImportKinds[:3]
+
 // importKind is how one kind is written: its generator, the largest file
 // (a 200 MiB transcript, the issue's; a 256 MiB account export or channel)
 // and the file's path in the folder.

@@ -75,9 +75,9 @@ func read(jf *jsonFile, ex *export, msg func(*message) error) error {
 			}
 		case "messages":
 			sawMessages = true
-			return jf.elements("messages", func(raw json.RawMessage, line int) error {
+			return jf.elements("messages", func(line int) error {
 				m := &message{line: line}
-				if err := jf.decode(raw, line, m); err != nil {
+				if err := jf.next(line, m); err != nil {
 					return err
 				}
 				if err := m.check(); err != nil {

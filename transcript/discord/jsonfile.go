@@ -119,8 +119,9 @@ func (f *jsonFile) walk(what string, fields func(key string) error) error {
 }
 
 // elements reads the array the decoder is at and calls fn for every element
-// with the line the element starts on. what names the array in messages.
-func (f *jsonFile) elements(what string, fn func(raw json.RawMessage, line int) error) error {
+// with the line the element starts on; fn decodes it (next). what names
+// the array in messages.
+func (f *jsonFile) elements(what string, fn func(line int) error) error {
 	line := f.here()
 	tok, err := f.dec.Token()
 	if err != nil {
@@ -129,19 +130,23 @@ func (f *jsonFile) elements(what string, fn func(raw json.RawMessage, line int) 
 	if tok != json.Delim('[') {
 		return f.errorf(line, "%s is not an array", what)
 	}
-	var raw json.RawMessage
 	for f.dec.More() {
-		line := f.lines.start(f.dec.InputOffset())
-		raw = raw[:0] // fn does not keep it
-		if err := f.dec.Decode(&raw); err != nil {
-			return f.problem(err, line, "")
-		}
-		if err := fn(raw, line); err != nil {
+		if err := fn(f.lines.start(f.dec.InputOffset())); err != nil {
 			return err
 		}
 	}
 	if _, err := f.dec.Token(); err != nil { // the closing ]
 		return f.problem(err, f.end(), "")
+	}
+	return nil
+}
+
+// next decodes the value the decoder is at, which starts on line, into v:
+// straight from the stream, each message scanned once by the decoder and
+// once as it is decoded (not copied, then validated again).
+func (f *jsonFile) next(line int, v any) error {
+	if err := f.dec.Decode(v); err != nil {
+		return f.problem(err, line, "")
 	}
 	return nil
 }
