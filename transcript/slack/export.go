@@ -1,7 +1,6 @@
 package slack
 
 import (
-	"encoding/json"
 	"path"
 	"regexp"
 	"slices"
@@ -126,9 +125,9 @@ func (e *export) readRoot(byName map[string]jsonFile, res *transcript.Result) er
 		if !ok {
 			continue
 		}
-		err := jf.eachElement("users", func(raw json.RawMessage, line int) error {
+		err := jf.eachElement("users", func(line int, decode func(any) error) error {
 			var u user
-			if err := jf.decode(raw, line, &u); err != nil {
+			if err := decode(&u); err != nil {
 				return err
 			}
 			if u.ID != "" {
@@ -148,9 +147,9 @@ func (e *export) readRoot(byName map[string]jsonFile, res *transcript.Result) er
 			continue
 		}
 		listed = true
-		err := jf.eachElement("conversations", func(raw json.RawMessage, line int) error {
+		err := jf.eachElement("conversations", func(line int, decode func(any) error) error {
 			c := &conversation{group: list.group}
-			if err := jf.decode(raw, line, c); err != nil {
+			if err := decode(c); err != nil {
 				return err
 			}
 			return e.addConversation(jf, line, c, list.byID)
@@ -173,7 +172,7 @@ func (e *export) readRoot(byName map[string]jsonFile, res *transcript.Result) er
 		if !ok {
 			continue
 		}
-		err := jf.eachElement("entries", func(json.RawMessage, int) error {
+		err := jf.eachElement("entries", func(int, func(any) error) error {
 			res.Skip(counted.reason)
 			return nil
 		})

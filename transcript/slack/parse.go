@@ -2,7 +2,6 @@ package slack
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -221,9 +220,9 @@ func (p *streamer) conversation(c *conversation, names []string, days []int, r r
 // keep the later edit, else the one read last.
 func (p *streamer) readDay(jf jsonFile) ([]*message, error) {
 	byTS := map[string]*message{}
-	err := jf.eachElement("messages", func(raw json.RawMessage, line int) error {
+	err := jf.eachElement("messages", func(line int, decode func(any) error) error {
 		m := &message{}
-		if err := jf.decode(raw, line, m); err != nil {
+		if err := decode(m); err != nil {
 			return err
 		}
 		if m.Type != "" && m.Type != "message" {
