@@ -81,6 +81,22 @@ func TestImport_SlackStreamed(t *testing.T) {
 		t.Fatal("a re-import changed sessions.db")
 	}
 
+	// Progress hears the export's every byte, the files the parser skips
+	// unread (attachments) included.
+	for _, p := range []string{filepath.Join(root, "acme"), filepath.Join(root, "grid.zip")} {
+		in, err := List(p, "")
+		if err != nil || len(in.Items) != 1 || in.Size() <= 0 {
+			t.Fatalf("%s: %+v, %v", p, in, err)
+		}
+		var prog recorder
+		if _, err := Import(context.Background(), filepath.Join(t.TempDir(), "state"), in, Options{Progress: &prog}); err != nil {
+			t.Fatal(err)
+		}
+		if prog.read != in.Size() || len(prog.files) != 1 || prog.commits != 1 {
+			t.Errorf("%s: progress read %d of %d bytes, %d files, %d commits", p, prog.read, in.Size(), len(prog.files), prog.commits)
+		}
+	}
+
 	// The generated export with its last day file broken, into a
 	// sessions.db that holds something else.
 	state := filepath.Join(t.TempDir(), "state")
