@@ -46,6 +46,10 @@ func read(jf *jsonFile, ex *export, msg func(*message) error) error {
 		line := jf.here()
 		switch key {
 		case "channel":
+			if ex.hasChannel {
+				// Its messages may be turns already, under the first.
+				return jf.errorf(line, `a second "channel": not a DiscordChatExporter JSON export`)
+			}
 			ex.hasChannel = true
 			var raw json.RawMessage
 			if err := jf.dec.Decode(&raw); err != nil {
