@@ -16,26 +16,39 @@ import (
 
 // ImportKinds are the kinds of file ImportFolder writes, as its kinds
 // argument and `scale/gen -kinds` spell them.
-var ImportKinds = []string{"claude-code", "claude-code-text", "telegram"}
+var ImportKinds = []string{"claude-code", "claude-code-text", "telegram", "discord", "slack"}
+
+// MixedKinds are the kinds of the issue's mixed folder, `scale/gen
+// -import-mib`'s default: the earlier rounds' figures are of these three.
+var MixedKinds = ImportKinds[:3]
 
 // importKind is how one kind is written: its generator, the largest file
-// (a 200 MiB transcript, the issue's; a 256 MiB account export) and the
-// file's path in the folder.
+// (a 200 MiB transcript, the issue's; a 256 MiB account export or channel)
+// and the file's path in the folder.
 type importKind struct {
-	gen     func(io.Writer, int64, uint64) (int64, int, error)
+	gen func(io.Writer, int64, uint64) (int64, int, error)
+	// folder writes a kind that is a folder (a Slack export) at the path
+	// instead of gen.
+	folder  func(string, int64, uint64) (int64, int, error)
 	seed    uint64
 	maxFile int64
 	path    func(i int) string
 }
 
 var importKinds = map[string]importKind{
-	"claude-code": {ClaudeCodeTranscript, ClaudeCodeSeed, 200 << 20,
+	"claude-code": {ClaudeCodeTranscript, nil, ClaudeCodeSeed, 200 << 20,
 		func(i int) string { return fmt.Sprintf("claude-code/session-%02d.jsonl", i) }},
 	// Another seed than the mixed kind's: the seed makes the session id.
-	"claude-code-text": {ClaudeCodeTextHeavy, ClaudeCodeSeed + 1000, 200 << 20,
+	"claude-code-text": {ClaudeCodeTextHeavy, nil, ClaudeCodeSeed + 1000, 200 << 20,
 		func(i int) string { return fmt.Sprintf("claude-code-text/session-%02d.jsonl", i) }},
-	"telegram": {TelegramExport, TelegramSeed, 256 << 20,
+	"telegram": {TelegramExport, nil, TelegramSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("telegram-%02d/result.json", i) }},
+	// One channel a file, each in its own folder: a folder of several
+	// exports is merged whole, one export alone streams.
+	"discord": {DiscordExport, nil, DiscordSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("discord-%02d/general.json", i) }},
+	"slack": {nil, SlackExport, SlackSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("slack-%02d", i) }},
 }
 
 // Folder is what ImportFolder wrote.
@@ -61,9 +74,16 @@ func ImportFolder(dir string, mib int64, kinds []string) (Folder, error) {
 		}
 		for i, left := 0, share; left > 0; i++ {
 			path := filepath.Join(dir, k.path(i))
-			n, turns, err := writeGenerated(path, func(w io.Writer) (int64, int, error) {
-				return k.gen(w, min(left, k.maxFile), k.seed+uint64(i))
-			})
+			var n int64
+			var turns int
+			var err error
+			if k.folder != nil {
+				n, turns, err = k.folder(path, min(left, k.maxFile), k.seed+uint64(i))
+			} else {
+				n, turns, err = writeGenerated(path, func(w io.Writer) (int64, int, error) {
+					return k.gen(w, min(left, k.maxFile), k.seed+uint64(i))
+				})
+			}
 			if err != nil {
 				return out, err
 			}

@@ -57,7 +57,7 @@ func benchChild(dir, state string) int {
 }
 
 // benchFolderOf writes a folder of mib MiB of transcripts of the kinds
-// (scale.ImportKinds) and returns it, with the number of turns it holds.
+// (of scale.ImportKinds) and returns it, with the number of turns it holds.
 func benchFolderOf(b *testing.B, mib int64, kinds ...string) (scale.Folder, string) {
 	dir := b.TempDir()
 	f, err := scale.ImportFolder(dir, mib, kinds)
@@ -86,7 +86,9 @@ func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	b.Run("mixed", func(b *testing.B) { benchImportChild(b, mib, "claude-code") })
 	b.Run("text", func(b *testing.B) { benchImportChild(b, mib, "claude-code-text") })
 	b.Run("telegram", func(b *testing.B) { benchImportChild(b, mib, "telegram") })
-	b.Run("all", func(b *testing.B) { benchImportChild(b, mib, scale.ImportKinds...) })
+	b.Run("discord", func(b *testing.B) { benchImportChild(b, mib, "discord") })
+	b.Run("slack", func(b *testing.B) { benchImportChild(b, mib, "slack") })
+	b.Run("all", func(b *testing.B) { benchImportChild(b, mib, scale.MixedKinds...) })
 }
 
 func benchImportChild(b *testing.B, mib int64, kinds ...string) {
@@ -147,6 +149,8 @@ func BenchmarkImport_ClaudeCodeInProcess(b *testing.B) {
 	b.Run("mixed", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code") })
 	b.Run("text", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code-text") })
 	b.Run("telegram", func(b *testing.B) { benchImportInProcess(b, mib, "telegram") })
+	b.Run("discord", func(b *testing.B) { benchImportInProcess(b, mib, "discord") })
+	b.Run("slack", func(b *testing.B) { benchImportInProcess(b, mib, "slack") })
 }
 
 func benchImportInProcess(b *testing.B, mib int64, kinds ...string) {

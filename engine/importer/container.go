@@ -36,7 +36,8 @@ type member struct {
 
 // maxMemberBytes bounds what the import reads of one member of a zip
 // (whose header may lie about the size), and maxExportBytes what a
-// multi-file export may hold in all: its parser holds it in memory.
+// multi-file export read whole may hold in all (a folder of several
+// Discord exports: its parser holds it in memory; a Slack export streams).
 const (
 	maxMemberBytes = 1 << 30
 	maxExportBytes = 2 << 30

@@ -10,8 +10,8 @@
 // An import is one sessions.ImportBatch: the inputs are read, parsed and
 // stored one at a time inside a single sessions.db transaction, so memory
 // holds one file (or one multi-file export; a Claude Code transcript, a
-// ChatGPT export or a Telegram export only a chunk of its turns,
-// stream.go) and the held-back turns whose parent is
+// ChatGPT, Telegram or Discord export only a chunk of its turns, a Slack
+// export a day file and a chunk, stream.go) and the held-back turns whose parent is
 // still to come, never the whole input, and the import stores everything
 // or nothing. With Options.Resume a Claude Code transcript is read from
 // the offset stored for it, within a byte and time bound, and the new

@@ -42,13 +42,18 @@ type format struct {
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
 	// stream reads one file a chunk of turns at a time, handing each to
 	// emit, so that a file of any size is never held in memory (a Claude
-	// Code transcript, a ChatGPT export, a Telegram account export); nil
-	// for the formats parsed whole.
+	// Code transcript, a ChatGPT export, a Telegram account export, one
+	// Discord channel's export); nil for the formats parsed whole.
 	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
 	// formats.
 	parseFiles func(files []transcript.File, name string) (transcript.Result, error)
+	// streamFiles reads a multi-file export as parseFiles does, opening
+	// its files one at a time (open(i) opens names[i]) and handing the
+	// turns to emit a chunk at a time: a Slack export. nil for the others.
+	streamFiles func(names []string, open func(i int) (io.ReadCloser, error), name string,
+		emit func([]transcript.Turn) error) (transcript.Result, error)
 	// whole says a walk with this format hands the whole folder (or zip)
 	// to parseFiles, rather than the walked files of each directory.
 	whole bool
@@ -103,9 +108,16 @@ var formatRows = []format{
 			return whatsapp.Parse(r, o.Name, whatsapp.Options{Location: o.Location, Title: o.Title})
 		}},
 	{name: transcript.FormatSlack, chat: true, whole: true, walked: func(string) bool { return true },
-		parseFiles: slack.ParseFiles},
+		parseFiles: slack.ParseFiles,
+		streamFiles: func(names []string, open func(int) (io.ReadCloser, error), name string, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return slack.Stream(names, open, name, streamChunkBytes, emit)
+		}},
 	{name: transcript.FormatDiscord, chat: true, walked: hasSuffix(".json"),
-		parse:      func(r io.Reader, o parseOptions) (transcript.Result, error) { return discord.Parse(r, o.Name) },
+		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return discord.Parse(r, o.Name) },
+		// One export streams; a folder of several is merged whole (ParseFiles).
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return discord.Stream(r, o.Name, streamChunkBytes, emit)
+		},
 		parseFiles: discord.ParseFiles},
 }
 

@@ -248,6 +248,9 @@ func (im *run) input(in Input) error {
 		im.problem(in.Path, errcode.Errorf(errcode.InvalidArgument, "no importer reads the format %q", in.Format))
 		return nil
 	}
+	if row.streamFiles != nil && row.whole {
+		return im.streamedExport(c, in, row)
+	}
 	if row.parseFiles != nil && (row.parse == nil || len(in.Members) > 1 || row.whole) {
 		return im.export(c, in, row)
 	}

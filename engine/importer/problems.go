@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"scriptorium/engine/sessions"
 	"scriptorium/errcode"
@@ -22,6 +23,9 @@ func parseViolation(path string, err error) errcode.Violation {
 		msg := te.Message
 		if te.Record != "" {
 			msg = "record " + te.Record + ": " + msg
+		}
+		if strings.HasPrefix(te.File, path+"/") {
+			path = te.File // a file of an export (a Slack day file): its line is in it
 		}
 		return errcode.Violation{Code: violationCode, Path: path, Line: te.Line, Message: msg}
 	}

@@ -24,6 +24,49 @@ func (im *run) streamed(file File, row format, r io.Reader, o parseOptions) erro
 	return err
 }
 
+// streamedExport reads a multi-file export of a streaming format
+// (format.streamFiles, a Slack export) a file at a time, storing its
+// turns a chunk at a time as streamed does: memory is bounded by what the
+// parser holds (for Slack, the root files and a day), not by the export.
+func (im *run) streamedExport(c container, in Input, row format) error {
+	file := File{Path: in.Path, Format: row.name}
+	var read int64 // by the parser's goroutine, until streamWith returns
+	open := func(i int) (io.ReadCloser, error) {
+		rc, err := c.open(in.Members[i])
+		if err != nil {
+			return nil, err
+		}
+		return readCloser{&sourceReader{r: rc, progress: progressFunc(func(n int) {
+			read += int64(n)
+			if im.opts.Progress != nil {
+				im.opts.Progress.Read(n)
+			}
+		})}, rc}, nil
+	}
+	res, ok, err := im.streamWith(&file, row, func(emit func([]transcript.Turn) error) (transcript.Result, error) {
+		return row.streamFiles(in.Members, open, in.Path, emit)
+	})
+	if p := im.opts.Progress; p != nil && in.Size > read {
+		p.Read(int(in.Size - read)) // the files the parser skips unread (attachments): the bar ends at the export's size
+	}
+	if ok {
+		im.finishFile(file, res)
+	}
+	return err
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// progressFunc counts reads towards a Progress that only reads.
+type progressFunc func(n int)
+
+func (f progressFunc) Read(n int) { f(n) }
+func (progressFunc) File(File)    {}
+func (progressFunc) Committing()  {}
+
 // errStored ends a stream whose chunk the store could not take.
 var errStored = errors.New("store failed")
 

@@ -2,7 +2,7 @@
 //
 //	go run ./scale/gen -records 100000 -out STATEDIR [-seed S] [-manifest FILE]
 //	go run ./scale/gen -history-sessions 270 -history-turns 6000 -out FILE [-seed S]
-//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram] -out DIR
+//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram,discord,slack] -out DIR
 //	go run ./scale/gen -version
 //
 // The first writes a complete state dir (STATEDIR/memory: v2 archives and
@@ -52,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seed := fl.String("seed", "", fmt.Sprintf("the seed (default %#x for a workspace, %d for a history)", scale.DefaultSeed, scale.HistorySeed))
 	manifest := fl.String("manifest", "", "also write the workspace's manifest (JSON) to this file")
 	importMiB := fl.Int64("import-mib", 0, "write a folder of about N MiB of transcripts to import")
-	kinds := fl.String("kinds", strings.Join(scale.ImportKinds, ","), "the kinds of file of -import-mib, comma-separated")
+	kinds := fl.String("kinds", strings.Join(scale.MixedKinds, ","), "the kinds of file of -import-mib, comma-separated (of "+strings.Join(scale.ImportKinds, ", ")+")")
 	version := fl.Bool("version", false, "print the generator version and exit")
 	if err := fl.Parse(args); err != nil {
 		return errUsage

@@ -23,8 +23,13 @@
 // Decisions:
 //   - A session is a channel (session id: channel.id), and a thread, which
 //     the exporter writes as its own channel, is its own session. Message
-//     ids are Discord's. Each session's turns are chained in time order
-//     (then id order); sessions come out in channel id order.
+//     ids are Discord's. A channel one file holds is chained in the file's
+//     order, which is the exporter's (oldest first), so that one file
+//     streams (Stream; memory is a chunk and the ids read, not the file);
+//     a message id read before in the file is a duplicate, the first copy
+//     kept (it may be stored already). A channel several files hold is
+//     merged whole and chained in time order (then id order). Sessions
+//     come out in channel id order.
 //   - A reply (a reference to a message of the same channel, not a forward)
 //     sets ReplyTo to the referenced id, also when that message is older than
 //     the export: the reference is the message's own, so it does not change

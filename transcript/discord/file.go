@@ -9,6 +9,7 @@ import (
 // messages, in file order.
 type export struct {
 	channel    channel
+	hasChannel bool      // the "channel" key was read
 	exportedAt time.Time // zero when the file does not say
 	messages   []*message
 	order      int // the file's position among the files read
@@ -21,18 +22,37 @@ type channel struct {
 	Name     string `json:"name"`
 }
 
-// readExport decodes one file. Unknown top-level keys (guild, dateRange,
-// messageCount, and whatever a later DiscordChatExporter adds) are skipped.
-func readExport(jf jsonFile, order int) (*export, error) {
+// readExport decodes one file, keeping its messages.
+func readExport(jf *jsonFile, order int) (*export, error) {
 	ex := &export{order: order}
-	var sawChannel, sawMessages bool
-	err := jf.walk("a DiscordChatExporter export", func(dec *json.Decoder, key string) error {
-		line := jf.lineAt(dec.InputOffset() + jf.bom())
+	err := read(jf, ex, func(m *message) error {
+		ex.messages = append(ex.messages, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ex, nil
+}
+
+// read walks one file as it is read, noting its channel and export time in
+// ex and handing each message to msg in file order (the channel may not be
+// known yet: the exporter writes it first, a re-encoding may not). Unknown
+// top-level keys (guild, dateRange, messageCount, and whatever a later
+// DiscordChatExporter adds) are skipped.
+func read(jf *jsonFile, ex *export, msg func(*message) error) error {
+	var sawMessages bool
+	err := jf.walk("a DiscordChatExporter export", func(key string) error {
+		line := jf.here()
 		switch key {
 		case "channel":
-			sawChannel = true
+			if ex.hasChannel {
+				// Its messages may be turns already, under the first.
+				return jf.errorf(line, `a second "channel": not a DiscordChatExporter JSON export`)
+			}
+			ex.hasChannel = true
 			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
+			if err := jf.dec.Decode(&raw); err != nil {
 				return jf.problem(err, line, "")
 			}
 			if err := jf.decode(raw, line, &ex.channel); err != nil {
@@ -43,7 +63,7 @@ func readExport(jf jsonFile, order int) (*export, error) {
 			}
 		case "exportedAt":
 			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
+			if err := jf.dec.Decode(&raw); err != nil {
 				return jf.problem(err, line, "")
 			}
 			var s *string
@@ -59,32 +79,28 @@ func readExport(jf jsonFile, order int) (*export, error) {
 			}
 		case "messages":
 			sawMessages = true
-			return jf.elements(dec, "messages", func(raw json.RawMessage, line int) error {
+			return jf.elements("messages", func(line int) error {
 				m := &message{line: line}
-				if err := jf.decode(raw, line, m); err != nil {
+				if err := jf.next(line, m); err != nil {
 					return err
 				}
 				if err := m.check(); err != nil {
 					return jf.errorf(line, "%v", err)
 				}
-				ex.messages = append(ex.messages, m)
-				return nil
+				return msg(m)
 			})
 		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return jf.problem(err, line, "")
-			}
+			return jf.skip()
 		}
 		return nil
 	})
 	switch {
 	case err != nil:
-		return nil, err
-	case !sawChannel:
-		return nil, jf.errorf(0, `no "channel": not a DiscordChatExporter JSON export`)
+		return err
+	case !ex.hasChannel:
+		return jf.errorf(0, `no "channel": not a DiscordChatExporter JSON export`)
 	case !sawMessages:
-		return nil, jf.errorf(0, `no "messages": not a DiscordChatExporter JSON export`)
+		return jf.errorf(0, `no "messages": not a DiscordChatExporter JSON export`)
 	}
-	return ex, nil
+	return nil
 }

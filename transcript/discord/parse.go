@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -35,19 +36,9 @@ const (
 // Parse reads one DiscordChatExporter JSON export (a channel, a DM or a
 // thread). name is used only in error messages. Malformed input is an
 // *transcript.Error with the file and line; nothing of the file should then
-// be imported. The file is read whole: its messages are one JSON array.
+// be imported. It is Stream keeping every turn.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return transcript.Result{}, fmt.Errorf("%s: read: %w", name, err)
-	}
-	ex, err := readExport(jsonFile{display: name, data: data}, 0)
-	if err != nil {
-		return transcript.Result{}, err
-	}
-	var res transcript.Result
-	merge([]*export{ex}, &res)
-	return res, nil
+	return Stream(r, name, 0, nil)
 }
 
 // ParseFiles reads a folder of DiscordChatExporter exports: several
@@ -72,7 +63,7 @@ func ParseFiles(files []transcript.File, name string) (transcript.Result, error)
 		if name != "" {
 			display = name + "/" + f.Name
 		}
-		ex, err := readExport(jsonFile{display: display, data: f.Data}, i)
+		ex, err := readExport(newJSONFile(bytes.NewReader(f.Data), display), i)
 		if err != nil {
 			return transcript.Result{}, err
 		}
@@ -109,32 +100,25 @@ func newer(a, b copyOf) bool {
 }
 
 // merge appends the turns of every channel the exports hold: channels in id
-// order, each a session chained in time order.
+// order. A channel one export holds is chained in the file's order, as
+// Stream does; one several exports hold is merged, each message kept once,
+// and chained in time order.
 func merge(exports []*export, res *transcript.Result) {
 	type session struct {
-		info   *export // the export whose channel name and type describe it: the latest
-		copies map[string]copyOf
+		info    *export // the export whose channel name and type describe it: the latest
+		exports []*export
 	}
 	sessions := map[string]*session{}
 	for _, ex := range exports {
 		s, ok := sessions[ex.channel.ID]
 		if !ok {
-			s = &session{info: ex, copies: map[string]copyOf{}}
+			s = &session{info: ex}
 			sessions[ex.channel.ID] = s
 		}
 		if ex.exportedAt.After(s.info.exportedAt) || ex.exportedAt.Equal(s.info.exportedAt) && ex.order > s.info.order {
 			s.info = ex
 		}
-		for _, m := range ex.messages {
-			c := copyOf{m, ex}
-			if prev, dup := s.copies[m.ID]; dup {
-				res.Skip(ReasonDuplicate)
-				if !newer(c, prev) {
-					continue
-				}
-			}
-			s.copies[m.ID] = c
-		}
+		s.exports = append(s.exports, ex)
 	}
 	ids := make([]string, 0, len(sessions))
 	for id := range sessions {
@@ -143,29 +127,54 @@ func merge(exports []*export, res *transcript.Result) {
 	slices.SortFunc(ids, snowflakeCompare)
 	for _, id := range ids {
 		s := sessions[id]
-		msgs := make([]*message, 0, len(s.copies))
-		for _, c := range s.copies {
-			msgs = append(msgs, c.m)
+		c := &chain{ch: s.info.channel}
+		if len(s.exports) == 1 {
+			for _, m := range s.exports[0].messages {
+				c.add(m) // no emit: cannot fail
+			}
+		} else {
+			for _, m := range mergeCopies(s.exports, &c.res) {
+				c.add(m)
+			}
 		}
-		slices.SortFunc(msgs, func(a, b *message) int {
-			if c := a.time.Compare(b.time); c != 0 {
-				return c
+		res.Turns = append(res.Turns, c.res.Turns...)
+		for k, n := range c.res.Skipped {
+			if res.Skipped == nil {
+				res.Skipped = map[string]int{}
 			}
-			return snowflakeCompare(a.ID, b.ID)
-		})
-		ch := s.info.channel
-		last := ""
-		for _, m := range msgs {
-			turn, reason := m.turn(ch)
-			if reason != "" {
-				res.Skip(reason)
-				continue
-			}
-			turn.Parent = last
-			res.Turns = append(res.Turns, turn)
-			last = m.ID
+			res.Skipped[k] += n
 		}
 	}
+}
+
+// mergeCopies is the messages several exports of one channel hold, each
+// once (the newer copy; the other is counted as a duplicate), in time
+// order, then id order.
+func mergeCopies(exports []*export, res *transcript.Result) []*message {
+	copies := map[string]copyOf{}
+	for _, ex := range exports {
+		for _, m := range ex.messages {
+			c := copyOf{m, ex}
+			if prev, dup := copies[m.ID]; dup {
+				res.Skip(ReasonDuplicate)
+				if !newer(c, prev) {
+					continue
+				}
+			}
+			copies[m.ID] = c
+		}
+	}
+	msgs := make([]*message, 0, len(copies))
+	for _, c := range copies {
+		msgs = append(msgs, c.m)
+	}
+	slices.SortFunc(msgs, func(a, b *message) int {
+		if c := a.time.Compare(b.time); c != 0 {
+			return c
+		}
+		return snowflakeCompare(a.ID, b.ID)
+	})
+	return msgs
 }
 
 // turn is the message as a turn of its channel's session, or the reason it

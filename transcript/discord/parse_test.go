@@ -242,6 +242,7 @@ func TestErrors(t *testing.T) {
 		{"bad JSON", head + "\n" + `{"id":"3",}]}`, `f.json:2: invalid JSON`},
 		{"cut short", head + "\n" + `{"id":"3","timestamp":"2024-01-01T00:00:00Z"}`, `f.json:2: unexpected end of file (the export is cut short)`},
 		{"trailing", `{"channel":{"id":"2"},"messages":[]} {}`, `f.json:1: unexpected data after the JSON object`},
+		{"two channels", `{"channel":{"id":"2"},"messages":[],` + "\n" + `"channel":{"id":"3"}}`, `f.json:2: a second "channel"`},
 		{"exportedAt", `{"channel":{"id":"2"},"exportedAt":"soon","messages":[]}`, `f.json:1: exportedAt "soon" is not an RFC 3339 time`},
 	}
 	for _, c := range cases {

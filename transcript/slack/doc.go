@@ -40,9 +40,12 @@
 //   - ReplyTo is left empty: Slack has no reply-to-a-message within a
 //     session, only threads, and a reply's parent lives in another session.
 //   - A message's id is its ts ("1709546400.000200"), its time the ts as UTC.
-//     Each session's turns are chained in ts order (Parent = the previous
-//     kept turn). Output: conversations by id; in each, the conversation's
-//     session, then its threads by thread_ts.
+//     The export is read a day file at a time (Stream: memory is the root
+//     files, a day and a chunk, not the export): conversations by id, each's
+//     day files in date order, each day's messages in ts order. Each
+//     session's turns are chained in that order (Parent = the previous kept
+//     turn), so a thread's replies spread across days chain across them.
+//     Output is that order: a thread's turns come between the channel's.
 //   - Title is the conversation's name as the export gives it; a DM has
 //     none, so it is its members' names joined with ", ". Group is true for
 //     everything but DMs.
@@ -59,10 +62,11 @@
 //     A message with neither text nor files uses its attachments' fallback
 //     text (a bot's summary). Whitespace-only text counts as no text.
 //   - The text is the export's, which is the last edit. When a ts appears
-//     twice in a conversation (overlapping day files, a thread parent
-//     repeated with its replies), the copy with the later edited.ts wins,
-//     else the copy from the later day file; the other is counted as a
-//     duplicate.
+//     twice in one day file, the copy with the later edited.ts wins, else
+//     the one read last; when it appears in two day files of a conversation
+//     (a thread parent repeated with its replies), the earlier day's copy is
+//     kept, as a store that took it already keeps it. The other copy is
+//     counted as a duplicate.
 //
 // Skipped and counted (Result.Skipped): joins and leaves, topic and purpose
 // changes, renames and archiving (channel_change), pins, deleted messages

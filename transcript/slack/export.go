@@ -1,7 +1,6 @@
 package slack
 
 import (
-	"encoding/json"
 	"path"
 	"regexp"
 	"slices"
@@ -79,24 +78,22 @@ func (u user) display() string {
 	return ""
 }
 
-// conversation is one channel, private channel, group DM or DM, with its
-// messages by ts.
+// conversation is one channel, private channel, group DM or DM.
 type conversation struct {
 	ID      string   `json:"id"`
 	Name    string   `json:"name"`
 	Members []string `json:"members"`
 	group   bool
 	title   string
-	msgs    map[string]*message
 }
 
 // rootOf finds the export's root: the folder holding the shallowest
 // conversation list or users file, so a zip that wraps everything in one
 // folder reads the same as the bare export.
-func rootOf(files []transcript.File) (string, bool) {
+func rootOf(names []string) (string, bool) {
 	best, found := "", false
-	for _, f := range files {
-		dir, base := path.Split(cleanName(f.Name))
+	for _, n := range names {
+		dir, base := path.Split(cleanName(n))
 		switch base {
 		case fileChannels, fileGroups, fileMPIMs, fileDMs, fileUsers, fileOrgUsers:
 		default:
@@ -121,17 +118,16 @@ func cleanName(name string) string {
 
 // readRoot reads the root files: users, the conversation lists, and the
 // canvases, lists and huddle transcripts that are counted and skipped.
-func (e *export) readRoot(byName map[string]transcript.File, res *transcript.Result) error {
+func (e *export) readRoot(byName map[string]jsonFile, res *transcript.Result) error {
 	e.users = map[string]user{}
 	for _, name := range []string{fileUsers, fileOrgUsers} {
-		f, ok := byName[name]
+		jf, ok := byName[name]
 		if !ok {
 			continue
 		}
-		jf := e.file(f)
-		err := jf.eachElement("users", func(raw json.RawMessage, line int) error {
+		err := jf.eachElement("users", func(line int, decode func(any) error) error {
 			var u user
-			if err := jf.decode(raw, line, &u); err != nil {
+			if err := decode(&u); err != nil {
 				return err
 			}
 			if u.ID != "" {
@@ -146,15 +142,14 @@ func (e *export) readRoot(byName map[string]transcript.File, res *transcript.Res
 	e.convs, e.byID, e.channels = map[string]*conversation{}, map[string]*conversation{}, map[string]string{}
 	listed := false
 	for _, list := range conversationLists {
-		f, ok := byName[list.file]
+		jf, ok := byName[list.file]
 		if !ok {
 			continue
 		}
 		listed = true
-		jf := e.file(f)
-		err := jf.eachElement("conversations", func(raw json.RawMessage, line int) error {
-			c := &conversation{group: list.group, msgs: map[string]*message{}}
-			if err := jf.decode(raw, line, c); err != nil {
+		err := jf.eachElement("conversations", func(line int, decode func(any) error) error {
+			c := &conversation{group: list.group}
+			if err := decode(c); err != nil {
 				return err
 			}
 			return e.addConversation(jf, line, c, list.byID)
@@ -173,11 +168,11 @@ func (e *export) readRoot(byName map[string]transcript.File, res *transcript.Res
 	for _, counted := range []struct{ file, reason string }{
 		{fileCanvases, ReasonCanvas}, {fileLists, ReasonList}, {fileHuddles, ReasonHuddle},
 	} {
-		f, ok := byName[counted.file]
+		jf, ok := byName[counted.file]
 		if !ok {
 			continue
 		}
-		err := e.file(f).eachElement("entries", func(json.RawMessage, int) error {
+		err := jf.eachElement("entries", func(int, func(any) error) error {
 			res.Skip(counted.reason)
 			return nil
 		})
@@ -255,12 +250,13 @@ func (e *export) folder(name string) (*conversation, bool) {
 	return c, ok
 }
 
-func (e *export) file(f transcript.File) jsonFile {
-	display := cleanName(f.Name)
+// file is the file called name, its bytes not yet read.
+func (e *export) file(name string) jsonFile {
+	display := cleanName(name)
 	if e.name != "" {
 		display = e.name + "/" + display
 	}
-	return jsonFile{display: display, data: f.Data}
+	return jsonFile{display: display}
 }
 
 // sortedIDs lists the conversations in id order, the order of the output.
@@ -277,4 +273,13 @@ func (e *export) sortedIDs() []string {
 func notListed(jf jsonFile, folder string) error {
 	return jf.errorf(0, "folder %q is not listed in %s, %s, %s, %s or %s", folder,
 		fileChannels, fileGroups, fileMPIMs, fileFileConversations, fileDMs)
+}
+
+func isRootFile(base string) bool {
+	switch base {
+	case fileChannels, fileGroups, fileMPIMs, fileDMs, fileFileConversations, fileUsers, fileOrgUsers,
+		fileCanvases, fileLists, fileHuddles:
+		return true
+	}
+	return false
 }

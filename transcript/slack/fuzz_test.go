@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzParse: ParseFiles never panics, and whatever it accepts is a DAG the
-// store can take, with ids it can file, and encodes. The fuzzer varies the
+// store can take, with ids it can file, and encodes; Stream gives its
+// turns, skips and error in chunks of any size. The fuzzer varies the
 // users, the channel list and two day files of the channel "general".
 func FuzzParse(f *testing.F) {
 	acme := map[string][]byte{}
@@ -29,6 +30,7 @@ func FuzzParse(f *testing.F) {
 			{Name: "general/2024-01-01.json", Data: day1},
 			{Name: "general/2024-01-02.json", Data: day2},
 		}
+		sameAsParse(t, files)
 		res, err := ParseFiles(files, "fuzz.zip")
 		if err != nil {
 			return

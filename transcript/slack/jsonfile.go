@@ -52,10 +52,12 @@ func (f jsonFile) errorf(line int, format string, args ...any) error {
 }
 
 // eachElement decodes the file as a JSON array and calls fn for every element
-// with the line the element starts on. what names the array's elements in
-// messages ("messages", "channels"). Syntax errors name their own line; a
-// value of the wrong shape names the line its element starts on.
-func (f jsonFile) eachElement(what string, fn func(raw json.RawMessage, line int) error) error {
+// with the line the element starts on and a decode that reads the element
+// into v straight from the decoder (one that fn does not decode is
+// skipped). what names the array's elements in messages ("messages",
+// "channels"). Syntax errors name their own line; a value of the wrong
+// shape names the line its element starts on.
+func (f jsonFile) eachElement(what string, fn func(line int, decode func(v any) error) error) error {
 	data := bytes.TrimPrefix(f.data, []byte("\xef\xbb\xbf"))
 	bom := int64(len(f.data) - len(data))
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -73,12 +75,22 @@ func (f jsonFile) eachElement(what string, fn func(raw json.RawMessage, line int
 			start++
 		}
 		line := lines.at(start + bom)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return f.problem(err, bom, line, "")
+		decoded := false
+		decode := func(v any) error {
+			decoded = true
+			if err := dec.Decode(v); err != nil {
+				return f.problem(err, bom, line, "")
+			}
+			return nil
 		}
-		if err := fn(raw, line); err != nil {
+		if err := fn(line, decode); err != nil {
 			return err
+		}
+		if !decoded {
+			var skip json.RawMessage
+			if err := decode(&skip); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing ]
@@ -111,14 +123,6 @@ func (f jsonFile) problem(err error, bom int64, line int, prefix string) error {
 		return f.errorf(line, "%s%s is a JSON %s, want %s", prefix, field, typ.Value, typ.Type)
 	}
 	return f.errorf(line, "%s%s", prefix, strings.TrimPrefix(err.Error(), "json: "))
-}
-
-// decode unmarshals one element; a wrong shape is an error at its line.
-func (f jsonFile) decode(raw json.RawMessage, line int, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return f.problem(err, 0, line, "")
-	}
-	return nil
 }
 
 // maxIDBytes bounds a session or message id: they become file names.

@@ -36,7 +36,6 @@ type message struct {
 	} `json:"edited"`
 
 	stamp stamp // parsed TS
-	order int   // position among the export's day files, for the tie-break of duplicates
 }
 
 // file is a shared file as a message carries it.

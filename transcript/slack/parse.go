@@ -1,8 +1,9 @@
 package slack
 
 import (
-	"cmp"
-	"encoding/json"
+	"bytes"
+	"fmt"
+	"io"
 	"path"
 	"slices"
 	"strings"
@@ -49,86 +50,183 @@ const (
 // messages. Malformed input (a file that is not JSON of the expected shape,
 // a message without a valid ts, a folder no conversation list names) is an
 // *transcript.Error naming the file and line; nothing of the export should
-// then be imported.
+// then be imported. It is Stream keeping every turn.
 func ParseFiles(files []transcript.File, name string) (transcript.Result, error) {
-	var res transcript.Result
-	e := &export{name: name}
-	root, ok := rootOf(files)
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	return Stream(names, func(i int) (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(files[i].Data)), nil
+	}, name, 0, nil)
+}
+
+// DefaultChunkBytes is what Stream hands over at a time when asked for 0
+// (turn text and per-turn overhead): the other streamed formats' chunk.
+const DefaultChunkBytes = 4 << 20
+
+// turnOverhead is what a turn costs an import besides its text, counted
+// towards a chunk.
+const turnOverhead = 512
+
+// Stream reads an export as ParseFiles does, opening its files one at a
+// time (open(i) opens names[i]; the caller closes nothing): the root files
+// first (users, the conversation lists), then each conversation's day
+// files in date order, conversations in id order. It hands the turns to
+// emit a chunk at a time, once the chunk holds about chunkBytes (0:
+// DefaultChunkBytes) of turn text and per-turn overhead, so memory is
+// bounded by the root files, a day file and a chunk, plus the ts seen in
+// the conversation being read (a duplicate is a ts seen before) and its
+// threads' last turns, not by the export. A turn's parent is in its chunk
+// or an earlier one. The turns, their order, the skips and the errors are
+// ParseFiles'; an error may come after chunks were emitted (nothing of the
+// export should then be imported), and an error of emit ends the stream
+// with it. With a nil emit every turn is kept in the returned Result;
+// otherwise the Result holds only the skips.
+func Stream(names []string, open func(i int) (io.ReadCloser, error), name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	if chunkBytes <= 0 {
+		chunkBytes = DefaultChunkBytes
+	}
+	p := &streamer{e: &export{name: name}, open: open, emit: emit, chunkBytes: chunkBytes}
+	if err := p.run(names); err != nil {
+		return transcript.Result{}, err
+	}
+	if err := p.flush(0); err != nil {
+		return transcript.Result{}, err
+	}
+	if emit != nil {
+		p.res.Turns = nil // every turn went to emit
+	}
+	return p.res, nil
+}
+
+type streamer struct {
+	e    *export
+	open func(i int) (io.ReadCloser, error)
+	res  transcript.Result
+
+	emit       func([]transcript.Turn) error // nil: keep every turn
+	chunkBytes int
+	held       int // turn text and overhead in res.Turns
+}
+
+// file reads names[i] whole: a root file or one day's messages.
+func (p *streamer) file(names []string, i int) (jsonFile, error) {
+	jf := p.e.file(names[i])
+	rc, err := p.open(i)
+	if err != nil {
+		return jf, fmt.Errorf("%s: %w", jf.display, err)
+	}
+	defer rc.Close()
+	if jf.data, err = io.ReadAll(rc); err != nil {
+		return jf, fmt.Errorf("%s: read: %w", jf.display, err)
+	}
+	return jf, nil
+}
+
+func (p *streamer) run(names []string) error {
+	e := p.e
+	root, ok := rootOf(names)
 	if !ok {
-		return res, &transcript.Error{File: name, Message: "no channels.json, groups.json, mpims.json, dms.json or users.json: " +
+		return &transcript.Error{File: e.name, Message: "no channels.json, groups.json, mpims.json, dms.json or users.json: " +
 			"not a Slack export (import the export's folder or zip)"}
 	}
 	e.root = root
-	rootFiles := map[string]transcript.File{}
-	var days []transcript.File
-	for _, f := range files {
-		rel, inside := strings.CutPrefix(cleanName(f.Name), root)
+	rootFiles := map[string]jsonFile{}
+	var days []int
+	for i, n := range names {
+		rel, inside := strings.CutPrefix(cleanName(n), root)
 		if !inside {
-			res.Skip(ReasonOtherFile)
+			p.res.Skip(ReasonOtherFile)
 			continue
 		}
 		dir, base := path.Split(rel)
 		switch {
 		case dir == "" && isRootFile(base):
 			if _, dup := rootFiles[base]; dup {
-				return transcript.Result{}, e.file(f).errorf(0, "the export holds two %s files", base)
+				return e.file(n).errorf(0, "the export holds two %s files", base)
 			}
-			rootFiles[base] = f
+			jf, err := p.file(names, i)
+			if err != nil {
+				return err
+			}
+			rootFiles[base] = jf
 		case dir == "" && ignoredRootFiles[base]:
 		case strings.Count(dir, "/") == 1 && dayFile.MatchString(base):
-			days = append(days, f)
+			days = append(days, i)
 		default:
-			res.Skip(ReasonOtherFile)
+			p.res.Skip(ReasonOtherFile)
 		}
 	}
-	if err := e.readRoot(rootFiles, &res); err != nil {
-		return transcript.Result{}, err
+	if err := e.readRoot(rootFiles, &p.res); err != nil {
+		return err
 	}
-	// Day files in name order: the day a message was read from is the
-	// tie-break between two copies of it, and it must not depend on the
-	// order the caller walked the folder in.
-	slices.SortFunc(days, func(a, b transcript.File) int { return strings.Compare(cleanName(a.Name), cleanName(b.Name)) })
-	for i, f := range days {
-		if err := e.readDay(f, i, &res); err != nil {
-			return transcript.Result{}, err
+	clear(rootFiles) // what the root files say is read; their bytes can go
+	// Day files by conversation, each's in name (date) order: the day a
+	// message was read from decides between two copies of it, and that
+	// must not depend on the order the caller walked the folder in.
+	slices.SortFunc(days, func(a, b int) int { return strings.Compare(cleanName(names[a]), cleanName(names[b])) })
+	byConv := map[string][]int{}
+	for _, i := range days {
+		rel := strings.TrimPrefix(cleanName(names[i]), root)
+		folder := rel[:strings.IndexByte(rel, '/')]
+		c, ok := e.folder(folder)
+		if !ok {
+			return notListed(e.file(names[i]), folder)
 		}
+		byConv[c.ID] = append(byConv[c.ID], i)
 	}
 	r := renderer{users: e.users, channels: e.channels}
 	for _, id := range e.sortedIDs() {
-		if err := e.turns(e.byID[id], r, &res); err != nil {
-			return transcript.Result{}, err
+		if err := p.conversation(e.byID[id], names, byConv[id], r); err != nil {
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
-func isRootFile(base string) bool {
-	switch base {
-	case fileChannels, fileGroups, fileMPIMs, fileDMs, fileFileConversations, fileUsers, fileOrgUsers,
-		fileCanvases, fileLists, fileHuddles:
-		return true
+// conversation reads one conversation's day files in order and makes its
+// turns: its channel session and one session per thread, each chained in
+// the order read (day by day, each day in ts order). A ts read on an
+// earlier day is a duplicate and the first copy is kept (it may be stored
+// already); two copies in one day file keep the later edit.
+func (p *streamer) conversation(c *conversation, names []string, days []int, r renderer) error {
+	seen := map[stamp]struct{}{}
+	last := map[string]string{} // by session: its previous kept turn, the next one's parent
+	for _, i := range days {
+		jf, err := p.file(names, i)
+		if err != nil {
+			return err
+		}
+		msgs, err := p.readDay(jf)
+		if err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			if _, dup := seen[m.stamp]; dup {
+				p.res.Skip(ReasonDuplicate)
+				continue
+			}
+			seen[m.stamp] = struct{}{}
+			if err := p.turn(c, m, r, last); err != nil {
+				return err
+			}
+		}
 	}
-	return false
+	return nil
 }
 
-// readDay adds one day file's messages to its conversation. Two copies of a
-// ts (a thread parent repeated with its replies, overlapping exports) keep
-// the later edit, else the copy from the later day file.
-func (e *export) readDay(f transcript.File, order int, res *transcript.Result) error {
-	jf := e.file(f)
-	rel := strings.TrimPrefix(cleanName(f.Name), e.root)
-	folder := rel[:strings.IndexByte(rel, '/')]
-	c, ok := e.folder(folder)
-	if !ok {
-		return notListed(jf, folder)
-	}
-	return jf.eachElement("messages", func(raw json.RawMessage, line int) error {
-		m := &message{order: order}
-		if err := jf.decode(raw, line, m); err != nil {
+// readDay reads one day file's messages, in ts order. Two copies of a ts
+// keep the later edit, else the one read last.
+func (p *streamer) readDay(jf jsonFile) ([]*message, error) {
+	byTS := map[string]*message{}
+	err := jf.eachElement("messages", func(line int, decode func(any) error) error {
+		m := &message{}
+		if err := decode(m); err != nil {
 			return err
 		}
 		if m.Type != "" && m.Type != "message" {
-			res.Skip(ReasonNotAMessage)
+			p.res.Skip(ReasonNotAMessage)
 			return nil
 		}
 		st, err := parseTS(m.TS)
@@ -141,15 +239,29 @@ func (e *export) readDay(f transcript.File, order int, res *transcript.Result) e
 				return jf.errorf(line, "thread_%v", err)
 			}
 		}
-		if prev, dup := c.msgs[m.TS]; dup {
-			res.Skip(ReasonDuplicate)
+		if prev, dup := byTS[m.TS]; dup {
+			p.res.Skip(ReasonDuplicate)
 			if prev.edited().compare(m.edited()) > 0 {
 				return nil
 			}
 		}
-		c.msgs[m.TS] = m
+		byTS[m.TS] = m
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]*message, 0, len(byTS))
+	for _, m := range byTS {
+		msgs = append(msgs, m)
+	}
+	slices.SortFunc(msgs, func(a, b *message) int {
+		if c := a.stamp.compare(b.stamp); c != 0 {
+			return c
+		}
+		return strings.Compare(a.TS, b.TS)
+	})
+	return msgs, nil
 }
 
 // edited is when the message was last edited, the zero stamp if never (or
@@ -163,84 +275,58 @@ func (m *message) edited() stamp {
 	return st
 }
 
-// turns appends the conversation's turns: its channel session, then one
-// session per thread, each chained in time order.
-func (e *export) turns(c *conversation, r renderer, res *transcript.Result) error {
-	msgs := make([]*message, 0, len(c.msgs))
-	for _, m := range c.msgs {
-		msgs = append(msgs, m)
+// turn makes m the next turn of its session (the conversation's, or its
+// thread's), or counts why it is not one.
+func (p *streamer) turn(c *conversation, m *message, r renderer, last map[string]string) error {
+	if reason := m.skipReason(); reason != "" {
+		p.res.Skip(reason)
+		return nil
 	}
-	slices.SortFunc(msgs, func(a, b *message) int {
-		if c := a.stamp.compare(b.stamp); c != 0 {
-			return c
-		}
-		return strings.Compare(a.TS, b.TS)
-	})
-	last := map[string]string{} // by session: its previous kept turn, the next one's parent
-	var turns []transcript.Turn
-	for _, m := range msgs {
-		if reason := m.skipReason(); reason != "" {
-			res.Skip(reason)
-			continue
-		}
-		sid := c.ID
-		threadTS := m.ThreadTS
-		if threadTS != "" && threadTS != m.TS {
-			sid = c.ID + "-" + threadTS
-		}
-		speakerID, display := m.speaker(e.users)
-		if speakerID == "" {
-			res.Skip(ReasonNoAuthor)
-			continue
-		}
-		text := m.content(r, res.Skip)
-		switch {
-		case text == "":
-			if !m.hasFiles() {
-				res.Skip(ReasonEmpty)
-			}
-			continue
-		case strings.IndexByte(text, 0) >= 0:
-			res.Skip(ReasonNULCharacter)
-			continue
-		}
-		parent, ok := last[sid]
-		if !ok {
-			if p := idProblem(sid); p != "" {
-				return &transcript.Error{File: e.name, Message: "conversation " + c.ID + ": thread session id " + sid + " " + p}
-			}
-		}
-		turns = append(turns, transcript.Turn{
-			Provider: Provider, Session: sid, ID: m.TS, Parent: parent, Role: transcript.RoleUser,
-			Content: text, SpeakerID: speakerID, SpeakerDisplay: display, Time: m.stamp.time(),
-			Group: c.group, Title: c.title,
-		})
-		last[sid] = m.TS
+	sid := c.ID
+	if m.ThreadTS != "" && m.ThreadTS != m.TS {
+		sid = c.ID + "-" + m.ThreadTS
 	}
-	// The channel session first, then each thread in the order of its
-	// thread_ts, so a thread's turns stay together.
-	slices.SortStableFunc(turns, func(a, b transcript.Turn) int {
-		ca, cb := a.Session != c.ID, b.Session != c.ID
-		switch {
-		case ca != cb && !ca:
-			return -1
-		case ca != cb:
-			return 1
-		case !ca:
-			return 0
+	speakerID, display := m.speaker(p.e.users)
+	if speakerID == "" {
+		p.res.Skip(ReasonNoAuthor)
+		return nil
+	}
+	text := m.content(r, p.res.Skip)
+	switch {
+	case text == "":
+		if !m.hasFiles() {
+			p.res.Skip(ReasonEmpty)
 		}
-		return cmp.Compare(threadKey(a.Session, c.ID), threadKey(b.Session, c.ID))
+		return nil
+	case strings.IndexByte(text, 0) >= 0:
+		p.res.Skip(ReasonNULCharacter)
+		return nil
+	}
+	parent, ok := last[sid]
+	if !ok {
+		if prob := idProblem(sid); prob != "" {
+			return &transcript.Error{File: p.e.name, Message: "conversation " + c.ID + ": thread session id " + sid + " " + prob}
+		}
+	}
+	p.res.Turns = append(p.res.Turns, transcript.Turn{
+		Provider: Provider, Session: sid, ID: m.TS, Parent: parent, Role: transcript.RoleUser,
+		Content: text, SpeakerID: speakerID, SpeakerDisplay: display, Time: m.stamp.time(),
+		Group: c.group, Title: c.title,
 	})
-	res.Turns = append(res.Turns, turns...)
-	return nil
+	last[sid] = m.TS
+	p.held += len(text) + turnOverhead
+	return p.flush(p.chunkBytes)
 }
 
-// threadKey orders thread sessions by their thread_ts. A ts is compared
-// as a stamp, so "9.0" sorts before "10.0".
-func threadKey(session, conv string) string {
-	ts := strings.TrimPrefix(session, conv+"-")
-	whole, frac, _ := strings.Cut(ts, ".")
-	return strings.Repeat("0", 12-min(len(whole), 12)) + whole + "." + frac + strings.Repeat("0", 9-min(len(frac), 9))
+// flush hands the turns held to emit once they count at least atLeast
+// bytes; with no emit they stay in the result.
+func (p *streamer) flush(atLeast int) error {
+	if p.emit == nil || len(p.res.Turns) == 0 || p.held < atLeast {
+		return nil
+	}
+	turns := p.res.Turns
+	p.res.Turns, p.held = make([]transcript.Turn, 0, len(turns)), 0
+	return p.emit(turns)
 }
 
 // hasFiles: the message shared files (a file comment's file is not its

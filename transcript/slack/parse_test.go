@@ -286,8 +286,10 @@ func TestMessages(t *testing.T) {
 	}
 }
 
-// TestDuplicates: of two copies of a ts the later edit wins, whatever the
-// day files' order; equal edits go to the later day file.
+// TestDuplicates: of two copies of a ts in one day file the later edit
+// wins, whatever their order, and equal edits go to the one read last; of
+// two copies in different day files the earlier day's is kept, as a store
+// that took it already keeps it.
 func TestDuplicates(t *testing.T) {
 	channels := transcript.File{Name: "channels.json", Data: []byte(`[{"id":"C1","name":"general"}]`)}
 	msg := func(text, edited string) string {
@@ -297,20 +299,27 @@ func TestDuplicates(t *testing.T) {
 		}
 		return `{"type":"message","user":"U1","ts":"1700000000.000100","text":"` + text + `"` + e + `}`
 	}
-	cases := []struct{ first, second, want string }{
-		{msg("old", ""), msg("new", "1700000500.000000"), "new"},
-		{msg("new", "1700000500.000000"), msg("old", ""), "new"},
-		{msg("v2", "1700000500.000000"), msg("v3", "1700000600.000000"), "v3"},
-		{msg("v3", "1700000600.000000"), msg("v2", "1700000500.000000"), "v3"},
-		{msg("a", ""), msg("b", ""), "b"},
+	cases := []struct{ first, second, sameDay, otherDays string }{
+		{msg("old", ""), msg("new", "1700000500.000000"), "new", "old"},
+		{msg("new", "1700000500.000000"), msg("old", ""), "new", "new"},
+		{msg("v2", "1700000500.000000"), msg("v3", "1700000600.000000"), "v3", "v2"},
+		{msg("v3", "1700000600.000000"), msg("v2", "1700000500.000000"), "v3", "v3"},
+		{msg("a", ""), msg("b", ""), "b", "a"},
 	}
 	for _, c := range cases {
-		res := parse(t, []transcript.File{channels,
-			{Name: "general/2024-01-02.json", Data: []byte("[" + c.second + "]")},
-			{Name: "general/2023-12-31.json", Data: []byte("[" + c.first + "]")},
-		})
-		if len(res.Turns) != 1 || res.Turns[0].Content != c.want || res.Skipped[ReasonDuplicate] != 1 {
-			t.Errorf("%s then %s: %s", c.first, c.second, transcripttest.Render(res))
+		for _, files := range [][]transcript.File{
+			{channels, {Name: "general/2023-12-31.json", Data: []byte("[" + c.first + "," + c.second + "]")}},
+			{channels, {Name: "general/2024-01-02.json", Data: []byte("[" + c.second + "]")},
+				{Name: "general/2023-12-31.json", Data: []byte("[" + c.first + "]")}},
+		} {
+			want := c.sameDay
+			if len(files) == 3 {
+				want = c.otherDays
+			}
+			res := parse(t, files)
+			if len(res.Turns) != 1 || res.Turns[0].Content != want || res.Skipped[ReasonDuplicate] != 1 {
+				t.Errorf("%s then %s in %d files: %s", c.first, c.second, len(files)-1, transcripttest.Render(res))
+			}
 		}
 	}
 }

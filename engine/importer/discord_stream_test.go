@@ -1,0 +1,117 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"scriptorium/errcode"
+	"scriptorium/scale"
+	"scriptorium/transcript"
+	"scriptorium/workspace"
+)
+
+// wholeFormat makes the import parse a format's files whole, as it did
+// before they were streamed, for a test's baseline, until restore.
+func wholeFormat(t *testing.T, name transcript.Format) (restore func()) {
+	t.Helper()
+	for i, row := range formatRows {
+		if row.name == name {
+			if row.stream == nil {
+				t.Fatalf("the %s row does not stream", name)
+			}
+			formatRows[i].stream = nil
+			return func() { formatRows[i] = row }
+		}
+	}
+	t.Fatalf("no %s row", name)
+	return nil
+}
+
+// TestImport_DiscordStreamed: Discord exports, one a folder, stored a turn
+// at a time give the same sessions.db, row for row, as the same exports
+// parsed whole, and the same skips; a folder of two exports of one channel
+// is still merged whole; a re-import stores nothing new; an export broken
+// after chunks were stored is the file's problem, with its line, and
+// nothing is committed.
+func TestImport_DiscordStreamed(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"general", "thread", "dm", "odd", "minified"} {
+		write(t, filepath.Join(root, name, "export.json"), fixture(t, "transcript", "discord", "testdata", name+".json"))
+	}
+	var big bytes.Buffer
+	if _, _, err := scale.DiscordExport(&big, 256<<10, scale.DiscordSeed); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "big", "general.json"), big.Bytes())
+	overlap := filepath.Join("transcript", "discord", "testdata", "overlap")
+	for _, name := range []string{"Makers Guild - dev - general [838021943394304002].json",
+		"Makers Guild - dev - general [838021943394304002] (after 2024-03-04).json"} {
+		write(t, filepath.Join(root, "overlap", name), fixture(t, overlap, name))
+	}
+
+	whole := filepath.Join(t.TempDir(), "state")
+	restore := wholeFormat(t, transcript.FormatDiscord)
+	wantRes, err := importDir(t, whole, root, Options{})
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	smallChunks(t)
+	chunked := filepath.Join(t.TempDir(), "state")
+	res, err := importDir(t, chunked, root, Options{})
+	if err != nil || res.Imported < 200 || len(res.Files) != 7 {
+		t.Fatalf("chunked: %d imported, %d files, %v", res.Imported, len(res.Files), err)
+	}
+	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
+		t.Fatalf("stored a turn at a time:\n%s\nwhole:\n%s", b, a)
+	}
+	if res.Imported != wantRes.Imported || !reflect.DeepEqual(res.Skipped, wantRes.Skipped) ||
+		!reflect.DeepEqual(res.Chats, wantRes.Chats) || !reflect.DeepEqual(res.Warnings, wantRes.Warnings) {
+		t.Fatalf("chunked %d turns, skips %v, chats %+v; whole %d, %v, %+v",
+			res.Imported, res.Skipped, res.Chats, wantRes.Imported, wantRes.Skipped, wantRes.Chats)
+	}
+
+	before := dumpStore(t, workspace.SessionsDB(chunked))
+	again, err := importDir(t, chunked, root, Options{})
+	// general.json and the overlap folder hold one channel, as dm.json and
+	// minified.json do, with different edits: those messages count as
+	// changed, not duplicate.
+	if err != nil || again.Imported != 0 || again.Skipped[SkipDuplicate]+again.Skipped[SkipChanged] < res.Imported {
+		t.Fatalf("re-import: %d imported, skipped %v, %v", again.Imported, again.Skipped, err)
+	}
+	if after := dumpStore(t, workspace.SessionsDB(chunked)); after != before {
+		t.Fatal("a re-import changed sessions.db")
+	}
+
+	// The big export with a bad message near its end, into a sessions.db
+	// that holds something else: its first chunks are stored before the
+	// parser reaches it.
+	state := filepath.Join(t.TempDir(), "state")
+	first := t.TempDir()
+	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
+	if _, err := importDir(t, state, first, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before = dumpStore(t, workspace.SessionsDB(state))
+	data := big.Bytes()
+	cut := bytes.LastIndex(data, []byte(`"timestamp": "`))
+	bad := append(append(append([]byte{}, data[:cut]...), `"timestamp": "yesterday`...), data[cut+len(`"timestamp": "2021-03-01T08:03:01.000+00:00`):]...)
+	other := write(t, filepath.Join(t.TempDir(), "general.json"), bad)
+	in, err := List(other, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Import(context.Background(), state, in, Options{})
+	at := 1 + bytes.Count(data[:bytes.LastIndex(data[:cut], []byte("\n    {"))+1], []byte("\n"))
+	if e := errcode.As(err); e == nil || len(e.Violations) != 1 || !strings.Contains(e.Violations[0].Message, `"yesterday"`) ||
+		e.Violations[0].Line != at || !strings.HasSuffix(e.Violations[0].Path, "general.json") {
+		t.Fatalf("error %#v, want one at line %d", err, at)
+	}
+	if after := dumpStore(t, workspace.SessionsDB(state)); after != before {
+		t.Fatal("a refused import changed sessions.db")
+	}
+}
