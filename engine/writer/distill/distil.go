@@ -62,6 +62,7 @@ type distiller struct {
 	// their sentences need more than the shape's two to be kept.
 	unreadWeak map[int]bool
 	speakerSet map[string]bool
+	bots       map[string]bool // botSpeaker's answers
 }
 
 func newDistiller(s Session) *distiller {
@@ -131,7 +132,7 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
-	if relayed(t) {
+	if relayed(t) || d.botSpeaker(t.Speaker) {
 		return nil // a forward, a media placeholder or a bot's line (relayed.go)
 	}
 	seg := split(t.Content)
