@@ -33,3 +33,27 @@ func TestDistil_BotByItsNotices(t *testing.T) {
 		}
 	}
 }
+
+// Round nine's shapes of a project rule: a setting under a short label, a
+// value corrected with "no,", settings given as two numbers, a key=value
+// tag and a channel a plan goes to; and requests and answers that keep
+// nothing. Written here, not taken from the labelled set.
+func TestProjectFact_RoundNineShapes(t *testing.T) {
+	for _, tc := range []struct{ said, want string }{
+		{"bonus per streak: 3 wins 5 points, 5 wins 10 points.", "Bonus per streak"},
+		{"order of payouts: the oldest invoice first, then the largest one", "the oldest invoice first"},
+		{"no, every bucket lives in eu-north-1, the lawyers insist", "eu-north-1"},
+		{"timeout on the webhook 30 seconds, retries 3.", "retries 3"},
+		{"every lambda gets the label owner=billing-team and nothing else", "owner=billing-team"},
+		{"the changelog goes to #billing-releases before the tag is pushed", "#billing-releases"},
+	} {
+		if got := ownerRule("ledgerwell", tc.said); !strings.Contains(strings.Join(got, "\n"), tc.want) {
+			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
+		}
+	}
+	for _, said := range []string{"fix: the test fails on CI again", "no, that's wrong.", "no, the other one.", "can you check: the build is red"} {
+		if got := ownerRule("ledgerwell", said); len(got) > 0 {
+			t.Errorf("%q kept %q", said, got)
+		}
+	}
+}
