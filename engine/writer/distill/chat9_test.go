@@ -57,3 +57,27 @@ func TestProjectFact_RoundNineShapes(t *testing.T) {
 		}
 	}
 }
+
+// A coding session stopped and taken up again reports twice: the first
+// labelled report is an outcome too, not only the last one.
+func TestDistil_InterimSummaryIsAnOutcome(t *testing.T) {
+	s := chat(saturday, "claude-code", "sum9", "",
+		"owner: add the refund export to the ledger tool",
+		"assistant: Summary: `RefundExport` now writes refunds to exports/refunds.csv; 6 tests pass. Not done: the monthly totals, left for next time as asked.",
+		"owner: ok, now the monthly totals please",
+		"assistant: Summary: the monthly totals are added to `RefundExport` and all 9 tests pass; committed on branch refunds-export.",
+	)
+	s.Project = "/src/ledgerwell"
+	var outcomes []string
+	for _, f := range Distil(s) {
+		if f.Kind == KindOutcome {
+			outcomes = append(outcomes, f.Text)
+		}
+	}
+	joined := strings.Join(outcomes, "\n")
+	for _, want := range []string{"6 tests pass", "9 tests pass"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no outcome with %q in:\n%s", want, joined)
+		}
+	}
+}

@@ -55,3 +55,26 @@ func settingNumbers(text string) int {
 	}
 	return n
 }
+
+// summaryLabelRe opens an assistant's report with its label: "Summary:",
+// "Recap:", "Status:".
+var summaryLabelRe = lazyRegexp(`(?i)^\W*(?:summary|recap|status|wrap-up|where we are)\W{0,3}:`)
+
+// interimOutcomes are the labelled reports before the session's last
+// one: a session stopped (a meeting, the next day) and taken up again
+// ends twice, and what the first part ended with ("Summary: … 7 tests
+// pass; the PDF is left for next time") is an outcome too.
+func (d *distiller) interimOutcomes() []Fact {
+	last := d.outcomeTurn()
+	var out []Fact
+	for i := 0; i < last; i++ {
+		t := d.s.Turns[i]
+		if t.Role != RoleAssistant || !summaryLabelRe.MatchString(t.Content) || !outcomeRe.MatchString(t.Content) {
+			continue
+		}
+		if f, ok := d.outcomeAt(i); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}

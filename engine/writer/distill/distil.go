@@ -34,7 +34,7 @@ func (d *distiller) distil() []Fact {
 		facts = append(facts, d.turn(i)...)
 	}
 	if out, ok := d.outcome(); ok {
-		facts = append(facts, out)
+		facts = append(append(facts, d.interimOutcomes()...), out)
 	}
 	facts = dedupe(facts)
 	for i := range facts {

@@ -241,6 +241,11 @@ func (d *distiller) outcome() (Fact, bool) {
 	if i < 0 {
 		return Fact{}, false
 	}
+	return d.outcomeAt(i)
+}
+
+// outcomeAt is the outcome assistant turn i reports.
+func (d *distiller) outcomeAt(i int) (Fact, bool) {
 	t := d.s.Turns[i]
 	sents := d.informative(split(t.Content).sentences)
 	// The first sentence says what was done, the last one that says whether
@@ -300,6 +305,10 @@ var presentingRe = lazyRegexp(`(?i)^(?:here's|here is|here are|below is|the chan
 func (d *distiller) informative(sns []sentence) []string {
 	var out []string
 	for _, sn := range sns {
+		if loc := summaryLabelRe.FindStringIndex(sn.text); loc != nil {
+			// "Summary: prod now has the queue": the label goes, what follows is the report.
+			sn.text = strings.TrimSpace(sn.text[loc[1]:])
+		}
 		f := analyse(sn.text, d.names)
 		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 || presentingRe.MatchString(sn.text) {
 			continue
