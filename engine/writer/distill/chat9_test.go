@@ -81,3 +81,23 @@ func TestDistil_InterimSummaryIsAnOutcome(t *testing.T) {
 		}
 	}
 }
+
+// Read by shape, a Polish month in a date's case ("14 stycznia", "od
+// marca") and a date with dots, day first ("23.11"), are a fact's shape;
+// a decimal ("2.5") is not a date.
+func TestDistil_PolishMonthAndDottedDate(t *testing.T) {
+	s := chat(saturday, "whatsapp", "pl9", "Mira",
+		"Tomek: Przypominam: wujek Staszek ma 70 urodziny 9 kwietnia, obiad u cioci w Tarnowie",
+		"Tomek: Przeprowadzka do Gdyni na pewno 23.11, auto już zamówione",
+		"Tomek: no i zjadłem 2.5 pizzy, nie mogę się ruszyć",
+	)
+	joined := keptTexts(t, s)
+	for _, want := range []string{"9 kwietnia", "23.11"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no fact with %q in:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "pizzy") {
+		t.Errorf("a decimal read as a date:\n%s", joined)
+	}
+}
