@@ -101,3 +101,19 @@ func TestDistil_PolishMonthAndDottedDate(t *testing.T) {
 		t.Errorf("a decimal read as a date:\n%s", joined)
 	}
 }
+
+// A list pasted under a label gives its label and its first line; a
+// label over lines with no numbers, or a list of two lines, gives none.
+func TestDistil_LabelledListKeepsItsTop(t *testing.T) {
+	s := chat(saturday, "discord", "list9", "Mira",
+		"Oskar: Quiz night standings (2.05):\n1. Team Fjord — 48 pts\n2. Mira's lot — 41\n3. The Owls — 37",
+		"Oskar: Things to bring:\nchairs\nsnacks\na speaker",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "Team Fjord — 48 pts") || !strings.Contains(joined, "standings") {
+		t.Errorf("no fact with the list's label and top line in:\n%s", joined)
+	}
+	if strings.Contains(joined, "snacks") {
+		t.Errorf("a list with no numbers kept:\n%s", joined)
+	}
+}

@@ -158,6 +158,11 @@ func (d *distiller) candidates(i int) []candidate {
 		}
 		out = append(out, candidate{fact: f, unsupported: d.unsupported(f)})
 	}
+	if len(out) == 0 && !d.coding() {
+		if f, ok := d.listedFact(i); ok {
+			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // lists.go
+		}
+	}
 	return out
 }
 
