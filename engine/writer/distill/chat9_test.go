@@ -117,3 +117,23 @@ func TestDistil_LabelledListKeepsItsTop(t *testing.T) {
 		t.Errorf("a list with no numbers kept:\n%s", joined)
 	}
 }
+
+// What someone would do if something were so is no fact about them,
+// the "if" before or after; a plan with an "if" that says no "would"
+// stays.
+func TestDistil_IfWouldIsNoFact(t *testing.T) {
+	s := chat(saturday, "telegram", "if9", "Mira",
+		"Oskar: honestly if I got the Bergen job I'd sell the car and cycle everywhere",
+		"Mira: I'd move to Lisbon tomorrow for the light, if Lisbon had any jobs in hydrology",
+		"Oskar: I start at the Bergen harbour office on 3 March, if the visa comes through",
+	)
+	joined := keptTexts(t, s)
+	for _, bad := range []string{"sell the car", "Lisbon"} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("a hypothetical %q kept in:\n%s", bad, joined)
+		}
+	}
+	if !strings.Contains(joined, "3 March") {
+		t.Errorf("the dated plan was dropped:\n%s", joined)
+	}
+}

@@ -10,6 +10,11 @@ import "strings"
 // be rich by Tuesday and broke by Thursday".
 var hypotheticalRe = lazyRegexp(`\b(?:i|we|you|they|he|she)(?:'d| would) (?:be|get|end up|go|make)\b`)
 
+// ifWouldRe is the conditional mood around an "if": "if I won the lotto
+// I'd buy a lighthouse", "I'd move to Cork, if Cork had jobs". What
+// someone would do is no fact about them.
+var ifWouldRe = lazyRegexp(`\bif\b.*\b(?:i|we|you|he|she|they)(?:'d| would)\b|\b(?:i|we|you|he|she|they)(?:'d| would)\b.*\bif\b`)
+
 // praiseRe praises someone by superlative: "Priya is the wisest person I
 // know", "the kindest man we've met".
 var praiseRe = lazyRegexp(`\bthe (?:\w+est|most \w+|best|nicest) (?:person|man|woman|guy|human|people|friend|soul)s? (?:i|we) (?:know|knew|have met|'ve met|ever met|'ve ever met)\b`)
@@ -29,7 +34,7 @@ var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu
 func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	// The literals first: every sentence that scores passes here.
 	switch {
-	case mayHold(f.lower, []string{"'d ", "would "}) && hypotheticalRe.MatchString(f.lower) && !f.strong,
+	case mayHold(f.lower, []string{"'d ", "would "}) && (hypotheticalRe.MatchString(f.lower) || ifWouldRe.MatchString(f.lower)) && !f.strong,
 		mayHold(f.lower, []string{" know", " met"}) && praiseRe.MatchString(f.lower),
 		f.words <= 4 && bareFavouriteRe.MatchString(f.lower): // "My favourite.", said of the heat
 		return true
