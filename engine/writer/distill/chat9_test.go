@@ -137,3 +137,20 @@ func TestDistil_IfWouldIsNoFact(t *testing.T) {
 		t.Errorf("the dated plan was dropped:\n%s", joined)
 	}
 }
+
+// In a group, what follows an asker's question says why it is asked;
+// dated, it is news all the same.
+func TestDistil_ReasonAfterAQuestion(t *testing.T) {
+	s := chat(saturday, "slack", "why9", "Mira",
+		"Oskar: who can cover the release on Friday? I'm stuck at the dentist with no laptop",
+		"Lena: anyone driving to the lake? I'm moving to Tromsø next Saturday, last chance",
+	)
+	s.Group = true
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "dentist") {
+		t.Errorf("the reason for a question kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "Tromsø") {
+		t.Errorf("dated news after a question dropped:\n%s", joined)
+	}
+}

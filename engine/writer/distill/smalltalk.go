@@ -42,6 +42,12 @@ func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	if f.preference && weatherRe.MatchString(strings.ToLower(d.before(i, raw))) {
 		return true // "41 degrees today. I love sweating inside a tank": the weather, ironically
 	}
+	if d.s.Group && f.numbers == 0 && !f.strong && strings.HasSuffix(strings.TrimSpace(d.before(i, raw)), "?") &&
+		len(dateMentions(raw, d.s.Turns[i].Time)) == 0 {
+		// "Can I shadow someone first? I've never done on-call": in a
+		// group, what follows an asker's question says why it is asked.
+		return true
+	}
 	prev, ok := d.otherBefore(i)
 	if !ok {
 		return false
