@@ -154,3 +154,22 @@ func TestDistil_ReasonAfterAQuestion(t *testing.T) {
 		t.Errorf("dated news after a question dropped:\n%s", joined)
 	}
 }
+
+// "ok, …" saying again what others just agreed is a note taken; "ok, …"
+// with a number of its own is news.
+func TestDistil_OkEchoesTheAgreement(t *testing.T) {
+	s := chat(saturday, "slack", "echo9", "Mira",
+		"Oskar: I can present the migration on 12 March if the staging run passes",
+		"Lena: 12 March works for me",
+		"Mira: ok, the migration demo is moved to 12 March. I'll book the room",
+		"Lena: ok, and the rollback drill is on 19 March with the whole team",
+	)
+	s.Group = true
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "demo is moved") {
+		t.Errorf("an echo of the agreement kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "19 March") {
+		t.Errorf("news after \"ok,\" dropped:\n%s", joined)
+	}
+}

@@ -48,6 +48,9 @@ func (d *distiller) smallTalk(i int, raw string, f features) bool {
 		// group, what follows an asker's question says why it is asked.
 		return true
 	}
+	if d.echoesAgreed(i, raw) {
+		return true
+	}
 	prev, ok := d.otherBefore(i)
 	if !ok {
 		return false
@@ -87,4 +90,22 @@ func (d *distiller) before(i int, raw string) string {
 		return c[:j]
 	}
 	return ""
+}
+
+// echoesAgreed reports whether a sentence opens with an acknowledgement
+// and then says again what others just agreed: "ok, the switch-off moved
+// to 15 January", after "I can do 15 January" and "15 Jan works". Every
+// number in it was in the three turns before, by someone else.
+func (d *distiller) echoesAgreed(i int, raw string) bool {
+	head, rest, found := strings.Cut(strings.TrimSpace(raw), ",")
+	if !found || !ackWords[strings.ToLower(strings.TrimSpace(head))] {
+		return false
+	}
+	var numbers []string
+	for _, tok := range strings.Fields(strings.ToLower(rest)) {
+		if tok = strings.Trim(tok, ",.!?;:()\"'*"); tok != "" && hasDigit(tok) {
+			numbers = append(numbers, tok)
+		}
+	}
+	return d.takesNote(i, numbers)
 }
