@@ -173,3 +173,23 @@ func TestDistil_OkEchoesTheAgreement(t *testing.T) {
 		t.Errorf("news after \"ok,\" dropped:\n%s", joined)
 	}
 }
+
+// A thing launched ("the new rota is live from today", "the pilot went
+// live on the Bergen route") is news set for good, as "from now on" is.
+func TestDistil_LiveFromToday(t *testing.T) {
+	s := chat(saturday, "slack", "live9", "Mira",
+		"Oskar: The new support rota is live from today.",
+		"Lena: Card payments went live on the Bergen ferry route.",
+		"Oskar: lunch is here",
+	)
+	s.Group = true
+	joined := keptTexts(t, s)
+	for _, want := range []string{"support rota", "Bergen ferry route"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no fact with %q in:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "lunch") {
+		t.Errorf("small talk kept:\n%s", joined)
+	}
+}

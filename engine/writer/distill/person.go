@@ -274,8 +274,9 @@ var ruleLabelRe = lazyRegexp(`(?i)^\s*(?:(?:a |one |the )?(?:new|house|family|on
 // "new undocking date 22 March".
 var newDateRe = lazyRegexp(`\bnew (?:\w+ )?(?:date|day|time|deadline)\b`)
 
-// standingRe marks a rule set for good.
-var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth)\b`)
+// standingRe marks a rule set for good, or a thing launched for good
+// ("the rota is live from today", "the pilot went live on the Hel route").
+var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth|from today|as of today|starting (?:today|now)|is live|are live|went live|goes live)\b`)
 
 // conditionalRe opens a condition ("If…", "As long as…"): said without
 // a comma it is the condition alone, a hypothetical.
