@@ -193,3 +193,20 @@ func TestDistil_LiveFromToday(t *testing.T) {
 		t.Errorf("small talk kept:\n%s", joined)
 	}
 }
+
+// A message followed by the app's own translation is read in the
+// translation: the block says it once, without the label.
+func TestDistil_AppTranslationIsRead(t *testing.T) {
+	s := chat(saturday, "messenger", "tr9", "Mira",
+		"Oma: Wnuczek Tadek bierze ślub 12 września w Krakowie\n[See translation] Grandson Tadek is getting married on 12 September in Kraków",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "married on 12 September") {
+		t.Errorf("the translation was not read:\n%s", joined)
+	}
+	for _, bad := range []string{"translation", "ślub"} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("%q kept in:\n%s", bad, joined)
+		}
+	}
+}
