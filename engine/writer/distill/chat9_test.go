@@ -51,7 +51,8 @@ func TestProjectFact_RoundNineShapes(t *testing.T) {
 			t.Errorf("%q: kept %q, want a fact with %q", tc.said, got, tc.want)
 		}
 	}
-	for _, said := range []string{"fix: the test fails on CI again", "no, that's wrong.", "no, the other one.", "can you check: the build is red"} {
+	for _, said := range []string{"fix: the test fails on CI again", "no, that's wrong.", "no, the other one.", "can you check: the build is red",
+		"I moved 3 tanks to 2 racks this morning"} {
 		if got := ownerRule("ledgerwell", said); len(got) > 0 {
 			t.Errorf("%q kept %q", said, got)
 		}

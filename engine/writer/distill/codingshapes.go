@@ -43,7 +43,8 @@ func correctionToAssistant(text string, code int) bool {
 }
 
 // settingNumbers counts the separate numbers of a sentence: two or more,
-// with no request opening it, are values the project keeps.
+// with no request opening it and no first person, are values the project
+// keeps ("I moved 3 tanks to 2 racks" is what someone did).
 func settingNumbers(text string) int {
 	n, in := 0, false
 	for _, r := range text {

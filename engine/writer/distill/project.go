@@ -93,7 +93,7 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	if correctedRe.MatchString(text) || deadlineRe.MatchString(text) {
 		conventions += 2 // "24:30:00 not 00:30:00", "the deadline is 8 August": a value the project keeps
 	}
-	if labelledSetting(text) || correctionToAssistant(text, code) || settingNumbers(text) >= 2 {
+	if labelledSetting(text) || correctionToAssistant(text, code) || settingNumbers(text) >= 2 && !f.first {
 		conventions += 2 // a setting under a label, a value corrected, values given as numbers (codingshapes.go)
 	}
 	if everRe.MatchString(text) {
