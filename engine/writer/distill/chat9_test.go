@@ -211,3 +211,15 @@ func TestDistil_AppTranslationIsRead(t *testing.T) {
 		}
 	}
 }
+
+// A line that mixes English with a date in a language read by shape
+// ("niedziela 18 października", "sobota 6.06") counts the date.
+func TestDistil_MixedLineWithAForeignDate(t *testing.T) {
+	s := chat(saturday, "whatsapp", "mix9", "Mira",
+		"Ola: so you know where to be. Imieniny babci: niedziela 14 czerwca, obiad u cioci w Tarnowie",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "14 czerwca") {
+		t.Errorf("no fact with the date in:\n%s", joined)
+	}
+}

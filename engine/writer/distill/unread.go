@@ -413,3 +413,27 @@ func emojiRun(content string) bool {
 func hasDigit(s string) bool {
 	return strings.ContainsFunc(s, unicode.IsDigit)
 }
+
+// unreadDateIn reports whether a sentence holds a date in a language read
+// by shape, as a mixed-language chat line writes it: a day's number just
+// before a month of unreadMonths ("niedziela 14 czerwca") or a dotted or
+// slashed date ("sobota 6.06"). reldate reads neither.
+func unreadDateIn(text string) bool {
+	if !hasDigit(text) {
+		return false
+	}
+	fields := strings.Fields(text)
+	for k, tok := range fields {
+		word := strings.Trim(tok, ",.!?;:()\"'")
+		if word == "" || !unicode.IsDigit([]rune(word)[0]) {
+			continue
+		}
+		if unreadDate(word) || unreadDate(strings.TrimRight(tok, ",!?;:)\"'")) {
+			return true
+		}
+		if k+1 < len(fields) && unreadMonth(strings.ToLower(strings.Trim(fields[k+1], ",.!?;:()\"'"))) {
+			return true
+		}
+	}
+	return false
+}
