@@ -107,7 +107,7 @@ func TestDistil_PolishMonthAndDottedDate(t *testing.T) {
 // label over lines with no numbers, or a list of two lines, gives none.
 func TestDistil_LabelledListKeepsItsTop(t *testing.T) {
 	s := chat(saturday, "discord", "list9", "Mira",
-		"Oskar: Quiz night standings (2.05):\n1. Team Fjord — 48 pts\n2. Mira's lot — 41\n3. The Owls — 37",
+		"Oskar: Quiz night standings after round 3:\n1. Team Fjord — 48 pts\n2. Mira's lot — 41\n3. The Owls — 37",
 		"Oskar: Things to bring:\nchairs\nsnacks\na speaker",
 	)
 	joined := keptTexts(t, s)
