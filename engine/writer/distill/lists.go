@@ -19,6 +19,9 @@ var listMarkerRe = lazyRegexp(`^(?:\d{1,2}[.)]\s+|[-*•→]\s*)`)
 // item with a number, when at least two of its items have one.
 func (d *distiller) listedFact(i int) (Fact, bool) {
 	t := d.s.Turns[i]
+	if strings.Count(t.Content, "\n") < 2 || !strings.Contains(t.Content, ":") {
+		return Fact{}, false // most turns are a line or two
+	}
 	var lines []string
 	for _, l := range strings.Split(t.Content, "\n") {
 		if l = strings.TrimSpace(l); l != "" {

@@ -58,6 +58,9 @@ var translationRe = lazyRegexp(`(?i)\n\s*\[[^\]\n]{0,30}translat[^\]\n]{0,20}\]\
 // translated is what a turn says in the app's translation when it has one:
 // the text after the label, read as the language it is in.
 func translated(c string) string {
+	if !strings.Contains(c, "ranslat") {
+		return c // the literal first: nearly no turn has one
+	}
 	if loc := translationRe.FindStringIndex(c); loc != nil && len(strings.Fields(c[loc[1]:])) >= 2 {
 		return c[loc[1]:]
 	}
