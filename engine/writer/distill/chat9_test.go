@@ -223,3 +223,20 @@ func TestDistil_MixedLineWithAForeignDate(t *testing.T) {
 		t.Errorf("no fact with the date in:\n%s", joined)
 	}
 }
+
+// "From today, …" starts something: today's date is no penalty there,
+// as it is for how today is.
+func TestDistil_FromTodayStartsSomething(t *testing.T) {
+	s := chat(saturday, "slack", "today9", "Mira",
+		"Oskar: From today this queue is in English, for Ana",
+		"Lena: the office is freezing today",
+	)
+	s.Group = true
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "this queue is in English") {
+		t.Errorf("the change from today dropped:\n%s", joined)
+	}
+	if strings.Contains(joined, "freezing") {
+		t.Errorf("today's weather kept:\n%s", joined)
+	}
+}

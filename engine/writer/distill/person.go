@@ -180,8 +180,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 			break
 		}
 	}
-	if todayOnly {
-		score-- // "I'm knackered today": how the day is, not a life
+	if todayOnly && !standingRe.MatchString(f.lower) {
+		score-- // "I'm knackered today": how the day is, not a life ("from today, …" starts one)
 	}
 	if f.names > 0 && (f.subject || themes > 0 || f.decision) {
 		score++
