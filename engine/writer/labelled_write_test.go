@@ -43,8 +43,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // 0.841 / 0.364 / 15.2%; 0.720 since "No no." is no rule; tuned on in
 // round eight: 0.860 / 0.925 / 0.359 / 6.8%): precision, size and coverage
 // at the targets, chat just past its figure.
-// heldout8 (written for round eight, measured once at its end: 0.670 / 0.822 / 0.318 / 17.8%):
-// precision and size at the targets, coverage and chat just past them.
+// heldout8 (written for round eight, measured once at its end: 0.670 / 0.822 / 0.318 / 17.8%;
+// tuned on in round nine: 0.854 / 0.923 / 0.380 / 7.7%): coverage,
+// precision and chat just under those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -53,7 +54,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
-	"heldout8": {coverage: 0.66, precision: 0.75, size: 0.40, chat: 0.18},
+	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

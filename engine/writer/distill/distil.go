@@ -34,7 +34,7 @@ func (d *distiller) distil() []Fact {
 		facts = append(facts, d.turn(i)...)
 	}
 	if out, ok := d.outcome(); ok {
-		facts = append(facts, out)
+		facts = append(append(facts, d.interimOutcomes()...), out)
 	}
 	facts = dedupe(facts)
 	for i := range facts {
@@ -62,14 +62,16 @@ type distiller struct {
 	// their sentences need more than the shape's two to be kept.
 	unreadWeak map[int]bool
 	speakerSet map[string]bool
+	bots       map[string]bool // botSpeaker's answers
 }
 
 func newDistiller(s Session) *distiller {
 	// Text is read as UTF-8: invalid bytes become U+FFFD once, here, so
-	// every length below is the text's own.
+	// every length below is the text's own. A message the app translated
+	// is read in its translation (translated, relayed.go).
 	turns := make([]Turn, len(s.Turns))
 	for i, t := range s.Turns {
-		t.Content = strings.ToValidUTF8(t.Content, "\uFFFD")
+		t.Content = translated(strings.ToValidUTF8(t.Content, "\uFFFD"))
 		turns[i] = t
 	}
 	s.Turns = turns
@@ -131,7 +133,7 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
-	if relayed(t) {
+	if relayed(t) || d.botSpeaker(t.Speaker) {
 		return nil // a forward, a media placeholder or a bot's line (relayed.go)
 	}
 	seg := split(t.Content)
@@ -156,6 +158,11 @@ func (d *distiller) candidates(i int) []candidate {
 			f.Cites = []string{t.Ref}
 		}
 		out = append(out, candidate{fact: f, unsupported: d.unsupported(f)})
+	}
+	if len(out) == 0 && !d.coding() {
+		if f, ok := d.listedFact(i); ok {
+			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // lists.go
+		}
 	}
 	return out
 }

@@ -82,6 +82,7 @@ func analyse(text string, names map[string]bool) features {
 	if l := detectLanguage(words); l != nil {
 		l.features(&f, text, words)
 	}
+	f.foreignDate = f.foreignDate || unreadDateIn(text)
 	if fw := strings.ToLower(firstWord(text)); fw == "my" || fw == "our" {
 		f.subject = true
 	}

@@ -266,8 +266,9 @@ func speakerNames(s Session, f Fact) []string {
 // 0.925 / 0.358 / 6.8%, BENCHMARKS.md "Round eight"): coverage at the
 // target, precision and size at the targets, chat just past its figure.
 // Never inventing and the third person hold on every fact of every part.
-// heldout8 (written for round eight, measured once at its end: 0.670 / 0.824 / 0.315 / 17.6%):
-// precision and size at the targets, coverage and chat just past them.
+// heldout8 (written for round eight, measured once at its end: 0.670 / 0.824 / 0.315 / 17.6%;
+// tuned on in round nine: 0.854 / 0.924 / 0.388 / 7.6%, BENCHMARKS.md "Round nine"): coverage,
+// precision and chat just under those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -278,7 +279,7 @@ var floorsBySplit = map[string]floors{
 	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
-	"heldout8": {coverage: 0.66, precision: 0.75, size: 0.40, chat: 0.18},
+	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -180,8 +180,8 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 			break
 		}
 	}
-	if todayOnly {
-		score-- // "I'm knackered today": how the day is, not a life
+	if todayOnly && !standingRe.MatchString(f.lower) {
+		score-- // "I'm knackered today": how the day is, not a life ("from today, …" starts one)
 	}
 	if f.names > 0 && (f.subject || themes > 0 || f.decision) {
 		score++
@@ -274,8 +274,9 @@ var ruleLabelRe = lazyRegexp(`(?i)^\s*(?:(?:a |one |the )?(?:new|house|family|on
 // "new undocking date 22 March".
 var newDateRe = lazyRegexp(`\bnew (?:\w+ )?(?:date|day|time|deadline)\b`)
 
-// standingRe marks a rule set for good.
-var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth)\b`)
+// standingRe marks a rule set for good, or a thing launched for good
+// ("the rota is live from today", "the pilot went live on the Hel route").
+var standingRe = lazyRegexp(`\b(?:from now on|going forward|from here on|henceforth|from today|as of today|starting (?:today|now)|is live|are live|went live|goes live)\b`)
 
 // conditionalRe opens a condition ("If…", "As long as…"): said without
 // a comma it is the condition alone, a hypothetical.

@@ -13,7 +13,7 @@ import (
 var conventionRe = lazyRegexp(`(?i)\b(?:(?:in|on|for) this (?:repo|repository|codebase|project|package|firmware|site|website|app|code|crate|library|module|service|board|screen|page|dashboard)|(?:standard|std) ?lib(?:rary)?|no dependenc(?:y|ies)|(?:ids?|keys?|codes?) (?:are|is|stay)|decimals?|decimal (?:comma|point)s?|zero[- ]padded|that's (?:how|what) (?:the|it|they|we|our)|utc|time ?zones?|local time|store (?:\w+ ){0,2}(?:in|as)|runs? from the (?:repo|repository|project) root|like the others|read-only|read only|goes to|only, not|subject line|one[- ]line subject|imperative|in (?:english|french|norwegian|german|spanish|dutch|polish|italian|portuguese|swedish|danish|chinese|japanese)|(?:has|have|needs?) to stay|like the rest of (?:the )?(?:code|codebase|repo|project|app)|(?:backend|frontend|server|api|app|database|db|stack|site|hosting|host) (?:is|uses|runs)|(?:i|we) (?:only )?test (?:on|with|in)|, not \d+|deploy(?:s|ed)? (?:to|on)|hosted on|built with|written in|(?:is|are) (?:set|defined|configured|kept|stored) in|(?:consistent|same) (?:with|as) the rest|as (?:we|the rest of the code) do|start with|naming|named|format|always|never|don't|do not|must|should|make sure|from now on|before (?:you )?commit|convention|we use|we keep|we're on|we are on|our|lives? in|goes in|go in|is in|are in|live under|prefixed|style|snake_case|camelcase|kebab-case|columns?|rows?|default|target is|runs? on|run (?:\S+ ){0,4}with|instead of|not \S+ directly|no new dependenc|keep \S+ (?:small|out)|port \d+|node \d+|python ?\d|go 1\.\d+|version|we're using|uses?|never commit|is on|are on|every (?:\w+ ){0,2}(?:goes|go|must|is|are|uses?|needs?|gets?|has|have)|allows? \d+|per (?:key|token|user|minute|second|hour|request|line|file|module|package|commit|feature|change|test|page)|commit messages?|everywhere|sorted|alphabetical(?:ly)?|(?:shell|editor|terminal|runtime) (?:is|uses|runs))\b`)
 
 // codeRe marks a command, a path or a file name.
-var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b|\\b[A-Z][A-Z0-9_]*=\\S+|\"[^\"]{3,40}\"")
+var codeRe = lazyRegexp("`[^`]+`|(?:^|\\s)(?:\\.{0,2}/|~/)?[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|py|ts|tsx|js|jsx|json|toml|yaml|yml|md|mod|sql|env\\w*|rs|rb|java|kt|swift|c|h|cpp|cs|php|sh|cfg|ini|lock|xml|html|css)\\b|\\b(?:make|go test|go run|pnpm|npm|yarn|bun|uv|pip|poetry|pytest|cargo|git|docker|ruff|eslint|prettier|golangci-lint|playwright|gradle|mvn)\\b|--[a-z][\\w-]*|\\b[a-z]+_[a-z_]+\\b|\\b[A-Z]+_[A-Z_]+\\b|(?:^|\\s)\\.[a-z][\\w.-]+|\\b[A-Z][a-z]+[A-Z]\\w*\\b|\\b(?:port|localhost:?) ?\\d{2,5}\\b|\\bon \\d{4,5}\\b|\\b[A-Z][A-Z0-9_]*=\\S+|\\b[a-z][\\w.-]*=[\\w.-]+|(?:^|\\s)#[a-z][\\w-]+|\"[^\"]{3,40}\"")
 
 // taskVerbs open a one-off request ("fix it", "add a flag"): the session
 // summary says what was asked, the project memory does not keep it.
@@ -92,6 +92,9 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	}
 	if correctedRe.MatchString(text) || deadlineRe.MatchString(text) {
 		conventions += 2 // "24:30:00 not 00:30:00", "the deadline is 8 August": a value the project keeps
+	}
+	if labelledSetting(text) || correctionToAssistant(text, code) || settingNumbers(text) >= 2 && !f.first {
+		conventions += 2 // a setting under a label, a value corrected, values given as numbers (codingshapes.go)
 	}
 	if everRe.MatchString(text) {
 		conventions += 2 // "nothing sends emails to guests automatically, ever": "never", said the long way
@@ -238,6 +241,11 @@ func (d *distiller) outcome() (Fact, bool) {
 	if i < 0 {
 		return Fact{}, false
 	}
+	return d.outcomeAt(i)
+}
+
+// outcomeAt is the outcome assistant turn i reports.
+func (d *distiller) outcomeAt(i int) (Fact, bool) {
 	t := d.s.Turns[i]
 	sents := d.informative(split(t.Content).sentences)
 	// The first sentence says what was done, the last one that says whether
@@ -297,6 +305,10 @@ var presentingRe = lazyRegexp(`(?i)^(?:here's|here is|here are|below is|the chan
 func (d *distiller) informative(sns []sentence) []string {
 	var out []string
 	for _, sn := range sns {
+		if loc := summaryLabelRe.FindStringIndex(sn.text); loc != nil {
+			// "Summary: prod now has the queue": the label goes, what follows is the report.
+			sn.text = strings.TrimSpace(sn.text[loc[1]:])
+		}
 		f := analyse(sn.text, d.names)
 		if sn.question || f.words < 3 || isChat(sn, f) && f.words < 4 || presentingRe.MatchString(sn.text) {
 			continue

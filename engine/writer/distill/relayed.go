@@ -49,3 +49,20 @@ func relayed(t Turn) bool {
 	body := strings.TrimLeftFunc(c, func(r rune) bool { return unicode.IsSpace(r) || isEmoji(r) || r == 0x200E })
 	return strings.HasPrefix(body, name+":")
 }
+
+// translationRe is the label a chat app puts before its own translation
+// of a message, on a line of its own ("…\n[See translation] Good
+// morning"): the message and its translation say the same thing.
+var translationRe = lazyRegexp(`(?i)\n\s*\[[^\]\n]{0,30}translat[^\]\n]{0,20}\]\s*`)
+
+// translated is what a turn says in the app's translation when it has one:
+// the text after the label, read as the language it is in.
+func translated(c string) string {
+	if !strings.Contains(c, "ranslat") {
+		return c // the literal first: nearly no turn has one
+	}
+	if loc := translationRe.FindStringIndex(c); loc != nil && len(strings.Fields(c[loc[1]:])) >= 2 {
+		return c[loc[1]:]
+	}
+	return c
+}

@@ -10,6 +10,11 @@ import "strings"
 // be rich by Tuesday and broke by Thursday".
 var hypotheticalRe = lazyRegexp(`\b(?:i|we|you|they|he|she)(?:'d| would) (?:be|get|end up|go|make)\b`)
 
+// ifWouldRe is the conditional mood around an "if": "if I won the lotto
+// I'd buy a lighthouse", "I'd move to Cork, if Cork had jobs". What
+// someone would do is no fact about them.
+var ifWouldRe = lazyRegexp(`\bif\b.*\b(?:i|we|you|he|she|they)(?:'d| would)\b|\b(?:i|we|you|he|she|they)(?:'d| would)\b.*\bif\b`)
+
 // praiseRe praises someone by superlative: "Priya is the wisest person I
 // know", "the kindest man we've met".
 var praiseRe = lazyRegexp(`\bthe (?:\w+est|most \w+|best|nicest) (?:person|man|woman|guy|human|people|friend|soul)s? (?:i|we) (?:know|knew|have met|'ve met|ever met|'ve ever met)\b`)
@@ -29,13 +34,22 @@ var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu
 func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	// The literals first: every sentence that scores passes here.
 	switch {
-	case mayHold(f.lower, []string{"'d ", "would "}) && hypotheticalRe.MatchString(f.lower) && !f.strong,
+	case mayHold(f.lower, []string{"'d ", "would "}) && (hypotheticalRe.MatchString(f.lower) || ifWouldRe.MatchString(f.lower)) && !f.strong,
 		mayHold(f.lower, []string{" know", " met"}) && praiseRe.MatchString(f.lower),
 		f.words <= 4 && bareFavouriteRe.MatchString(f.lower): // "My favourite.", said of the heat
 		return true
 	}
 	if f.preference && weatherRe.MatchString(strings.ToLower(d.before(i, raw))) {
 		return true // "41 degrees today. I love sweating inside a tank": the weather, ironically
+	}
+	if d.s.Group && f.numbers == 0 && !f.strong && strings.HasSuffix(strings.TrimSpace(d.before(i, raw)), "?") &&
+		len(dateMentions(raw, d.s.Turns[i].Time)) == 0 {
+		// "Can I shadow someone first? I've never done on-call": in a
+		// group, what follows an asker's question says why it is asked.
+		return true
+	}
+	if d.echoesAgreed(i, raw) {
+		return true
 	}
 	prev, ok := d.otherBefore(i)
 	if !ok {
@@ -76,4 +90,22 @@ func (d *distiller) before(i int, raw string) string {
 		return c[:j]
 	}
 	return ""
+}
+
+// echoesAgreed reports whether a sentence opens with an acknowledgement
+// and then says again what others just agreed: "ok, the switch-off moved
+// to 15 January", after "I can do 15 January" and "15 Jan works". Every
+// number in it was in the three turns before, by someone else.
+func (d *distiller) echoesAgreed(i int, raw string) bool {
+	head, rest, found := strings.Cut(strings.TrimSpace(raw), ",")
+	if !found || !ackWords[strings.ToLower(strings.TrimSpace(head))] {
+		return false
+	}
+	var numbers []string
+	for _, tok := range strings.Fields(strings.ToLower(rest)) {
+		if tok = strings.Trim(tok, ",.!?;:()\"'*"); tok != "" && hasDigit(tok) {
+			numbers = append(numbers, tok)
+		}
+	}
+	return d.takesNote(i, numbers)
 }

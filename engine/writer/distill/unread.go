@@ -95,7 +95,8 @@ func loadStops() {
 
 // plainLetters writes a word without its accents, as chat often does.
 var plainLetters = strings.NewReplacer("ı", "i", "ş", "s", "ç", "c", "ğ", "g", "ö", "o", "ü", "u",
-	"ã", "a", "á", "a", "à", "a", "â", "a", "é", "e", "ê", "e", "è", "e", "í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u")
+	"ã", "a", "á", "a", "à", "a", "â", "a", "é", "e", "ê", "e", "è", "e", "í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u",
+	"ą", "a", "ć", "c", "ę", "e", "ł", "l", "ń", "n", "ś", "s", "ź", "z", "ż", "z")
 
 func stopWords(list []byte) []string {
 	var out []string
@@ -209,7 +210,14 @@ var unreadMonths = map[string]bool{
 	"gennaio": true, "febbraio": true, "aprile": true, "maggio": true, "giugno": true, "luglio": true,
 	"settembre": true, "ottobre": true, "dicembre": true,
 	"ocak": true, "şubat": true, "mart": true, "nisan": true, "mayıs": true, "haziran": true, "temmuz": true,
-	"ağustos": true, "eylül": true, "ekim": true, "kasım": true, "aralık": true}
+	"ağustos": true, "eylül": true, "ekim": true, "kasım": true, "aralık": true,
+	// Polish: the genitive a date takes ("14 stycznia"), the name, and "in" ("w marcu").
+	"stycznia": true, "styczeń": true, "styczniu": true, "lutego": true, "luty": true, "lutym": true,
+	"marca": true, "marzec": true, "marcu": true, "kwietnia": true, "kwiecień": true, "kwietniu": true,
+	"maj": true, "maju": true, "czerwca": true, "czerwiec": true, "czerwcu": true, "lipca": true,
+	"lipiec": true, "lipcu": true, "sierpnia": true, "sierpień": true, "sierpniu": true, "września": true,
+	"wrzesień": true, "wrześniu": true, "października": true, "październik": true, "październiku": true,
+	"listopada": true, "listopad": true, "listopadzie": true, "grudnia": true, "grudzień": true, "grudniu": true}
 
 // unreadMonth reports whether lw (lower case) is a month of unreadMonths,
 // written with or without its accents, and with a case ending after it
@@ -252,8 +260,13 @@ var unreadDay = map[string]bool{"dia": true, "día": true, "giorno": true}
 // unreadDateRe is a date in digits: "14/08", "6/4", "02/03/2026".
 var unreadDateRe = lazyRegexp(`^\d{1,2}/\d{1,2}(?:/\d{2}|/\d{4})?$`)
 
+// unreadDotDateRe is a date with dots, day first, its month in two
+// digits: "14.03", "6.06", "23.11.2026" (a decimal, "3.5", is not one).
+var unreadDotDateRe = lazyRegexp(`^\d{1,2}\.(?:0[1-9]|1[0-2])(?:\.\d{2}|\.\d{4})?$`)
+
 func unreadDate(word string) bool {
-	return strings.IndexByte(word, '/') > 0 && unreadDateRe.MatchString(word)
+	return strings.IndexByte(word, '/') > 0 && unreadDateRe.MatchString(word) ||
+		strings.IndexByte(word, '.') > 0 && unreadDotDateRe.MatchString(word)
 }
 
 // currencySign reports whether tok is a currency's sign or code written
@@ -399,4 +412,28 @@ func emojiRun(content string) bool {
 // hasDigit reports whether s holds a digit.
 func hasDigit(s string) bool {
 	return strings.ContainsFunc(s, unicode.IsDigit)
+}
+
+// unreadDateIn reports whether a sentence holds a date in a language read
+// by shape, as a mixed-language chat line writes it: a day's number just
+// before a month of unreadMonths ("niedziela 14 czerwca") or a dotted or
+// slashed date ("sobota 6.06"). reldate reads neither.
+func unreadDateIn(text string) bool {
+	if !hasDigit(text) {
+		return false
+	}
+	fields := strings.Fields(text)
+	for k, tok := range fields {
+		word := strings.Trim(tok, ",.!?;:()\"'")
+		if word == "" || !unicode.IsDigit([]rune(word)[0]) {
+			continue
+		}
+		if unreadDate(word) || unreadDate(strings.TrimRight(tok, ",!?;:)\"'")) {
+			return true
+		}
+		if k+1 < len(fields) && unreadMonth(strings.ToLower(strings.Trim(fields[k+1], ",.!?;:()\"'"))) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,49 @@
+package distill
+
+import (
+	"strings"
+	"unicode"
+)
+
+// A chat's bot is known by what its lines look like, whatever it is
+// called: most of them are notices, an emoji and a label with a colon
+// ("🔴 Triggered: PAY-311 …", "✅ Resolved: …", "📅 Event: Thursday …").
+// Its other lines ("Acknowledged by Kasia", "wiki has been given the role
+// @Organizer") are notices too, in words a bot's template keeps; the
+// people say what matters about them.
+
+// noticeRe is a notice's opening: emoji, then a capitalised label of a
+// few words and a colon.
+var noticeRe = lazyRegexp(`^\p{Lu}[\p{L} ]{1,24}:\s`)
+
+// notice reports whether a turn opens with an emoji and a label.
+func notice(c string) bool {
+	c = strings.TrimLeftFunc(c, func(r rune) bool { return unicode.IsSpace(r) || r == 0x200E })
+	body := strings.TrimLeftFunc(c, func(r rune) bool { return isEmoji(r) || r == 0x2705 || unicode.IsSpace(r) })
+	return len(body) < len(c) && noticeRe.MatchString(body)
+}
+
+// botSpeaker reports whether a speaker of a chat is a bot: at least two
+// of its turns, and at least half, are notices. The owner is never one.
+func (d *distiller) botSpeaker(name string) bool {
+	if name == "" || name == d.owner {
+		return false
+	}
+	if d.bots == nil {
+		d.bots = map[string]bool{}
+		turns, notices := map[string]int{}, map[string]int{}
+		for _, t := range d.s.Turns {
+			if t.Role == RoleAssistant || t.Speaker == "" {
+				continue
+			}
+			turns[t.Speaker]++
+			if notice(t.Content) {
+				notices[t.Speaker]++
+			}
+		}
+		for s, n := range notices {
+			d.bots[s] = n >= 2 && 2*n >= turns[s] && s != d.owner
+		}
+	}
+	return d.bots[name]
+}
