@@ -154,10 +154,13 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // heldout7, measured once at round seven's end, 1.19× (0.743 against
 // 0.624), 1.21× (0.752) after round eight tuned the distiller on it.
 // heldout8, measured once at round eight's end, 1.07× (0.807 against
-// 0.754), 1.09× (0.825) after round nine tuned the distiller on it. Issue 22 §4's target is 1.25×: met on dev and heldout6 only; the held-out misses are mostly
+// 0.754), 1.09× (0.825) after round nine tuned the distiller on it.
+// heldout9 (Ukrainian), measured once at round nine's end, 1.29× (0.495
+// against 0.385: little of it is read, by either).
+// Issue 22 §4's target is 1.25×: met on dev, heldout6 and heldout9 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.28}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -175,7 +178,7 @@ func TestAnswerInContext(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"}
+	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"}
 	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
 	if s := os.Getenv("AIC_SPLITS"); s != "" {
 		splits = strings.Split(s, ",")

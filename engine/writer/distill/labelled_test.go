@@ -269,6 +269,8 @@ func speakerNames(s Session, f Fact) []string {
 // heldout8 (written for round eight, measured once at its end: 0.670 / 0.824 / 0.315 / 17.6%;
 // tuned on in round nine: 0.854 / 0.924 / 0.388 / 7.6%, BENCHMARKS.md "Round nine"): coverage,
 // precision and chat just under those figures, size at the target.
+// heldout9 (written for round nine, measured once at its end: 0.396 / 0.907 / 0.209 / 9.3%):
+// coverage, precision and chat just past those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -280,13 +282,14 @@ var floorsBySplit = map[string]floors{
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
+	"heldout9": {coverage: 0.39, precision: 0.90, size: 0.40, chat: 0.10},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
 // tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five, heldout6 at the end of round six (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
