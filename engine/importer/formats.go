@@ -41,9 +41,10 @@ type format struct {
 	// store reads line by line itself, and for Slack, which is a folder.
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
 	// stream reads one file a chunk of turns at a time, handing each to
-	// emit, so that a file of any size is never held in memory (a Claude
-	// Code transcript, a ChatGPT export, a Telegram account export); nil
-	// for the formats parsed whole.
+	// emit, so that a file of any size is never held in memory as turns
+	// (a Claude Code transcript, a ChatGPT export, a Telegram account
+	// export; a WhatsApp chat, whose text is held until its end decides
+	// every turn's fields); nil for the formats parsed whole.
 	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
@@ -101,6 +102,9 @@ var formatRows = []format{
 	{name: transcript.FormatWhatsApp, chat: true, walked: hasSuffix(".txt"),
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) {
 			return whatsapp.Parse(r, o.Name, whatsapp.Options{Location: o.Location, Title: o.Title})
+		},
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return whatsapp.Stream(r, o.Name, whatsapp.Options{Location: o.Location, Title: o.Title}, streamChunkBytes, emit)
 		}},
 	{name: transcript.FormatSlack, chat: true, whole: true, walked: func(string) bool { return true },
 		parseFiles: slack.ParseFiles},
