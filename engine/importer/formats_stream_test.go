@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"path/filepath"
@@ -34,10 +35,11 @@ func wholeRow(t *testing.T, name transcript.Format) (restore func()) {
 // whole and then stored a turn at a time: the same sessions.db, every row
 // and column, the same counts, skips, chats and warnings; a re-import
 // stores nothing and changes nothing. Then bad, a file of the format
-// whose fault the parser finds only after it emitted chunks, is refused
-// as the file's problem (its message holding wantMsg) and an existing
-// sessions.db is unchanged.
-func checkStreamed(t *testing.T, format transcript.Format, files map[string][]byte, bad string, badData []byte, wantMsg string) {
+// with a fault late in it, is refused as the file's problem (its message
+// holding wantMsg) and an existing sessions.db is unchanged; late says
+// the parser finds the fault only after it emitted chunks (a format that
+// holds its turns to the end finds it before).
+func checkStreamed(t *testing.T, format transcript.Format, files map[string][]byte, bad string, badData []byte, wantMsg string, late bool) {
 	t.Helper()
 	root := t.TempDir()
 	for p, data := range files {
@@ -100,8 +102,8 @@ func checkStreamed(t *testing.T, format transcript.Format, files map[string][]by
 	if e := errcode.As(err); e == nil || len(e.Violations) != 1 || !strings.Contains(e.Violations[0].Message, wantMsg) {
 		t.Fatalf("error %#v", err)
 	}
-	if calls == 0 {
-		t.Error("the bad file failed before any chunk was stored")
+	if late != (calls > 0) {
+		t.Errorf("the bad file failed after %d chunks", calls)
 	}
 	if after := dumpStore(t, workspace.SessionsDB(state)); after != before {
 		t.Fatal("a refused import changed sessions.db")
@@ -135,5 +137,34 @@ func TestImport_WhatsAppStreamed(t *testing.T) {
 		files["WhatsApp Chat with "+name+".txt"] = fixture(t, "transcript", "whatsapp", "testdata", name+".txt")
 	}
 	bad := append(fixture(t, "transcript", "whatsapp", "testdata", "android-en-us.txt"), "2/30/24, 9:15 PM - Ana: no such day\n"...)
-	checkStreamed(t, transcript.FormatWhatsApp, files, "WhatsApp Chat with Late.txt", bad, "not a date")
+	checkStreamed(t, transcript.FormatWhatsApp, files, "WhatsApp Chat with Late.txt", bad, "not a date", true)
+}
+
+// TestImport_CodexStreamed: Codex rollouts stored a turn at a time are
+// stored as when parsed whole; a bad line before the last is refused
+// before any chunk is stored (the turns are held to the file's end).
+func TestImport_CodexStreamed(t *testing.T) {
+	files := map[string][]byte{}
+	for _, name := range []string{"fork", "legacy", "odd", "session", "subagent-review"} {
+		files["rollout-"+name+".jsonl"] = fixture(t, "transcript", "codex", "testdata", name+".jsonl")
+	}
+	bad := fixture(t, "transcript", "codex", "testdata", "session.jsonl")
+	lines := bytes.SplitAfter(bad, []byte("\n"))
+	n := len(lines) - 2
+	bad = bytes.Join(append(append(append([][]byte{}, lines[:n]...), []byte("{\"type\":\n")), lines[n:]...), nil)
+	checkStreamed(t, transcript.FormatCodex, files, "rollout-bad.jsonl", bad, "invalid JSON", false)
+}
+
+// TestImport_GeminiStreamed: Gemini sessions, both forms, stored a turn
+// at a time are stored as when parsed whole.
+func TestImport_GeminiStreamed(t *testing.T) {
+	files := map[string][]byte{}
+	for _, name := range []string{"legacy.json", "odd.jsonl", "session.jsonl", "subagent.jsonl"} {
+		files["chats/session-"+name] = fixture(t, "transcript", "gemini", "testdata", name)
+	}
+	bad := fixture(t, "transcript", "gemini", "testdata", "session.jsonl")
+	lines := bytes.SplitAfter(bad, []byte("\n"))
+	n := len(lines) - 2
+	bad = bytes.Join(append(append(append([][]byte{}, lines[:n]...), []byte("{\"id\":\n")), lines[n:]...), nil)
+	checkStreamed(t, transcript.FormatGemini, files, "session-bad.jsonl", bad, "invalid JSON", false)
 }
