@@ -14,9 +14,13 @@ import (
 	"strings"
 )
 
-// ImportKinds are the kinds of file ImportFolder writes, as its kinds
-// argument and `scale/gen -kinds` spell them.
+// ImportKinds are the kinds of file ImportFolder writes by default (the
+// earlier rounds' folder), as its kinds argument and `scale/gen -kinds`
+// spell them.
 var ImportKinds = []string{"claude-code", "claude-code-text", "telegram"}
+
+// MoreImportKinds are the kinds ImportFolder writes besides ImportKinds.
+var MoreImportKinds = []string{"whatsapp", "whatsapp-long", "codex", "gemini"}
 
 // importKind is how one kind is written: its generator, the largest file
 // (a 200 MiB transcript, the issue's; a 256 MiB account export) and the
@@ -36,6 +40,17 @@ var importKinds = map[string]importKind{
 		func(i int) string { return fmt.Sprintf("claude-code-text/session-%02d.jsonl", i) }},
 	"telegram": {TelegramExport, TelegramSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("telegram-%02d/result.json", i) }},
+	// Chats of about 4 MiB, the 40,000 messages a phone exports at most.
+	"whatsapp": {WhatsAppExport, WhatsAppSeed, 4 << 20,
+		func(i int) string { return fmt.Sprintf("whatsapp/WhatsApp Chat with Group %03d.txt", i) }},
+	// One chat as long as the share (up to 256 MiB): longer than a phone
+	// exports, the parser's worst case, as it holds a chat's text.
+	"whatsapp-long": {WhatsAppExport, WhatsAppSeed + 100000, 256 << 20,
+		func(i int) string { return fmt.Sprintf("whatsapp-long/WhatsApp Chat with Long %02d.txt", i) }},
+	"codex": {CodexRollout, CodexSeed, 200 << 20,
+		func(i int) string { return fmt.Sprintf("codex/rollout-2025-10-01T08-00-%02d-gen.jsonl", i) }},
+	"gemini": {GeminiSession, GeminiSeed, 200 << 20,
+		func(i int) string { return fmt.Sprintf("gemini/chats/session-2025-10-01T08-%02d-gen.jsonl", i) }},
 }
 
 // Folder is what ImportFolder wrote.
@@ -50,14 +65,15 @@ type Folder struct {
 // most the kind's largest. The same arguments give the same bytes.
 func ImportFolder(dir string, mib int64, kinds []string) (Folder, error) {
 	var out Folder
+	all := strings.Join(append(append([]string(nil), ImportKinds...), MoreImportKinds...), ", ")
 	if len(kinds) == 0 {
-		return out, fmt.Errorf("no kinds of file (the kinds are %s)", strings.Join(ImportKinds, ", "))
+		return out, fmt.Errorf("no kinds of file (the kinds are %s)", all)
 	}
 	share := (mib << 20) / int64(len(kinds))
 	for _, name := range kinds {
 		k, ok := importKinds[name]
 		if !ok {
-			return out, fmt.Errorf("no kind of file %q (the kinds are %s)", name, strings.Join(ImportKinds, ", "))
+			return out, fmt.Errorf("no kind of file %q (the kinds are %s)", name, all)
 		}
 		for i, left := 0, share; left > 0; i++ {
 			path := filepath.Join(dir, k.path(i))
