@@ -47,9 +47,9 @@ var importKinds = map[string]importKind{
 	// exports, the parser's worst case, as it holds a chat's text.
 	"whatsapp-long": {WhatsAppExport, WhatsAppSeed + 100000, 256 << 20,
 		func(i int) string { return fmt.Sprintf("whatsapp-long/WhatsApp Chat with Long %02d.txt", i) }},
-	"codex": {CodexRollout, CodexSeed, 200 << 20,
+	"codex": {CodexRollout, CodexSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("codex/rollout-2025-10-01T08-00-%02d-gen.jsonl", i) }},
-	"gemini": {GeminiSession, GeminiSeed, 200 << 20,
+	"gemini": {GeminiSession, GeminiSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("gemini/chats/session-2025-10-01T08-%02d-gen.jsonl", i) }},
 }
 
