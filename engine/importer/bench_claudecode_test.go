@@ -72,8 +72,10 @@ func benchFolderOf(b *testing.B, mib int64, kinds ...string) (scale.Folder, stri
 // transcripts as coding sessions write them (mixed: mostly tool results,
 // which the import drops) and for the worst case of memory (text: nearly
 // every byte kept, scale.ClaudeCodeTextHeavy); for Telegram account
-// exports (scale.TelegramExport, in files of at most 256 MiB); and for a
-// folder of all three, an equal share each (all).
+// exports (scale.TelegramExport, in files of at most 256 MiB); for a
+// folder of all three, an equal share each (all); and for each of
+// scale.MoreImportKinds (WhatsApp chats, one long WhatsApp chat, Codex
+// rollouts, Gemini sessions).
 func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	mib := int64(64)
 	if v := os.Getenv(benchMiBEnv); v != "" {
@@ -87,6 +89,9 @@ func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	b.Run("text", func(b *testing.B) { benchImportChild(b, mib, "claude-code-text") })
 	b.Run("telegram", func(b *testing.B) { benchImportChild(b, mib, "telegram") })
 	b.Run("all", func(b *testing.B) { benchImportChild(b, mib, scale.ImportKinds...) })
+	for _, kind := range scale.MoreImportKinds {
+		b.Run(kind, func(b *testing.B) { benchImportChild(b, mib, kind) })
+	}
 }
 
 func benchImportChild(b *testing.B, mib int64, kinds ...string) {
@@ -147,6 +152,9 @@ func BenchmarkImport_ClaudeCodeInProcess(b *testing.B) {
 	b.Run("mixed", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code") })
 	b.Run("text", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code-text") })
 	b.Run("telegram", func(b *testing.B) { benchImportInProcess(b, mib, "telegram") })
+	for _, kind := range scale.MoreImportKinds {
+		b.Run(kind, func(b *testing.B) { benchImportInProcess(b, mib, kind) })
+	}
 }
 
 func benchImportInProcess(b *testing.B, mib int64, kinds ...string) {
