@@ -14,13 +14,16 @@ import (
 	"strings"
 )
 
-// ImportKinds are the kinds of file ImportFolder writes, as its kinds
-// argument and `scale/gen -kinds` spell them.
-var ImportKinds = []string{"claude-code", "claude-code-text", "telegram", "discord", "slack"}
-
 // MixedKinds are the kinds of the issue's mixed folder, `scale/gen
 // -import-mib`'s default: the earlier rounds' figures are of these three.
-var MixedKinds = ImportKinds[:3]
+var MixedKinds = []string{"claude-code", "claude-code-text", "telegram"}
+
+// MoreImportKinds are the kinds ImportFolder writes besides MixedKinds.
+var MoreImportKinds = []string{"discord", "slack", "whatsapp", "whatsapp-long", "codex", "gemini"}
+
+// ImportKinds are every kind of file ImportFolder writes, as its kinds
+// argument and `scale/gen -kinds` spell them.
+var ImportKinds = append(append([]string(nil), MixedKinds...), MoreImportKinds...)
 
 // importKind is how one kind is written: its generator, the largest file
 // (a 200 MiB transcript, the issue's; a 256 MiB account export or channel)
@@ -49,6 +52,17 @@ var importKinds = map[string]importKind{
 		func(i int) string { return fmt.Sprintf("discord-%02d/general.json", i) }},
 	"slack": {nil, SlackExport, SlackSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("slack-%02d", i) }},
+	// Chats of about 4 MiB, the 40,000 messages a phone exports at most.
+	"whatsapp": {WhatsAppExport, nil, WhatsAppSeed, 4 << 20,
+		func(i int) string { return fmt.Sprintf("whatsapp/WhatsApp Chat with Group %03d.txt", i) }},
+	// One chat as long as the share (up to 256 MiB): longer than a phone
+	// exports, the parser's worst case, as it holds a chat's text.
+	"whatsapp-long": {WhatsAppExport, nil, WhatsAppSeed + 100000, 256 << 20,
+		func(i int) string { return fmt.Sprintf("whatsapp-long/WhatsApp Chat with Long %02d.txt", i) }},
+	"codex": {CodexRollout, nil, CodexSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("codex/rollout-2025-10-01T08-00-%02d-gen.jsonl", i) }},
+	"gemini": {GeminiSession, nil, GeminiSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("gemini/chats/session-2025-10-01T08-%02d-gen.jsonl", i) }},
 }
 
 // Folder is what ImportFolder wrote.
@@ -63,14 +77,15 @@ type Folder struct {
 // most the kind's largest. The same arguments give the same bytes.
 func ImportFolder(dir string, mib int64, kinds []string) (Folder, error) {
 	var out Folder
+	all := strings.Join(ImportKinds, ", ")
 	if len(kinds) == 0 {
-		return out, fmt.Errorf("no kinds of file (the kinds are %s)", strings.Join(ImportKinds, ", "))
+		return out, fmt.Errorf("no kinds of file (the kinds are %s)", all)
 	}
 	share := (mib << 20) / int64(len(kinds))
 	for _, name := range kinds {
 		k, ok := importKinds[name]
 		if !ok {
-			return out, fmt.Errorf("no kind of file %q (the kinds are %s)", name, strings.Join(ImportKinds, ", "))
+			return out, fmt.Errorf("no kind of file %q (the kinds are %s)", name, all)
 		}
 		for i, left := 0, share; left > 0; i++ {
 			path := filepath.Join(dir, k.path(i))

@@ -72,8 +72,10 @@ func benchFolderOf(b *testing.B, mib int64, kinds ...string) (scale.Folder, stri
 // transcripts as coding sessions write them (mixed: mostly tool results,
 // which the import drops) and for the worst case of memory (text: nearly
 // every byte kept, scale.ClaudeCodeTextHeavy); for Telegram account
-// exports (scale.TelegramExport, in files of at most 256 MiB); and for a
-// folder of all three, an equal share each (all).
+// exports (scale.TelegramExport, in files of at most 256 MiB); for a
+// folder of all three, an equal share each (all); and for each of
+// scale.MoreImportKinds (a Discord channel, a Slack export, WhatsApp chats,
+// one long WhatsApp chat, Codex rollouts, Gemini sessions).
 func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	mib := int64(64)
 	if v := os.Getenv(benchMiBEnv); v != "" {
@@ -86,9 +88,10 @@ func BenchmarkImport_ClaudeCodeFolder(b *testing.B) {
 	b.Run("mixed", func(b *testing.B) { benchImportChild(b, mib, "claude-code") })
 	b.Run("text", func(b *testing.B) { benchImportChild(b, mib, "claude-code-text") })
 	b.Run("telegram", func(b *testing.B) { benchImportChild(b, mib, "telegram") })
-	b.Run("discord", func(b *testing.B) { benchImportChild(b, mib, "discord") })
-	b.Run("slack", func(b *testing.B) { benchImportChild(b, mib, "slack") })
 	b.Run("all", func(b *testing.B) { benchImportChild(b, mib, scale.MixedKinds...) })
+	for _, kind := range scale.MoreImportKinds {
+		b.Run(kind, func(b *testing.B) { benchImportChild(b, mib, kind) })
+	}
 }
 
 func benchImportChild(b *testing.B, mib int64, kinds ...string) {
@@ -149,8 +152,9 @@ func BenchmarkImport_ClaudeCodeInProcess(b *testing.B) {
 	b.Run("mixed", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code") })
 	b.Run("text", func(b *testing.B) { benchImportInProcess(b, mib, "claude-code-text") })
 	b.Run("telegram", func(b *testing.B) { benchImportInProcess(b, mib, "telegram") })
-	b.Run("discord", func(b *testing.B) { benchImportInProcess(b, mib, "discord") })
-	b.Run("slack", func(b *testing.B) { benchImportInProcess(b, mib, "slack") })
+	for _, kind := range scale.MoreImportKinds {
+		b.Run(kind, func(b *testing.B) { benchImportInProcess(b, mib, kind) })
+	}
 }
 
 func benchImportInProcess(b *testing.B, mib int64, kinds ...string) {

@@ -41,9 +41,12 @@ type format struct {
 	// store reads line by line itself, and for Slack, which is a folder.
 	parse func(r io.Reader, o parseOptions) (transcript.Result, error)
 	// stream reads one file a chunk of turns at a time, handing each to
-	// emit, so that a file of any size is never held in memory (a Claude
-	// Code transcript, a ChatGPT export, a Telegram account export, one
-	// Discord channel's export); nil for the formats parsed whole.
+	// emit, so that a file of any size is never held in memory as turns
+	// (a Claude Code transcript, a ChatGPT export, a Telegram account
+	// export, one Discord channel's export; a WhatsApp chat, a Codex rollout
+	// and a Gemini session, whose turns, or a WhatsApp chat's text, are held
+	// until the file's end decides every turn's fields); nil for the
+	// formats parsed whole.
 	stream func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error)
 	// parseFiles reads the files of a multi-file export at once: a Slack
 	// export, a folder of overlapping Discord exports. nil for single-file
@@ -92,10 +95,16 @@ var formatRows = []format{
 		walked: func(name string) bool {
 			return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
 		},
-		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return codex.Parse(r, o.Name) }},
+		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return codex.Parse(r, o.Name) },
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return codex.Stream(r, o.Name, streamChunkBytes, emit)
+		}},
 	{name: transcript.FormatGemini, chat: true,
 		walked: func(name string) bool { return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") },
-		parse:  func(r io.Reader, o parseOptions) (transcript.Result, error) { return gemini.Parse(r, o.Name) }},
+		parse:  func(r io.Reader, o parseOptions) (transcript.Result, error) { return gemini.Parse(r, o.Name) },
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return gemini.Stream(r, o.Name, streamChunkBytes, emit)
+		}},
 	{name: transcript.FormatTelegram, chat: true, walked: hasSuffix(".json"),
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) {
 			return telegram.Parse(r, o.Name, telegram.Options{Location: o.Location})
@@ -106,6 +115,9 @@ var formatRows = []format{
 	{name: transcript.FormatWhatsApp, chat: true, walked: hasSuffix(".txt"),
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) {
 			return whatsapp.Parse(r, o.Name, whatsapp.Options{Location: o.Location, Title: o.Title})
+		},
+		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return whatsapp.Stream(r, o.Name, whatsapp.Options{Location: o.Location, Title: o.Title}, streamChunkBytes, emit)
 		}},
 	{name: transcript.FormatSlack, chat: true, whole: true, walked: func(string) bool { return true },
 		parseFiles: slack.ParseFiles,

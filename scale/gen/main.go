@@ -2,7 +2,8 @@
 //
 //	go run ./scale/gen -records 100000 -out STATEDIR [-seed S] [-manifest FILE]
 //	go run ./scale/gen -history-sessions 270 -history-turns 6000 -out FILE [-seed S]
-//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram,discord,slack] -out DIR
+//	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram] -out DIR
+//	    (also the kinds discord, slack, whatsapp, whatsapp-long, codex, gemini)
 //	go run ./scale/gen -version
 //
 // The first writes a complete state dir (STATEDIR/memory: v2 archives and
@@ -11,8 +12,9 @@
 // goes to FILE when asked. The second writes the `import` JSONL of a long
 // conversation history (FILE "-" is stdout). The third writes a folder of
 // transcripts for `scriptorium import DIR` (scale.ImportFolder: Claude
-// Code transcripts, text-heavy ones, Telegram account exports, an equal
-// share of each kind named). -version prints scale.Version,
+// Code transcripts, text-heavy ones, Telegram account exports, WhatsApp
+// chats, Codex rollouts, Gemini sessions, an equal share of each kind
+// named). -version prints scale.Version,
 // which keys caches of the output.
 package main
 

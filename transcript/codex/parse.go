@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 	"scriptorium/transcript/internal/jsonlines"
 )
 
@@ -62,8 +63,36 @@ const maxWaitingEvents = 1024
 // never the whole file. name is used only in error messages. A bad
 // line followed by another line is an *transcript.Error with its line
 // number; invalid JSON on the last line is a rollout still being written and
-// is counted as truncated_last_line.
+// is counted as truncated_last_line. It is Stream with no emit.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
+	return Stream(r, name, 0, nil)
+}
+
+// Stream reads a rollout as Parse does and hands its turns to emit a chunk
+// of about chunkBytes (0: 4 MiB) of turn text and per-turn overhead at a
+// time, in order, each turn's parent in its chunk or an earlier one. No
+// turn is final before the end of the file: every turn carries the
+// latest thread name (a thread_name_updated can come last), and a user
+// item may wait for its user_message event to the end. So the file is
+// read line by line holding only its turns (prompts and answers; tool
+// calls, outputs, reasoning and events are never kept), and the chunks
+// are handed over at the end: the store's nodes and records for the file
+// are then alive a chunk at a time, not all at once. The turns, their
+// order, the skips and the errors are Parse's; an error of emit ends the
+// stream with it. With a nil emit every turn is kept in the returned
+// Result; otherwise the Result holds only the skips.
+func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	res, err := read(r, name)
+	if err != nil || emit == nil {
+		return res, err
+	}
+	err = chunks.Emit(res.Turns, chunkBytes, emit)
+	res.Turns = nil
+	return res, err
+}
+
+// read is Parse.
+func read(r io.Reader, name string) (transcript.Result, error) {
 	p := &parser{name: name}
 	sc := jsonlines.NewScanner(r, maxLineBytes)
 	var pending error // a bad line that is forgiven if nothing follows it

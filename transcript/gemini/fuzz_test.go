@@ -11,7 +11,8 @@ import (
 )
 
 // FuzzParse: Parse never panics, and whatever it accepts is a DAG the store
-// can take, with ids fit for source ids, and encodes. Sniff never panics.
+// can take, with ids fit for source ids, and encodes; Stream gives the same
+// turns, skips or error. Sniff never panics.
 func FuzzParse(f *testing.F) {
 	for _, path := range fixtures(f) {
 		data, err := os.ReadFile(path)
@@ -26,6 +27,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf" + head + "\r\n{"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		Sniff(data)
+		transcripttest.CheckStream(t, "fuzz", data, parseWhole, streamer)
 		res, err := Parse(bytes.NewReader(data), "fuzz.jsonl")
 		if err != nil {
 			return

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 	"scriptorium/transcript/internal/jsonlines"
 )
 
@@ -61,8 +62,37 @@ const sniffBytes = 64 << 10
 // versions (chats/session-*.json), which it reads message by message. Both
 // are streamed: Parse holds the turns it returns, not the file. name is
 // used only in error messages; errors are *transcript.Error with the line
-// (JSONL) or the message (JSON).
+// (JSONL) or the message (JSON). It is Stream with no emit.
 func Parse(r io.Reader, name string) (transcript.Result, error) {
+	return Stream(r, name, 0, nil)
+}
+
+// Stream reads a session as Parse does and hands its turns to emit a
+// chunk of about chunkBytes (0: 4 MiB) of turn text and per-turn overhead
+// at a time, in order, each turn's parent in its chunk or an earlier one.
+// No turn is final before the end of the file, in either form: Gemini
+// writes a message again, whole, when it updates it (the last copy's text
+// wins), and every turn carries the latest summary, directories and kind,
+// and the first sessionId, which a $set or the JSON form's keys may give
+// after the messages. So the file is read a line (or, in the JSON form, a
+// message) at a time holding only its turns, and the chunks are handed
+// over at the end: the store's nodes and records for the file are then
+// alive a chunk at a time, not all at once. The turns, their order, the
+// skips and the errors are Parse's; an error of emit ends the stream with
+// it. With a nil emit every turn is kept in the returned Result; otherwise
+// the Result holds only the skips.
+func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	res, err := read(r, name)
+	if err != nil || emit == nil {
+		return res, err
+	}
+	err = chunks.Emit(res.Turns, chunkBytes, emit)
+	res.Turns = nil
+	return res, err
+}
+
+// read is Parse.
+func read(r io.Reader, name string) (transcript.Result, error) {
 	br := bufio.NewReaderSize(r, sniffBytes)
 	head, _ := br.Peek(sniffBytes)
 	p := &parser{name: name, index: map[string]int{}, above: map[string]string{}}

@@ -17,10 +17,30 @@ const (
 )
 
 // stamp is what the file says about one entry's time, kept for every entry
-// until the date order is known.
+// until the date order is known: a header without its shape (the file's),
+// in small integers, as a long chat holds millions of them.
 type stamp struct {
-	line int
-	h    header
+	line                 int
+	date                 [3]uint16 // at most four digits each
+	digits               [3]uint8
+	hour, minute, second uint8
+}
+
+func newStamp(line int, h header) stamp {
+	st := stamp{line: line, hour: uint8(h.hour), minute: uint8(h.minute), second: uint8(h.second)}
+	for i := range h.date {
+		st.date[i], st.digits[i] = uint16(h.date[i]), uint8(h.digits[i])
+	}
+	return st
+}
+
+// header is the stamp's header in the file's shape s.
+func (st stamp) header(s shape) header {
+	h := header{hour: int(st.hour), minute: int(st.minute), second: int(st.second), shape: s}
+	for i := range st.date {
+		h.date[i], h.digits[i] = int(st.date[i]), int(st.digits[i])
+	}
+	return h
 }
 
 // guessOrder picks the date order for the whole file, in this order of
@@ -33,15 +53,15 @@ func guessOrder(stamps []stamp, s shape) (DateOrder, error) {
 	if len(stamps) == 0 {
 		return DayMonthYear, nil
 	}
-	if stamps[0].h.digits[0] == 4 {
+	if stamps[0].digits[0] == 4 {
 		return YearMonthDay, nil
 	}
 	firstBig, secondBig := 0, 0
 	for _, st := range stamps {
-		if st.h.date[0] > 12 && firstBig == 0 {
+		if st.date[0] > 12 && firstBig == 0 {
 			firstBig = st.line
 		}
-		if st.h.date[1] > 12 && secondBig == 0 {
+		if st.date[1] > 12 && secondBig == 0 {
 			secondBig = st.line
 		}
 	}
@@ -70,7 +90,7 @@ func guessOrder(stamps []stamp, s shape) (DateOrder, error) {
 func backwardSteps(stamps []stamp, o DateOrder) int {
 	n, prev := 0, 0
 	for _, st := range stamps {
-		y, m, d := ymd(st.h, o)
+		y, m, d := ymd(st.header(shape{}), o)
 		v := y*10000 + m*100 + d
 		if v < prev {
 			n++

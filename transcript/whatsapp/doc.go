@@ -31,8 +31,9 @@
 //     order in which the dates never go backwards; otherwise "/" with AM/PM
 //     is month-first (US) and everything else day-first. Options.DateOrder
 //     forces it. The file is read once; every entry's date numbers are kept
-//     (besides the turns) until the order is known, then a second pass over
-//     that list gives ids and times.
+//     (besides the messages' text) until the order is known, then a second
+//     pass over that list gives ids and times, and Stream hands the turns
+//     over a chunk at a time.
 //   - Session: Options.Session, else "wa-" and 16 hex digits of SHA-256 of
 //     the date and time, as written, of the first two entries (the
 //     encryption notice and the chat's first message or group creation),

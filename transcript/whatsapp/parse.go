@@ -3,8 +3,6 @@ package whatsapp
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -59,9 +57,9 @@ type Options struct {
 // exhaust memory.
 const maxLineBytes = 16 << 20
 
-// entry is one message line and its continuation lines, once read.
+// entry is what is kept of one message line and its continuation lines,
+// once read, besides its stamp.
 type entry struct {
-	st      stamp
 	sender  string // "" for a system line
 	content string // the turn's content; "" when the entry is not a turn
 }
@@ -72,7 +70,8 @@ type parser struct {
 	res  transcript.Result
 
 	shape   shape
-	entries []entry
+	stamps  []stamp  // every entry's, in file order
+	entries []entry  // the same entries' text
 	seed    []string // the date and time of the first two entries, for the session id
 
 	// The entry being read.
@@ -92,18 +91,43 @@ type parser struct {
 
 // Parse reads a WhatsApp "Export chat" text file (_chat.txt from iOS, or
 // "WhatsApp Chat with ….txt" from Android). name is used only in error
-// messages. The file is read once, line by line; the date order is decided
-// from all the dates at the end, so every entry's date numbers are kept
-// until then (a few bytes each) besides the turns, and the turns' ids and
-// times are computed in a second pass over that list, not over the file.
+// messages. It is Stream with no emit: every turn is in the Result.
 //
 // Malformed input (a first line that is not a message line, text that is
 // not UTF-8, a date that cannot exist) is a *transcript.Error with its line
 // number; nothing of the file should then be imported.
 func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
+	return Stream(r, name, opts, 0, nil)
+}
+
+// DefaultChunkBytes is what Stream hands over at a time when asked for 0
+// (turn text and per-turn overhead), as the other streamed formats do.
+const DefaultChunkBytes = 4 << 20
+
+// Stream reads an export as Parse does, but hands its turns to emit a
+// chunk at a time, once the chunk holds about chunkBytes (0:
+// DefaultChunkBytes) of turn text and per-turn overhead. The file is read
+// once, line by line; but no turn can be emitted before its end, because
+// what every turn carries is decided by the whole file: the date order
+// (a day above 12 may come on the last line), whether the chat is a group
+// (a third sender) and its title (the last subject change). So the chat's
+// entries are kept, compactly (each message's text, its sender's name
+// held once, its date numbers in a few bytes), and the turns, their ids,
+// times and nodes are made a chunk at a time at the end: memory is the
+// chat's text, not its turns (a WhatsApp export is one chat, at most
+// 40,000 messages as the phones write it). Each turn's parent is the turn
+// before it, in its chunk or an earlier one. The turns, their order, the
+// skips and the errors are Parse's; an error may come after chunks were
+// emitted (nothing of the file should then be imported), and an error of
+// emit ends the stream with it. With a nil emit every turn is kept in the
+// returned Result; otherwise the Result holds only the skips.
+func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
 	p := &parser{name: name, opts: opts, senders: map[string]bool{}, systemSenderOK: map[string]bool{}}
 	if p.opts.Location == nil {
 		p.opts.Location = time.UTC
+	}
+	if chunkBytes <= 0 {
+		chunkBytes = DefaultChunkBytes
 	}
 	if err := p.checkOptions(); err != nil {
 		return transcript.Result{}, err
@@ -129,7 +153,7 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 	if len(p.entries) == 0 {
 		return transcript.Result{}, &transcript.Error{File: name, Message: "empty file: no WhatsApp messages"}
 	}
-	if err := p.turns(); err != nil {
+	if err := p.turns(chunkBytes, emit); err != nil {
 		return transcript.Result{}, err
 	}
 	return p.res, nil
@@ -153,7 +177,9 @@ func (p *parser) checkOptions() error {
 	return nil
 }
 
-// readLine returns the next line with its terminator, at most maxLineBytes.
+// readLine returns the next line with its terminator, at most maxLineBytes:
+// a slice of br's buffer, valid until the next read (line copies what it
+// keeps).
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var long []byte
 	for {
@@ -171,7 +197,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		if long != nil {
 			return append(long, part...), err
 		}
-		return bytes.Clone(part), err
+		return part, err
 	}
 }
 
@@ -199,7 +225,7 @@ func (p *parser) line(line []byte, lineNo int) error {
 		if !p.open && len(p.entries) == 0 {
 			p.shape = h.shape
 		}
-		p.open, p.cur = true, stamp{line: lineNo, h: h}
+		p.open, p.cur = true, newStamp(lineNo, h)
 		p.buf = append(p.buf[:0], rest...)
 		p.pendingTerm = term
 		if len(p.seed) < 2 {
@@ -227,8 +253,11 @@ func (p *parser) closeEntry() {
 	}
 	p.open = false
 	text := string(p.buf)
-	e := entry{st: p.cur}
-	defer func() { p.entries = append(p.entries, e) }()
+	e := entry{}
+	defer func() {
+		p.stamps = append(p.stamps, p.cur)
+		p.entries = append(p.entries, e)
+	}()
 
 	first, _ := splitFirstLine(text)
 	sender, body := "", text
@@ -300,82 +329,6 @@ func (p *parser) system(reason, text string) {
 	if t, ok := titleFrom(text); ok {
 		p.title = t
 	}
-}
-
-// turns decides the date order, then gives every kept entry its id, time
-// and parent, in file order.
-func (p *parser) turns() error {
-	order := p.opts.DateOrder
-	if order == DateOrderAuto {
-		stamps := make([]stamp, len(p.entries))
-		for i, e := range p.entries {
-			stamps[i] = e.st
-		}
-		var err error
-		if order, err = guessOrder(stamps, p.shape); err != nil {
-			return &transcript.Error{File: p.name, Message: err.Error() + " (set the date order explicitly)"}
-		}
-	}
-	session := p.opts.Session
-	if session == "" {
-		sum := sha256.Sum256([]byte(strings.Join(p.seed, "\n")))
-		session = "wa-" + hex.EncodeToString(sum[:8])
-	}
-	title := p.opts.Title
-	if title == "" {
-		title = p.title
-	}
-	if title == "" {
-		for _, s := range p.systemSenders {
-			if !p.senders[s] {
-				title = s // iOS writes a group's system lines under its name
-				break
-			}
-		}
-	}
-	group := p.evidence || len(p.senders) >= 3
-	if p.opts.Group != nil {
-		group = *p.opts.Group
-	}
-
-	kept := 0
-	for _, e := range p.entries {
-		if e.content != "" {
-			kept++
-		}
-	}
-	p.res.Turns = make([]transcript.Turn, 0, kept)
-	type minute struct{ y, m, d, h, mi, s int }
-	seen := map[minute]int{}
-	parent := ""
-	for _, e := range p.entries {
-		y, m, d, err := resolve(e.st.h, order)
-		if err != nil {
-			return p.errorf(e.st.line, "%v", err)
-		}
-		h := e.st.h
-		k := minute{y, m, d, h.hour, h.minute, h.second}
-		seen[k]++
-		if e.content == "" {
-			continue
-		}
-		id := fmt.Sprintf("%04d%02d%02dT%02d%02d", y, m, d, h.hour, h.minute)
-		if p.shape.seconds {
-			id += fmt.Sprintf("%02d", h.second)
-		}
-		id += fmt.Sprintf("-%d", seen[k])
-		t := time.Date(y, time.Month(m), d, h.hour, h.minute, h.second, 0, p.opts.Location).UTC()
-		if t.Year() < 1 || t.Year() > 9999 {
-			return p.errorf(e.st.line, "time %s is out of range in UTC", t)
-		}
-		p.res.Turns = append(p.res.Turns, transcript.Turn{
-			Provider: Provider, Session: session, ID: id, Parent: parent,
-			Role: transcript.RoleUser, Content: e.content, SpeakerDisplay: e.sender,
-			Time: t, Group: group, Title: title,
-		})
-		parent = id
-	}
-	return nil
 }
 
 // cleanName removes what WhatsApp adds around a sender's name, so that the

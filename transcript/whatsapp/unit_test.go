@@ -64,7 +64,7 @@ func TestGuessOrder(t *testing.T) {
 				t.Fatalf("not a header: %q", l)
 			}
 			s = h.shape
-			out = append(out, stamp{line: i + 1, h: h})
+			out = append(out, newStamp(i+1, h))
 		}
 		return out, s
 	}
