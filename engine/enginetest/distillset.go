@@ -83,8 +83,9 @@ type DistillSet struct {
 // was measured once at its end, heldout7, written for round seven, at the
 // end of that round, heldout8, written for round eight, at the end of
 // that round. heldout9, written for round nine, is sealed until the end of
-// round nine.
-var SealedDistillSplits = []string{"heldout9"}
+// round nine, and heldout10, written for round ten, until the end of round
+// ten.
+var SealedDistillSplits = []string{"heldout9", "heldout10"}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

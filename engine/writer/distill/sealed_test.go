@@ -19,11 +19,12 @@ import (
 // heldout7, written for round seven, was measured once at its end ("Round
 // seven's held-out part"). heldout8, written for round eight, was measured
 // once at its end ("Round eight's held-out part"). heldout9, written for
-// round nine, is sealed until the end of round nine.
+// round nine, is sealed until the end of round nine, and heldout10, written
+// for round ten, until the end of round ten.
 // enginetest.SealedDistillSplits, which guards the writer's and recall's
 // tests, must name the same parts (this package's tests cannot import
 // enginetest; a test there checks this list).
-var sealedSplits = []string{"heldout9"}
+var sealedSplits = []string{"heldout9", "heldout10"}
 
 // loadSet is the labelled set without its sealed parts.
 func loadSet(t testing.TB) []labelledCase {
