@@ -79,3 +79,26 @@ func TestUnreadMonth_Ukrainian(t *testing.T) {
 		t.Error("\"10 жовтня\" is not read as a date")
 	}
 }
+
+// A pasted table's rows, items named by numbers a bot listed before, and
+// a weekday a comma parts from a number are not news, in any script; the
+// result of the vote and a dated weekday are.
+func TestDistil_OtherScriptsSmallTalkShapes(t *testing.T) {
+	s := chat(saturday, "discord", "script-chat", "Mira",
+		"Tasks: ✅ petro claimed parts 4, 5, 6 · due 2025-07-31",
+		"Ганна: словник, голосуємо до неділі:\nEN | варіант A | варіант B\nthe Mill | Млин | Млинок\nthe Ford | Брід | Перехід",
+		"petro: частини 4 і 5 готові, 6-й наполовину",
+		"Ганна: підсумок: the Mill — Млин, зустріч у суботу 12 липня у Полтаві",
+		"petro: привіт, неділя, 18:10",
+		"Ελένη: το 5 και το 6 έτοιμα",
+	)
+	joined := keptTexts(t, s)
+	for _, bad := range []string{"Млинок", "наполовину", "18:10", "έτοιμα"} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("%q kept in:\n%s", bad, joined)
+		}
+	}
+	if !strings.Contains(joined, "12 липня") {
+		t.Errorf("the dated meeting dropped from:\n%s", joined)
+	}
+}

@@ -313,7 +313,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f := analyse(raw, d.names)
 	f.foreign = true // quoted, never rewritten
 	w.f = f
-	if sn.question || f.words < 3 || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) {
+	if sn.question || f.words < 3 || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
 		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
 	}
 	score := 0
@@ -345,8 +345,11 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[apostropheForms.Replace(strings.ToLower(strings.Trim(fields[k+2], ",.!?;:")))]:
 			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
 			signals = append(signals, lw)
-		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
-			score += 2 // "el martes 17", "no dia 10"; a bare weekday is the week's chat ("se mudan al jueves")
+		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0) && !strings.HasSuffix(tok, ","):
+			// "el martes 17", "no dia 10"; a bare weekday is the week's chat
+			// ("se mudan al jueves"), and so is one a comma parts from the
+			// number ("в середу, 17-й до неділі", "неділя, 18:10").
+			score += 2
 		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
 			name = true // a speaker named is someone spoken to, not news about them
 			if !inName {
@@ -354,6 +357,9 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 			}
 		}
 		inName = name && word == strings.TrimRight(tok, "*") // a comma or a stop ends the name
+	}
+	if score == 0 && names == 0 && numbers > 0 && d.numbersEchoed(i, fields) {
+		numbers = 0 // "13 і 14 у мене готові, 15-й наполовину": items named by numbers given before
 	}
 	score += min(numbers, 2) + min(names, 2)
 	keep := unreadKeep
