@@ -70,7 +70,7 @@ func TestOtherScript(t *testing.T) {
 // Ukrainian months in the cases a date takes, and weekdays next to their
 // day, are a date's shape as Polish and Turkish ones are.
 func TestUnreadMonth_Ukrainian(t *testing.T) {
-	for _, w := range []string{"березня", "вересні", "листопад", "грудня", "жовтень"} {
+	for _, w := range []string{"березня", "вересні", "листопад", "грудня", "жовтень", "bereznia", "travni"} {
 		if !unreadMonth(w) {
 			t.Errorf("unreadMonth(%q) = false", w)
 		}
@@ -100,5 +100,22 @@ func TestDistil_OtherScriptsSmallTalkShapes(t *testing.T) {
 	}
 	if !strings.Contains(joined, "12 липня") {
 		t.Errorf("the dated meeting dropped from:\n%s", joined)
+	}
+}
+
+// A date alone after its news ("ти одружуєшся. на Клер. 22 серпня") is
+// kept though it is two words; and Ukrainian typed in Latin letters
+// reads its months as the Cyrillic does.
+func TestDistil_ShortDateAndTransliteratedMonth(t *testing.T) {
+	s := chat(saturday, "viber", "script-date", "Mira",
+		"Mira: ти переїжджаєш? до Харкова? коли",
+		"Oksana: так. 14 серпня",
+		"Petro: Likar skazav operatsiya 12 bereznia, ne khvylujsia",
+	)
+	joined := keptTexts(t, s)
+	for _, w := range []string{"14 серпня", "12 bereznia"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
 	}
 }
