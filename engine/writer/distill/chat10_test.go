@@ -119,3 +119,31 @@ func TestDistil_ShortDateAndTransliteratedMonth(t *testing.T) {
 		}
 	}
 }
+
+// A name is read in the case a sentence declines it into ("Іринка
+// вступає…" after "вітаю Ірину!"), but not the second word of a
+// holiday's or a title's name; a numbered list of rules under a label is
+// kept by its label and first rule, whatever its script.
+func TestDistil_InflectedNamesAndNumberedRules(t *testing.T) {
+	s := chat(saturday, "viber", "script-names", "Mira",
+		"Оксана: Іринка вступає на медичний у Львові!",
+		"Mira: вітаю Ірину! хай дзвонить",
+		"Оксана: на свята Великдень у нас, Святий Великдень це свято",
+		"Ганна: правила для всіх:\n1. лапки тільки «ялинки»\n2. пряма мова через тире\n3. імена не перекладаємо",
+	)
+	joined := keptTexts(t, s)
+	for _, w := range []string{"Іринка вступає", "правила для всіх: лапки тільки"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
+	}
+	if strings.Contains(joined, "свята") {
+		t.Errorf("small talk kept in:\n%s", joined)
+	}
+	if d := (&distiller{s: chat(saturday, "x", "y", "Mira", "Ana: είδα τον Νίκο και την Κατερίνα")}); true {
+		d.names = sessionNames(d.s)
+		if !d.inflectedName("Κατερίνας") || d.inflectedName("Καλημέρα") {
+			t.Error("a Greek name in another case (Κατερίνα → Κατερίνας) is not read as the same name, or a word is")
+		}
+	}
+}

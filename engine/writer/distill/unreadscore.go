@@ -45,7 +45,7 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 			// ("se mudan al jueves"), and so is one a comma parts from the
 			// number ("в середу, 17-й до неділі", "неділя, 18:10").
 			score += 2
-		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
+		case (d.names[nameKey(word)] || d.inflectedName(word)) && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
 			name = true // a speaker named is someone spoken to, not news about them
 			if !inName {
 				names++
@@ -58,4 +58,63 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 	}
 	score += min(numbers, 2) + min(names, 2)
 	return score, signals
+}
+
+// inflectedName reports whether word, capitalised, is a name the session
+// writes in another case: its first four letters open a name written
+// inside a sentence ("Іринка вступає…" after "вітаю Ірину!", "Остапом"
+// after "Остап"), as Ukrainian, Polish or Turkish decline names. A
+// speaker's name in another case is someone spoken to, and is left out.
+func (d *distiller) inflectedName(word string) bool {
+	r, n := utf8.DecodeRuneInString(word)
+	if !unicode.IsUpper(r) || strings.ToUpper(word[n:]) == word[n:] {
+		return false
+	}
+	p, ok := namePrefix(word)
+	if !ok {
+		return false
+	}
+	if d.nameStems == nil {
+		d.nameStems = map[string]bool{}
+		speakers := map[string]bool{}
+		for w := range d.speakerWords() {
+			if sp, ok := namePrefix(w); ok {
+				speakers[strings.ToLower(sp)] = true
+			}
+		}
+		// Only a name standing alone inside a sentence: the second word of
+		// "Kurban Bayramı" or "Kerem Bey" is part of a holiday's or a
+		// title's name, and its first letters open common words too.
+		for _, t := range d.s.Turns {
+			for _, sn := range split(t.Content).sentences {
+				prev := ""
+				for k, w := range strings.Fields(sn.text) {
+					w = nameKey(strings.Trim(w, ",.!?;:()\"'*`«»"))
+					if sp, ok := namePrefix(w); ok && k > 0 && d.names[w] && !capitalised(prev) && !speakers[strings.ToLower(sp)] {
+						d.nameStems[sp] = true
+					}
+					prev = w
+				}
+			}
+		}
+	}
+	return d.nameStems[p]
+}
+
+// namePrefix is a word's first four letters, when it has five or more.
+func namePrefix(w string) (string, bool) {
+	k := 0
+	for i := range w {
+		if k == 4 {
+			return w[:i], utf8.RuneCountInString(w) >= 5
+		}
+		k++
+	}
+	return "", false
+}
+
+// capitalised reports whether w opens with a capital letter.
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
 }
