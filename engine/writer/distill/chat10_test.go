@@ -128,7 +128,8 @@ func TestDistil_InflectedNamesAndNumberedRules(t *testing.T) {
 	s := chat(saturday, "viber", "script-names", "Mira",
 		"Оксана: Іринка вступає на медичний у Львові!",
 		"Mira: вітаю Ірину! хай дзвонить",
-		"Оксана: на свята Великдень у нас, Святий Великдень це свято",
+		"Оксана: чекаємо на Святий Великдень, це свято",
+		"Оксана: Великодня всі чекають, а свята в нас",
 		"Ганна: правила для всіх:\n1. лапки тільки «ялинки»\n2. пряма мова через тире\n3. імена не перекладаємо",
 	)
 	joined := keptTexts(t, s)
@@ -137,7 +138,7 @@ func TestDistil_InflectedNamesAndNumberedRules(t *testing.T) {
 			t.Errorf("%q dropped from:\n%s", w, joined)
 		}
 	}
-	if strings.Contains(joined, "свята") {
+	if strings.Contains(joined, "свят") {
 		t.Errorf("small talk kept in:\n%s", joined)
 	}
 	if d := (&distiller{s: chat(saturday, "x", "y", "Mira", "Ana: είδα τον Νίκο και την Κατερίνα")}); true {
