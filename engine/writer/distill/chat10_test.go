@@ -148,3 +148,18 @@ func TestDistil_InflectedNamesAndNumberedRules(t *testing.T) {
 		}
 	}
 }
+
+// A model's or a train's code ("A14", "743К") counts as a number, as
+// digits do: with a name it is a fact's shape.
+func TestDistil_CodeCountsAsNumber(t *testing.T) {
+	s := chat(saturday, "slack", "script-code", "Mira",
+		"Mira: нове правило: тестуємо на Pixel A14 перед релізом",
+		"Ελένη: πάμε με το τρένο Intercity 743К",
+	)
+	joined := keptTexts(t, s)
+	for _, w := range []string{"Pixel A14", "Intercity 743К"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
+	}
+}

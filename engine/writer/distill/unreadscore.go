@@ -30,8 +30,8 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
 		case unicode.IsDigit(r) && k > 0 && currencySign(fields[k-1]):
 			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
-		case unicode.IsDigit(r):
-			numbers++
+		case unicode.IsDigit(r) || unicode.IsUpper(r) && hasDigit(word) && utf8.RuneCountInString(word) <= 8:
+			numbers++ // "A14", "111К": a model's or a train's code is a number too
 		case unreadMonth(lw) || word == "marco": // "março" unaccented; "Marco" is a name
 			score += 2
 			if !unreadMonths[lw] && !plainMonths[lw] {
