@@ -163,3 +163,17 @@ func TestDistil_CodeCountsAsNumber(t *testing.T) {
 		}
 	}
 }
+
+// An English sentence about someone whose name is in another script, or
+// has accents, reads as one about a Latin name: RE2's \b and [A-Z] are
+// ASCII, \p{Lu} is not.
+func TestAnalyse_PreferenceOfANameInAnyScript(t *testing.T) {
+	for _, s := range []string{"Тарас hates mushrooms", "Νίκος prefers green tea", "Inês loves the sea", "Karim hates olives"} {
+		if !analyse(s, nil).preference {
+			t.Errorf("%q: not read as a preference", s)
+		}
+	}
+	if !inferenceRe.MatchString("So Остап will move") {
+		t.Error("\"So Остап …\" is not read as an inference")
+	}
+}
