@@ -156,11 +156,12 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // heldout8, measured once at round eight's end, 1.07× (0.807 against
 // 0.754), 1.09× (0.825) after round nine tuned the distiller on it.
 // heldout9 (Ukrainian), measured once at round nine's end, 1.29× (0.495
-// against 0.385: little of it is read, by either).
+// against 0.385: little of it is read, by either), 1.38× (0.532) after
+// round ten read other scripts by shape.
 // Issue 22 §4's target is 1.25×: met on dev, heldout6 and heldout9 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.28}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.36}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

@@ -46,8 +46,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout8 (written for round eight, measured once at its end: 0.670 / 0.822 / 0.318 / 17.8%;
 // tuned on in round nine: 0.854 / 0.923 / 0.380 / 7.7%): coverage,
 // precision and chat just under those figures, size at the target.
-// heldout9 (written for round nine, measured once at its end: 0.396 / 0.904 / 0.189 / 9.6%):
-// coverage, precision and chat just past those figures, size at the target.
+// heldout9 (written for round nine, measured once at its end: 0.396 / 0.904 / 0.189 / 9.6%;
+// tuned on in round ten: 0.792 / 0.911 / 0.372 / 8.9%): coverage, precision and chat just
+// under those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -57,7 +58,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
-	"heldout9": {coverage: 0.39, precision: 0.90, size: 0.40, chat: 0.10},
+	"heldout9": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 var (
@@ -80,7 +81,13 @@ func Slug(s string) string {
 	}
 	out := strings.Trim(b.String(), "-")
 	if len(out) > 60 {
-		out = strings.Trim(out[:60], "-")
+		// 60 bytes, cut at a letter's start: a Cyrillic or Greek name
+		// takes two bytes a letter, and half a letter is no file name.
+		cut := 60
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		out = strings.Trim(out[:cut], "-")
 	}
 	return out
 }

@@ -63,6 +63,8 @@ type distiller struct {
 	unreadWeak map[int]bool
 	speakerSet map[string]bool
 	bots       map[string]bool // botSpeaker's answers
+	// nameStems are the first four letters of the session's names (inflectedName).
+	nameStems map[string]bool
 }
 
 func newDistiller(s Session) *distiller {

@@ -269,8 +269,9 @@ func speakerNames(s Session, f Fact) []string {
 // heldout8 (written for round eight, measured once at its end: 0.670 / 0.824 / 0.315 / 17.6%;
 // tuned on in round nine: 0.854 / 0.924 / 0.388 / 7.6%, BENCHMARKS.md "Round nine"): coverage,
 // precision and chat just under those figures, size at the target.
-// heldout9 (written for round nine, measured once at its end: 0.396 / 0.907 / 0.209 / 9.3%):
-// coverage, precision and chat just past those figures, size at the target.
+// heldout9 (written for round nine, measured once at its end: 0.396 / 0.907 / 0.209 / 9.3%;
+// tuned on in round ten: 0.792 / 0.912 / 0.389 / 8.7%, BENCHMARKS.md "Round ten"): coverage,
+// precision and chat just under those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -282,7 +283,7 @@ var floorsBySplit = map[string]floors{
 	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
-	"heldout9": {coverage: 0.39, precision: 0.90, size: 0.40, chat: 0.10},
+	"heldout9": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -92,7 +92,7 @@ var themeOrder = []string{ThemeHealth, ThemeWork, ThemeFamily, ThemePlaces, Them
 
 // preferenceRe marks a preference: someone likes, dislikes or prefers
 // something ("I prefer…", "Karim hates…", "my favourite…", "I'm vegan").
-var preferenceRe = lazyRegexp(`\b(?:(?:(?i:i|we|he|she|they)|[A-Z][a-z]+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still|(?:i've |has |have )?(?:gone|went|turned|become|became)(?: mostly| fully)?) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
+var preferenceRe = lazyRegexp(`(?:^|[^\p{L}\p{N}_'])(?:(?:(?i:i|we|he|she|they)|\p{Lu}\p{Ll}+)(?i:(?:'d| would)? (?:really |also |much |just |absolutely |honestly )?(?:prefers?|love|loves|hates?|like|likes|enjoys?|dislikes?|can't stand|cannot stand|don't like|doesn't like|do not like|can't do|don't eat|doesn't eat|never eat|rather))|(?i:(?:my|his|her|their) favou?rite|(?:i'm|i am|is|are|i've been|i'm still|still|(?:i've |has |have )?(?:gone|went|turned|become|became)(?: mostly| fully)?) (?:a )?(?:vegetarian|vegan|pescatarian|teetotal)|want to work on|never suggest|no [a-z]+ please))\b`)
 
 // instructionStarts open a standing instruction.
 var instructionStarts = []string{"always", "never", "don't", "do not", "please", "keep", "use", "avoid", "make sure",

@@ -35,9 +35,12 @@ func (d *distiller) listedFact(i int) (Fact, bool) {
 	if n := len(strings.Fields(head)); !strings.HasSuffix(head, ":") || n < 2 || n > 8 {
 		return Fact{}, false
 	}
-	first, items := "", 0
+	first, items, numbered := "", 0, 0
 	for _, l := range lines[1:] {
 		l = strings.TrimLeftFunc(l, func(r rune) bool { return isEmoji(r) || unicode.IsSpace(r) })
+		if digitAt([]rune(l), 0) && listMarkerRe.MatchString(l) {
+			numbered++
+		}
 		l = strings.TrimSpace(listMarkerRe.ReplaceAllString(l, ""))
 		if !hasDigit(l) {
 			continue
@@ -46,6 +49,12 @@ func (d *distiller) listedFact(i int) (Fact, bool) {
 		if first == "" {
 			first = l
 		}
+	}
+	if items < 2 && numbered >= 3 {
+		// "rules, for everyone:\n1. …\n2. …\n3. …": a numbered list
+		// under a label is its rules or steps, in any script.
+		first = strings.TrimSpace(listMarkerRe.ReplaceAllString(strings.TrimSpace(lines[1]), ""))
+		items = 2
 	}
 	if items < 2 {
 		return Fact{}, false

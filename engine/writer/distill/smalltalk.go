@@ -24,7 +24,7 @@ var bareFavouriteRe = lazyRegexp(`^ (?:my|our|the) (?:absolute |all-time )?favou
 
 // inferenceRe opens a conclusion drawn from what someone else just said:
 // "So we stay at least until June", "So Mendoza is home now".
-var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu}\w+) `)
+var inferenceRe = lazyRegexp(`(?i)^so (?:we|i|you|he|she|they|it|that|this|\p{Lu}\p{L}+) `)
 
 // smallTalk reports whether a sentence of turn i, scored as a fact, is a
 // reply's small talk (raw is the sentence as written): a hypothetical,

@@ -161,6 +161,11 @@ func (d *distiller) unreadTurn(i int) bool {
 	} else {
 		v = v && foreign >= read
 	}
+	if !v && otherScript(c) {
+		// Cyrillic, Greek…: no stop list above is in its script, and its
+		// letters say it is not English.
+		v, weak = true, false
+	}
 	if (!v || weak) && strings.HasPrefix(strings.TrimSpace(c), "*") {
 		// "*R$ 56.500,00, consegui desconto": a correction of a value
 		// just sent is in the language of the turn it corrects.
@@ -185,10 +190,11 @@ func (d *distiller) unreadTurn(i int) bool {
 
 // unreadSentence reports whether a sentence of turn i is read by shape:
 // the turn is unread and the sentence has few English function words
-// (an English sentence in it is read as English).
+// (an English sentence in it is read as English), or the sentence itself
+// is in another script ("opening is Saturday. перші 50 гостей…").
 func (d *distiller) unreadSentence(i int, text string) bool {
 	if !d.unreadTurn(i) {
-		return false
+		return otherScript(text)
 	}
 	words := lowerWords(" " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " ")
 	_, english, _ := stopCounts(words)
@@ -217,7 +223,20 @@ var unreadMonths = map[string]bool{
 	"maj": true, "maju": true, "czerwca": true, "czerwiec": true, "czerwcu": true, "lipca": true,
 	"lipiec": true, "lipcu": true, "sierpnia": true, "sierpień": true, "sierpniu": true, "września": true,
 	"wrzesień": true, "wrześniu": true, "października": true, "październik": true, "październiku": true,
-	"listopada": true, "listopad": true, "listopadzie": true, "grudnia": true, "grudzień": true, "grudniu": true}
+	"listopada": true, "listopad": true, "listopadzie": true, "grudnia": true, "grudzień": true, "grudniu": true,
+	// Ukrainian: the name, the genitive a date takes ("10 жовтня"), and
+	// "in" ("у вересні").
+	"січень": true, "січня": true, "січні": true, "лютий": true, "лютого": true, "лютому": true,
+	"березень": true, "березня": true, "березні": true, "квітень": true, "квітня": true, "квітні": true,
+	"травень": true, "травня": true, "травні": true, "червень": true, "червня": true, "червні": true,
+	"липень": true, "липня": true, "липні": true, "серпень": true, "серпня": true, "серпні": true,
+	"вересень": true, "вересня": true, "вересні": true, "жовтень": true, "жовтня": true, "жовтні": true,
+	"листопад": true, "листопада": true, "листопаді": true, "грудень": true, "грудня": true, "грудні": true,
+	// The same in the Latin letters a phone without Cyrillic types ("12 bereznia", "v travni").
+	"sichnia": true, "sichni": true, "liutoho": true, "liutomu": true, "bereznia": true, "berezni": true,
+	"kvitnia": true, "kvitni": true, "travnia": true, "travni": true, "chervnia": true, "chervni": true,
+	"lypnia": true, "lypni": true, "serpnia": true, "serpni": true, "veresnia": true, "veresni": true,
+	"zhovtnia": true, "zhovtni": true, "lystopada": true, "lystopadi": true, "hrudnia": true, "hrudni": true}
 
 // unreadMonth reports whether lw (lower case) is a month of unreadMonths,
 // written with or without its accents, and with a case ending after it
@@ -251,7 +270,15 @@ var plainMonths = func() map[string]bool {
 var unreadWeekdays = map[string]bool{"lunes": true, "martes": true, "miércoles": true, "jueves": true,
 	"viernes": true, "sábado": true, "domingo": true, "segunda": true, "terça": true, "quarta": true,
 	"quinta": true, "sexta": true, "lunedì": true, "martedì": true, "mercoledì": true, "giovedì": true,
-	"venerdì": true, "sabato": true, "domenica": true}
+	"venerdì": true, "sabato": true, "domenica": true,
+	// Ukrainian, with "on" ("в суботу"), and as a date's label ("12.06 (пт)").
+	"понеділок": true, "вівторок": true, "середа": true, "середу": true, "четвер": true,
+	"п'ятниця": true, "п'ятницю": true, "субота": true, "суботу": true, "неділя": true, "неділю": true,
+	"пн": true, "вт": true, "ср": true, "чт": true, "пт": true, "сб": true, "нд": true}
+
+// apostropheForms writes a word's apostrophe as "'": Ukrainian keyboards
+// type "’" or "ʼ" in "п’ятниця".
+var apostropheForms = strings.NewReplacer("’", "'", "ʼ", "'")
 
 // unreadDay is the word for "day" before its number ("no dia 10", "el
 // día 17", "il giorno 5").
@@ -291,49 +318,10 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f := analyse(raw, d.names)
 	f.foreign = true // quoted, never rewritten
 	w.f = f
-	if sn.question || f.words < 3 || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) {
+	if sn.question || f.words < 3 && !unreadDateIn(raw) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
 		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
 	}
-	score := 0
-	speakers := d.speakerWords()
-	fields := strings.Fields(raw)
-	numbers, names := 0, 0
-	inName := false // "Porto Alegre", "Dona Marli": one name, not two
-	var signals []string
-	for k, tok := range fields {
-		word := strings.Trim(tok, ",.!?;:()\"'¡¿*")
-		lw := strings.ToLower(word)
-		r, _ := utf8.DecodeRuneInString(word)
-		name := false
-		if unicode.IsDigit(r) || unreadMonth(lw) || d.names[nameKey(word)] {
-			signals = append(signals, strings.TrimSuffix(strings.TrimSuffix(lw, ",00"), ".00")) // "R$ 30,00" is the 30 just said
-		}
-		switch {
-		case unreadDate(word):
-			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
-		case unicode.IsDigit(r) && k > 0 && currencySign(fields[k-1]):
-			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
-		case unicode.IsDigit(r):
-			numbers++
-		case unreadMonth(lw) || word == "marco": // "março" unaccented; "Marco" is a name
-			score += 2
-			if !unreadMonths[lw] && !plainMonths[lw] {
-				score++ // "Eylulde", "Ekim'de": a month inflected is a time in a sentence, not a word in a joke
-			}
-		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[strings.ToLower(strings.Trim(fields[k+2], ",.!?;:"))]:
-			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
-			signals = append(signals, lw)
-		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0):
-			score += 2 // "el martes 17", "no dia 10"; a bare weekday is the week's chat ("se mudan al jueves")
-		case d.names[nameKey(word)] && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
-			name = true // a speaker named is someone spoken to, not news about them
-			if !inName {
-				names++
-			}
-		}
-		inName = name && word == strings.TrimRight(tok, "*") // a comma or a stop ends the name
-	}
-	score += min(numbers, 2) + min(names, 2)
+	score, signals := d.shapeScore(i, raw)
 	keep := unreadKeep
 	if d.unreadWeak[i] {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
