@@ -52,15 +52,15 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.311 / 7.9%):
 // coverage and precision just past those figures, chat at its figure, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
-	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
-	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
-	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
-	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
-	"heldout9": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
+	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
+	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
+	"heldout3":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout4":  {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout5":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout6":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
+	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
+	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
+	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.68, precision: 0.90, size: 0.40, chat: 0.08},
 }
 

@@ -277,15 +277,15 @@ func speakerNames(s Session, f Fact) []string {
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
-	"dev":      {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout2": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
-	"heldout3": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout4": {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout5": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout6": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
-	"heldout7": {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
-	"heldout8": {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
-	"heldout9": {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
+	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
+	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
+	"heldout3":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout4":  {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
+	"heldout5":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout6":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
+	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
+	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
+	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.68, precision: 0.90, size: 0.40, chat: 0.08},
 }
 
