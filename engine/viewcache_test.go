@@ -14,7 +14,7 @@ import (
 // TestViewCache_FreshProcessesMatchFullRender is TestDerivedCache_MatchesFullRender
 // with every step taken by a fresh engine (a fresh process: nothing kept
 // in memory, the views' fragments merged from .scriptorium/runtime/views.cache),
-// saving after every render that rendered a topic (SaveShare 1) and at the
+// saving after every render that rendered a topic (SaveShare 1<<30) and at the
 // default share: the views on disk are byte for byte a full render of the
 // workspace after every install, and the cache is written and read.
 func TestViewCache_FreshProcessesMatchFullRender(t *testing.T) {
@@ -22,7 +22,7 @@ func TestViewCache_FreshProcessesMatchFullRender(t *testing.T) {
 	if testing.Short() {
 		steps = 25
 	}
-	for _, share := range []int{1, viewcache.SaveShare} {
+	for _, share := range []int{1 << 30, viewcache.SaveShare} {
 		for seed := range uint64(2) {
 			t.Run(fmt.Sprintf("share=%d/seed=%d", share, seed), func(t *testing.T) {
 				defer func(old int) { viewcache.SaveShare = old }(viewcache.SaveShare)

@@ -15,7 +15,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,6 +133,16 @@ func cut(s string) (string, string, bool) {
 	return "", "", false
 }
 
+// Remove deletes the store of the runtime directory dir: forget's finish
+// step, whatever the file holds (it may hold forgotten text, and the
+// runtime directory may be a symbolic link its walk does not follow).
+func Remove(dir string) error {
+	if err := os.Remove(filepath.Join(dir, Name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // Set sets the topic at path into v: from its saved fragment when the
 // key matches, else from render(), the topic as the core renders it. The
 // first merged fragment is checked against its render: a store that a
@@ -149,8 +161,10 @@ func (s *Store) Set(v *render.ViewSet, path string, data []byte, trusted []bool,
 	v.Set(topic())
 }
 
-// prove renders the first topic merged from the store and compares; after
-// one match the rest are trusted, after a mismatch none is.
+// prove renders a topic merged from the store and compares, until one
+// with a dated entry (a rendered line) matched; after that the rest are
+// trusted, after a mismatch none is. It is no proof that every topic
+// would render alike, only a guard against a FragmentVersion left unbumped.
 func (s *Store) prove(path, frag string, topic func() render.Topic) bool {
 	if s.proved {
 		return true
@@ -162,7 +176,7 @@ func (s *Store) prove(path, frag string, topic func() render.Topic) bool {
 		clear(s.saved)
 		return false
 	}
-	s.proved = true
+	s.proved = len(one.Timeline()) > 0
 	return true
 }
 
