@@ -94,14 +94,11 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 			dc.arch[p] = s.archives[p].data
 		}
 	}
-	for id := range dc.promoted {
-		if !s.promoted[id] {
-			deps.AddKeys(dirty, e.inc.idx.Citing(id))
-		}
-	}
-	for id := range s.promoted {
-		if !dc.promoted[id] {
-			deps.AddKeys(dirty, e.inc.idx.Citing(id))
+	for _, m := range [][2]map[string]bool{{dc.promoted, s.promoted}, {s.promoted, dc.promoted}} { // promoted or no longer
+		for id := range m[0] {
+			if !m[1][id] {
+				deps.AddKeys(dirty, e.inc.idx.Citing(id))
+			}
 		}
 	}
 	e.inc.mu.Unlock()
