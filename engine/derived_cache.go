@@ -8,6 +8,7 @@ import (
 	"scriptorium/engine/deps"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
+	"scriptorium/engine/viewcache"
 	"scriptorium/render"
 	"scriptorium/workspace/manifest"
 	"scriptorium/workspace/mirror"
@@ -34,6 +35,7 @@ type derivedCache struct {
 	files    map[string]derivedTopic // topic path → what the views hold for it
 	arch     map[string][]byte       // archive path → the bytes trust was resolved against
 	promoted map[string]bool
+	saved    *viewcache.Store // the first render's fragments from disk; nil after it
 
 	coreGen  int // bumped whenever topics/core.md's render input changes
 	core     []byte
@@ -60,8 +62,8 @@ func renderTopicTrusted(tf *topicFile, trusted []bool) render.Topic {
 // an archive that changed or cite a source whose promotion changed are
 // resolved and rendered again.
 func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
-	if e.inc.d == nil {
-		e.inc.d = &derivedCache{views: render.NewViewSet(), files: map[string]derivedTopic{}, arch: map[string][]byte{}}
+	if e.inc.d == nil { // a first render merges the fragments an earlier process saved
+		e.inc.d = &derivedCache{views: render.NewViewSet(), files: map[string]derivedTopic{}, arch: map[string][]byte{}, saved: viewcache.Load(e.ws.RuntimeDir())}
 	}
 	dc := e.inc.d
 	e.inc.mu.Lock()
@@ -92,14 +94,11 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 			dc.arch[p] = s.archives[p].data
 		}
 	}
-	for id := range dc.promoted {
-		if !s.promoted[id] {
-			deps.AddKeys(dirty, e.inc.idx.Citing(id))
-		}
-	}
-	for id := range s.promoted {
-		if !dc.promoted[id] {
-			deps.AddKeys(dirty, e.inc.idx.Citing(id))
+	for _, m := range [][2]map[string]bool{{dc.promoted, s.promoted}, {s.promoted, dc.promoted}} { // promoted or no longer
+		for id := range m[0] {
+			if !m[1][id] {
+				deps.AddKeys(dirty, e.inc.idx.Citing(id))
+			}
 		}
 	}
 	e.inc.mu.Unlock()
@@ -120,10 +119,11 @@ func (e *Engine) updateDerivedCache(s *snapshot) *derivedCache {
 			dc.files[p] = derivedTopic{tf: tf, trusted: trusted} // the same bytes read again
 			continue
 		}
-		dc.views.Set(renderTopicTrusted(tf, trusted))
+		dc.saved.Set(dc.views, p, tf.data, trusted, func() render.Topic { return renderTopicTrusted(tf, trusted) })
 		dc.files[p] = derivedTopic{tf: tf, trusted: trusted}
 		dc.bumpCore(p)
 	}
+	dc.saved = dc.saved.Finish(dc.views)
 	return dc
 }
 

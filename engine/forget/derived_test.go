@@ -2,12 +2,15 @@ package forget_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"scriptorium/engine/forget"
 	"scriptorium/engine/result"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/viewcache"
 	"scriptorium/engine/writer"
 	"scriptorium/workspace"
 )
@@ -38,8 +41,15 @@ func TestForget_DistilledBlockOfTwoTurns(t *testing.T) {
 	if h := holders(t, state+"/memory/topics", "walrus-8812"); len(h) < 2 {
 		t.Fatalf("fixture: the code is not in a fact and the session's block: %v", h)
 	}
+	cache := filepath.Join(e.RuntimeDir(), viewcache.Name)
+	if data, err := os.ReadFile(cache); err != nil || !strings.Contains(string(data), "walrus-8812") {
+		t.Fatalf("fixture: the views cache does not hold the code (%v)", err)
+	}
 	if _, err := forget.Run(ctx, e, result.ForgetSelector{Sources: []string{"openprogram/chat/c2"}}, false); err != nil {
 		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(cache); err == nil && strings.Contains(string(data), "walrus-8812") {
+		t.Error("the views cache still holds the forgotten words")
 	}
 	if h := holders(t, state+"/memory/topics", "walrus-8812"); len(h) > 0 {
 		t.Errorf("the forgotten turn's words are still in %v", h)

@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/records"
 	"scriptorium/engine/sessions"
+	"scriptorium/engine/viewcache"
 	"scriptorium/workspace"
 )
 
@@ -31,6 +32,9 @@ func finish(ctx context.Context, tx *engine.Tx, rev int64, rec *record, nd needl
 		return err
 	}
 	if err := tx.RebuildAll(ctx); err != nil {
+		return err
+	}
+	if err := viewcache.Remove(e.RuntimeDir()); err != nil {
 		return err
 	}
 	v, err := tx.View(ctx)
