@@ -226,7 +226,7 @@ func (b *ImportBatch) store(recs []record, final bool) error {
 	if err := retier(b.ctx, b.tx, plan.retier); err != nil {
 		return b.fail(err)
 	}
-	if err := insertNodes(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions); err != nil {
+	if err := insertNodesFunc(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions); err != nil {
 		return b.fail(err)
 	}
 	b.result.Imported += len(plan.fresh)

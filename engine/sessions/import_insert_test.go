@@ -1,0 +1,194 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"scriptorium/workspace/archive"
+)
+
+// perRowInsertQuery and insertNodesPerRow are the insert before the
+// multi-row one: a statement per node, parent_seq by a subquery, seq left
+// to SQLite. The test compares the stores the two leave.
+const perRowInsertQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata, has_children)
+		VALUES (?, ?, nullif(?, ''), (SELECT seq FROM nodes WHERE session = ? AND id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func insertNodesPerRow(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) error {
+	type span struct{ first, last string }
+	spans := map[SessionKey]*span{}
+	var order []SessionKey
+	for _, r := range recs {
+		ts := formatTime(r.node.Time)
+		sk := r.node.SessionKey()
+		sp, ok := spans[sk]
+		if !ok {
+			spans[sk] = &span{ts, ts}
+			order = append(order, sk)
+			continue
+		}
+		sp.first, sp.last = min(sp.first, ts), max(sp.last, ts)
+	}
+	for _, sk := range order {
+		sp, plan := spans[sk], sessions[sk]
+		if plan.seq != 0 {
+			if _, err := tx.ExecContext(ctx, widenSessionQuery, plan.seq, sp.first, sp.last); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := tx.QueryRowContext(ctx, insertSessionQuery, sk.Provider, sk.Session, plan.thread,
+			archive.FoldKey(plan.thread), sp.first, sp.last).Scan(&plan.seq); err != nil {
+			return err
+		}
+	}
+	parents := map[Key]bool{}
+	for _, r := range recs {
+		if r.node.Parent != "" {
+			parents[r.parentKey()] = true
+		}
+	}
+	for _, r := range recs {
+		n := r.node
+		seq := sessions[n.SessionKey()].seq
+		if _, err := tx.ExecContext(ctx, perRowInsertQuery, seq, n.ID, n.Parent, seq, n.Parent, n.Role, n.Content,
+			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata),
+			parents[r.key()]); err != nil {
+			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
+		}
+	}
+	return nil
+}
+
+// insertTestChats returns n turns of three interleaved chats (two
+// providers), with branches, owner turns with names, metadata, synthetic
+// turns and replies to turns far back.
+func insertTestChats(n int) []Node {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	var out []Node
+	last := map[string]int{}
+	for i := range n {
+		chat := []string{"c1", "c2", "c3"}[i%3]
+		provider := "telegram"
+		if chat == "c3" {
+			provider = DefaultProvider
+		}
+		nd := Node{Provider: provider, Session: chat, ID: strconv.Itoa(i + 1), Role: RoleUser,
+			Content: fmt.Sprintf("turn %d of %s", i, chat), SpeakerID: "u" + strconv.Itoa(i%4),
+			Time: at.Add(time.Duration(i*7%50) * time.Minute), Tier: TierUnpaired, Group: chat != "c2"}
+		if p, ok := last[chat]; ok {
+			nd.Parent = strconv.Itoa(p)
+			if i%11 == 0 && p > 9 {
+				nd.Parent = strconv.Itoa(p - 9) // a branch off an older turn
+			}
+		}
+		switch i % 5 {
+		case 0:
+			nd.Tier, nd.SpeakerDisplay = TierOwner, "Ana"
+		case 1:
+			nd.Role, nd.Metadata = RoleAssistant, json.RawMessage(`{"title":"Chat `+chat+`","reply_to":"1"}`)
+		case 2:
+			nd.Synthetic = true
+		}
+		last[chat] = i + 1
+		out = append(out, nd)
+	}
+	return out
+}
+
+// TestInsertNodes_SameAsPerRow: chats imported in chunks of every size
+// around the insert's group (one batch, then a second batch continuing
+// the chats, then a re-import) leave sessions.db exactly as the per-row
+// insert does: schema, every row and column of every table.
+func TestInsertNodes_SameAsPerRow(t *testing.T) {
+	nodes := insertTestChats(700)
+	run := func(insert func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) error) []string {
+		t.Helper()
+		insertNodesFunc = insert
+		defer func() { insertNodesFunc = insertNodes }()
+		s := mustOpen(t)
+		import1 := func(part []Node, sizes []int) ImportResult {
+			b := s.BeginImport(context.Background())
+			defer b.Rollback()
+			for i := 0; len(part) > 0; i++ {
+				k := min(sizes[i%len(sizes)], len(part))
+				if err := b.AddChatNodes(part[:k]); err != nil {
+					t.Fatal(err)
+				}
+				part = part[k:]
+			}
+			res, err := b.Commit()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		if res := import1(nodes[:400], []int{1, 31, 32, 33, 7, 64, 65, 100}); res.Imported != 400 {
+			t.Fatalf("first batch %+v", res)
+		}
+		if res := import1(nodes, []int{250, 3}); res.Imported != 300 || res.Duplicate != 400 {
+			t.Fatalf("second batch %+v", res)
+		}
+		before := dumpDB(t, s.db)
+		if res := import1(nodes, []int{700}); res.Imported != 0 {
+			t.Fatalf("re-import %+v", res)
+		}
+		if after := dumpDB(t, s.db); !reflect.DeepEqual(before, after) {
+			t.Fatal("a re-import changed sessions.db")
+		}
+		return before
+	}
+	want, got := run(insertNodesPerRow), run(insertNodes)
+	if len(want) < 700 {
+		t.Fatalf("only %d rows dumped", len(want))
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("row %d:\n got %s\nwant %s", i, got[i], want[i])
+			}
+		}
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+}
+
+// TestInsertNodes_ErrorNamesTheNode: a row SQLite refuses in the middle of
+// a group is reported with its own key and line, as the per-row insert
+// did, and fails the insert.
+func TestInsertNodes_ErrorNamesTheNode(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "sessions.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var recs []record
+	for i, n := range insertTestChats(70) {
+		if i == 40 {
+			n.Tier = "bogus" // refused by the tier CHECK
+		}
+		n.Metadata = json.RawMessage("{}")
+		recs = append(recs, record{line: i + 1, node: n})
+	}
+	plans := map[SessionKey]*sessionPlan{}
+	for _, r := range recs {
+		plans[r.node.SessionKey()] = &sessionPlan{thread: r.node.Session}
+	}
+	err = insertNodes(ctx, tx, recs, plans)
+	if err == nil || !strings.Contains(err.Error(), "store node") || !strings.Contains(err.Error(), "(line 41)") ||
+		!strings.Contains(err.Error(), "CHECK") {
+		t.Fatalf("insertNodes = %v, want node 41's CHECK failure", err)
+	}
+}
