@@ -57,16 +57,23 @@ type storedNode struct {
 // reported, and nothing of the batch will be committed.
 func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known func(Key) bool, lastSeq int64, final bool) (*importPlan, error) {
 	plan := &importPlan{sessions: map[SessionKey]*sessionPlan{}}
-	// The ids to look up, per session, in file order of the sessions.
+	// The ids to look up, per session, in file order of the sessions: the
+	// turns' and their parents', a parent that is a turn of the file once
+	// (in a chat, nearly every parent is the turn before).
 	var order []SessionKey
 	wanted := map[SessionKey][]string{}
+	inFile := make(map[Key]bool, len(recs))
 	for _, r := range recs {
 		sk := r.node.SessionKey()
 		if _, ok := wanted[sk]; !ok {
 			order = append(order, sk)
 		}
 		wanted[sk] = append(wanted[sk], r.node.ID)
-		if r.node.Parent != "" {
+		inFile[r.key()] = true
+	}
+	for _, r := range recs {
+		if r.node.Parent != "" && !inFile[r.parentKey()] {
+			sk := r.node.SessionKey()
 			wanted[sk] = append(wanted[sk], r.node.Parent)
 		}
 	}
@@ -85,10 +92,6 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known fun
 		}
 	}
 
-	inFile := make(map[Key]bool, len(recs))
-	for _, r := range recs {
-		inFile[r.key()] = true
-	}
 	// blocked marks the turns that cannot be stored now, and why; their
 	// descendants in the file follow them (classify).
 	blocked := map[Key]block{}
