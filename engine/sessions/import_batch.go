@@ -38,6 +38,11 @@ type ImportBatch struct {
 	err     error // the failure that ended the batch
 	done    bool
 	offsets []FileOffset // stored at Commit (offsets.go)
+	// countTrigger is the suspended pending_counts_insert trigger's
+	// definition, restored at Commit (import_counts.go); countChecked says
+	// it was looked for.
+	countTrigger string
+	countChecked bool
 }
 
 // BeginImport starts an import of one or more files. The batch must end
@@ -154,6 +159,11 @@ func (b *ImportBatch) Commit() (ImportResult, error) {
 	if err := b.storeOffsets(); err != nil {
 		return ImportResult{}, err
 	}
+	if b.countTrigger != "" {
+		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.touched); err != nil {
+			return ImportResult{}, b.fail(err)
+		}
+	}
 	b.done = true
 	if b.tx == nil { // nothing was read that needed the store
 		return b.result, nil
@@ -225,6 +235,12 @@ func (b *ImportBatch) store(recs []record, final bool) error {
 	b.result.TierKept += plan.tierKept
 	if err := retier(b.ctx, b.tx, plan.retier); err != nil {
 		return b.fail(err)
+	}
+	if len(plan.fresh) > 0 && suspendCounts && !b.countChecked {
+		b.countChecked = true
+		if b.countTrigger, err = suspendCountTrigger(b.ctx, b.tx); err != nil {
+			return b.fail(err)
+		}
 	}
 	if err := insertNodesFunc(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions); err != nil {
 		return b.fail(err)

@@ -104,16 +104,32 @@ func insertTestChats(n int) []Node {
 }
 
 // TestInsertNodes_SameAsPerRow: chats imported in chunks of every size
-// around the insert's group (one batch, then a second batch continuing
-// the chats, then a re-import) leave sessions.db exactly as the per-row
-// insert does: schema, every row and column of every table.
+// around the insert's group (one batch, pending turns counted, a second
+// batch continuing some chats and adding a root to another, then a
+// re-import) leave sessions.db
+// exactly as the per-row insert under the pending_counts_insert trigger
+// does: schema, every row and column of every table (the cached counts
+// included).
 func TestInsertNodes_SameAsPerRow(t *testing.T) {
 	nodes := insertTestChats(700)
-	run := func(insert func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) error) []string {
+	var other []Node // a chat the second batch does not touch
+	for _, n := range insertTestChats(20) {
+		n.Session = "c4" + n.Session
+		other = append(other, n)
+	}
+	run := func(insert func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) error, suspend bool) []string {
 		t.Helper()
-		insertNodesFunc = insert
-		defer func() { insertNodesFunc = insertNodes }()
+		insertNodesFunc, suspendCounts = insert, suspend
+		defer func() { insertNodesFunc, suspendCounts = insertNodes, true }()
 		s := mustOpen(t)
+		counted := func() {
+			t.Helper()
+			got, err := s.PendingTurnTotal("ws")
+			want, err2 := s.countAll("ws")
+			if err != nil || err2 != nil || got != want {
+				t.Fatalf("pending turns: cached %d (%v), counted %d (%v)", got, err, want, err2)
+			}
+		}
 		import1 := func(part []Node, sizes []int) ImportResult {
 			b := s.BeginImport(context.Background())
 			defer b.Rollback()
@@ -130,10 +146,14 @@ func TestInsertNodes_SameAsPerRow(t *testing.T) {
 			}
 			return res
 		}
-		if res := import1(nodes[:400], []int{1, 31, 32, 33, 7, 64, 65, 100}); res.Imported != 400 {
+		if res := import1(append(other, nodes[:400]...), []int{1, 31, 32, 33, 7, 64, 65, 100}); res.Imported != 420 {
 			t.Fatalf("first batch %+v", res)
 		}
-		if res := import1(nodes, []int{250, 3}); res.Imported != 300 || res.Duplicate != 400 {
+		counted() // pending_counts holds every session's count
+		// A new root in a stored session: no stored node gains a child.
+		root := other[0]
+		root.ID, root.Parent = "root2", ""
+		if res := import1(append([]Node{root}, nodes...), []int{250, 3}); res.Imported != 301 || res.Duplicate != 400 {
 			t.Fatalf("second batch %+v", res)
 		}
 		before := dumpDB(t, s.db)
@@ -141,11 +161,17 @@ func TestInsertNodes_SameAsPerRow(t *testing.T) {
 			t.Fatalf("re-import %+v", res)
 		}
 		if after := dumpDB(t, s.db); !reflect.DeepEqual(before, after) {
-			t.Fatal("a re-import changed sessions.db")
+			for i := range min(len(before), len(after)) {
+				if before[i] != after[i] {
+					t.Fatalf("a re-import (suspend %v) changed sessions.db: row %d\n%s\n%s", suspend, i, before[i], after[i])
+				}
+			}
+			t.Fatalf("a re-import (suspend %v) changed sessions.db: %d rows, then %d", suspend, len(before), len(after))
 		}
-		return before
+		counted()
+		return append(before, dumpDB(t, s.db)...)
 	}
-	want, got := run(insertNodesPerRow), run(insertNodes)
+	want, got := run(insertNodesPerRow, false), run(insertNodes, true)
 	if len(want) < 700 {
 		t.Fatalf("only %d rows dumped", len(want))
 	}
@@ -190,5 +216,45 @@ func TestInsertNodes_ErrorNamesTheNode(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "store node") || !strings.Contains(err.Error(), "(line 41)") ||
 		!strings.Contains(err.Error(), "CHECK") {
 		t.Fatalf("insertNodes = %v, want node 41's CHECK failure", err)
+	}
+}
+
+// BenchmarkStoreChat is the store's cost per turn of a chat import: 20,000
+// short turns of three chats handed over in chunks of 5,000, into a fresh
+// sessions.db each time. per-row is the insert before this one, under the
+// pending_counts_insert trigger; multi-row-trigger the multi-row insert
+// with the trigger left in place. Report: ns per turn.
+func BenchmarkStoreChat(b *testing.B) {
+	nodes := insertTestChats(20000)
+	for _, bc := range []struct {
+		name    string
+		insert  func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) error
+		suspend bool
+	}{
+		{"multi-row", insertNodes, true},
+		{"per-row", insertNodesPerRow, false},
+		{"multi-row-trigger", insertNodes, false},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			insertNodesFunc, suspendCounts = bc.insert, bc.suspend
+			defer func() { insertNodesFunc, suspendCounts = insertNodes, true }()
+			for range b.N {
+				b.StopTimer()
+				s := mustOpen(b)
+				b.StartTimer()
+				imp := s.BeginImport(context.Background())
+				for part := nodes; len(part) > 0; part = part[min(5000, len(part)):] {
+					if err := imp.AddChatNodes(part[:min(5000, len(part))]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := imp.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				s.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(nodes)), "ns/turn")
+		})
 	}
 }
