@@ -38,10 +38,10 @@ type ImportBatch struct {
 	err     error // the failure that ended the batch
 	done    bool
 	offsets []FileOffset // stored at Commit (offsets.go)
-	// countTrigger is the suspended pending_counts_insert trigger's
-	// definition, restored at Commit (import_counts.go); countChecked says
-	// it was looked for.
-	countTrigger string
+	// countTrigger holds the suspended insert triggers' definitions,
+	// restored at Commit (import_counts.go); countChecked says they were
+	// looked for.
+	countTrigger []string
 	countChecked bool
 }
 
@@ -159,8 +159,8 @@ func (b *ImportBatch) Commit() (ImportResult, error) {
 	if err := b.storeOffsets(); err != nil {
 		return ImportResult{}, err
 	}
-	if b.countTrigger != "" {
-		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.touched); err != nil {
+	if b.countTrigger != nil {
+		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.lastSeq, b.touched); err != nil {
 			return ImportResult{}, b.fail(err)
 		}
 	}

@@ -7,48 +7,68 @@ import (
 	"fmt"
 )
 
-// An import suspends the pending_counts_insert trigger for its insert and
-// does the trigger's work once per session at commit. The trigger runs a
-// DELETE on pending_counts for every inserted row, a sub-program with a
-// temporary table of its own, which costs SQLite about as much as the row
-// (BenchmarkStoreChat). DROP and CREATE TRIGGER are part of the import's
-// transaction: a rollback or a crash restores the trigger with the rows,
-// and no other connection ever sees the file without it.
+// An import suspends the triggers that run for every inserted node and
+// does their work once at commit: pending_counts_insert runs a DELETE on
+// pending_counts, a sub-program with a temporary table of its own, which
+// cost SQLite about as much as the row; nodes_has_children a sub-program
+// and a seek for the parent (BenchmarkStoreChat). DROP and CREATE TRIGGER
+// are part of the import's transaction: a rollback or a crash restores the
+// triggers with the rows, and no other connection ever sees the file
+// without them.
 
-// suspendCounts is false in a test that compares against the trigger.
+// suspendCounts is false in a test that compares against the triggers.
 var suspendCounts = true
 
-const countTriggerQuery = `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'pending_counts_insert'`
+// suspendedTriggers are the triggers an import suspends, in the order they
+// are created again.
+var suspendedTriggers = []string{"nodes_has_children", "pending_counts_insert"}
 
-// suspendCountTrigger drops the trigger and returns its definition, ""
-// when there is none to drop (then nothing is restored).
-func suspendCountTrigger(ctx context.Context, tx *sql.Tx) (string, error) {
-	var text string
-	err := tx.QueryRowContext(ctx, countTriggerQuery).Scan(&text)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return "", nil
-	case err != nil:
-		return "", fmt.Errorf("suspend the pending count trigger: %w", err)
+const triggerQuery = `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`
+
+// suspendCountTrigger drops the triggers and returns their definitions,
+// nil when one is missing (then none is dropped or restored).
+func suspendCountTrigger(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	var texts []string
+	for _, name := range suspendedTriggers {
+		var text string
+		err := tx.QueryRowContext(ctx, triggerQuery, name).Scan(&text)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil, nil
+		case err != nil:
+			return nil, fmt.Errorf("suspend the insert triggers: %w", err)
+		}
+		texts = append(texts, text)
 	}
-	if _, err := tx.ExecContext(ctx, `DROP TRIGGER pending_counts_insert`); err != nil {
-		return "", fmt.Errorf("suspend the pending count trigger: %w", err)
+	for _, name := range suspendedTriggers {
+		if _, err := tx.ExecContext(ctx, `DROP TRIGGER `+name); err != nil {
+			return nil, fmt.Errorf("suspend the insert triggers: %w", err)
+		}
 	}
-	return text, nil
+	return texts, nil
 }
 
-// resumeCountTrigger does what the trigger would have done for the
-// sessions that gained nodes — drop their cached counts — and creates it
-// again from its own definition, so the schema reads as before.
-func resumeCountTrigger(ctx context.Context, tx *sql.Tx, text string, touched map[SessionKey]bool) error {
+// resumeCountTrigger does what the triggers would have done for the nodes
+// stored after lastSeq — mark their parents as having children, drop the
+// cached counts of the sessions that gained nodes — and creates them again
+// from their own definitions, so the schema reads as before.
+func resumeCountTrigger(ctx context.Context, tx *sql.Tx, texts []string, lastSeq int64, touched map[SessionKey]bool) error {
+	// The insert marked the parents among its own rows already; this finds
+	// the stored ones and those of an earlier file of the batch.
+	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET has_children = 1
+ WHERE has_children = 0 AND seq IN (SELECT parent_seq FROM nodes WHERE seq > ? AND parent_seq IS NOT NULL)`, lastSeq); err != nil {
+		return fmt.Errorf("restore the insert triggers: %w", err)
+	}
 	for sk := range touched {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM pending_counts
  WHERE session = (SELECT seq FROM sessions WHERE provider = ? AND id = ?)`, sk.Provider, sk.Session); err != nil {
-			return fmt.Errorf("restore the pending count trigger: %w", err)
+			return fmt.Errorf("restore the insert triggers: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, text); err != nil {
-		return fmt.Errorf("restore the pending count trigger: %w", err)
+	for _, text := range texts {
+		if _, err := tx.ExecContext(ctx, text); err != nil {
+			return fmt.Errorf("restore the insert triggers: %w", err)
+		}
 	}
 	return nil
 }
