@@ -43,6 +43,7 @@ type ImportBatch struct {
 	// looked for.
 	countTrigger []string
 	countChecked bool
+	parents      []int64 // stored nodes that gained a child: has_children at Commit
 }
 
 // BeginImport starts an import of one or more files. The batch must end
@@ -160,7 +161,7 @@ func (b *ImportBatch) Commit() (ImportResult, error) {
 		return ImportResult{}, err
 	}
 	if b.countTrigger != nil {
-		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.lastSeq, b.touched); err != nil {
+		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.parents, b.touched); err != nil {
 			return ImportResult{}, b.fail(err)
 		}
 	}
@@ -242,9 +243,11 @@ func (b *ImportBatch) store(recs []record, final bool) error {
 			return b.fail(err)
 		}
 	}
-	if err := insertNodesFunc(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions); err != nil {
+	outside, err := insertNodesFunc(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions)
+	if err != nil {
 		return b.fail(err)
 	}
+	b.parents = append(b.parents, outside...)
 	b.result.Imported += len(plan.fresh)
 	for _, r := range plan.fresh {
 		b.touched[r.node.SessionKey()] = true

@@ -48,16 +48,24 @@ func suspendCountTrigger(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	return texts, nil
 }
 
-// resumeCountTrigger does what the triggers would have done for the nodes
-// stored after lastSeq — mark their parents as having children, drop the
-// cached counts of the sessions that gained nodes — and creates them again
-// from their own definitions, so the schema reads as before.
-func resumeCountTrigger(ctx context.Context, tx *sql.Tx, texts []string, lastSeq int64, touched map[SessionKey]bool) error {
-	// The insert marked the parents among its own rows already; this finds
-	// the stored ones and those of an earlier file of the batch.
-	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET has_children = 1
- WHERE has_children = 0 AND seq IN (SELECT parent_seq FROM nodes WHERE seq > ? AND parent_seq IS NOT NULL)`, lastSeq); err != nil {
-		return fmt.Errorf("restore the insert triggers: %w", err)
+// resumeCountTrigger does what the triggers would have done — mark the
+// stored parents that gained children, drop the cached counts of the
+// sessions that gained nodes — and creates them again from their own
+// definitions, so the schema reads as before.
+func resumeCountTrigger(ctx context.Context, tx *sql.Tx, texts []string, parents []int64, touched map[SessionKey]bool) error {
+	// The insert marked the parents among its own rows already; parents
+	// are those stored before each insert (by the batch or before it).
+	if len(parents) > 0 {
+		mark, err := tx.PrepareContext(ctx, `UPDATE nodes SET has_children = 1 WHERE seq = ? AND has_children = 0`)
+		if err != nil {
+			return fmt.Errorf("restore the insert triggers: %w", err)
+		}
+		defer mark.Close()
+		for _, seq := range parents {
+			if _, err := mark.ExecContext(ctx, seq); err != nil {
+				return fmt.Errorf("restore the insert triggers: %w", err)
+			}
+		}
 	}
 	for sk := range touched {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM pending_counts

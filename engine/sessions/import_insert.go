@@ -68,9 +68,12 @@ type nodeRef struct {
 // insertNodes stores new records, which must come parents first, creating
 // or widening their sessions. The rows stored are those one INSERT per
 // node with a parent_seq subquery stored: the same seq, values and order.
-func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) error {
+// It returns the seqs of the parents stored before (not among recs), which
+// gain children: the nodes_has_children trigger's work while it is
+// suspended (import_counts.go).
+func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) ([]int64, error) {
 	if len(recs) == 0 {
-		return nil
+		return nil, nil
 	}
 	times := make([]string, len(recs))
 	type span struct{ first, last string }
@@ -92,31 +95,31 @@ func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[Se
 		sp, plan := spans[sk], sessions[sk]
 		if plan.seq != 0 {
 			if _, err := tx.ExecContext(ctx, widenSessionQuery, plan.seq, sp.first, sp.last); err != nil {
-				return fmt.Errorf("store session %s: %w", sessionName(sk), err)
+				return nil, fmt.Errorf("store session %s: %w", sessionName(sk), err)
 			}
 			continue
 		}
 		if err := tx.QueryRowContext(ctx, insertSessionQuery, sk.Provider, sk.Session, plan.thread,
 			archive.FoldKey(plan.thread), sp.first, sp.last).Scan(&plan.seq); err != nil {
-			return fmt.Errorf("store session %s: %w", sessionName(sk), err)
+			return nil, fmt.Errorf("store session %s: %w", sessionName(sk), err)
 		}
 	}
 
 	var last int64
 	if err := tx.QueryRowContext(ctx, maxSeqQuery).Scan(&last); err != nil {
-		return fmt.Errorf("store nodes: %w", err)
+		return nil, fmt.Errorf("store nodes: %w", err)
 	}
 	if last > math.MaxInt64-int64(len(recs)) {
-		return fmt.Errorf("store nodes: node numbers exhausted (%d)", last)
+		return nil, fmt.Errorf("store nodes: node numbers exhausted (%d)", last)
 	}
-	rows, err := nodeRows(ctx, tx, recs, times, sessions, last)
+	rows, outside, err := nodeRows(ctx, tx, recs, times, sessions, last)
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	full, err := tx.PrepareContext(ctx, insertNodesQuery(insertGroupRows))
 	if err != nil {
-		return fmt.Errorf("prepare: %w", err)
+		return nil, fmt.Errorf("prepare: %w", err)
 	}
 	defer full.Close()
 	for i := 0; i < len(recs); i += insertGroupRows {
@@ -124,20 +127,21 @@ func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[Se
 		stmt := full
 		if j-i < insertGroupRows {
 			if stmt, err = tx.PrepareContext(ctx, insertNodesQuery(j-i)); err != nil {
-				return fmt.Errorf("prepare: %w", err)
+				return nil, fmt.Errorf("prepare: %w", err)
 			}
 			defer stmt.Close()
 		}
 		if _, err := stmt.ExecContext(ctx, rows[i*nodeValues:j*nodeValues]...); err != nil {
-			return insertError(ctx, tx, recs[i:j], rows[i*nodeValues:j*nodeValues], err)
+			return nil, insertError(ctx, tx, recs[i:j], rows[i*nodeValues:j*nodeValues], err)
 		}
 	}
-	return nil
+	return outside, nil
 }
 
 // nodeRows returns the values of every record's row, nodeValues each, the
-// records numbered from last+1 in order.
-func nodeRows(ctx context.Context, tx *sql.Tx, recs []record, times []string, sessions map[SessionKey]*sessionPlan, last int64) ([]any, error) {
+// records numbered from last+1 in order, and the seqs of the parents
+// stored before.
+func nodeRows(ctx context.Context, tx *sql.Tx, recs []record, times []string, sessions map[SessionKey]*sessionPlan, last int64) ([]any, []int64, error) {
 	// Every record is inserted or the transaction fails, so a parent whose
 	// child is among them has children by the commit.
 	sessSeq := make([]int64, len(recs))
@@ -164,6 +168,7 @@ func nodeRows(ctx context.Context, tx *sql.Tx, recs []record, times []string, se
 		}
 	}()
 	rows := make([]any, 0, len(recs)*nodeValues)
+	var outside []int64
 	for i, r := range recs {
 		n := r.node
 		var parent, parentSeq any // NULL for a root
@@ -178,7 +183,7 @@ func nodeRows(ctx context.Context, tx *sql.Tx, recs []record, times []string, se
 				if lookup == nil {
 					var err error
 					if lookup, err = tx.PrepareContext(ctx, parentSeqQuery); err != nil {
-						return nil, fmt.Errorf("prepare: %w", err)
+						return nil, nil, fmt.Errorf("prepare: %w", err)
 					}
 				}
 				err := lookup.QueryRowContext(ctx, ref.session, ref.id).Scan(&ps)
@@ -186,7 +191,10 @@ func nodeRows(ctx context.Context, tx *sql.Tx, recs []record, times []string, se
 				case err == sql.ErrNoRows:
 					// NULL: the insert fails the parent check, as before.
 				case err != nil:
-					return nil, fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
+					return nil, nil, fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
+				}
+				if ps != 0 {
+					outside = append(outside, ps)
 				}
 			}
 			if ps != 0 {
@@ -197,7 +205,7 @@ func nodeRows(ctx context.Context, tx *sql.Tx, recs []record, times []string, se
 			n.SpeakerID, n.SpeakerDisplay, times[i], n.Tier, n.Group, n.Synthetic, string(n.Metadata),
 			hasChild[nodeRef{sessSeq[i], n.ID}])
 	}
-	return rows, nil
+	return rows, outside, nil
 }
 
 // insertError names the node of a group whose insert failed: SQLite undid

@@ -21,7 +21,7 @@ import (
 const perRowInsertQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata, has_children)
 		VALUES (?, ?, nullif(?, ''), (SELECT seq FROM nodes WHERE session = ? AND id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-func insertNodesPerRow(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) error {
+func insertNodesPerRow(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) ([]int64, error) {
 	type span struct{ first, last string }
 	spans := map[SessionKey]*span{}
 	var order []SessionKey
@@ -40,13 +40,13 @@ func insertNodesPerRow(ctx context.Context, tx *sql.Tx, recs []record, sessions 
 		sp, plan := spans[sk], sessions[sk]
 		if plan.seq != 0 {
 			if _, err := tx.ExecContext(ctx, widenSessionQuery, plan.seq, sp.first, sp.last); err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		}
 		if err := tx.QueryRowContext(ctx, insertSessionQuery, sk.Provider, sk.Session, plan.thread,
 			archive.FoldKey(plan.thread), sp.first, sp.last).Scan(&plan.seq); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	parents := map[Key]bool{}
@@ -61,10 +61,10 @@ func insertNodesPerRow(ctx context.Context, tx *sql.Tx, recs []record, sessions 
 		if _, err := tx.ExecContext(ctx, perRowInsertQuery, seq, n.ID, n.Parent, seq, n.Parent, n.Role, n.Content,
 			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata),
 			parents[r.key()]); err != nil {
-			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
+			return nil, fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // insertTestChats returns n turns of three interleaved chats (two
@@ -117,7 +117,7 @@ func TestInsertNodes_SameAsPerRow(t *testing.T) {
 		n.Session = "c4" + n.Session
 		other = append(other, n)
 	}
-	run := func(insert func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) error, suspend bool) []string {
+	run := func(insert func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) ([]int64, error), suspend bool) []string {
 		t.Helper()
 		insertNodesFunc, suspendCounts = insert, suspend
 		defer func() { insertNodesFunc, suspendCounts = insertNodes, true }()
@@ -221,7 +221,7 @@ func TestInsertNodes_ErrorNamesTheNode(t *testing.T) {
 	for _, r := range recs {
 		plans[r.node.SessionKey()] = &sessionPlan{thread: r.node.Session}
 	}
-	err = insertNodes(ctx, tx, recs, plans)
+	_, err = insertNodes(ctx, tx, recs, plans)
 	if err == nil || !strings.Contains(err.Error(), "store node") || !strings.Contains(err.Error(), "(line 41)") ||
 		!strings.Contains(err.Error(), "CHECK") {
 		t.Fatalf("insertNodes = %v, want node 41's CHECK failure", err)
@@ -237,7 +237,7 @@ func BenchmarkStoreChat(b *testing.B) {
 	nodes := insertTestChats(20000)
 	for _, bc := range []struct {
 		name    string
-		insert  func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) error
+		insert  func(context.Context, *sql.Tx, []record, map[SessionKey]*sessionPlan) ([]int64, error)
 		suspend bool
 	}{
 		{"multi-row", insertNodes, true},
