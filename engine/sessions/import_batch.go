@@ -38,6 +38,12 @@ type ImportBatch struct {
 	err     error // the failure that ended the batch
 	done    bool
 	offsets []FileOffset // stored at Commit (offsets.go)
+	// countTrigger holds the suspended insert triggers' definitions,
+	// restored at Commit (import_counts.go); countChecked says they were
+	// looked for.
+	countTrigger []string
+	countChecked bool
+	parents      []int64 // stored nodes that gained a child: has_children at Commit
 }
 
 // BeginImport starts an import of one or more files. The batch must end
@@ -154,6 +160,11 @@ func (b *ImportBatch) Commit() (ImportResult, error) {
 	if err := b.storeOffsets(); err != nil {
 		return ImportResult{}, err
 	}
+	if b.countTrigger != nil {
+		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.parents, b.touched); err != nil {
+			return ImportResult{}, b.fail(err)
+		}
+	}
 	b.done = true
 	if b.tx == nil { // nothing was read that needed the store
 		return b.result, nil
@@ -226,9 +237,17 @@ func (b *ImportBatch) store(recs []record, final bool) error {
 	if err := retier(b.ctx, b.tx, plan.retier); err != nil {
 		return b.fail(err)
 	}
-	if err := insertNodes(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions); err != nil {
+	if len(plan.fresh) > 0 && suspendCounts && !b.countChecked {
+		b.countChecked = true
+		if b.countTrigger, err = suspendCountTrigger(b.ctx, b.tx); err != nil {
+			return b.fail(err)
+		}
+	}
+	outside, err := insertNodesFunc(b.ctx, b.tx, topoOrder(plan.fresh), plan.sessions)
+	if err != nil {
 		return b.fail(err)
 	}
+	b.parents = append(b.parents, outside...)
 	b.result.Imported += len(plan.fresh)
 	for _, r := range plan.fresh {
 		b.touched[r.node.SessionKey()] = true

@@ -51,14 +51,23 @@ func checkMetadata(raw json.RawMessage) (json.RawMessage, string) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return json.RawMessage("{}"), ""
 	}
-	var obj map[string]json.RawMessage
-	if !utf8.Valid(raw) || json.Unmarshal(raw, &obj) != nil || obj == nil {
+	if !utf8.Valid(raw) {
 		return nil, "metadata is not a JSON object"
 	}
-	for _, k := range []string{MarkerKey, ForgottenKey} {
-		if _, ok := obj[k]; ok {
-			return nil, fmt.Sprintf("metadata sets %q, which only the store writes", k)
+	if bytes.IndexByte(raw, '\\') >= 0 || bytes.Contains(raw, []byte(MarkerKey)) || bytes.Contains(raw, []byte(ForgottenKey)) {
+		// A key may be the store's own, spelled plainly or escaped: decode.
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil || obj == nil {
+			return nil, "metadata is not a JSON object"
 		}
+		for _, k := range []string{MarkerKey, ForgottenKey} {
+			if _, ok := obj[k]; ok {
+				return nil, fmt.Sprintf("metadata sets %q, which only the store writes", k)
+			}
+		}
+	} else if !json.Valid(raw) || raw[firstNonSpace(raw)] != '{' {
+		// What decodes into a map: an object (null decodes to none).
+		return nil, "metadata is not a JSON object"
 	}
 	if !bytes.ContainsAny(raw, " \t\r\n") {
 		return raw, "" // compact already, as json.Marshal writes it: every imported turn's case
@@ -66,6 +75,12 @@ func checkMetadata(raw json.RawMessage) (json.RawMessage, string) {
 	var b bytes.Buffer
 	_ = json.Compact(&b, raw) // valid: it decoded
 	return b.Bytes(), ""
+}
+
+// firstNonSpace is the index of raw's first byte that is not JSON white
+// space; raw is valid JSON, so there is one.
+func firstNonSpace(raw []byte) int {
+	return len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
 }
 
 // checkID accepts ids that can sit inside a source-id and its HTML comment

@@ -57,16 +57,23 @@ type storedNode struct {
 // reported, and nothing of the batch will be committed.
 func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known func(Key) bool, lastSeq int64, final bool) (*importPlan, error) {
 	plan := &importPlan{sessions: map[SessionKey]*sessionPlan{}}
-	// The ids to look up, per session, in file order of the sessions.
+	// The ids to look up, per session, in file order of the sessions: the
+	// turns' and their parents', a parent that is a turn of the file once
+	// (in a chat, nearly every parent is the turn before).
 	var order []SessionKey
 	wanted := map[SessionKey][]string{}
+	inFile := make(map[Key]bool, len(recs))
 	for _, r := range recs {
 		sk := r.node.SessionKey()
 		if _, ok := wanted[sk]; !ok {
 			order = append(order, sk)
 		}
 		wanted[sk] = append(wanted[sk], r.node.ID)
-		if r.node.Parent != "" {
+		inFile[r.key()] = true
+	}
+	for _, r := range recs {
+		if r.node.Parent != "" && !inFile[r.parentKey()] {
+			sk := r.node.SessionKey()
 			wanted[sk] = append(wanted[sk], r.node.Parent)
 		}
 	}
@@ -85,10 +92,6 @@ func checkAgainstStore(ctx context.Context, tx *sql.Tx, recs []record, known fun
 		}
 	}
 
-	inFile := make(map[Key]bool, len(recs))
-	for _, r := range recs {
-		inFile[r.key()] = true
-	}
 	// blocked marks the turns that cannot be stored now, and why; their
 	// descendants in the file follow them (classify).
 	blocked := map[Key]block{}
@@ -456,77 +459,4 @@ func topoOrder(fresh []record) []record {
 		}
 	}
 	return out
-}
-
-const (
-	insertSessionQuery = `INSERT INTO sessions(provider, id, thread, thread_key, first_time, last_time)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
-	widenSessionQuery = `UPDATE sessions SET first_time = min(first_time, ?2), last_time = max(last_time, ?3) WHERE seq = ?1`
-	// The nodes_has_children trigger marks the parent; the parent's seq is
-	// looked up in the node's own session so walks can follow integer keys.
-	// ?13 marks a node whose child comes in the same insert already, so
-	// that the trigger finds nothing to do: its update would rewrite the
-	// parent's whole row, text included, once per child (for a bulk
-	// import, every turn's text written twice). The parameters are
-	// anonymous, session and parent bound twice: the driver looks each
-	// numbered one up by its name, a C string copied into Go and parsed
-	// per row and column.
-	insertNodeQuery = `INSERT INTO nodes(session, id, parent, parent_seq, role, content, speaker_id, speaker_display, time, tier, grp, synthetic, metadata, has_children)
-		VALUES (?, ?, nullif(?, ''), (SELECT seq FROM nodes WHERE session = ? AND id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-)
-
-// insertNodes stores new records, which must come parents first, creating
-// or widening their sessions.
-func insertNodes(ctx context.Context, tx *sql.Tx, recs []record, sessions map[SessionKey]*sessionPlan) error {
-	type span struct{ first, last string }
-	spans := map[SessionKey]*span{}
-	var order []SessionKey
-	for _, r := range recs {
-		ts := formatTime(r.node.Time)
-		sk := r.node.SessionKey()
-		sp, ok := spans[sk]
-		if !ok {
-			spans[sk] = &span{ts, ts}
-			order = append(order, sk)
-			continue
-		}
-		sp.first, sp.last = min(sp.first, ts), max(sp.last, ts)
-	}
-	for _, sk := range order {
-		sp, plan := spans[sk], sessions[sk]
-		if plan.seq != 0 {
-			if _, err := tx.ExecContext(ctx, widenSessionQuery, plan.seq, sp.first, sp.last); err != nil {
-				return fmt.Errorf("store session %s: %w", sessionName(sk), err)
-			}
-			continue
-		}
-		if err := tx.QueryRowContext(ctx, insertSessionQuery, sk.Provider, sk.Session, plan.thread,
-			archive.FoldKey(plan.thread), sp.first, sp.last).Scan(&plan.seq); err != nil {
-			return fmt.Errorf("store session %s: %w", sessionName(sk), err)
-		}
-	}
-
-	insert, err := tx.PrepareContext(ctx, insertNodeQuery)
-	if err != nil {
-		return fmt.Errorf("prepare: %w", err)
-	}
-	defer insert.Close()
-	// Every record is inserted or the transaction fails, so a parent whose
-	// child is among them has children by the commit.
-	parents := make(map[Key]bool, len(recs))
-	for _, r := range recs {
-		if r.node.Parent != "" {
-			parents[r.parentKey()] = true
-		}
-	}
-	for _, r := range recs {
-		n := r.node
-		seq := sessions[n.SessionKey()].seq
-		if _, err := insert.ExecContext(ctx, seq, n.ID, n.Parent, seq, n.Parent, n.Role, n.Content,
-			n.SpeakerID, n.SpeakerDisplay, formatTime(n.Time), n.Tier, n.Group, n.Synthetic, string(n.Metadata),
-			parents[r.key()]); err != nil {
-			return fmt.Errorf("store node %s (line %d): %w", n.Key(), r.line, err)
-		}
-	}
-	return nil
 }

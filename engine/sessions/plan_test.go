@@ -28,7 +28,7 @@ func TestQueryPlan_HotQueriesUseIndexes(t *testing.T) {
 		{"node_seq", nodeSeqQuery, []any{DefaultProvider, "s1", "a1"}, "sqlite_autoindex_nodes_1"},
 		{"nodes_in_session", nodesInSessionQuery("?2, ?3"), []any{1, "a1", "b1"}, "sqlite_autoindex_nodes_1"},
 		{"mark_written", markWrittenQuery, []any{"w", 3}, "INTEGER PRIMARY KEY"},
-		{"insert_node", insertNodeQuery, []any{1, "x", "a1", 1, "a1", "user", "", "", "", "2026-08-10T12:00:00Z", "owner", false, false, "{}", false}, "sqlite_autoindex_nodes_1"},
+		{"parent_seq", parentSeqQuery, []any{1, "a1"}, "sqlite_autoindex_nodes_1"},
 		{"thread_taken", threadTakenQuery, []any{DefaultProvider, "s1"}, "sqlite_autoindex_sessions_2"},
 	}
 	for _, tc := range cases {
