@@ -15,7 +15,7 @@ func TestDistil_MarkedLatinReadByShape(t *testing.T) {
 	lines := []string{
 		"Hoa: chị ơi, khỏe không",
 		"Mira: khỏe, còn em?",
-		"Hoa: em mua xe máy mới rồi, 42tr5 trả góp",
+		"Hoa: xe máy mới của chị giá 42tr5, trả góp",
 		"Mira: đẹp không",
 		"Hoa: tháng 9 em chuyển về Đà Lạt làm ở khách sạn",
 		"Hoa: từ hôm nay quán mở cửa 7h–21h, nghỉ Chủ nhật",
@@ -74,6 +74,19 @@ func TestHourRangeAndAskingWords(t *testing.T) {
 	for s, want := range map[string]bool{"ai đi Big Day tháng 10 không": true, "bố mẹ biết chưa": true, "không sao": false, "em chưa ăn gì hết": false} {
 		if got := asksByWord(s); got != want {
 			t.Errorf("asksByWord(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestHedged(t *testing.T) {
+	for s, want := range map[string]bool{
+		"p95 lên 2.1s lúc 10h, chắc do cùng một job": true,
+		"hình như anh Bảo nghỉ từ 3/4":               true,
+		"chắc chắn mình đi ngày 12":                  false,
+		"mình đi Huế ngày 12":                        false,
+	} {
+		if got := hedged(s); got != want {
+			t.Errorf("hedged(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

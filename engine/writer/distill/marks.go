@@ -17,7 +17,11 @@ import (
 // now and then, French or Portuguese mark a word in four or five; a turn
 // where half of its words are marked is in a language that marks nearly
 // every syllable, and no stop list reads it.
-func denseMarks(s string) bool {
+func denseMarks(s string) bool { return markShare(s, 2, 1) }
+
+func veryDense(s string) bool { return markShare(s, 3, 2) }
+
+func markShare(s string, num, den int) bool {
 	words, marked := 0, 0
 	for w := range strings.FieldsSeq(s) {
 		letters, mark := 0, false
@@ -38,7 +42,7 @@ func denseMarks(s string) bool {
 			marked++
 		}
 	}
-	return marked >= 3 && marked*2 >= words
+	return marked >= 3 && marked*num >= words*den
 }
 
 // magnitudes are the words and endings that multiply a number in chat's
@@ -136,6 +140,21 @@ func vocative(fields []string, k int) bool {
 	}
 	for j := k - 1; j >= 0 && j >= k-3; j-- {
 		if strings.HasSuffix(fields[j], ",") {
+			return true
+		}
+	}
+	return false
+}
+
+// hedged reports whether a sentence guesses ("…, chắc cùng một query":
+// probably the same query; "hình như", "có lẽ"): a guess needs more than
+// two numbers to be kept. "chắc chắn" (surely) is no guess.
+func hedged(s string) bool {
+	f := strings.Fields(strings.ToLower(s))
+	for k, w := range f {
+		w = strings.Trim(w, ",.!…")
+		next := strings.Trim(nextField(f, k), ",.!…")
+		if w == "chắc" && next != "chắn" || w == "hình" && next == "như" || w == "có" && next == "lẽ" {
 			return true
 		}
 	}

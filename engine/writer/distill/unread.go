@@ -161,7 +161,7 @@ func (d *distiller) unreadTurn(i int) bool {
 	} else {
 		v = v && foreign >= read
 	}
-	if (!v || weak) && (otherScript(c) || denseMarks(c) && english*4 < len(strings.Fields(c))) {
+	if (!v || weak) && (otherScript(c) || denseMarks(c) && english*4 < len(strings.Fields(c)) && (!weak || veryDense(c))) {
 		// Cyrillic, Greek…: no stop list above is in its script, and its
 		// letters say it is not English; nor is Vietnamese, whose words
 		// nearly all carry marks (marks.go).
@@ -324,7 +324,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	}
 	score, signals := d.shapeScore(i, raw)
 	keep := unreadKeep
-	if d.unreadWeak[i] {
+	if d.unreadWeak[i] || hedged(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
 	}
 	if score >= keep && !d.takesNote(i, signals) {
