@@ -90,3 +90,11 @@ func TestHedged(t *testing.T) {
 		}
 	}
 }
+
+func TestCallsOut(t *testing.T) {
+	for s, want := range map[string]bool{"con bé tự đạp xe được rồi chị ơi 🚲": true, "chị ơi em đậu rồi": false, "ơi": false} {
+		if got := callsOut(s); got != want {
+			t.Errorf("callsOut(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

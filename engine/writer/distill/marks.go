@@ -100,17 +100,26 @@ var vnWeekdayNumbers = map[string]bool{"hai": true, "ba": true, "tư": true, "n�
 var askingWords = map[string]bool{"không": true, "hông": true, "ko": true, "chưa": true, "hả": true, "nhỉ": true}
 
 // asksByWord reports whether a sentence ends in an asking word.
-func asksByWord(s string) bool {
+func asksByWord(s string) bool { return askingWords[lastWord(s)] }
+
+// callsOut reports whether a sentence closes by calling someone ("Bin
+// bơi được 5 mét rồi em ơi": … you hear): a word to a person in the
+// room, which needs a third signal to be kept, as a guess does.
+func callsOut(s string) bool { return lastWord(s) == "ơi" }
+
+// lastWord is a sentence's last word with a letter, lower case, from the
+// third word on.
+func lastWord(s string) string {
 	fields := strings.Fields(s)
 	// The last word with a letter: a quote's mark or an emoji may follow
 	// ("Bin nói \"ba đi làm xe Grab hả\" 😂").
 	for k := len(fields) - 1; k >= 2; k-- {
 		w := strings.TrimFunc(fields[k], func(r rune) bool { return !unicode.IsLetter(r) })
 		if w != "" {
-			return askingWords[strings.ToLower(w)]
+			return strings.ToLower(w)
 		}
 	}
-	return false
+	return ""
 }
 
 // spanUnits are the words that make the number before them a length of

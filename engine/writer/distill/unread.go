@@ -324,7 +324,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	}
 	score, signals := d.shapeScore(i, raw)
 	keep := unreadKeep
-	if d.unreadWeak[i] || hedged(raw) {
+	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
 	}
 	if score >= keep && !d.takesNote(i, signals) {
