@@ -98,3 +98,18 @@ func TestCallsOut(t *testing.T) {
 		}
 	}
 }
+
+// A rule over every item of a kind is a convention, said without "always".
+func TestEveryNeeds(t *testing.T) {
+	for s, want := range map[string]bool{
+		"also every container needs requests and limits, both": true,
+		"each migration must have a down step":                 true,
+		"all public handlers have to log the request id":       true,
+		"every time I run it the build hangs":                  false,
+		"everything needs a rethink":                           false,
+	} {
+		if got := everyNeedsRe.MatchString(s); got != want {
+			t.Errorf("everyNeedsRe(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
