@@ -17,10 +17,15 @@ import (
 // now and then, French or Portuguese mark a word in four or five; a turn
 // where half of its words are marked is in a language that marks nearly
 // every syllable, and no stop list reads it.
-func denseMarks(s string) bool { return markShare(s, 2, 1) }
+func denseMarks(s string) bool { return markShare(s, 1, 2) }
 
-func veryDense(s string) bool { return markShare(s, 3, 2) }
+// veryDense reports whether two words in three of s are marked: then one
+// stray stop word of another language (Portuguese "em", Vietnamese's
+// "younger sibling") does not make the evidence weak (unreadTurn).
+func veryDense(s string) bool { return markShare(s, 2, 3) }
 
+// markShare reports whether at least num/den of the words of s (three at
+// least) carry a Latin letter outside ASCII.
 func markShare(s string, num, den int) bool {
 	words, marked := 0, 0
 	for w := range strings.FieldsSeq(s) {
@@ -42,7 +47,7 @@ func markShare(s string, num, den int) bool {
 			marked++
 		}
 	}
-	return marked >= 3 && marked*num >= words*den
+	return marked >= 3 && marked*den >= words*num
 }
 
 // magnitudes are the words and endings that multiply a number in chat's
