@@ -159,11 +159,11 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // against 0.385: little of it is read, by either), 1.38× (0.532) after
 // round ten read other scripts by shape.
 // heldout10 (Vietnamese), measured once at round ten's end, 1.55× (0.787
-// against 0.509).
+// against 0.509), 1.64× (0.833) after round eleven read Vietnamese by shape.
 // Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9 and heldout10 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.36, "heldout10": 1.53}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.36, "heldout10": 1.63}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

@@ -49,8 +49,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout9 (written for round nine, measured once at its end: 0.396 / 0.904 / 0.189 / 9.6%;
 // tuned on in round ten: 0.792 / 0.911 / 0.372 / 8.9%): coverage, precision and chat just
 // under those figures, size at the target.
-// heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.311 / 7.9%):
-// coverage and precision just past those figures, chat at its figure, size at the target.
+// heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.311 / 7.9%;
+// tuned on in round eleven: 0.854 / 0.926 / 0.383 / 7.4%): coverage, precision and chat just
+// under those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -61,7 +62,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
-	"heldout10": {coverage: 0.68, precision: 0.90, size: 0.40, chat: 0.08},
+	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

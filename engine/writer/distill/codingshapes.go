@@ -79,3 +79,9 @@ func (d *distiller) interimOutcomes() []Fact {
 	}
 	return out
 }
+
+// everyNeedsRe is a rule over every item of a kind: "every container needs
+// requests and limits", "each migration must have a down step", "all
+// handlers have to log the request id". A rule the project keeps, said
+// without "always".
+var everyNeedsRe = lazyRegexp(`(?i)^(?:also,? |and |oh,? )?(?:every|each|all)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:needs?|must|has to|have to|should|requires?)\b`)

@@ -272,8 +272,9 @@ func speakerNames(s Session, f Fact) []string {
 // heldout9 (written for round nine, measured once at its end: 0.396 / 0.907 / 0.209 / 9.3%;
 // tuned on in round ten: 0.792 / 0.912 / 0.389 / 8.7%, BENCHMARKS.md "Round ten"): coverage,
 // precision and chat just under those figures, size at the target.
-// heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.324 / 7.9%):
-// coverage and precision just past those figures, chat at its figure, size at the target.
+// heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.324 / 7.9%;
+// tuned on in round eleven: 0.854 / 0.926 / 0.397 / 7.4%, BENCHMARKS.md "Round eleven"): coverage,
+// precision and chat just under those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -286,7 +287,7 @@ var floorsBySplit = map[string]floors{
 	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
-	"heldout10": {coverage: 0.68, precision: 0.90, size: 0.40, chat: 0.08},
+	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

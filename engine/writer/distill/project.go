@@ -96,7 +96,7 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	if labelledSetting(text) || correctionToAssistant(text, code) || settingNumbers(text) >= 2 && !f.first {
 		conventions += 2 // a setting under a label, a value corrected, values given as numbers (codingshapes.go)
 	}
-	if everRe.MatchString(text) {
+	if everRe.MatchString(text) || everyNeedsRe.MatchString(text) {
 		conventions += 2 // "nothing sends emails to guests automatically, ever": "never", said the long way
 	}
 	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4 && !rule) {

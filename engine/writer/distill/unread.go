@@ -161,9 +161,10 @@ func (d *distiller) unreadTurn(i int) bool {
 	} else {
 		v = v && foreign >= read
 	}
-	if !v && otherScript(c) {
+	if (!v || weak) && (otherScript(c) || denseMarks(c) && english*4 < len(strings.Fields(c)) && (!weak || veryDense(c))) {
 		// Cyrillic, Greek…: no stop list above is in its script, and its
-		// letters say it is not English.
+		// letters say it is not English; nor is Vietnamese, whose words
+		// nearly all carry marks (marks.go).
 		v, weak = true, false
 	}
 	if (!v || weak) && strings.HasPrefix(strings.TrimSpace(c), "*") {
@@ -318,12 +319,12 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f := analyse(raw, d.names)
 	f.foreign = true // quoted, never rewritten
 	w.f = f
-	if sn.question || f.words < 3 && !unreadDateIn(raw) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
+	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(raw) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
 		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
 	}
 	score, signals := d.shapeScore(i, raw)
 	keep := unreadKeep
-	if d.unreadWeak[i] {
+	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
 	}
 	if score >= keep && !d.takesNote(i, signals) {

@@ -30,6 +30,15 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
 		case unicode.IsDigit(r) && k > 0 && currencySign(fields[k-1]):
 			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
+		case unicode.IsDigit(r) && hourRange(word):
+			score += 2 // "8h–22h": a window of hours (marks.go)
+		case unicode.IsDigit(r) && moneyShorthand(word, nextField(fields, k)):
+			score += 2 // "850k", "12tr5", "2.800.000đ", "5 lakh" (marks.go)
+		case wordWeekday(fields, k) > 0 && digitAt([]rune(nextField(fields, k+1)), 0) && !strings.HasSuffix(fields[k+1], ","):
+			score += 2 // "thứ Ba 21/7", "Chủ nhật 8/11": a weekday of two words with its day
+		case unicode.IsDigit(r) && spanUnits[strings.ToLower(strings.Trim(nextField(fields, k), ",.!?;:()"))] && word == tok:
+			// "trễ 1 ngày", "trong 8 tháng": a length of time is how a
+			// chat counts, not news (marks.go)
 		case unicode.IsDigit(r) || unicode.IsUpper(r) && hasDigit(word) && utf8.RuneCountInString(word) <= 8:
 			numbers++ // "A14", "111К": a model's or a train's code is a number too
 		case unreadMonth(lw) || word == "marco": // "março" unaccented; "Marco" is a name
@@ -40,12 +49,12 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[apostropheForms.Replace(strings.ToLower(strings.Trim(fields[k+2], ",.!?;:")))]:
 			score += 2 // "segunda a sexta", "lunes a viernes": a schedule
 			signals = append(signals, lw)
-		case (unreadWeekdays[lw] || unreadDay[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0) && !strings.HasSuffix(tok, ","):
+		case (unreadWeekdays[lw] || unreadDay[lw] || wordDates[lw]) && k+1 < len(fields) && digitAt([]rune(fields[k+1]), 0) && !strings.HasSuffix(tok, ","):
 			// "el martes 17", "no dia 10"; a bare weekday is the week's chat
 			// ("se mudan al jueves"), and so is one a comma parts from the
 			// number ("в середу, 17-й до неділі", "неділя, 18:10").
 			score += 2
-		case (d.names[nameKey(word)] || d.inflectedName(word)) && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)]:
+		case (d.names[nameKey(word)] || d.inflectedName(word)) && !speakers[nameKey(word)] && !d.nickname(word) && !calendarWords[nameKey(word)] && !vocative(fields, k):
 			name = true // a speaker named is someone spoken to, not news about them
 			if !inName {
 				names++
@@ -117,4 +126,12 @@ func namePrefix(w string) (string, bool) {
 func capitalised(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r)
+}
+
+// nextField is the field after k, or "".
+func nextField(fields []string, k int) string {
+	if k+1 < len(fields) {
+		return fields[k+1]
+	}
+	return ""
 }
