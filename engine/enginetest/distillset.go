@@ -83,9 +83,10 @@ type DistillSet struct {
 // was measured once at its end, heldout7, written for round seven, at the
 // end of that round, heldout8, written for round eight, at the end of
 // that round, heldout9, written for round nine, at the end of that
-// round, heldout10, written for round ten, at the end of that round.
-// heldout11, written for round eleven, is sealed until its end.
-var SealedDistillSplits = []string{"heldout11"}
+// round, heldout10, written for round ten, at the end of that round,
+// heldout11, written for round eleven, at the end of that round; nothing
+// is sealed now.
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

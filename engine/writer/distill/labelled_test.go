@@ -275,6 +275,8 @@ func speakerNames(s Session, f Fact) []string {
 // heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.324 / 7.9%;
 // tuned on in round eleven: 0.854 / 0.926 / 0.397 / 7.4%, BENCHMARKS.md "Round eleven"): coverage,
 // precision and chat just under those figures, size at the target.
+// heldout11 (written for round eleven, measured once at its end: 0.641 / 0.845 / 0.348 / 15.5%):
+// coverage, precision and chat just past those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -288,13 +290,14 @@ var floorsBySplit = map[string]floors{
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
+	"heldout11": {coverage: 0.63, precision: 0.84, size: 0.40, chat: 0.16},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
 // tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five, heldout6 at the end of round six (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
