@@ -83,12 +83,7 @@ func Parse(r io.Reader, name string) (transcript.Result, error) {
 // Result; otherwise the Result holds only the skips.
 func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
 	res, err := read(r, name)
-	if err != nil || emit == nil {
-		return res, err
-	}
-	err = chunks.Emit(res.Turns, chunkBytes, emit)
-	res.Turns = nil
-	return res, err
+	return chunks.HandOver(res, err, chunkBytes, emit)
 }
 
 // read is Parse.

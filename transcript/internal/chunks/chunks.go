@@ -44,3 +44,16 @@ func Emit(turns []transcript.Turn, chunkBytes int, emit func([]transcript.Turn) 
 	}
 	return nil
 }
+
+// HandOver is the end of a Stream that holds a file's turns to its end
+// (Codex, Gemini): with a nil emit the read's Result is returned as it
+// is; otherwise its turns go to emit a chunk at a time and the Result
+// keeps only the skips. A read's error is returned as it is.
+func HandOver(res transcript.Result, err error, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
+	if err != nil || emit == nil {
+		return res, err
+	}
+	err = Emit(res.Turns, chunkBytes, emit)
+	res.Turns = nil
+	return res, err
+}

@@ -44,3 +44,25 @@ func TestEmit(t *testing.T) {
 		t.Fatalf("emit's error: %v after %d calls", err, calls)
 	}
 }
+
+// TestHandOver: with no emit the Result is the read's; with one, its turns
+// go to emit and the Result keeps the skips; a read's error stops both.
+func TestHandOver(t *testing.T) {
+	read := func() transcript.Result {
+		return transcript.Result{Turns: []transcript.Turn{{ID: "a"}, {ID: "b"}}, Skipped: map[string]int{"x": 1}}
+	}
+	res, err := HandOver(read(), nil, 0, nil)
+	if err != nil || len(res.Turns) != 2 {
+		t.Fatalf("no emit: %v %+v", err, res)
+	}
+	var got []transcript.Turn
+	res, err = HandOver(read(), nil, 1, func(c []transcript.Turn) error { got = append(got, c...); return nil })
+	if err != nil || res.Turns != nil || len(got) != 2 || res.Skipped["x"] != 1 {
+		t.Fatalf("emit: %v %+v %+v", err, res, got)
+	}
+	bad := errors.New("bad line")
+	called := false
+	if _, err = HandOver(read(), bad, 1, func([]transcript.Turn) error { called = true; return nil }); err != bad || called {
+		t.Fatalf("read error: %v, emit called %v", err, called)
+	}
+}
