@@ -14,23 +14,6 @@ import (
 	"scriptorium/workspace"
 )
 
-// wholeFormat makes the import parse a format's files whole, as it did
-// before they were streamed, for a test's baseline, until restore.
-func wholeFormat(t *testing.T, name transcript.Format) (restore func()) {
-	t.Helper()
-	for i, row := range formatRows {
-		if row.name == name {
-			if row.stream == nil {
-				t.Fatalf("the %s row does not stream", name)
-			}
-			formatRows[i].stream = nil
-			return func() { formatRows[i] = row }
-		}
-	}
-	t.Fatalf("no %s row", name)
-	return nil
-}
-
 // TestImport_DiscordStreamed: Discord exports, one a folder, stored a turn
 // at a time give the same sessions.db, row for row, as the same exports
 // parsed whole, and the same skips; a folder of two exports of one channel
@@ -54,7 +37,7 @@ func TestImport_DiscordStreamed(t *testing.T) {
 	}
 
 	whole := filepath.Join(t.TempDir(), "state")
-	restore := wholeFormat(t, transcript.FormatDiscord)
+	restore := wholeRow(t, transcript.FormatDiscord)
 	wantRes, err := importDir(t, whole, root, Options{})
 	restore()
 	if err != nil {
