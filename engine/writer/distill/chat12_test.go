@@ -38,3 +38,39 @@ func TestCapitalMonth(t *testing.T) {
 		}
 	}
 }
+
+func TestRelayed_ForwardLabel(t *testing.T) {
+	for c, want := range map[string]bool{
+		"Forwarded many times\nदूध में हल्दी रोज़ पीने से सब बीमारी ठीक, 10 लोगों को भेजें": true,
+		"Forwarded\nBank holiday on Monday 12 Oct, share with everyone": true,
+		"forwarded the invoice to Sunil on 3 May":                       false,
+	} {
+		if got := relayed(Turn{Content: c, Speaker: "Lata"}); got != want {
+			t.Errorf("relayed(%q) = %v, want %v", c, got, want)
+		}
+	}
+}
+
+func TestTemplateLabel(t *testing.T) {
+	for c, want := range map[string]string{
+		"Meeting recording is ready: \"Planning\"\nLength: 31 min": "Meeting recording is ready",
+		"Update: moved to Friday":                                  "",
+		"btw the launch is at 5: be there":                         "",
+	} {
+		if got := templateLabel(c); got != want {
+			t.Errorf("templateLabel(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+func TestDistil_TemplateSpeakerIsABot(t *testing.T) {
+	lines := []string{
+		"Meet: Meeting recording is ready: \"Planning\"\nLength: 31 min · Host: ana.m · Expires in 30 days (2026-06-30)",
+		"Ana: the release moved to 14 July, QA needs another week",
+		"Meet: Meeting recording is ready: \"Retro\"\nLength: 22 min · Host: ana.m · Expires in 30 days (2026-07-15)",
+	}
+	joined := keptTexts(t, chat(saturday, "slack", "template-bot", "Ana", lines...))
+	if strings.Contains(joined, "Expires") {
+		t.Errorf("a template's line kept:\n%s", joined)
+	}
+}
