@@ -74,3 +74,23 @@ func TestDistil_TemplateSpeakerIsABot(t *testing.T) {
 		t.Errorf("a template's line kept:\n%s", joined)
 	}
 }
+
+// A measure told to an assistant about someone in the owner's care is a
+// fact; the owner's own passing numbers are not made facts by the rule.
+func TestDistil_MeasureInARequest(t *testing.T) {
+	s := chat(saturday, "chatgpt", "measure12", "",
+		"owner: Plan a week of dinners for my father",
+		"assistant: Happy to. Anything he can't eat?",
+		"owner: he takes amlodipine 5 mg every morning and no grapefruit",
+		"assistant: Noted, no grapefruit.",
+	)
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "amlodipine 5 mg") {
+		t.Errorf("the dose was dropped:\n%s", joined)
+	}
+	for raw, want := range map[string]bool{"she takes 2 tablets at night": true, "see you at 5": false, "I drink 3 cups": true} {
+		if got := measured(raw); got != want {
+			t.Errorf("measured(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
