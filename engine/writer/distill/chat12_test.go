@@ -94,3 +94,16 @@ func TestDistil_MeasureInARequest(t *testing.T) {
 		}
 	}
 }
+
+func TestFlaggedValue(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"Ferritin: 9 ng/mL  [Ref 15–150]  LOW":   true,
+		"Creatinine: 1.6 mg/dL [ref 0.6-1.2] H":  true,
+		"Sodium: 139 mmol/L  [Ref 135–145]":      false,
+		"Low battery: 9% left, charging at home": false,
+	} {
+		if got := flaggedValue(raw); got != want {
+			t.Errorf("flaggedValue(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
