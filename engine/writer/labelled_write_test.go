@@ -52,8 +52,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.311 / 7.9%;
 // tuned on in round eleven: 0.854 / 0.926 / 0.383 / 7.4%): coverage, precision and chat just
 // under those figures, size at the target.
-// heldout11 (written for round eleven, measured once at its end: 0.641 / 0.843 / 0.332 / 15.7%):
-// coverage, precision and chat just past those figures, size at the target.
+// heldout11 (written for round eleven, measured once at its end: 0.641 / 0.843 / 0.332 / 15.7%;
+// tuned on in round twelve: 0.757 / 0.881 / 0.353 / 11.9%): coverage, precision and chat just
+// under those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -65,7 +66,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
-	"heldout11": {coverage: 0.63, precision: 0.84, size: 0.40, chat: 0.16},
+	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

@@ -32,6 +32,7 @@ func (d *distiller) botSpeaker(name string) bool {
 	if d.bots == nil {
 		d.bots = map[string]bool{}
 		turns, notices := map[string]int{}, map[string]int{}
+		labels := map[string]string{} // a speaker's one label, "" once two differ
 		for _, t := range d.s.Turns {
 			if t.Role == RoleAssistant || t.Speaker == "" {
 				continue
@@ -40,10 +41,33 @@ func (d *distiller) botSpeaker(name string) bool {
 			if notice(t.Content) {
 				notices[t.Speaker]++
 			}
+			l := templateLabel(t.Content)
+			if old, seen := labels[t.Speaker]; seen && old != l {
+				l = ""
+			}
+			labels[t.Speaker] = l
 		}
 		for s, n := range notices {
 			d.bots[s] = n >= 2 && 2*n >= turns[s] && s != d.owner
 		}
+		for s, l := range labels {
+			// "Cloud recording is ready: …" every time: a template, not a person.
+			d.bots[s] = d.bots[s] || l != "" && turns[s] >= 2 && s != d.owner
+		}
 	}
 	return d.bots[name]
+}
+
+// templateLabelRe is a label a template writes: capitalised, letters only.
+var templateLabelRe = lazyRegexp(`^\p{Lu}[\p{L} ]{4,40}$`)
+
+// templateLabel is a turn's opening label of three words or more before a
+// colon on its first line ("Cloud recording is ready"), or "".
+func templateLabel(c string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(c), "\n")
+	label, _, ok := strings.Cut(line, ": ")
+	if !ok || len(strings.Fields(label)) < 3 || !templateLabelRe.MatchString(label) {
+		return ""
+	}
+	return label
 }

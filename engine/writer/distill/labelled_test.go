@@ -275,8 +275,9 @@ func speakerNames(s Session, f Fact) []string {
 // heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.324 / 7.9%;
 // tuned on in round eleven: 0.854 / 0.926 / 0.397 / 7.4%, BENCHMARKS.md "Round eleven"): coverage,
 // precision and chat just under those figures, size at the target.
-// heldout11 (written for round eleven, measured once at its end: 0.641 / 0.845 / 0.348 / 15.5%):
-// coverage, precision and chat just past those figures, size at the target.
+// heldout11 (written for round eleven, measured once at its end: 0.641 / 0.845 / 0.348 / 15.5%;
+// tuned on in round twelve: 0.757 / 0.882 / 0.369 / 11.8%, BENCHMARKS.md "Round twelve"): coverage,
+// precision and chat just under those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -290,7 +291,7 @@ var floorsBySplit = map[string]floors{
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
-	"heldout11": {coverage: 0.63, precision: 0.84, size: 0.40, chat: 0.16},
+	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -156,6 +156,9 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if f.lifeVerb && f.subject {
 		score++
 	}
+	if ownerToAssistant && measured(raw) && (f.kin || aboutOther(raw)) || flaggedValue(raw) {
+		score += 2 // "she takes metformin 500 mg twice a day", "Vitamin D: 11.2 ng/mL … LOW" (requests.go)
+	}
 	if f.possession {
 		score += 2
 	}

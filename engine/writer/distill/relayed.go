@@ -20,6 +20,11 @@ var bracketOpenerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\[[^\]\n]{1,40}\](?:[^(]
 // words.
 var forwardArrowRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*[\x{21aa}\x{23e9}]`)
 
+// forwardLabelRe is WhatsApp's label on a line of its own above a forward
+// ("Forwarded", "Forwarded many times"): the words below are a chain's,
+// often a hoax, not the sender's news.
+var forwardLabelRe = lazyRegexp(`(?i)^[\s\x{200e}\x{200f}]*forwarded(?: many times)?[ \t]*\n`)
+
 // reactionRe is a tapback as iMessage and WhatsApp export it: a verb of
 // the app's own, then the quoted message it reacts to ("Loved “…”",
 // "Laughed at “…”", "reacted 🥹 to "…""). The quoted words are someone
@@ -35,7 +40,7 @@ var trackerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\S+(?: \S+)? (?:created|moved|
 func relayed(t Turn) bool {
 	c := t.Content
 	if forwardedRe.MatchString(c) || bracketOpenerRe.MatchString(c) || forwardArrowRe.MatchString(c) || reactionRe.MatchString(c) ||
-		trackerRe.MatchString(c) {
+		forwardLabelRe.MatchString(c) || trackerRe.MatchString(c) {
 		return true
 	}
 	name := strings.TrimSpace(t.Speaker)

@@ -22,7 +22,7 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 		lw := apostropheForms.Replace(strings.ToLower(word))
 		r, _ := utf8.DecodeRuneInString(word)
 		name := false
-		if unicode.IsDigit(r) || unreadMonth(lw) || d.names[nameKey(word)] {
+		if unicode.IsDigit(r) || unreadMonth(lw) || capitalMonth(word) || d.names[nameKey(word)] {
 			signals = append(signals, strings.TrimSuffix(strings.TrimSuffix(lw, ",00"), ".00")) // "R$ 30,00" is the 30 just said
 		}
 		switch {
@@ -41,9 +41,9 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 			// chat counts, not news (marks.go)
 		case unicode.IsDigit(r) || unicode.IsUpper(r) && hasDigit(word) && utf8.RuneCountInString(word) <= 8:
 			numbers++ // "A14", "111К": a model's or a train's code is a number too
-		case unreadMonth(lw) || word == "marco": // "março" unaccented; "Marco" is a name
+		case unreadMonth(lw) || word == "marco" || capitalMonth(word): // "março" unaccented; "Marco" is a name
 			score += 2
-			if !unreadMonths[lw] && !plainMonths[lw] {
+			if !unreadMonths[lw] && !plainMonths[lw] && !englishMonths[lw] {
 				score++ // "Eylulde", "Ekim'de": a month inflected is a time in a sentence, not a word in a joke
 			}
 		case unreadWeekdays[lw] && k+2 < len(fields) && unreadWeekdays[apostropheForms.Replace(strings.ToLower(strings.Trim(fields[k+2], ",.!?;:")))]:
