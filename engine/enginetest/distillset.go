@@ -84,10 +84,10 @@ type DistillSet struct {
 // end of that round, heldout8, written for round eight, at the end of
 // that round, heldout9, written for round nine, at the end of that
 // round, heldout10, written for round ten, at the end of that round,
-// heldout11, written for round eleven, at the end of that round.
-// heldout12, written for round twelve, is sealed until the end of that
-// round.
-var SealedDistillSplits = []string{"heldout12"}
+// heldout11, written for round eleven, at the end of that round,
+// heldout12, written for round twelve, at the end of that round; nothing
+// is sealed now.
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

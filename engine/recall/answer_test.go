@@ -162,10 +162,12 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // against 0.509), 1.64× (0.833) after round eleven read Vietnamese by shape.
 // heldout11 (Hinglish), measured once at round eleven's end, 1.17× (0.817
 // against 0.697).
-// Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9 and heldout10 only; the held-out misses are mostly
+// heldout12 (Indonesian), measured once at round twelve's end, 1.43× (0.686
+// against 0.479), 1.45× once a summary's file name kept its "__".
+// Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10 and heldout12 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.36, "heldout10": 1.63, "heldout11": 1.16}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.36, "heldout10": 1.63, "heldout11": 1.16, "heldout12": 1.44}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -183,7 +185,7 @@ func TestAnswerInContext(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"}
+	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"}
 	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
 	if s := os.Getenv("AIC_SPLITS"); s != "" {
 		splits = strings.Split(s, ",")

@@ -55,6 +55,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout11 (written for round eleven, measured once at its end: 0.641 / 0.843 / 0.332 / 15.7%;
 // tuned on in round twelve: 0.757 / 0.881 / 0.353 / 11.9%): coverage, precision and chat just
 // under those figures, size at the target.
+// heldout12 (written for round twelve, measured once at its end: 0.656 / 0.935 / 0.326 / 6.5%; 0.680 / 0.937 / 0.360 / 6.3% once a summary naming
+// a file with "__" was no longer refused):
+// coverage, precision and chat just past those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -67,13 +70,14 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
+	"heldout12": {coverage: 0.67, precision: 0.92, size: 0.40, chat: 0.07},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)

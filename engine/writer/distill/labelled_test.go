@@ -278,6 +278,9 @@ func speakerNames(s Session, f Fact) []string {
 // heldout11 (written for round eleven, measured once at its end: 0.641 / 0.845 / 0.348 / 15.5%;
 // tuned on in round twelve: 0.757 / 0.882 / 0.369 / 11.8%, BENCHMARKS.md "Round twelve"): coverage,
 // precision and chat just under those figures, size at the target.
+// heldout12 (written for round twelve, measured once at its end: 0.656 / 0.930 / 0.356 / 6.2%; 0.680 / 0.938 / 0.390 / 6.2% once a summary naming
+// a file with "__" was no longer refused):
+// coverage, precision and chat just past those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -292,13 +295,14 @@ var floorsBySplit = map[string]floors{
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
 	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
+	"heldout12": {coverage: 0.67, precision: 0.92, size: 0.40, chat: 0.07},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
 // tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five, heldout6 at the end of round six (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {

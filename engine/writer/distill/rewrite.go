@@ -156,7 +156,7 @@ func quote(subject, text string) string {
 // cleanSentence drops markdown emphasis, chat tails and repeated marks.
 func cleanSentence(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.NewReplacer("**", "", "__", "", "\t", " ", " by the way", "", " btw,", ",").Replace(s)
+	s = strings.NewReplacer("\t", " ", " by the way", "", " btw,", ",").Replace(dropEmphasis(s))
 	s = strings.Join(strings.Fields(s), " ")
 	s = repeatedMarks.ReplaceAllStringFunc(s, func(m string) string { return m[:1] })
 	for {

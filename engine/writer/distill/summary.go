@@ -87,14 +87,27 @@ func (d *distiller) summary(facts []Fact) Fact {
 	if about.Text == "" {
 		return sum
 	}
-	sum.Text, sum.Cites = about.Text, about.Cites
+	// Never invent, here too: what fails the check is not written. The
+	// request and the outcome are tried together, then each alone, so one
+	// half the check refuses does not take the session's block with it.
+	var tries []Fact
 	if ended.Text != "" && ended.Text != about.Text {
-		sum.Text += " " + ended.Text
-		sum.Cites = inTurnOrder(s, appendNew(append([]string(nil), about.Cites...), ended.Cites...))
+		tries = append(tries, Fact{Text: about.Text + " " + ended.Text,
+			Cites: inTurnOrder(s, appendNew(append([]string(nil), about.Cites...), ended.Cites...))})
 	}
-	sum.Text = clipWords(sum.Text, summaryWords)
-	if len(d.unsupported(sum)) > 0 {
-		// Never invent, here too: what fails the check is not written.
+	tries = append(tries, about)
+	if ended.Text != "" && ended.Text != about.Text {
+		tries = append(tries, ended)
+	}
+	ok := false
+	for _, t := range tries {
+		sum.Text, sum.Cites = clipWords(t.Text, summaryWords), t.Cites
+		if len(d.unsupported(sum)) == 0 {
+			ok = true
+			break
+		}
+	}
+	if !ok {
 		return Fact{Subject: sum.Subject, Kind: KindSummary, Theme: ThemeSessions}
 	}
 	sum.Key = summaryKeyOf(sum.Cites[0])
