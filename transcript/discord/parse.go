@@ -137,7 +137,7 @@ func merge(exports []*export, res *transcript.Result) {
 				c.add(m)
 			}
 		}
-		res.Turns = append(res.Turns, c.res.Turns...)
+		res.Turns = append(res.Turns, c.buf.Turns...)
 		for k, n := range c.res.Skipped {
 			if res.Skipped == nil {
 				res.Skipped = map[string]int{}

@@ -5,15 +5,12 @@ import (
 	"strconv"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 )
 
 // DefaultChunkBytes is what Stream hands over at a time when asked for 0
 // (turn text and per-turn overhead): the other streamed formats' chunk.
-const DefaultChunkBytes = 4 << 20
-
-// turnOverhead is what a turn costs an import besides its text (ids, names,
-// the node the store builds), counted towards a chunk.
-const turnOverhead = 512
+const DefaultChunkBytes = chunks.DefaultBytes
 
 // Stream reads one export as Parse does, but hands its turns to emit a
 // chunk at a time, once the chunk holds about chunkBytes (0:
@@ -29,11 +26,8 @@ const turnOverhead = 512
 // stream with it. With a nil emit every turn is kept in the returned
 // Result, as Parse does; otherwise the Result holds only the skips.
 func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
-	if chunkBytes <= 0 {
-		chunkBytes = DefaultChunkBytes
-	}
 	ex := &export{}
-	c := &chain{emit: emit, chunkBytes: chunkBytes}
+	c := &chain{buf: chunks.Buffer{Emit: emit, Bytes: chunkBytes}}
 	var early []*message // messages read before the channel
 	err := read(newJSONFile(r, name), ex, func(m *message) error {
 		if !ex.hasChannel {
@@ -52,11 +46,11 @@ func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Tur
 			return transcript.Result{}, err
 		}
 	}
-	if err := c.flush(0); err != nil {
+	if err := c.buf.Flush(); err != nil {
 		return transcript.Result{}, err
 	}
-	if emit != nil {
-		c.res.Turns = nil // every turn went to emit
+	if emit == nil {
+		c.res.Turns = c.buf.Turns
 	}
 	return c.res, nil
 }
@@ -74,9 +68,7 @@ type chain struct {
 	seen    map[uint64]struct{}
 	seenStr map[string]struct{}
 
-	emit       func([]transcript.Turn) error // nil: keep every turn
-	chunkBytes int
-	held       int // turn text and overhead in res.Turns
+	buf chunks.Buffer // the turns not yet handed on (every turn, with no emit)
 }
 
 // add makes m the session's next turn, or counts why it is not one.
@@ -92,9 +84,7 @@ func (c *chain) add(m *message) error {
 	}
 	turn.Parent = c.last
 	c.last = m.ID
-	c.res.Turns = append(c.res.Turns, turn)
-	c.held += len(turn.Content) + turnOverhead
-	return c.flush(c.chunkBytes)
+	return c.buf.Add(turn)
 }
 
 // dup reports whether id was read before, and notes it.
@@ -113,15 +103,4 @@ func (c *chain) dup(id string) bool {
 	_, ok := c.seenStr[id]
 	c.seenStr[id] = struct{}{}
 	return ok
-}
-
-// flush hands the turns held to emit once they count at least atLeast
-// bytes; with no emit they stay in the result.
-func (c *chain) flush(atLeast int) error {
-	if c.emit == nil || len(c.res.Turns) == 0 || c.held < atLeast {
-		return nil
-	}
-	turns := c.res.Turns
-	c.res.Turns, c.held = make([]transcript.Turn, 0, len(turns)), 0
-	return c.emit(turns)
 }

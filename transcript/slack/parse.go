@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -63,11 +64,7 @@ func ParseFiles(files []transcript.File, name string) (transcript.Result, error)
 
 // DefaultChunkBytes is what Stream hands over at a time when asked for 0
 // (turn text and per-turn overhead): the other streamed formats' chunk.
-const DefaultChunkBytes = 4 << 20
-
-// turnOverhead is what a turn costs an import besides its text, counted
-// towards a chunk.
-const turnOverhead = 512
+const DefaultChunkBytes = chunks.DefaultBytes
 
 // Stream reads an export as ParseFiles does, opening its files one at a
 // time (open(i) opens names[i]; the caller closes nothing): the root files
@@ -84,18 +81,15 @@ const turnOverhead = 512
 // with it. With a nil emit every turn is kept in the returned Result;
 // otherwise the Result holds only the skips.
 func Stream(names []string, open func(i int) (io.ReadCloser, error), name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
-	if chunkBytes <= 0 {
-		chunkBytes = DefaultChunkBytes
-	}
-	p := &streamer{e: &export{name: name}, open: open, emit: emit, chunkBytes: chunkBytes}
+	p := &streamer{e: &export{name: name}, open: open, buf: chunks.Buffer{Emit: emit, Bytes: chunkBytes}}
 	if err := p.run(names); err != nil {
 		return transcript.Result{}, err
 	}
-	if err := p.flush(0); err != nil {
+	if err := p.buf.Flush(); err != nil {
 		return transcript.Result{}, err
 	}
-	if emit != nil {
-		p.res.Turns = nil // every turn went to emit
+	if emit == nil {
+		p.res.Turns = p.buf.Turns
 	}
 	return p.res, nil
 }
@@ -105,9 +99,7 @@ type streamer struct {
 	open func(i int) (io.ReadCloser, error)
 	res  transcript.Result
 
-	emit       func([]transcript.Turn) error // nil: keep every turn
-	chunkBytes int
-	held       int // turn text and overhead in res.Turns
+	buf chunks.Buffer // the turns not yet handed on (every turn, with no emit)
 }
 
 // file reads names[i] whole: a root file or one day's messages.
@@ -308,25 +300,13 @@ func (p *streamer) turn(c *conversation, m *message, r renderer, last map[string
 			return &transcript.Error{File: p.e.name, Message: "conversation " + c.ID + ": thread session id " + sid + " " + prob}
 		}
 	}
-	p.res.Turns = append(p.res.Turns, transcript.Turn{
+	t := transcript.Turn{
 		Provider: Provider, Session: sid, ID: m.TS, Parent: parent, Role: transcript.RoleUser,
 		Content: text, SpeakerID: speakerID, SpeakerDisplay: display, Time: m.stamp.time(),
 		Group: c.group, Title: c.title,
-	})
-	last[sid] = m.TS
-	p.held += len(text) + turnOverhead
-	return p.flush(p.chunkBytes)
-}
-
-// flush hands the turns held to emit once they count at least atLeast
-// bytes; with no emit they stay in the result.
-func (p *streamer) flush(atLeast int) error {
-	if p.emit == nil || len(p.res.Turns) == 0 || p.held < atLeast {
-		return nil
 	}
-	turns := p.res.Turns
-	p.res.Turns, p.held = make([]transcript.Turn, 0, len(turns)), 0
-	return p.emit(turns)
+	last[sid] = m.TS
+	return p.buf.Add(t)
 }
 
 // hasFiles: the message shared files (a file comment's file is not its

@@ -211,8 +211,8 @@ func (p *parser) finishChat(c *chat, record string) error {
 	for _, r := range turns {
 		turnSession[r.id] = sessionOf(r.id)
 	}
-	if p.emit == nil {
-		p.res.Turns = slices.Grow(p.res.Turns, len(turns))
+	if p.buf.Emit == nil {
+		p.buf.Turns = slices.Grow(p.buf.Turns, len(turns))
 	}
 	prev := map[string]string{}
 	for _, r := range turns {
@@ -238,26 +238,18 @@ func (p *parser) finishChat(c *chat, record string) error {
 				reply = r.reply
 			}
 		}
-		p.res.Turns = append(p.res.Turns, transcript.Turn{
+		if err := p.buf.Add(transcript.Turn{
 			Provider: Provider, Session: s, ID: r.id, Parent: prev[s],
 			Role: transcript.RoleUser, Content: r.content,
 			SpeakerID: speakerID, SpeakerDisplay: r.from, Time: r.time,
 			Group: group, ReplyTo: reply, Title: title,
-		})
-		p.held += len(r.content) + turnOverhead
-		prev[s] = r.id
-		if err := p.flush(p.chunkBytes); err != nil {
+		}); err != nil {
 			return err
 		}
+		prev[s] = r.id
 	}
 	return nil
 }
-
-// turnOverhead is what a turn costs an import besides its text (the
-// turn's fields, its node and its record in the store's batch), counted
-// against a chunk's bytes: a chat's messages are short, so text alone
-// would let a chunk hold many times its size in turns.
-const turnOverhead = 512
 
 // messageID reads an id field written as a JSON number (or, leniently, a
 // string of digits): "" when absent or null.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -64,7 +65,7 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 
 // DefaultChunkBytes is what Stream hands over at a time when asked for 0
 // (turn text and per-turn overhead): the other streamed formats' chunk.
-const DefaultChunkBytes = 4 << 20
+const DefaultChunkBytes = chunks.DefaultBytes
 
 // Stream reads an export as Parse does, but hands its turns to emit a
 // chunk at a time, once the chunk holds about chunkBytes (0:
@@ -79,12 +80,9 @@ const DefaultChunkBytes = 4 << 20
 // it. With a nil emit every turn is kept in the returned Result, as Parse
 // does; otherwise the Result holds only the skips.
 func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
-	p := &parser{name: name, loc: opts.Location, emit: emit, chunkBytes: chunkBytes}
+	p := &parser{name: name, loc: opts.Location, buf: chunks.Buffer{Emit: emit, Bytes: chunkBytes}}
 	if p.loc == nil {
 		p.loc = time.UTC
-	}
-	if p.chunkBytes <= 0 {
-		p.chunkBytes = DefaultChunkBytes
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
@@ -95,11 +93,11 @@ func Stream(r io.Reader, name string, opts Options, chunkBytes int, emit func([]
 	if err := p.export(); err != nil {
 		return transcript.Result{}, err
 	}
-	if err := p.flush(0); err != nil {
+	if err := p.buf.Flush(); err != nil {
 		return transcript.Result{}, err
 	}
-	if p.emit != nil {
-		p.res.Turns = nil // every turn went to emit
+	if emit == nil {
+		p.res.Turns = p.buf.Turns
 	}
 	return p.res, nil
 }
@@ -111,21 +109,7 @@ type parser struct {
 	res   transcript.Result
 	chats int // chats read so far, for error messages
 
-	emit       func([]transcript.Turn) error // nil: keep every turn
-	chunkBytes int
-	held       int // turn text and overhead in res.Turns (turnOverhead)
-}
-
-// flush hands the turns held to emit once they count at least atLeast
-// bytes; with no emit they stay in the result.
-func (p *parser) flush(atLeast int) error {
-	if p.emit == nil || len(p.res.Turns) == 0 || p.held < atLeast {
-		return nil
-	}
-	turns := p.res.Turns
-	// The next chunk is about as long: grow it once.
-	p.res.Turns, p.held = make([]transcript.Turn, 0, len(turns)), 0
-	return p.emit(turns)
+	buf chunks.Buffer // the turns not yet handed on (every turn, with no emit)
 }
 
 func (p *parser) fail(record, format string, args ...any) error {

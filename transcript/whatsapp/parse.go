@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -102,7 +103,7 @@ func Parse(r io.Reader, name string, opts Options) (transcript.Result, error) {
 
 // DefaultChunkBytes is what Stream hands over at a time when asked for 0
 // (turn text and per-turn overhead), as the other streamed formats do.
-const DefaultChunkBytes = 4 << 20
+const DefaultChunkBytes = chunks.DefaultBytes
 
 // Stream reads an export as Parse does, but hands its turns to emit a
 // chunk at a time, once the chunk holds about chunkBytes (0:

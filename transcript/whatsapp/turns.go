@@ -8,13 +8,8 @@ import (
 	"time"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 )
-
-// turnOverhead is what a turn costs an import besides its text (the
-// turn's fields, its node and its record in the store's batch), counted
-// against a chunk's bytes: a chat's messages are short, so text alone
-// would let a chunk hold many times its size in turns.
-const turnOverhead = 512
 
 // turns decides the date order, then gives every kept entry its id, time
 // and parent, in file order, handing them to emit a chunk of about
@@ -51,7 +46,7 @@ func (p *parser) turns(chunkBytes int, emit func([]transcript.Turn) error) error
 		group = *p.opts.Group
 	}
 
-	var turns []transcript.Turn
+	buf := chunks.Buffer{Emit: emit, Bytes: chunkBytes}
 	if emit == nil {
 		kept := 0
 		for _, e := range p.entries {
@@ -59,9 +54,8 @@ func (p *parser) turns(chunkBytes int, emit func([]transcript.Turn) error) error
 				kept++
 			}
 		}
-		turns = make([]transcript.Turn, 0, kept)
+		buf.Turns = make([]transcript.Turn, 0, kept)
 	}
-	held := 0
 	// An entry's ordinal within its second (or minute): a packed key, as
 	// a long chat has as many as it has messages.
 	seen := map[uint64]int{}
@@ -97,31 +91,20 @@ func (p *parser) turns(chunkBytes int, emit func([]transcript.Turn) error) error
 			return p.errorf(st.line, "time %s is out of range in UTC", t)
 		}
 		sid := string(id)
-		turns = append(turns, transcript.Turn{
+		if err := buf.Add(transcript.Turn{
 			Provider: Provider, Session: session, ID: sid, Parent: parent,
 			Role: transcript.RoleUser, Content: e.content, SpeakerDisplay: e.sender,
 			Time: t, Group: group, Title: title,
-		})
+		}); err != nil {
+			return err
+		}
 		parent = sid
-		if emit == nil {
-			continue
-		}
-		if held += len(e.content) + turnOverhead; held >= chunkBytes {
-			if err := emit(turns); err != nil {
-				return err
-			}
-			// The next chunk is about as long: grow it once.
-			turns, held = make([]transcript.Turn, 0, len(turns)), 0
-		}
 	}
 	if emit == nil {
-		p.res.Turns = turns
+		p.res.Turns = buf.Turns
 		return nil
 	}
-	if len(turns) > 0 {
-		return emit(turns)
-	}
-	return nil
+	return buf.Flush()
 }
 
 // appendPadded appends n in decimal, zero-padded to width digits, as

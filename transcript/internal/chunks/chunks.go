@@ -1,8 +1,11 @@
-// Package chunks owns how a parser that must read a file to its end before
-// any turn is final (Codex: the latest thread name on every turn; Gemini:
-// a message rewritten whole when it is updated, and the latest summary on
-// every turn) still hands its turns to a store a chunk at a time, so that
-// the store's nodes and records for the file are never all alive at once.
+// Package chunks owns how a streaming parser hands its turns to a store a
+// chunk at a time, so that the store's nodes and records for a file are
+// never all alive at once: Buffer for a parser whose turns are final as it
+// reads them (Telegram, Discord, Slack, a WhatsApp chat once its end
+// decided the date order), Emit and HandOver for one that must read a
+// file to its end before any turn is (Codex: the latest thread name on
+// every turn; Gemini: a message rewritten whole when it is updated, and
+// the latest summary on every turn).
 //
 // It is internal because only the parsers under transcript/ use it.
 package chunks
@@ -56,4 +59,43 @@ func HandOver(res transcript.Result, err error, chunkBytes int, emit func([]tran
 	err = Emit(res.Turns, chunkBytes, emit)
 	res.Turns = nil
 	return res, err
+}
+
+// Buffer gathers a parser's turns into chunks of about Bytes (0:
+// DefaultBytes) of text and Overhead, handing each to Emit; with a nil
+// Emit it keeps every turn in Turns (Parse's Result).
+type Buffer struct {
+	Emit  func([]transcript.Turn) error
+	Bytes int
+	Turns []transcript.Turn
+	held  int
+}
+
+// Add appends t and hands the chunk on once it is full.
+func (b *Buffer) Add(t transcript.Turn) error {
+	b.Turns = append(b.Turns, t)
+	if b.Emit == nil {
+		return nil
+	}
+	b.held += len(t.Content) + Overhead
+	limit := b.Bytes
+	if limit <= 0 {
+		limit = DefaultBytes
+	}
+	if b.held < limit {
+		return nil
+	}
+	return b.Flush()
+}
+
+// Flush hands on the turns held, if any (a file's end). With a nil Emit
+// it does nothing: the turns stay in Turns.
+func (b *Buffer) Flush() error {
+	if b.Emit == nil || len(b.Turns) == 0 {
+		return nil
+	}
+	turns := b.Turns
+	// The next chunk is about as long: grow it once.
+	b.Turns, b.held = make([]transcript.Turn, 0, len(turns)), 0
+	return b.Emit(turns)
 }

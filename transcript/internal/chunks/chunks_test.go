@@ -66,3 +66,42 @@ func TestHandOver(t *testing.T) {
 		t.Fatalf("read error: %v, emit called %v", err, called)
 	}
 }
+
+// TestBuffer: turns come out in order, in chunks that close once they
+// hold Bytes, the last one at Flush; with no Emit every turn stays in
+// Turns; an error of Emit is returned by the Add that filled the chunk.
+func TestBuffer(t *testing.T) {
+	turn := func(i int) transcript.Turn {
+		return transcript.Turn{ID: strconv.Itoa(i), Content: strings.Repeat("x", 100)}
+	}
+	var sizes []int
+	var got []transcript.Turn
+	b := Buffer{Bytes: 3 * (100 + Overhead), Emit: func(c []transcript.Turn) error {
+		sizes = append(sizes, len(c))
+		got = append(got, c...)
+		return nil
+	}}
+	for i := range 7 {
+		if err := b.Add(turn(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sizes, []int{3, 3, 1}) || len(got) != 7 || got[6].ID != "6" || len(b.Turns) != 0 {
+		t.Fatalf("chunks %v, %d turns, %d left", sizes, len(got), len(b.Turns))
+	}
+	keep := Buffer{Bytes: 1}
+	for i := range 5 {
+		keep.Add(turn(i))
+	}
+	if keep.Flush() != nil || len(keep.Turns) != 5 {
+		t.Fatalf("no emit: %d turns kept", len(keep.Turns))
+	}
+	stop := errors.New("store failed")
+	bad := Buffer{Bytes: 1, Emit: func([]transcript.Turn) error { return stop }}
+	if err := bad.Add(turn(0)); err != stop {
+		t.Fatalf("emit's error: %v", err)
+	}
+}
