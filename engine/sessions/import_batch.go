@@ -161,7 +161,7 @@ func (b *ImportBatch) Commit() (ImportResult, error) {
 		return ImportResult{}, err
 	}
 	if b.countTrigger != nil {
-		if err := resumeCountTrigger(b.ctx, b.tx, b.countTrigger, b.parents, b.touched); err != nil {
+		if err := resumeInsertTriggers(b.ctx, b.tx, b.countTrigger, b.parents, b.touched); err != nil {
 			return ImportResult{}, b.fail(err)
 		}
 	}
@@ -239,7 +239,7 @@ func (b *ImportBatch) store(recs []record, final bool) error {
 	}
 	if len(plan.fresh) > 0 && suspendCounts && !b.countChecked {
 		b.countChecked = true
-		if b.countTrigger, err = suspendCountTrigger(b.ctx, b.tx); err != nil {
+		if b.countTrigger, err = suspendInsertTriggers(b.ctx, b.tx); err != nil {
 			return b.fail(err)
 		}
 	}

@@ -25,9 +25,9 @@ var suspendedTriggers = []string{"nodes_has_children", "pending_counts_insert"}
 
 const triggerQuery = `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`
 
-// suspendCountTrigger drops the triggers and returns their definitions,
+// suspendInsertTriggers drops the triggers and returns their definitions,
 // nil when one is missing (then none is dropped or restored).
-func suspendCountTrigger(ctx context.Context, tx *sql.Tx) ([]string, error) {
+func suspendInsertTriggers(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	var texts []string
 	for _, name := range suspendedTriggers {
 		var text string
@@ -48,11 +48,11 @@ func suspendCountTrigger(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	return texts, nil
 }
 
-// resumeCountTrigger does what the triggers would have done — mark the
+// resumeInsertTriggers does what the triggers would have done — mark the
 // stored parents that gained children, drop the cached counts of the
 // sessions that gained nodes — and creates them again from their own
 // definitions, so the schema reads as before.
-func resumeCountTrigger(ctx context.Context, tx *sql.Tx, texts []string, parents []int64, touched map[SessionKey]bool) error {
+func resumeInsertTriggers(ctx context.Context, tx *sql.Tx, texts []string, parents []int64, touched map[SessionKey]bool) error {
 	// The insert marked the parents among its own rows already; parents
 	// are those stored before each insert (by the batch or before it).
 	if len(parents) > 0 {
