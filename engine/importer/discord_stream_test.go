@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -36,26 +35,9 @@ func TestImport_DiscordStreamed(t *testing.T) {
 		write(t, filepath.Join(root, "overlap", name), fixture(t, overlap, name))
 	}
 
-	whole := filepath.Join(t.TempDir(), "state")
-	restore := wholeRow(t, transcript.FormatDiscord)
-	wantRes, err := importDir(t, whole, root, Options{})
-	restore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	smallChunks(t)
-	chunked := filepath.Join(t.TempDir(), "state")
-	res, err := importDir(t, chunked, root, Options{})
-	if err != nil || res.Imported < 200 || len(res.Files) != 7 {
-		t.Fatalf("chunked: %d imported, %d files, %v", res.Imported, len(res.Files), err)
-	}
-	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
-		t.Fatalf("stored a turn at a time:\n%s\nwhole:\n%s", b, a)
-	}
-	if res.Imported != wantRes.Imported || !reflect.DeepEqual(res.Skipped, wantRes.Skipped) ||
-		!reflect.DeepEqual(res.Chats, wantRes.Chats) || !reflect.DeepEqual(res.Warnings, wantRes.Warnings) {
-		t.Fatalf("chunked %d turns, skips %v, chats %+v; whole %d, %v, %+v",
-			res.Imported, res.Skipped, res.Chats, wantRes.Imported, wantRes.Skipped, wantRes.Chats)
+	res, _, chunked := importBothWays(t, root, Options{}, func(t *testing.T) func() { return wholeRow(t, transcript.FormatDiscord) })
+	if res.Imported < 200 || len(res.Files) != 7 {
+		t.Fatalf("chunked: %d imported, %d files", res.Imported, len(res.Files))
 	}
 
 	before := dumpStore(t, workspace.SessionsDB(chunked))
@@ -73,13 +55,7 @@ func TestImport_DiscordStreamed(t *testing.T) {
 	// The big export with a bad message near its end, into a sessions.db
 	// that holds something else: its first chunks are stored before the
 	// parser reaches it.
-	state := filepath.Join(t.TempDir(), "state")
-	first := t.TempDir()
-	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
-	if _, err := importDir(t, state, first, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	before = dumpStore(t, workspace.SessionsDB(state))
+	state, before := stateHoldingOther(t)
 	data := big.Bytes()
 	cut := bytes.LastIndex(data, []byte(`"timestamp": "`))
 	bad := append(append(append([]byte{}, data[:cut]...), `"timestamp": "yesterday`...), data[cut+len(`"timestamp": "2021-03-01T08:03:01.000+00:00`):]...)

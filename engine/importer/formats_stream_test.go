@@ -31,6 +31,52 @@ func wholeRow(t *testing.T, name transcript.Format) (restore func()) {
 	return nil
 }
 
+// importBothWays imports the folder root twice: with the format read
+// whole (readWhole sets that up and returns its undo) and streamed, stored
+// a turn at a time. sessions.db must be the same, every row and column, as
+// must the counts, skips, chats and warnings. It returns the streamed
+// import's result and state dir, and the whole one's result.
+func importBothWays(t *testing.T, root string, opts Options, readWhole func(*testing.T) func()) (res, wantRes Result, chunked string) {
+	t.Helper()
+	whole := filepath.Join(t.TempDir(), "state")
+	restore := readWhole(t)
+	wantRes, err := importDir(t, whole, root, opts)
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	smallChunks(t)
+	chunked = filepath.Join(t.TempDir(), "state")
+	if res, err = importDir(t, chunked, root, opts); err != nil {
+		t.Fatalf("chunked: %v", err)
+	}
+	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
+		t.Fatalf("stored a turn at a time:\n%s\nwhole:\n%s", b, a)
+	}
+	if res.Imported != wantRes.Imported || !reflect.DeepEqual(res.Skipped, wantRes.Skipped) {
+		t.Fatalf("chunked %d turns, skips %v; whole %d, %v", res.Imported, res.Skipped, wantRes.Imported, wantRes.Skipped)
+	}
+	// The chats, their senders and tiers, and the warnings are counted
+	// across chunks as over the whole file.
+	if !reflect.DeepEqual(res.Chats, wantRes.Chats) || !reflect.DeepEqual(res.Warnings, wantRes.Warnings) {
+		t.Errorf("chunked chats %+v, warnings %+v;\nwhole %+v, %+v", res.Chats, res.Warnings, wantRes.Chats, wantRes.Warnings)
+	}
+	return res, wantRes, chunked
+}
+
+// stateHoldingOther is a state dir whose sessions.db holds one other
+// session, and its dump: a refused import must leave it as it was.
+func stateHoldingOther(t *testing.T) (state, before string) {
+	t.Helper()
+	state = filepath.Join(t.TempDir(), "state")
+	first := t.TempDir()
+	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
+	if _, err := importDir(t, state, first, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return state, dumpStore(t, workspace.SessionsDB(state))
+}
+
 // checkStreamed imports the files (path under a folder → bytes) parsed
 // whole and then stored a turn at a time: the same sessions.db, every row
 // and column, the same counts, skips, chats and warnings; a re-import
@@ -46,27 +92,9 @@ func checkStreamed(t *testing.T, format transcript.Format, files map[string][]by
 		write(t, filepath.Join(root, p), data)
 	}
 	opts := Options{Format: format}
-	whole := filepath.Join(t.TempDir(), "state")
-	restore := wholeRow(t, format)
-	wantRes, err := importDir(t, whole, root, opts)
-	restore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	smallChunks(t)
-	chunked := filepath.Join(t.TempDir(), "state")
-	res, err := importDir(t, chunked, root, opts)
-	if err != nil || res.Imported < 5 || len(res.Files) != len(files) {
-		t.Fatalf("chunked: %+v, %v", res, err)
-	}
-	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
-		t.Fatalf("stored a turn at a time:\n%s\nwhole:\n%s", b, a)
-	}
-	if res.Imported != wantRes.Imported || !reflect.DeepEqual(res.Skipped, wantRes.Skipped) {
-		t.Fatalf("chunked %d turns, skips %v; whole %d, %v", res.Imported, res.Skipped, wantRes.Imported, wantRes.Skipped)
-	}
-	if !reflect.DeepEqual(res.Chats, wantRes.Chats) || !reflect.DeepEqual(res.Warnings, wantRes.Warnings) {
-		t.Errorf("chunked chats %+v, warnings %+v;\nwhole %+v, %+v", res.Chats, res.Warnings, wantRes.Chats, wantRes.Warnings)
+	res, wantRes, chunked := importBothWays(t, root, opts, func(t *testing.T) func() { return wholeRow(t, format) })
+	if res.Imported < 5 || len(res.Files) != len(files) {
+		t.Fatalf("chunked: %+v", res)
 	}
 	for i := range res.Files {
 		if a, b := res.Files[i], wantRes.Files[i]; a.Path != b.Path || a.Turns != b.Turns || !reflect.DeepEqual(a.Sessions, b.Sessions) {
@@ -84,13 +112,7 @@ func checkStreamed(t *testing.T, format transcript.Format, files map[string][]by
 	}
 
 	// The bad file, into a sessions.db that holds something else.
-	state := filepath.Join(t.TempDir(), "state")
-	first := t.TempDir()
-	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
-	if _, err := importDir(t, state, first, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	before = dumpStore(t, workspace.SessionsDB(state))
+	state, before := stateHoldingOther(t)
 	calls := 0
 	restoreEmit := countChunks(t, format, &calls)
 	in, err := List(write(t, filepath.Join(t.TempDir(), bad), badData), format)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -50,26 +49,9 @@ func TestImport_SlackStreamed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	whole := filepath.Join(t.TempDir(), "state")
-	restore := wholeSlack(t)
-	wantRes, err := importDir(t, whole, root, Options{})
-	restore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	smallChunks(t)
-	chunked := filepath.Join(t.TempDir(), "state")
-	res, err := importDir(t, chunked, root, Options{})
-	if err != nil || res.Imported < 300 || len(res.Files) != 3 {
-		t.Fatalf("chunked: %d imported, %d files, %v", res.Imported, len(res.Files), err)
-	}
-	if a, b := dumpStore(t, workspace.SessionsDB(whole)), dumpStore(t, workspace.SessionsDB(chunked)); a != b {
-		t.Fatalf("stored a turn at a time:\n%s\nwhole:\n%s", b, a)
-	}
-	if res.Imported != wantRes.Imported || !reflect.DeepEqual(res.Skipped, wantRes.Skipped) ||
-		!reflect.DeepEqual(res.Chats, wantRes.Chats) || !reflect.DeepEqual(res.Warnings, wantRes.Warnings) {
-		t.Fatalf("chunked %d turns, skips %v, chats %+v; whole %d, %v, %+v",
-			res.Imported, res.Skipped, res.Chats, wantRes.Imported, wantRes.Skipped, wantRes.Chats)
+	res, wantRes, chunked := importBothWays(t, root, Options{}, wholeSlack)
+	if res.Imported < 300 || len(res.Files) != 3 {
+		t.Fatalf("chunked: %d imported, %d files", res.Imported, len(res.Files))
 	}
 	before := dumpStore(t, workspace.SessionsDB(chunked))
 	again, err := importDir(t, chunked, root, Options{})
@@ -99,13 +81,7 @@ func TestImport_SlackStreamed(t *testing.T) {
 
 	// The generated export with its last day file broken, into a
 	// sessions.db that holds something else.
-	state := filepath.Join(t.TempDir(), "state")
-	first := t.TempDir()
-	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
-	if _, err := importDir(t, state, first, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	before = dumpStore(t, workspace.SessionsDB(state))
+	state, before := stateHoldingOther(t)
 	broken := filepath.Join(t.TempDir(), "gen")
 	copyTree(t, gen, broken)
 	// The DMs' folders are read last (conversations in id order).

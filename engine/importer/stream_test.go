@@ -128,13 +128,7 @@ func TestImport_ChatGPTStreamed(t *testing.T) {
 	// The same export with a bad conversation last, into a sessions.db
 	// that holds something else: its first conversations are stored in
 	// chunks before the parser reaches the bad one.
-	state := filepath.Join(t.TempDir(), "state")
-	first := t.TempDir()
-	write(t, filepath.Join(first, "first.jsonl"), []byte(line("s", "1", "", "stored before")))
-	if _, err := importDir(t, state, first, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	before := dumpStore(t, workspace.SessionsDB(state))
+	state, before := stateHoldingOther(t)
 	cut := bytes.LastIndexByte(export, ']')
 	bad := append(append(append([]byte{}, export[:cut]...), `,{"id":"late","mapping":{"a":{"parent":"nowhere"}}}`...), export[cut:]...)
 	other := write(t, filepath.Join(t.TempDir(), "conversations.json"), bad)
