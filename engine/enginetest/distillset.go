@@ -85,9 +85,9 @@ type DistillSet struct {
 // that round, heldout9, written for round nine, at the end of that
 // round, heldout10, written for round ten, at the end of that round,
 // heldout11, written for round eleven, at the end of that round,
-// heldout12, written for round twelve, at the end of that round; nothing
-// is sealed now.
-var SealedDistillSplits = []string{}
+// heldout12, written for round twelve, at the end of that round.
+// heldout13, written for round thirteen, is sealed until that round's end.
+var SealedDistillSplits = []string{"heldout13"}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

@@ -24,11 +24,12 @@ import (
 // ("Round ten's held-out part"). heldout11, written for round eleven, was
 // measured once at its end ("Round eleven's held-out part"). heldout12,
 // written for round twelve, was measured once at its end ("Round
-// twelve's held-out part"); nothing is sealed now.
+// twelve's held-out part"). heldout13, written for round thirteen, is
+// sealed until that round's end.
 // enginetest.SealedDistillSplits, which guards the writer's and recall's
 // tests, must name the same parts (this package's tests cannot import
 // enginetest; a test there checks this list).
-var sealedSplits = []string{}
+var sealedSplits = []string{"heldout13"}
 
 // loadSet is the labelled set without its sealed parts.
 func loadSet(t testing.TB) []labelledCase {
