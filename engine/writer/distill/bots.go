@@ -63,7 +63,7 @@ func (d *distiller) botSpeaker(name string) bool {
 				// "🎤 Áudio (0:41) — transcrição: …" is a person's voice note
 				emojiOpen[t.Speaker]++
 			}
-			l := templateLabel(t.Content)
+			l := openingLabel(t.Content)
 			if old, seen := labels[t.Speaker]; seen && old != l {
 				l = ""
 			}
@@ -90,9 +90,19 @@ func (d *distiller) botSpeaker(name string) bool {
 // templateLabelRe is a label a template writes: capitalised, letters only.
 var templateLabelRe = lazyRegexp(`^\p{Lu}[\p{L} ]{4,40}$`)
 
-// templateLabel is a turn's opening label before a colon on its first line
-// ("Cloud recording is ready", "Reminder"), or "".
+// templateLabel is a turn's opening label of three words or more before a
+// colon on its first line ("Cloud recording is ready"), or "".
 func templateLabel(c string) string {
+	if l := openingLabel(c); len(strings.Fields(l)) >= 3 {
+		return l
+	}
+	return ""
+}
+
+// openingLabel is a turn's opening label before a colon on its first line,
+// of any length ("Reminder"), or "": a label of a word or two makes a
+// template only when every turn of three or more opens with it.
+func openingLabel(c string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(c), "\n")
 	label, _, ok := strings.Cut(line, ": ")
 	if !ok || !templateLabelRe.MatchString(label) {

@@ -38,9 +38,10 @@ func TestDistil_StopKeptAsDecision(t *testing.T) {
 
 func TestStopAndReason(t *testing.T) {
 	for in, want := range map[string]string{
-		"wait, stop here. the standup starts now, back later":           "wait, stop here. the standup starts now, back later",
-		"I have to pick up my son from school. stop here, don't commit": "I have to pick up my son from school. stop here, don't commit",
+		"wait, stop here. the standup starts now, back later":           "stop here. the standup starts now, back later",
+		"I have to pick up my son from school. stop here, don't commit": "I have to pick up my son from school. stop here.",
 		"ok I have to stop, the vet closes at 12":                       "I have to stop, the vet closes at 12",
+		"stop here, the fire alarm is going off. don't commit":          "stop here, the fire alarm is going off.",
 		"rename the flag. then update the docs. stop there, thanks":     "",
 		"I have to go, see you tomorrow":                                "",
 	} {
@@ -103,6 +104,39 @@ func TestRelayed_ForwardLabelInOtherLanguages(t *testing.T) {
 	for _, c := range []string{"I forwarded\nthe invoice to Sam", "Diteruskan ke Budi besok, jam 9"} {
 		if relayed(Turn{Content: c}) {
 			t.Errorf("%q: read as a forward", c)
+		}
+	}
+}
+
+// Read by shape, a rupiah amount with its letters, spaced or glued, and
+// an amount in ribu or juta are a price.
+func TestDistil_RupiahAmounts(t *testing.T) {
+	s := chat(saturday, "whatsapp", "rp13", "Dewi",
+		"Wati: kontrakan gue yang baru Rp2.400.000/bulan, udah sama listrik",
+		"Dewi: wah oke",
+		"Wati: servis motor gue kemarin habis 350rb, gak ada yang murah",
+		"Dewi: mahal ya",
+		"Wati: gaji pertama Raka udah 4,5 juta sebulan, dia senang banget",
+		"Dewi: mantap",
+		"Wati: total arisan tahun ini Rp 12.000.000",
+	)
+	joined := keptTexts(t, s)
+	for _, w := range []string{"Rp2.400.000", "350rb", "4,5 juta", "Rp 12.000.000"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
+	}
+	for _, b := range []string{"wah oke", "mahal", "mantap"} {
+		if strings.Contains(joined, b) {
+			t.Errorf("small talk %q kept in:\n%s", b, joined)
+		}
+	}
+}
+
+func TestLetterCurrency(t *testing.T) {
+	for tok, want := range map[string]bool{"Rp": true, "IDR": true, "Rs.": true, "rm": false, "RM": true, "Rumah": false} {
+		if got := letterCurrency(tok); got != want {
+			t.Errorf("letterCurrency(%q) = %v, want %v", tok, got, want)
 		}
 	}
 }

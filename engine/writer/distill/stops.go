@@ -41,29 +41,38 @@ func (d *distiller) stopFact(i int) (Fact, bool) {
 		Text: quote(d.owner, text), Cites: []string{t.Ref}}, true
 }
 
-// reasonWords is the length from which a stop sentence carries its reason.
-const reasonWords = 10
+// stopFiller opens a stop without adding to it.
+var stopFiller = lazyRegexp(`(?i)^(?:ugh|argh|wait|hold on|sorry|oops|oh no)[,!.]*\s+`)
+
+// shortStop is the length under which a stop opening the turn says no
+// reason ("actually stop here."), and the next sentence gives it.
+const shortStop = 5
 
 // stopAndReason keeps the sentence that stops the session and the one
-// that says why, the one before it or, when the stop opens the turn, the
-// one after ("actually stop here. the ONA meeting moved to now"), unless
-// the stop sentence is long enough to say it itself; what
-// else the turn says about the work is in the session's outcome.
+// that says why: a short stop opening the turn and the sentence after it
+// ("actually stop here. the ONA meeting moved to now"), or the sentence
+// before it and the stop itself, cut after its stop ("I have to go,
+// picking up my niece in 15 min. stop here"). A stop after two sentences
+// or more closes instructions, which the session's outcome reports.
 func stopAndReason(sns []sentence) string {
 	k := slices.IndexFunc(sns, func(sn sentence) bool { return stopRe.MatchString(sn.text) })
-	if k < 0 || k > 1 {
-		return "" // "commit with …. PR title starts with …. stop there": instructions closed by a stop, which the outcome reports
-	}
-	from, to := max(k-1, 0), k
-	switch {
-	case len(strings.Fields(sns[k].text)) >= reasonWords:
-		from = k // "stop there, I deploy prod on Thursday night after the freeze": the reason is in it
-	case k == 0 && len(sns) > 1:
-		to = 1
-	}
 	var kept []string
-	for _, sn := range sns[from : to+1] {
-		kept = append(kept, discourse.ReplaceAllString(sn.text, "")) // "ok I have to stop": the "ok" adds nothing
+	switch {
+	case k == 0:
+		kept = append(kept, sns[0].text)
+		if len(strings.Fields(sns[0].text)) < shortStop && len(sns) > 1 {
+			kept = append(kept, sns[1].text)
+		}
+	case k == 1:
+		stop := sns[1].text
+		loc := stopRe.FindStringIndex(stop)
+		kept = append(kept, sns[0].text, strings.TrimRight(stop[:loc[1]], ",;")+".")
+	default:
+		return "" // "commit with …. PR title starts with …. stop there"
+	}
+	for j := range kept {
+		// "ok I have to stop", "wait, stop here": the "ok" and "wait" add nothing
+		kept[j] = stopFiller.ReplaceAllString(discourse.ReplaceAllString(kept[j], ""), "")
 	}
 	return strings.Join(kept, " ")
 }
