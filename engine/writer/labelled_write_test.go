@@ -50,14 +50,14 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // tuned on in round ten: 0.792 / 0.911 / 0.372 / 8.9%): coverage, precision and chat just
 // under those figures, size at the target.
 // heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.311 / 7.9%;
-// tuned on in round eleven: 0.854 / 0.926 / 0.383 / 7.4%): coverage, precision and chat just
-// under those figures, size at the target.
+// tuned on in round eleven: 0.854 / 0.926 / 0.383 / 7.4%; 0.864 / 0.932 / 0.384 / 6.8% after round
+// thirteen): coverage, precision and chat just under those figures, size at the target.
 // heldout11 (written for round eleven, measured once at its end: 0.641 / 0.843 / 0.332 / 15.7%;
 // tuned on in round twelve: 0.757 / 0.881 / 0.353 / 11.9%): coverage, precision and chat just
 // under those figures, size at the target.
 // heldout12 (written for round twelve, measured once at its end: 0.656 / 0.935 / 0.326 / 6.5%; 0.680 / 0.937 / 0.360 / 6.3% once a summary naming
-// a file with "__" was no longer refused):
-// coverage, precision and chat just past those figures, size at the target.
+// a file with "__" was no longer refused; tuned on in round thirteen: 0.736 / 0.977 / 0.370 / 2.3%):
+// coverage, precision and chat just under those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -68,9 +68,9 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
-	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
+	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.07},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
-	"heldout12": {coverage: 0.67, precision: 0.92, size: 0.40, chat: 0.07},
+	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

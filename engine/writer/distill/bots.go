@@ -16,11 +16,29 @@ import (
 // few words and a colon.
 var noticeRe = lazyRegexp(`^\p{Lu}[\p{L} ]{1,24}:\s`)
 
-// notice reports whether a turn opens with an emoji and a label.
+// shortcodeRe is an emoji as Slack and Discord export it: ":red_circle:".
+var shortcodeRe = lazyRegexp(`^:[a-z0-9_+-]{2,30}:\s*`)
+
+// notice reports whether a turn opens with an emoji and a label, or with
+// an emoji and then fields on lines of their own (":red_circle: DAG …
+// failed\nTask: …\nExecution date: …").
 func notice(c string) bool {
 	c = strings.TrimLeftFunc(c, func(r rune) bool { return unicode.IsSpace(r) || r == 0x200E })
+	c = shortcodeRe.ReplaceAllString(c, "\u2705")
 	body := strings.TrimLeftFunc(c, func(r rune) bool { return isEmoji(r) || r == 0x2705 || unicode.IsSpace(r) })
-	return len(body) < len(c) && noticeRe.MatchString(body)
+	if len(body) == len(c) {
+		return false
+	}
+	if noticeRe.MatchString(body) {
+		return true
+	}
+	fields := 0
+	for _, line := range strings.Split(body, "\n")[1:] {
+		if noticeRe.MatchString(line) {
+			fields++
+		}
+	}
+	return fields >= 2
 }
 
 // botSpeaker reports whether a speaker of a chat is a bot: at least two
@@ -31,7 +49,7 @@ func (d *distiller) botSpeaker(name string) bool {
 	}
 	if d.bots == nil {
 		d.bots = map[string]bool{}
-		turns, notices := map[string]int{}, map[string]int{}
+		turns, notices, emojiOpen := map[string]int{}, map[string]int{}, map[string]int{}
 		labels := map[string]string{} // a speaker's one label, "" once two differ
 		for _, t := range d.s.Turns {
 			if t.Role == RoleAssistant || t.Speaker == "" {
@@ -41,7 +59,11 @@ func (d *distiller) botSpeaker(name string) bool {
 			if notice(t.Content) {
 				notices[t.Speaker]++
 			}
-			l := templateLabel(t.Content)
+			if opensWithEmoji(t.Content) && !strings.Contains(t.Content, "ranscri") {
+				// "🎤 Áudio (0:41) — transcrição: …" is a person's voice note
+				emojiOpen[t.Speaker]++
+			}
+			l := openingLabel(t.Content)
 			if old, seen := labels[t.Speaker]; seen && old != l {
 				l = ""
 			}
@@ -51,8 +73,15 @@ func (d *distiller) botSpeaker(name string) bool {
 			d.bots[s] = n >= 2 && 2*n >= turns[s] && s != d.owner
 		}
 		for s, l := range labels {
-			// "Cloud recording is ready: …" every time: a template, not a person.
-			d.bots[s] = d.bots[s] || l != "" && turns[s] >= 2 && s != d.owner
+			// "Cloud recording is ready: …" every time: a template, not a person;
+			// a label of a word or two ("Reminder: …") takes three turns.
+			long := len(strings.Fields(l)) >= 3
+			d.bots[s] = d.bots[s] || l != "" && (turns[s] >= 2 && long || turns[s] >= 3) && s != d.owner
+		}
+		for s, n := range emojiOpen {
+			// "📦 GB … status: SHIPPED", "🇮🇩 ID batch ETA: …": every line, three
+			// at least, opening with an emoji is a template's, not a person's.
+			d.bots[s] = d.bots[s] || n >= 3 && n == turns[s] && s != d.owner
 		}
 	}
 	return d.bots[name]
@@ -64,10 +93,33 @@ var templateLabelRe = lazyRegexp(`^\p{Lu}[\p{L} ]{4,40}$`)
 // templateLabel is a turn's opening label of three words or more before a
 // colon on its first line ("Cloud recording is ready"), or "".
 func templateLabel(c string) string {
+	if l := openingLabel(c); len(strings.Fields(l)) >= 3 {
+		return l
+	}
+	return ""
+}
+
+// openingLabel is a turn's opening label before a colon on its first line,
+// of any length ("Reminder"), or "": a label of a word or two makes a
+// template only when every turn of three or more opens with it.
+func openingLabel(c string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(c), "\n")
 	label, _, ok := strings.Cut(line, ": ")
-	if !ok || len(strings.Fields(label)) < 3 || !templateLabelRe.MatchString(label) {
+	if !ok || !templateLabelRe.MatchString(label) {
 		return ""
 	}
 	return label
+}
+
+// opensWithEmoji reports whether a turn's first character is an emoji,
+// or its first word a shortcode.
+func opensWithEmoji(c string) bool {
+	c = strings.TrimSpace(c)
+	if shortcodeRe.MatchString(c) {
+		return true
+	}
+	for _, r := range c {
+		return isEmoji(r)
+	}
+	return false
 }

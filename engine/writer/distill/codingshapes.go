@@ -85,3 +85,15 @@ func (d *distiller) interimOutcomes() []Fact {
 // handlers have to log the request id". A rule the project keeps, said
 // without "always".
 var everyNeedsRe = lazyRegexp(`(?i)^(?:also,? |and |oh,? )?(?:every|each|all)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:needs?|must|has to|have to|should|requires?)\b`)
+
+// runFromRe is where a command is run from, a rule owners state in
+// passing: "run hugo from the site root", "build the docs from the repo
+// root", "run it from inside the app folder".
+var runFromRe = lazyRegexp(`(?i)\b(?:run|build|start|call|invoke|deploy)\b(?:\s+\S+){0,4}?\s+from (?:the |inside |inside the |within )?(?:[\w./-]+ )?(?:root|folder|directory|dir|subfolder)\b`)
+
+// dutyRe says who does a step of the work, a person or a role rather than
+// the session: "prod is applied by Hendra the DBA", "releases are cut by
+// the release manager", "Rina handles them" (with an object: "Kluska
+// approves of the tool" is the cat). Case-sensitive: the name has its
+// capital.
+var dutyRe = lazyRegexp(`\b(?:is|are) (?:[a-z]+ed|done|run|cut|made) by (?:\p{Lu}\p{Ll}+|the (?:DBA|dba|ops|SRE|sre|release|platform|infra|on-call)\b)|^\p{Lu}\p{Ll}+ (?:handles|owns|reviews|approves|applies|deploys|merges) (?:them|it|those|these|the|all|every)\b`)

@@ -161,6 +161,11 @@ func (d *distiller) candidates(i int) []candidate {
 		}
 		out = append(out, candidate{fact: f, unsupported: d.unsupported(f)})
 	}
+	if len(out) == 0 {
+		if f, ok := d.stopFact(i); ok {
+			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // stops.go
+		}
+	}
 	if len(out) == 0 && !d.coding() {
 		if f, ok := d.listedFact(i); ok {
 			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // lists.go

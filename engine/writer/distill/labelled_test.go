@@ -273,14 +273,14 @@ func speakerNames(s Session, f Fact) []string {
 // tuned on in round ten: 0.792 / 0.912 / 0.389 / 8.7%, BENCHMARKS.md "Round ten"): coverage,
 // precision and chat just under those figures, size at the target.
 // heldout10 (written for round ten, measured once at its end: 0.689 / 0.921 / 0.324 / 7.9%;
-// tuned on in round eleven: 0.854 / 0.926 / 0.397 / 7.4%, BENCHMARKS.md "Round eleven"): coverage,
-// precision and chat just under those figures, size at the target.
+// tuned on in round eleven: 0.854 / 0.926 / 0.397 / 7.4%, BENCHMARKS.md "Round eleven"; 0.864 / 0.933 /
+// 0.398 / 6.7% after round thirteen): coverage, precision and chat just under those figures, size at the target.
 // heldout11 (written for round eleven, measured once at its end: 0.641 / 0.845 / 0.348 / 15.5%;
 // tuned on in round twelve: 0.757 / 0.882 / 0.369 / 11.8%, BENCHMARKS.md "Round twelve"): coverage,
 // precision and chat just under those figures, size at the target.
 // heldout12 (written for round twelve, measured once at its end: 0.656 / 0.930 / 0.356 / 6.2%; 0.680 / 0.938 / 0.390 / 6.2% once a summary naming
-// a file with "__" was no longer refused):
-// coverage, precision and chat just past those figures, size at the target.
+// a file with "__" was no longer refused; tuned on in round thirteen: 0.736 / 0.977 / 0.400 / 2.3%,
+// BENCHMARKS.md "Round thirteen"): coverage, precision and chat just past those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -293,9 +293,9 @@ var floorsBySplit = map[string]floors{
 	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
 	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
-	"heldout10": {coverage: 0.85, precision: 0.92, size: 0.40, chat: 0.075},
+	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.07},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
-	"heldout12": {coverage: 0.67, precision: 0.92, size: 0.40, chat: 0.07},
+	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -21,9 +21,12 @@ var bracketOpenerRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*\[[^\]\n]{1,40}\](?:[^(]
 var forwardArrowRe = lazyRegexp(`^[\s\x{200e}\x{200f}]*[\x{21aa}\x{23e9}]`)
 
 // forwardLabelRe is WhatsApp's label on a line of its own above a forward
-// ("Forwarded", "Forwarded many times"): the words below are a chain's,
-// often a hoax, not the sender's news.
-var forwardLabelRe = lazyRegexp(`(?i)^[\s\x{200e}\x{200f}]*forwarded(?: many times)?[ \t]*\n`)
+// ("Forwarded", "Forwarded many times"), in the languages the app writes it
+// ("Diteruskan", "Sering diteruskan", "Reenviado muchas veces",
+// "Encaminhada com frequência", "Birçok kez iletildi", "Häufig
+// weitergeleitet"): the words below are a chain's, often a hoax, not the
+// sender's news.
+var forwardLabelRe = lazyRegexp(`(?i)^[\s\x{200e}\x{200f}]*(?:(?:sering|often|häufig|vaak|spesso|często|birçok kez|souvent) )?(?:forwarded|diteruskan|reenviad[oa]|encaminhad[oa]|iletildi|i̇letildi|weitergeleitet|transférée?|doorgestuurd|inoltrat[oa]|przekazane(?: dalej)?|переслано|videresendt|vidarebefordrat)(?: (?:many times|muchas veces|com frequência|plusieurs fois|molte volte|mange ganger|berkali-kali))?[ \t]*\n`)
 
 // reactionRe is a tapback as iMessage and WhatsApp export it: a verb of
 // the app's own, then the quoted message it reacts to ("Loved “…”",

@@ -28,8 +28,8 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 		switch {
 		case unreadDate(word):
 			score += 2 // "14/08", "6/4", "02/03/2026": day first or not, a date
-		case unicode.IsDigit(r) && k > 0 && currencySign(fields[k-1]):
-			score += 2 // "R$ 290,00", "€ 78": a price is a fact's shape
+		case unicode.IsDigit(r) && k > 0 && (currencySign(fields[k-1]) || letterCurrency(fields[k-1])) || gluedCurrency(word):
+			score += 2 // "R$ 290,00", "€ 78", "Rp 238.450.000", "Rp1.850.000": a price is a fact's shape (amounts.go)
 		case unicode.IsDigit(r) && hourRange(word):
 			score += 2 // "8h–22h": a window of hours (marks.go)
 		case unicode.IsDigit(r) && moneyShorthand(word, nextField(fields, k)):
