@@ -271,3 +271,29 @@ func exportJSONRaw(ex map[string]json.RawMessage) []byte {
 	b.WriteString("}\n")
 	return b.Bytes()
 }
+
+// TestStreamFiles_GeneratedOverlap: scale's overlapping exports (the
+// import benchmark's) stream as they merge, with the turns it counts, the
+// repeated messages counted as duplicates and their edits kept.
+func TestStreamFiles_GeneratedOverlap(t *testing.T) {
+	dir := t.TempDir()
+	_, turns, err := scale.DiscordOverlap(dir, 1<<20, scale.DiscordOverlapSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := folder(t, dir)
+	if len(files) != scale.DiscordOverlapFiles {
+		t.Fatalf("%d files", len(files))
+	}
+	sameAsParseFiles(t, "generated", files)
+	res, err := ParseFiles(files, "dir")
+	edited := 0
+	for _, tr := range res.Turns {
+		if strings.HasPrefix(tr.Content, "(edited) ") {
+			edited++
+		}
+	}
+	if err != nil || len(res.Turns) != turns || res.Skipped[ReasonDuplicate] < turns/4 || edited < turns/100 {
+		t.Fatalf("%d turns of %d, skips %v, %d edited: %v", len(res.Turns), turns, res.Skipped, edited, err)
+	}
+}
