@@ -8,7 +8,10 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -296,4 +299,76 @@ func TestStreamFiles_GeneratedOverlap(t *testing.T) {
 	if err != nil || len(res.Turns) != turns || res.Skipped[ReasonDuplicate] < turns/4 || edited < turns/100 {
 		t.Fatalf("%d turns of %d, skips %v, %d edited: %v", len(res.Turns), turns, res.Skipped, edited, err)
 	}
+}
+
+// TestStreamFiles_BoundedMemory: a 48 MiB folder of four overlapping
+// exports streams with a live heap of a few MiB (a chunk, the open
+// exports' decoders, the per-message state), where ParseFiles holds the
+// files and every message.
+func TestStreamFiles_BoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 48 MiB")
+	}
+	dir := t.TempDir()
+	if _, _, err := scale.DiscordOverlap(dir, 48<<20, scale.DiscordOverlapSeed); err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var streamed heapProbe
+	_, err := StreamFiles(paths, func(i int) (io.ReadCloser, error) {
+		f, err := os.Open(paths[i])
+		if err != nil {
+			return nil, err
+		}
+		return readCloser{probed{f, &streamed}, f}, nil
+	}, "dir", FilesOptions{}, func(chunk []transcript.Turn) error {
+		streamed.sample()
+		runtime.KeepAlive(chunk)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole heapProbe
+	var files []transcript.File
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, transcript.File{Name: filepath.Base(p), Data: data})
+	}
+	res, err := ParseFiles(files, "dir")
+	whole.sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d turns; live heap at most %.1f MiB streamed, %.1f MiB merged whole",
+		len(res.Turns), mib(streamed.peak), mib(whole.peak))
+	runtime.KeepAlive(res)
+	runtime.KeepAlive(files)
+	if streamed.peak > 20<<20 || streamed.peak > whole.peak/4 {
+		t.Errorf("streamed: live heap %.1f MiB (whole: %.1f MiB)", mib(streamed.peak), mib(whole.peak))
+	}
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// probed samples h's live heap every 2 MiB read from r and the other
+// files h probes.
+type probed struct {
+	r io.Reader
+	h *heapProbe
+}
+
+func (p probed) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if p.h.read += n; p.h.read-p.h.at >= 2<<20 {
+		p.h.at = p.h.read
+		p.h.sample()
+	}
+	return n, err
 }
