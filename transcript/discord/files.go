@@ -33,9 +33,10 @@ const maxMergeFiles = 64
 // StreamFiles reads a folder's files as ParseFiles does, opening them
 // (open(i) opens names[i]; StreamFiles closes what it opens) rather than
 // holding them, and hands the turns to emit a chunk at a time. It reads
-// every export twice. The first pass validates each file and keeps, per
-// message id of a channel, which copy wins (the id, its edit time and
-// where the copy is: no text). The second hands out each channel in turn:
+// every export twice. The first pass validates each file, decoding of a
+// message only its id and times, and keeps, per message id of a channel,
+// which copy wins (the id, its edit time and where the copy is: no text).
+// The second hands out each channel in turn:
 // one export streams as Stream does; several exports, each in time order
 // as the exporter writes them, are merged as they are read (a k-way merge
 // by time, then id), so memory is a chunk, the open exports' decoders and
@@ -43,9 +44,13 @@ const maxMergeFiles = 64
 // not each in time order (or hold ids of both snowflake and other forms,
 // which do not sort one way, or are more than maxMergeFiles) are merged
 // whole, up to MaxWholeBytes of them. The turns, their order, the skips
-// and the errors are ParseFiles'. Every error of the files' contents
-// comes from the first pass, before any chunk; an error of emit ends the
-// stream with it. With a nil emit every turn is kept in the Result.
+// and the errors are ParseFiles' (the first file's in name order). Most
+// errors of the files' contents come from the first pass, before any
+// chunk; a wrong type in a message's other fields comes from the second,
+// after chunks were emitted (nothing of the folder should then be
+// imported), and the files are then read again for the first error. An
+// error of emit ends the stream with it. With a nil emit every turn is
+// kept in the Result.
 func StreamFiles(names []string, open func(i int) (io.ReadCloser, error), name string, o FilesOptions,
 	emit func([]transcript.Turn) error) (transcript.Result, error) {
 	s := &folderStream{names: names, open: open, name: name, o: o,
@@ -60,29 +65,73 @@ func StreamFiles(names []string, open func(i int) (io.ReadCloser, error), name s
 	}
 	slices.SortStableFunc(byName, func(a, b int) int { return strings.Compare(names[a], names[b]) })
 	s.files = make([]*exportFile, len(names))
-	for order, i := range byName {
-		if err := s.scan(order, i); err != nil {
-			return transcript.Result{}, err
+	s.byName = byName
+	if emit != nil {
+		s.buf.Emit = func(turns []transcript.Turn) error {
+			if err := emit(turns); err != nil {
+				s.emitErr = err
+				return err
+			}
+			return nil
 		}
 	}
-	if len(s.ids) == 0 {
-		return transcript.Result{}, &transcript.Error{File: name,
-			Message: fmt.Sprintf("none of the %d files is a DiscordChatExporter JSON export", len(names))}
-	}
-	slices.SortFunc(s.ids, snowflakeCompare)
-	for _, id := range s.ids {
-		if err := s.channel(s.channels[id]); err != nil {
-			return transcript.Result{}, err
+	if err := s.run(); err != nil {
+		if s.emitErr != nil {
+			return transcript.Result{}, s.emitErr
 		}
-		delete(s.channels, id) // its per-message state
-	}
-	if err := s.buf.Flush(); err != nil {
-		return transcript.Result{}, err
+		return transcript.Result{}, s.firstError(err)
 	}
 	if emit == nil {
 		s.res.Turns = s.buf.Turns
 	}
 	return s.res, nil
+}
+
+// run is StreamFiles' two passes.
+func (s *folderStream) run() error {
+	for order, i := range s.byName {
+		if err := s.scan(order, i); err != nil {
+			return err
+		}
+	}
+	if len(s.ids) == 0 {
+		return &transcript.Error{File: s.name,
+			Message: fmt.Sprintf("none of the %d files is a DiscordChatExporter JSON export", len(s.names))}
+	}
+	slices.SortFunc(s.ids, snowflakeCompare)
+	for _, id := range s.ids {
+		if err := s.channel(s.channels[id]); err != nil {
+			return err
+		}
+		delete(s.channels, id) // its per-message state
+	}
+	return s.buf.Flush()
+}
+
+// firstError is the error ParseFiles would give, err's or an earlier
+// file's: the first pass decodes only what it needs of each message, so a
+// wrong type elsewhere is found by the second, perhaps in a file after one
+// with another such error. Each export is read again in name order, whole
+// messages decoded (the error path only). err stands when none of them
+// fails (a file that changed, or could not be read).
+func (s *folderStream) firstError(err error) error {
+	for _, i := range s.byName {
+		rc, oerr := s.open(i)
+		if oerr != nil {
+			return err
+		}
+		br := bufio.NewReaderSize(rc, sniffBytes)
+		head, _ := br.Peek(sniffBytes)
+		var ferr error
+		if Sniff(head) {
+			ferr = read(newJSONFile(br, s.display(i)), &export{}, func(*message) error { return nil })
+		}
+		rc.Close()
+		if ferr != nil {
+			return ferr
+		}
+	}
+	return err
 }
 
 type folderStream struct {
@@ -91,12 +140,14 @@ type folderStream struct {
 	name  string
 	o     FilesOptions
 
+	byName   []int         // indexes of names in name order
 	files    []*exportFile // by name order; nil for a file that is not an export
 	channels map[string]*channelFiles
 	ids      []string // of channels, as first read
 
-	res transcript.Result
-	buf chunks.Buffer
+	res     transcript.Result
+	buf     chunks.Buffer
+	emitErr error // emit's, which ends the stream as it is
 }
 
 // exportFile is what the first pass learnt of one export.
@@ -176,7 +227,9 @@ func (s *folderStream) scan(order, i int) error {
 	var recs []record
 	var last message // the one before: its id and time
 	var kinds uint8
-	err = read(newJSONFile(br, f.display), ex, func(m *message) error {
+	jf := newJSONFile(br, f.display)
+	jf.light = true
+	err = read(jf, ex, func(m *message) error {
 		if len(recs) > 0 && compareMessages(&last, m) > 0 {
 			f.sorted = false
 		}
