@@ -398,17 +398,6 @@ func (im *run) export(c container, in Input, row format) error {
 	})
 }
 
-// exportDisplay names a multi-file export in messages: the input, or for
-// the Discord exports of a folder, the folder.
-func exportDisplay(c container, in Input, row format) string {
-	if !in.Zip && len(in.Members) > 0 {
-		if d := dirOf(in.Members[0]); d != "." && row.name == transcript.FormatDiscord {
-			return c.display(d)
-		}
-	}
-	return in.Path
-}
-
 // parsed runs a parser and hands its turns to the store.
 func (im *run) parsed(file File, row format, parse func() (transcript.Result, error)) error {
 	parsed, err := parse()

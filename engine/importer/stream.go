@@ -63,6 +63,17 @@ func (im *run) streamedExport(c container, in Input, row format) error {
 	return err
 }
 
+// exportDisplay names a multi-file export in messages: the input, or for
+// the Discord exports of a folder, the folder.
+func exportDisplay(c container, in Input, row format) string {
+	if !in.Zip && len(in.Members) > 0 {
+		if d := dirOf(in.Members[0]); d != "." && row.name == transcript.FormatDiscord {
+			return c.display(d)
+		}
+	}
+	return in.Path
+}
+
 type readCloser struct {
 	io.Reader
 	io.Closer
