@@ -28,10 +28,7 @@ func DiscordExport(w io.Writer, size int64, seed uint64) (written int64, turns i
 	g.text = newTextGen(g.r)
 	g.t = time.Date(2021, 3, 1, 8, 0, 0, 0, time.UTC)
 	channel := 838021943394304000 + seed
-	g.printf("{\n  \"guild\": {\n    \"id\": \"838021943394300001\",\n    \"name\": \"Makers Guild\",\n    \"iconUrl\": \"https://cdn.discordapp.com/icons/838021943394300001/a.png\"\n  },\n"+
-		"  \"channel\": {\n    \"id\": \"%d\",\n    \"type\": \"GuildTextChat\",\n    \"categoryId\": \"838021943394300002\",\n    \"category\": \"dev\",\n"+
-		"    \"name\": \"general-%d\",\n    \"topic\": null\n  },\n  \"dateRange\": {\n    \"after\": null,\n    \"before\": null\n  },\n"+
-		"  \"exportedAt\": \"2026-01-05T20:00:00.1234567+00:00\",\n  \"messages\": [", channel, seed)
+	g.printf("%s", discordHeader(channel, seed, "2026-01-05T20:00:00.1234567+00:00"))
 	const epoch = 1420070400000 // Discord's, in Unix milliseconds
 	prev := []uint64{}
 	n := 0
@@ -55,6 +52,14 @@ func DiscordExport(w io.Writer, size int64, seed uint64) (written int64, turns i
 		g.err = bw.Flush()
 	}
 	return cw.n, g.turns, g.err
+}
+
+// discordHeader is an export's start, up to its messages.
+func discordHeader(channel, seed uint64, exportedAt string) string {
+	return fmt.Sprintf("{\n  \"guild\": {\n    \"id\": \"838021943394300001\",\n    \"name\": \"Makers Guild\",\n    \"iconUrl\": \"https://cdn.discordapp.com/icons/838021943394300001/a.png\"\n  },\n"+
+		"  \"channel\": {\n    \"id\": \"%d\",\n    \"type\": \"GuildTextChat\",\n    \"categoryId\": \"838021943394300002\",\n    \"category\": \"dev\",\n"+
+		"    \"name\": \"general-%d\",\n    \"topic\": null\n  },\n  \"dateRange\": {\n    \"after\": null,\n    \"before\": null\n  },\n"+
+		"  \"exportedAt\": \"%s\",\n  \"messages\": [", channel, seed, exportedAt)
 }
 
 // discordMessage writes one message: mostly people talking, some replies,

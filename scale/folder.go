@@ -19,7 +19,7 @@ import (
 var MixedKinds = []string{"claude-code", "claude-code-text", "telegram"}
 
 // MoreImportKinds are the kinds ImportFolder writes besides MixedKinds.
-var MoreImportKinds = []string{"discord", "slack", "whatsapp", "whatsapp-long", "codex", "gemini"}
+var MoreImportKinds = []string{"discord", "discord-overlap", "slack", "whatsapp", "whatsapp-long", "codex", "gemini"}
 
 // ImportKinds are every kind of file ImportFolder writes, as its kinds
 // argument and `scale/gen -kinds` spell them.
@@ -50,6 +50,9 @@ var importKinds = map[string]importKind{
 	// exports is merged whole, one export alone streams.
 	"discord": {DiscordExport, nil, DiscordSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("discord-%02d/general.json", i) }},
+	// DiscordOverlapFiles overlapping exports of one channel a folder.
+	"discord-overlap": {nil, DiscordOverlap, DiscordOverlapSeed, 256 << 20,
+		func(i int) string { return fmt.Sprintf("discord-overlap-%02d", i) }},
 	"slack": {nil, SlackExport, SlackSeed, 256 << 20,
 		func(i int) string { return fmt.Sprintf("slack-%02d", i) }},
 	// Chats of about 4 MiB, the 40,000 messages a phone exports at most.

@@ -13,12 +13,14 @@ import (
 	"scriptorium/workspace"
 )
 
-// TestImport_DiscordStreamed: Discord exports, one a folder, stored a turn
-// at a time give the same sessions.db, row for row, as the same exports
-// parsed whole, and the same skips; a folder of two exports of one channel
-// is still merged whole; a re-import stores nothing new; an export broken
-// after chunks were stored is the file's problem, with its line, and
-// nothing is committed.
+// TestImport_DiscordStreamed: Discord exports, and folders of exports of
+// one channel that overlap (the fixture's two, scale's four), stored a
+// turn at a time give the same sessions.db, row for row, as the same
+// exports parsed whole (a folder merged whole by ParseFiles), and the same
+// skips; the progress hears a folder's every byte once, though it is read
+// twice; a re-import stores nothing new; an export broken after chunks
+// were stored is the file's problem, with its line, and nothing is
+// committed.
 func TestImport_DiscordStreamed(t *testing.T) {
 	root := t.TempDir()
 	for _, name := range []string{"general", "thread", "dm", "odd", "minified"} {
@@ -35,9 +37,26 @@ func TestImport_DiscordStreamed(t *testing.T) {
 		write(t, filepath.Join(root, "overlap", name), fixture(t, overlap, name))
 	}
 
+	gen := filepath.Join(root, "gen-overlap")
+	_, genTurns, err := scale.DiscordOverlap(gen, 512<<10, scale.DiscordOverlapSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	res, _, chunked := importBothWays(t, root, Options{}, func(t *testing.T) func() { return wholeRow(t, transcript.FormatDiscord) })
-	if res.Imported < 200 || len(res.Files) != 7 {
-		t.Fatalf("chunked: %d imported, %d files", res.Imported, len(res.Files))
+	if res.Imported < 200+genTurns || len(res.Files) != 8 || res.Skipped[SkipDuplicate] < genTurns/4 {
+		t.Fatalf("chunked: %d imported, %d files, skipped %v", res.Imported, len(res.Files), res.Skipped)
+	}
+	in, err := List(gen, "")
+	if err != nil || len(in.Items) != 1 || len(in.Items[0].Members) != scale.DiscordOverlapFiles {
+		t.Fatalf("%+v, %v", in, err)
+	}
+	var prog recorder
+	if _, err := Import(context.Background(), filepath.Join(t.TempDir(), "state"), in, Options{Progress: &prog}); err != nil {
+		t.Fatal(err)
+	}
+	if prog.read != in.Size() || len(prog.files) != 1 || prog.files[0].Turns != genTurns || prog.files[0].Path != gen {
+		t.Errorf("progress read %d of %d bytes, files %+v", prog.read, in.Size(), prog.files)
 	}
 
 	before := dumpStore(t, workspace.SessionsDB(chunked))
@@ -60,7 +79,7 @@ func TestImport_DiscordStreamed(t *testing.T) {
 	cut := bytes.LastIndex(data, []byte(`"timestamp": "`))
 	bad := append(append(append([]byte{}, data[:cut]...), `"timestamp": "yesterday`...), data[cut+len(`"timestamp": "2021-03-01T08:03:01.000+00:00`):]...)
 	other := write(t, filepath.Join(t.TempDir(), "general.json"), bad)
-	in, err := List(other, "")
+	in, err = List(other, "")
 	if err != nil {
 		t.Fatal(err)
 	}

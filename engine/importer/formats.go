@@ -53,10 +53,14 @@ type format struct {
 	// formats.
 	parseFiles func(files []transcript.File, name string) (transcript.Result, error)
 	// streamFiles reads a multi-file export as parseFiles does, opening
-	// its files one at a time (open(i) opens names[i]) and handing the
-	// turns to emit a chunk at a time: a Slack export. nil for the others.
+	// its files (open(i) opens names[i]) and handing the turns to emit a
+	// chunk at a time: a Slack export, a folder of Discord exports. nil
+	// for the others.
 	streamFiles func(names []string, open func(i int) (io.ReadCloser, error), name string,
 		emit func([]transcript.Turn) error) (transcript.Result, error)
+	// reads is how many times streamFiles reads each file (0: once), so
+	// that the progress counts each byte once: Discord's two passes.
+	reads int
 	// whole says a walk with this format hands the whole folder (or zip)
 	// to parseFiles, rather than the walked files of each directory.
 	whole bool
@@ -126,11 +130,15 @@ var formatRows = []format{
 		}},
 	{name: transcript.FormatDiscord, chat: true, walked: hasSuffix(".json"),
 		parse: func(r io.Reader, o parseOptions) (transcript.Result, error) { return discord.Parse(r, o.Name) },
-		// One export streams; a folder of several is merged whole (ParseFiles).
+		// One export streams; the exports of a folder stream merged, read twice.
 		stream: func(r io.Reader, o parseOptions, emit func([]transcript.Turn) error) (transcript.Result, error) {
 			return discord.Stream(r, o.Name, streamChunkBytes, emit)
 		},
-		parseFiles: discord.ParseFiles},
+		parseFiles: discord.ParseFiles, reads: 2,
+		streamFiles: func(names []string, open func(int) (io.ReadCloser, error), name string, emit func([]transcript.Turn) error) (transcript.Result, error) {
+			return discord.StreamFiles(names, open, name,
+				discord.FilesOptions{ChunkBytes: streamChunkBytes, MaxWholeBytes: maxExportBytes}, emit)
+		}},
 }
 
 func hasSuffix(s string) func(string) bool {

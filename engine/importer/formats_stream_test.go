@@ -23,7 +23,7 @@ func wholeRow(t *testing.T, name transcript.Format) (restore func()) {
 			if row.stream == nil {
 				t.Fatalf("the %s row does not stream", name)
 			}
-			formatRows[i].stream = nil
+			formatRows[i].stream, formatRows[i].streamFiles = nil, nil
 			return func() { formatRows[i] = row }
 		}
 	}

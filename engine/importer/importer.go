@@ -248,7 +248,7 @@ func (im *run) input(in Input) error {
 		im.problem(in.Path, errcode.Errorf(errcode.InvalidArgument, "no importer reads the format %q", in.Format))
 		return nil
 	}
-	if row.streamFiles != nil && row.whole {
+	if row.streamFiles != nil && (row.whole || len(in.Members) > 1) {
 		return im.streamedExport(c, in, row)
 	}
 	if row.parseFiles != nil && (row.parse == nil || len(in.Members) > 1 || row.whole) {
@@ -369,8 +369,8 @@ func (im *run) member(c container, name string, in Input, row format) error {
 	return im.parsed(file, row, func() (transcript.Result, error) { return row.parse(src, o) })
 }
 
-// export reads the files of a multi-file export at once: a Slack export,
-// the Discord exports of one folder.
+// export reads the files of a multi-file export at once, for a format
+// that has no streamFiles (the tests' whole reading of Slack and Discord).
 func (im *run) export(c container, in Input, row format) error {
 	files := make([]transcript.File, 0, len(in.Members))
 	var total int64
@@ -392,12 +392,7 @@ func (im *run) export(c container, in Input, row format) error {
 		}
 		files = append(files, transcript.File{Name: name, Data: data})
 	}
-	display := in.Path
-	if !in.Zip && len(in.Members) > 0 {
-		if d := dirOf(in.Members[0]); d != "." && row.name == transcript.FormatDiscord {
-			display = c.display(d)
-		}
-	}
+	display := exportDisplay(c, in, row)
 	return im.parsed(File{Path: display, Format: row.name}, row, func() (transcript.Result, error) {
 		return row.parseFiles(files, display)
 	})

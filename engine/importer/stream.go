@@ -25,26 +25,34 @@ func (im *run) streamed(file File, row format, r io.Reader, o parseOptions) erro
 }
 
 // streamedExport reads a multi-file export of a streaming format
-// (format.streamFiles, a Slack export) a file at a time, storing its
-// turns a chunk at a time as streamed does: memory is bounded by what the
-// parser holds (for Slack, the root files and a day), not by the export.
+// (format.streamFiles: a Slack export, the Discord exports of a folder),
+// storing its turns a chunk at a time as streamed does: memory is bounded
+// by what the parser holds (for Slack, the root files and a day; for
+// Discord, a few bytes a message and a decoder an export), not by the
+// export.
 func (im *run) streamedExport(c container, in Input, row format) error {
-	file := File{Path: in.Path, Format: row.name}
-	var read int64 // by the parser's goroutine, until streamWith returns
+	display := exportDisplay(c, in, row)
+	file := File{Path: display, Format: row.name}
+	reads := int64(max(row.reads, 1))
+	var total, read int64 // by the parser's goroutine, until streamWith returns
 	open := func(i int) (io.ReadCloser, error) {
 		rc, err := c.open(in.Members[i])
 		if err != nil {
 			return nil, err
 		}
 		return readCloser{&sourceReader{r: rc, progress: progressFunc(func(n int) {
-			read += int64(n)
-			if im.opts.Progress != nil {
-				im.opts.Progress.Read(n)
+			// A parser that reads each file twice moves the bar by half
+			// of what it reads.
+			total += int64(n)
+			step := total/reads - read
+			read += step
+			if im.opts.Progress != nil && step > 0 {
+				im.opts.Progress.Read(int(step))
 			}
 		})}, rc}, nil
 	}
 	res, ok, err := im.streamWith(&file, row, func(emit func([]transcript.Turn) error) (transcript.Result, error) {
-		return row.streamFiles(in.Members, open, in.Path, emit)
+		return row.streamFiles(in.Members, open, display, emit)
 	})
 	if p := im.opts.Progress; p != nil && in.Size > read {
 		p.Read(int(in.Size - read)) // the files the parser skips unread (attachments): the bar ends at the export's size
@@ -53,6 +61,17 @@ func (im *run) streamedExport(c container, in Input, row format) error {
 		im.finishFile(file, res)
 	}
 	return err
+}
+
+// exportDisplay names a multi-file export in messages: the input, or for
+// the Discord exports of a folder, the folder.
+func exportDisplay(c container, in Input, row format) string {
+	if !in.Zip && len(in.Members) > 0 {
+		if d := dirOf(in.Members[0]); d != "." && row.name == transcript.FormatDiscord {
+			return c.display(d)
+		}
+	}
+	return in.Path
 }
 
 type readCloser struct {

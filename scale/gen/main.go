@@ -3,7 +3,7 @@
 //	go run ./scale/gen -records 100000 -out STATEDIR [-seed S] [-manifest FILE]
 //	go run ./scale/gen -history-sessions 270 -history-turns 6000 -out FILE [-seed S]
 //	go run ./scale/gen -import-mib 1024 [-kinds claude-code,claude-code-text,telegram] -out DIR
-//	    (also the kinds discord, slack, whatsapp, whatsapp-long, codex, gemini)
+//	    (also the kinds discord, discord-overlap, slack, whatsapp, whatsapp-long, codex, gemini)
 //	go run ./scale/gen -version
 //
 // The first writes a complete state dir (STATEDIR/memory: v2 archives and

@@ -28,8 +28,12 @@
 //     streams (Stream; memory is a chunk and the ids read, not the file);
 //     a message id read before in the file is a duplicate, the first copy
 //     kept (it may be stored already). A channel several files hold is
-//     merged whole and chained in time order (then id order). Sessions
-//     come out in channel id order.
+//     merged and chained in time order (then id order): ParseFiles holds
+//     the files; StreamFiles reads them twice, first to keep, per message
+//     id, which copy wins, then merging the exports as they are read
+//     (each in time order, as the exporter writes them; one that is not
+//     has its channel merged whole). Sessions come out in channel id
+//     order.
 //   - A reply (a reference to a message of the same channel, not a forward)
 //     sets ReplyTo to the referenced id, also when that message is older than
 //     the export: the reference is the message's own, so it does not change
@@ -46,7 +50,7 @@
 //     the embed's description. Whitespace-only text counts as none.
 //   - Title is channel.name; Group is false only for a 1:1 DM
 //     (DirectTextChat).
-//   - ParseFiles merges exports: a message two files carry (overlapping
+//   - ParseFiles and StreamFiles merge exports: a message two files carry (overlapping
 //     exports of one channel) is kept once, the copy with the later
 //     timestampEdited, else the later exportedAt, else the file whose name
 //     sorts last; the other copy is counted as a duplicate. A channel's name

@@ -81,7 +81,13 @@ func read(jf *jsonFile, ex *export, msg func(*message) error) error {
 			sawMessages = true
 			return jf.elements("messages", func(line int) error {
 				m := &message{line: line}
-				if err := jf.next(line, m); err != nil {
+				if jf.light {
+					var l lightMessage
+					if err := jf.next(line, &l); err != nil {
+						return err
+					}
+					m.ID, m.Timestamp, m.TimestampEdited = l.ID, l.Timestamp, l.TimestampEdited
+				} else if err := jf.next(line, m); err != nil {
 					return err
 				}
 				if err := m.check(); err != nil {

@@ -23,6 +23,9 @@ type jsonFile struct {
 	display string // the name the caller passed, with the file's path for a folder
 	dec     *json.Decoder
 	lines   *lineReader
+	// light decodes of each message only lightMessage's fields (a wrong
+	// type elsewhere goes unseen).
+	light bool
 }
 
 func newJSONFile(r io.Reader, display string) *jsonFile {

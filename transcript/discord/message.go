@@ -48,6 +48,14 @@ type message struct {
 	edited time.Time // TimestampEdited, parsed; zero if never edited
 }
 
+// lightMessage is what StreamFiles' first pass decodes of a message: what
+// check validates and a merge orders by, not the text.
+type lightMessage struct {
+	ID              string  `json:"id"`
+	Timestamp       string  `json:"timestamp"`
+	TimestampEdited *string `json:"timestampEdited"`
+}
+
 // check validates what makes a message identifiable and placeable in time.
 func (m *message) check() error {
 	if p := idProblem(m.ID); p != "" {

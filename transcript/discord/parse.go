@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"scriptorium/transcript"
+	"scriptorium/transcript/internal/chunks"
 )
 
 // Provider is the provider of every turn this package emits.
@@ -127,7 +128,7 @@ func merge(exports []*export, res *transcript.Result) {
 	slices.SortFunc(ids, snowflakeCompare)
 	for _, id := range ids {
 		s := sessions[id]
-		c := &chain{ch: s.info.channel}
+		c := &chain{ch: s.info.channel, buf: &chunks.Buffer{}}
 		if len(s.exports) == 1 {
 			for _, m := range s.exports[0].messages {
 				c.add(m) // no emit: cannot fail

@@ -27,7 +27,7 @@ const DefaultChunkBytes = chunks.DefaultBytes
 // Result, as Parse does; otherwise the Result holds only the skips.
 func Stream(r io.Reader, name string, chunkBytes int, emit func([]transcript.Turn) error) (transcript.Result, error) {
 	ex := &export{}
-	c := &chain{buf: chunks.Buffer{Emit: emit, Bytes: chunkBytes}}
+	c := &chain{buf: &chunks.Buffer{Emit: emit, Bytes: chunkBytes}}
 	var early []*message // messages read before the channel
 	err := read(newJSONFile(r, name), ex, func(m *message) error {
 		if !ex.hasChannel {
@@ -68,12 +68,16 @@ type chain struct {
 	seen    map[uint64]struct{}
 	seenStr map[string]struct{}
 
-	buf chunks.Buffer // the turns not yet handed on (every turn, with no emit)
+	buf *chunks.Buffer // the turns not yet handed on (every turn, with no emit)
+
+	// unique says the caller hands each id once (a merge of exports):
+	// nothing to note.
+	unique bool
 }
 
 // add makes m the session's next turn, or counts why it is not one.
 func (c *chain) add(m *message) error {
-	if c.dup(m.ID) {
+	if !c.unique && c.dup(m.ID) {
 		c.res.Skip(ReasonDuplicate)
 		return nil
 	}
@@ -89,7 +93,7 @@ func (c *chain) add(m *message) error {
 
 // dup reports whether id was read before, and notes it.
 func (c *chain) dup(id string) bool {
-	if n, err := strconv.ParseUint(id, 10, 64); err == nil && (id[0] != '0' || id == "0") {
+	if n, ok := snowflake(id); ok {
 		if c.seen == nil {
 			c.seen = map[uint64]struct{}{}
 		}
@@ -103,4 +107,11 @@ func (c *chain) dup(id string) bool {
 	_, ok := c.seenStr[id]
 	c.seenStr[id] = struct{}{}
 	return ok
+}
+
+// snowflake is id as a number when it is one written plainly (no leading
+// zero, no sign): then no other id has that number.
+func snowflake(id string) (uint64, bool) {
+	n, err := strconv.ParseUint(id, 10, 64)
+	return n, err == nil && (id[0] != '0' || id == "0")
 }
