@@ -46,7 +46,7 @@ func TestArchitecture_ImportRules(t *testing.T) {
 		m + "engine/curate", m + "engine/revert", m + "engine/audit", m + "engine/forget", m + "engine/recall", m + "engine/search"}
 	hosts := []string{m + "hosts/"}
 	frontEnds := []string{m + "tui", m + "views", m + "keymap", m + "demo", m + "screenshots"}
-	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records", m + "engine/result", m + "engine/deps", m + "engine/viewcache",
+	leaves := []string{m + "workspace", m + "trust", m + "render", m + "engine/index", m + "engine/sessions", m + "engine/config", m + "engine/vectors", m + "engine/records", m + "engine/result", m + "engine/deps", m + "engine/depcache", m + "engine/viewcache", m + "engine/filediff",
 		m + "engine/model", m + "transcript", m + "errcode", m + "termsafe", m + "engine/runstatus", m + "engine/fence", m + "engine/cachedb",
 		m + "engine/verify", m + "lazyre", m + "memo"}
 	rules := []struct {

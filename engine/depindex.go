@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"scriptorium/engine/depcache"
 	"scriptorium/engine/deps"
 )
 
@@ -21,8 +22,11 @@ func (tf *topicFile) adopt(old *topicFile) {
 }
 
 // deps returns tf's dependencies, built on first use.
-func (tf *topicFile) deps() *deps.Topic {
-	tf.depOnce.Do(func() { tf.dep = deps.OfTopic(tf.path, tf.file, tf.definitions()) })
+func (tf *topicFile) deps() *deps.Topic { return tf.depsVia(nil) }
+
+// depsVia is deps, taken from c when an earlier process saved them.
+func (tf *topicFile) depsVia(c *depcache.Store) *deps.Topic {
+	tf.depOnce.Do(func() { tf.dep = c.Of(tf.path, tf.data, tf.file, tf.definitions) })
 	return tf.dep
 }
 
@@ -50,6 +54,7 @@ type depIndex struct {
 	topics   map[string]*topicFile
 	archives map[string][]byte // archive path → the bytes it was indexed from
 	at       *snapshot         // the snapshot last synced to: a writer asks per block id
+	dir      string            // the runtime directory, where the first sync finds saved dependencies
 }
 
 // sameBytes reports whether a and b are the same bytes in memory: a
@@ -60,10 +65,13 @@ func sameBytes(a, b []byte) bool {
 
 // sync brings the index to s.
 func (x *depIndex) sync(s *snapshot) {
+	var disk *depcache.Store // dependencies an earlier process saved, for the first sync
 	if x.at == s {
 		return // snapshots never change once built
 	} else if x.at = s; x.topics == nil {
 		x.topics, x.archives = map[string]*topicFile{}, map[string][]byte{}
+		disk = depcache.Load(x.dir)
+		defer disk.Finish() // saved again when enough were computed
 	}
 	for p, tf := range x.topics {
 		cur := s.topics[p]
@@ -82,7 +90,7 @@ func (x *depIndex) sync(s *snapshot) {
 	for _, p := range s.topicPaths {
 		if tf := s.topics[p]; x.topics[p] != tf {
 			x.topics[p] = tf
-			x.AddTopic(p, tf.deps())
+			x.AddTopic(p, tf.depsVia(disk))
 		}
 	}
 	for p, data := range x.archives {

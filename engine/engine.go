@@ -166,7 +166,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		rec.Close()
 		return nil, classifyLockErr(err, "open workspace")
 	}
-	e.ws = ws
+	e.ws, e.inc.idx.dir = ws, ws.RuntimeDir()
 	joinShared(ws.Root())
 	return e, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"scriptorium/engine/filediff"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/trust"
@@ -125,7 +126,9 @@ type Plan struct {
 func (p *Plan) Bytes(path string) (before, after []byte) { return p.p.old[path], p.p.files[path] }
 
 // Diff is the unified diff of one changed path.
-func (p *Plan) Diff(path string) string { return unifiedDiff(path, p.p.old[path], p.p.files[path]) }
+func (p *Plan) Diff(path string) string {
+	return filediff.Unified(path, p.p.old[path], p.p.files[path])
+}
 
 // Plan applies a change to v in memory, checking paths and the actor's
 // rights, without installing anything. An edit refused on its own makes

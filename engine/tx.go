@@ -13,8 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aymanbagabas/go-udiff"
-
+	"scriptorium/engine/filediff"
 	"scriptorium/engine/records"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
@@ -136,7 +135,7 @@ func (e *Engine) installLocked(ctx context.Context, ch Change) (result.UpdateRes
 		Changed: plan.order, Diffs: map[string]string{}, Files: map[string]records.FileChange{}, Reverts: ch.Reverts,
 		Sources: installSources(before, after, plan, ch.Sources)}
 	for _, p := range plan.order {
-		hist.Diffs[p] = unifiedDiff(p, plan.old[p], plan.files[p])
+		hist.Diffs[p] = filediff.Unified(p, plan.old[p], plan.files[p])
 		if strings.HasPrefix(p, "topics/") {
 			hist.Files[p] = records.FileChange{Before: plan.old[p], After: plan.files[p]}
 		}
@@ -416,15 +415,4 @@ func introduced(before, after []errcode.Violation) []errcode.Violation {
 		out = append(out, v)
 	}
 	return out
-}
-
-func unifiedDiff(p string, old, new []byte) string {
-	from, to := "a/"+p, "b/"+p
-	if old == nil {
-		from = "/dev/null"
-	}
-	if new == nil {
-		to = "/dev/null"
-	}
-	return udiff.Unified(from, to, string(old), string(new))
 }

@@ -8,9 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
-
 	"scriptorium/engine"
+	"scriptorium/engine/filediff"
 	"scriptorium/engine/result"
 )
 
@@ -44,20 +43,7 @@ func derivedDiffs(e *engine.Engine, after *engine.View) []result.FileDiff {
 		if bytes.Equal(old, files[p]) {
 			continue
 		}
-		out = append(out, result.FileDiff{Path: p, Diff: unifiedDiff(p, old, files[p])})
+		out = append(out, result.FileDiff{Path: p, Diff: filediff.Unified(p, old, files[p])})
 	}
 	return out
-}
-
-// unifiedDiff is the diff of one file from old to new, as an install's
-// plan shows it (a nil side is /dev/null).
-func unifiedDiff(p string, old, new []byte) string {
-	from, to := "a/"+p, "b/"+p
-	if old == nil {
-		from = "/dev/null"
-	}
-	if new == nil {
-		to = "/dev/null"
-	}
-	return udiff.Unified(from, to, string(old), string(new))
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"scriptorium/engine"
+	"scriptorium/engine/depcache"
 	"scriptorium/engine/records"
 	"scriptorium/engine/sessions"
 	"scriptorium/engine/viewcache"
@@ -35,6 +36,9 @@ func finish(ctx context.Context, tx *engine.Tx, rev int64, rec *record, nd needl
 		return err
 	}
 	if err := viewcache.Remove(e.RuntimeDir()); err != nil {
+		return err
+	}
+	if err := depcache.Remove(e.RuntimeDir()); err != nil {
 		return err
 	}
 	v, err := tx.View(ctx)

@@ -61,7 +61,11 @@ func (k SpeakerKind) String() string {
 // 8 lowercase hex digits of its SHA-256.
 func AnchorFor(sourceID string) string {
 	sum := sha256.Sum256([]byte(sourceID))
-	return "source-" + hex.EncodeToString(sum[:4])
+	// One allocation, not two: every frame parsed computes its anchor.
+	var b [len("source-") + 8]byte
+	copy(b[:], "source-")
+	hex.Encode(b[len("source-"):], sum[:4])
+	return string(b[:])
 }
 
 // Record is one message as a writer hands it to the archive.
