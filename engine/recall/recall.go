@@ -123,7 +123,7 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 			break
 		}
 	}
-	p.addHits(m.Hits)
+	p.addHits(headingFirst(m.Hits, req.Prompt))
 	if len(p.items) == 0 {
 		return res, nil
 	}

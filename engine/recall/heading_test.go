@@ -1,0 +1,62 @@
+package recall
+
+import (
+	"slices"
+	"testing"
+
+	"scriptorium/engine/result"
+)
+
+func blockHit(id, heading string) Hit {
+	return Hit{SearchResult: result.SearchResult{Kind: "topic", Ref: id}, Block: &Block{ID: id, Heading: heading}}
+}
+
+func refs(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Ref)
+	}
+	return out
+}
+
+// TestHeadingFirst: the blocks under a heading the prompt names come
+// first, in rank order; the rest keep theirs.
+func TestHeadingFirst(t *testing.T) {
+	hits := []Hit{
+		blockHit("a", "Family"),
+		{SearchResult: result.SearchResult{Kind: "source", Ref: "s1"}},
+		blockHit("b", "Work"),
+		blockHit("c", ""),
+		blockHit("d", "Work"),
+		blockHit("e", "Plans"),
+	}
+	for _, tc := range []struct {
+		prompt string
+		want   []string
+	}{
+		{"Where does Nadia work?", []string{"b", "d", "a", "s1", "c", "e"}},
+		{"Where is Nadia working now", []string{"b", "d", "a", "s1", "c", "e"}},
+		{"What has Nadia planned for June?", []string{"e", "a", "s1", "b", "c", "d"}},
+		{"Who is Nadia?", []string{"a", "s1", "b", "c", "d", "e"}},
+		{"", []string{"a", "s1", "b", "c", "d", "e"}},
+	} {
+		if got := refs(headingFirst(hits, tc.prompt)); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.prompt, got, tc.want)
+		}
+	}
+}
+
+// TestStem: a heading and a question's word meet however each is
+// inflected.
+func TestStem(t *testing.T) {
+	for w, want := range map[string]string{
+		"work": "work", "works": "work", "worked": "work", "working": "work",
+		"plans": "plan", "planned": "plan", "planning": "plan", "plan": "plan",
+		"families": "family", "family": "family", "places": "place", "place": "place",
+		"habits": "habit", "commands": "command", "is": "is",
+	} {
+		if got := stem(w); got != want {
+			t.Errorf("stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
