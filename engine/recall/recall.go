@@ -51,11 +51,9 @@ type (
 // what fits.
 const minHits = 10
 
-// hitLimit is how many hits to ask for under a budget: about one per 15
-// tokens (a hit line is 25–60), between minHits and 100. More hits than
-// fit, so the blocks under a heading the prompt names (headingFirst) are
-// found below the name-only blocks that outrank them.
-func hitLimit(budget int) int { return min(max(budget/15, minHits), 100) }
+// hitLimit is how many hits to ask for under a budget: about one per 25
+// tokens (a hit line is 25–60), between minHits and 100.
+func hitLimit(budget int) int { return min(max(budget/25, minHits), 100) }
 
 // maxQueryRunes bounds the part of a message searched for: a pasted log is
 // still a message to recall for, but only its start is a query.
