@@ -20,7 +20,9 @@ func headingFirst(hits []Hit, query string) []Hit {
 		return hits
 	}
 	named := func(h Hit) bool {
-		if h.Block == nil || h.Block.Heading == "" {
+		// A file's title names all of it (a person's name): only a
+		// heading under it names a part.
+		if h.Block == nil || h.Block.Heading == "" || h.Block.Level < 2 {
 			return false
 		}
 		for _, w := range stemsOf(h.Block.Heading) {

@@ -8,7 +8,7 @@ import (
 )
 
 func blockHit(id, heading string) Hit {
-	return Hit{SearchResult: result.SearchResult{Kind: "topic", Ref: id}, Block: &Block{ID: id, Heading: heading}}
+	return Hit{SearchResult: result.SearchResult{Kind: "topic", Ref: id}, Block: &Block{ID: id, Heading: heading, Level: 2}}
 }
 
 func refs(hits []Hit) []string {
@@ -29,16 +29,17 @@ func TestHeadingFirst(t *testing.T) {
 		blockHit("c", ""),
 		blockHit("d", "Work"),
 		blockHit("e", "Plans"),
+		{SearchResult: result.SearchResult{Kind: "topic", Ref: "f"}, Block: &Block{ID: "f", Heading: "Nadia Haddad", Level: 1}},
 	}
 	for _, tc := range []struct {
 		prompt string
 		want   []string
 	}{
-		{"Where does Nadia work?", []string{"b", "d", "a", "s1", "c", "e"}},
-		{"Where is Nadia working now", []string{"b", "d", "a", "s1", "c", "e"}},
-		{"What has Nadia planned for June?", []string{"e", "a", "s1", "b", "c", "d"}},
-		{"Who is Nadia?", []string{"a", "s1", "b", "c", "d", "e"}},
-		{"", []string{"a", "s1", "b", "c", "d", "e"}},
+		{"Where does Nadia work?", []string{"b", "d", "a", "s1", "c", "e", "f"}},
+		{"Where is Nadia working now", []string{"b", "d", "a", "s1", "c", "e", "f"}},
+		{"What has Nadia planned for June?", []string{"e", "a", "s1", "b", "c", "d", "f"}},
+		{"Who is Nadia?", []string{"a", "s1", "b", "c", "d", "e", "f"}},
+		{"", []string{"a", "s1", "b", "c", "d", "e", "f"}},
 	} {
 		if got := refs(headingFirst(hits, tc.prompt)); !slices.Equal(got, tc.want) {
 			t.Errorf("%q: %v, want %v", tc.prompt, got, tc.want)
