@@ -20,7 +20,7 @@ type Block struct {
 	// Level is Heading's (1 a file's title, which names the whole file;
 	// 2 and below a part of it, as a person's "## Work").
 	Level int
-	Text    string // topic.BlockText: footnote markers still in it
+	Text  string // topic.BlockText: footnote markers still in it
 	// Date is the latest date its footnotes give (YYYY-MM-DD); "" when it
 	// cites nothing.
 	Date  string
