@@ -32,28 +32,29 @@ func headingFirst(hits []Hit, query string) []Hit {
 		}
 		return false
 	}
-	first := 0
-	for _, h := range hits {
-		if named(h) {
-			first++
+	out := make([]Hit, 0, len(hits))
+	moved := map[int]bool{}
+	for i, h := range hits {
+		if len(moved) < maxHeadingFirst && named(h) {
+			out = append(out, h)
+			moved[i] = true
 		}
 	}
-	if first == 0 {
+	if len(moved) == 0 {
 		return hits
 	}
-	out := make([]Hit, 0, len(hits))
-	for _, h := range hits {
-		if named(h) {
-			out = append(out, h)
-		}
-	}
-	for _, h := range hits {
-		if !named(h) {
+	for i, h := range hits {
+		if !moved[i] {
 			out = append(out, h)
 		}
 	}
 	return out
 }
+
+// maxHeadingFirst is how many blocks under the named heading go first: a
+// theme's best few, so a small budget is not all one theme ("What was Tom
+// working on the week before he left?" asks for a time, not his job).
+const maxHeadingFirst = 3
 
 // promptStems are the stems of a prompt's words, as a set.
 func promptStems(text string) map[string]bool {

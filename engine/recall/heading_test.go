@@ -47,6 +47,17 @@ func TestHeadingFirst(t *testing.T) {
 	}
 }
 
+// TestHeadingFirst_BestFew: only the best few blocks under the heading
+// go first, so a small budget is not all one theme.
+func TestHeadingFirst_BestFew(t *testing.T) {
+	hits := []Hit{blockHit("a", "Family"), blockHit("w1", "Work"), blockHit("w2", "Work"), blockHit("w3", "Work"),
+		blockHit("w4", "Work"), blockHit("b", "Family")}
+	want := []string{"w1", "w2", "w3", "a", "w4", "b"}
+	if got := refs(headingFirst(hits, "What was Tom working on?")); !slices.Equal(got, want) {
+		t.Errorf("%v, want %v", got, want)
+	}
+}
+
 // TestStem: a heading and a question's word meet however each is
 // inflected.
 func TestStem(t *testing.T) {
