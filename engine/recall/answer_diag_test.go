@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 
 	"scriptorium/engine/recall"
 	"scriptorium/engine/result"
@@ -92,17 +93,40 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 					}
 				}
 				// Why: the evidence was among the hits the recall asks
-				// for and did not fit, or it ranked below them, as a
-				// block or (nothing distilled from it) as a turn.
+				// for and did not fit, or in the first 100 below them (the
+				// recall's), or further down, as a block or (nothing
+				// distilled from it) as a turn; there, evidence that shares
+				// no word with the question but its names is the
+				// distiller's (or embeddings'): no lexical ranking meets it.
 				if best > 0 {
 					inTop++
 				}
-				why := "not distilled, turn ranks below the hits"
+				var evText []string
+				for b := range evBlocks {
+					evText = append(evText, set.text[b])
+				}
+				if len(evText) == 0 {
+					for _, tr := range set.turns {
+						if evidence[tr.Ref()] {
+							evText = append(evText, tr.Content)
+						}
+					}
+				}
+				shared := sharesWord(q.Text, evText)
+				why := "not distilled, turn ranks below the first 100"
 				switch {
-				case best > 0 && best <= budget/25:
+				case best > 0 && best <= budget/25: // recall.hitLimit
 					why = "among the hits, not packed"
+				case best > 0:
+					why = "in the first 100, below the hits asked for"
+				case len(evBlocks) > 0 && !shared && quoted(evText):
+					why = "distilled as a quote that shares no word with the question"
+				case len(evBlocks) > 0 && !shared:
+					why = "distilled, its block shares no word with the question"
 				case len(evBlocks) > 0:
-					why = "distilled, block ranks below the hits"
+					why = "distilled, block ranks below the first 100"
+				case !shared:
+					why = "not distilled, the turn shares no word with the question"
 				}
 				causes[why]++
 				fmt.Fprintf(&out, "   why: %s\n", why)
@@ -113,4 +137,52 @@ func TestAnswerInContext_Diagnose(t *testing.T) {
 		}
 		t.Logf("%s: %d of %d questions missed %v; evidence in the first 100 hits for %d of them%s", split, missed, asked, causes, inTop, out.String())
 	}
+}
+
+// diagStop are question words that say nothing of the answer.
+var diagStop = map[string]bool{"what": true, "when": true, "where": true, "which": true, "who": true, "whom": true,
+	"whose": true, "does": true, "did": true, "will": true, "with": true, "from": true, "that": true, "this": true,
+	"have": true, "has": true, "their": true, "they": true, "there": true, "about": true, "after": true,
+	"before": true, "into": true, "your": true, "owner": true, "owner's": true, "many": true, "much": true,
+	"long": true, "often": true, "and": true, "the": true, "for": true, "how": true, "why": true, "now": true}
+
+// sharesWord is true when a text shares a word of the question other than
+// its names (capitalised words) and question words: a word search could
+// meet the evidence by. Words meet on their first five letters.
+func sharesWord(question string, texts []string) bool {
+	key := func(w string) string {
+		if r := []rune(w); len(r) > 5 {
+			return string(r[:5])
+		}
+		return w
+	}
+	split := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+	}
+	in := map[string]bool{}
+	for _, t := range texts {
+		for _, w := range split(strings.ToLower(t)) {
+			in[key(w)] = true
+		}
+	}
+	for _, w := range split(question) {
+		lw := strings.ToLower(w)
+		if len([]rune(lw)) < 3 || diagStop[lw] || unicode.IsUpper([]rune(w)[0]) {
+			continue
+		}
+		if in[key(lw)] {
+			return true
+		}
+	}
+	return false
+}
+
+// quoted is true when a text keeps a speaker's words as a quote.
+func quoted(texts []string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, "said:") || strings.ContainsAny(t, "\"“«„") {
+			return true
+		}
+	}
+	return false
 }

@@ -164,10 +164,13 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // against 0.697).
 // heldout12 (Indonesian), measured once at round twelve's end, 1.43× (0.686
 // against 0.479), 1.45× once a summary's file name kept its "__".
+// aic15's blocks under the heading a question names (heading.go): heldout9
+// 1.40×, heldout11 1.18× (BENCHMARKS.md, "Answer in context, round
+// eight"); the floors of heldout5, 6 and 7 raised to their figures of that run.
 // Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10 and heldout12 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.18, "heldout6": 1.47, "heldout7": 1.20, "heldout8": 1.08, "heldout9": 1.36, "heldout10": 1.63, "heldout11": 1.16, "heldout12": 1.44}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

@@ -14,17 +14,17 @@ func lookUp(p string, rf *engine.RecallFile, id string) (Block, bool) {
 	if !rf.Trusted[id] {
 		return Block{}, false
 	}
-	heading := ""
+	heading, level := "", 0
 	defs := rf.File.Definitions()
 	for _, el := range rf.File.Elements {
 		if el.Kind == topic.KindHeading {
-			heading = el.Heading
+			heading, level = el.Heading, el.Level
 			continue
 		}
 		if el.Kind != topic.KindBlock || el.BlockID != id {
 			continue
 		}
-		b := Block{ID: id, Path: p, Heading: heading, Text: topic.BlockText(el)}
+		b := Block{ID: id, Path: p, Heading: heading, Level: level, Text: topic.BlockText(el)}
 		for _, r := range el.Refs {
 			d, ok := defs[r.Label]
 			if !ok {

@@ -146,3 +146,29 @@ func TestRecall_ChineseTurnIsNoAcknowledgement(t *testing.T) {
 		t.Errorf("want the dinner turn alone, got %v:\n%s", got, res.Text)
 	}
 }
+
+// TestRecall_BlocksUnderTheNamedHeading: "Where does Nadia work?" shares
+// only her name with her file's blocks, and search ranks the short
+// "Nadia …" lines above the long one under "## Work"; the recall takes the
+// blocks under the heading the question names first, so the answer is in
+// a budget the other lines would fill.
+func TestRecall_BlocksUnderTheNamedHeading(t *testing.T) {
+	turns := map[string]string{"w": "I'm a pharmacist at the Boots on Kings Road since March, full time and every other weekend"}
+	var blocks []hitsBlock
+	for i := range 20 {
+		key := fmt.Sprintf("b%02d", i)
+		turns[key] = fmt.Sprintf("Market day %d", i)
+		blocks = append(blocks, hitsBlock{id: fmt.Sprintf("%08x", 0xb0000000+i), cites: []string{key},
+			text: fmt.Sprintf("Nadia went to the market on Saturday %d with friend %d and bought apples, pears and bread.", i, i)})
+	}
+	blocks = append(blocks, hitsBlock{id: "c0000001", cites: []string{"w"},
+		text: "## Work\n\nNadia Haddad has been a pharmacist at the Boots on Kings Road since March 2026, full time, with every other weekend on the counter and the late shift on Thursdays."})
+	e := enginetest.Open(t, hitsWorkspace(t, turns, map[string][]hitsBlock{"people/nadia.md": blocks}))
+	res := recallOf(t, e, recall.Request{Prompt: "Where does Nadia work?", Budget: 600})
+	for _, it := range res.Items {
+		if it.Ref == "c0000001" {
+			return
+		}
+	}
+	t.Errorf("the block under ## Work was not recalled:\n%s", res.Text)
+}

@@ -17,7 +17,10 @@ type Block struct {
 	ID      string
 	Path    string // topics/…
 	Heading string // the nearest heading above the block; "" when none
-	Text    string // topic.BlockText: footnote markers still in it
+	// Level is Heading's (1 a file's title, which names the whole file;
+	// 2 and below a part of it, as a person's "## Work").
+	Level int
+	Text  string // topic.BlockText: footnote markers still in it
 	// Date is the latest date its footnotes give (YYYY-MM-DD); "" when it
 	// cites nothing.
 	Date  string
@@ -115,11 +118,11 @@ func read(ctx context.Context, e *engine.Engine, text string, limit int, topics 
 // 100k records (BENCHMARKS.md, the resident prompt path).
 func blocksIn(p string, rf *engine.RecallFile) map[string]Block {
 	out := map[string]Block{}
-	heading := ""
+	heading, level := "", 0
 	defs := rf.File.Definitions()
 	for _, el := range rf.File.Elements {
 		if el.Kind == topic.KindHeading {
-			heading = el.Heading
+			heading, level = el.Heading, el.Level
 			continue
 		}
 		if el.Kind != topic.KindBlock || !rf.Trusted[el.BlockID] {
@@ -128,7 +131,7 @@ func blocksIn(p string, rf *engine.RecallFile) map[string]Block {
 		if _, seen := out[el.BlockID]; seen {
 			continue
 		}
-		b := Block{ID: el.BlockID, Path: p, Heading: heading, Text: topic.BlockText(el)}
+		b := Block{ID: el.BlockID, Path: p, Heading: heading, Level: level, Text: topic.BlockText(el)}
 		for _, r := range el.Refs {
 			d, ok := defs[r.Label]
 			if !ok {

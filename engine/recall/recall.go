@@ -7,7 +7,8 @@
 // A recall spends its budget on memory, not on the transcript: distilled
 // blocks are shown first; a source comes in only when no block in the
 // recall cites it, so never a block together with the source it cites
-// (hits.go: the hits are packed in the search's one rank order); footnote
+// (hits.go: the hits are packed in the search's one rank order, the
+// blocks under a heading the prompt names first, heading.go); footnote
 // markers and role prefixes are dropped; each item carries its date and
 // its topic (the citation's path). For a coding session the project's own
 // topic file (topics/projects/<project>.md, the project named by the
@@ -123,7 +124,7 @@ func Recall(ctx context.Context, e *engine.Engine, req Request) (Result, error) 
 			break
 		}
 	}
-	p.addHits(m.Hits)
+	p.addHits(headingFirst(m.Hits, req.Prompt))
 	if len(p.items) == 0 {
 		return res, nil
 	}
