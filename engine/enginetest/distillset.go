@@ -85,10 +85,10 @@ type DistillSet struct {
 // that round, heldout9, written for round nine, at the end of that
 // round, heldout10, written for round ten, at the end of that round,
 // heldout11, written for round eleven, at the end of that round,
-// heldout12, written for round twelve, at the end of that round.
-// heldout13, written for round thirteen, is sealed until that round's end,
-// and heldout14, written for round fourteen, until the end of that round.
-var SealedDistillSplits = []string{"heldout13", "heldout14"}
+// heldout12, written for round twelve, at the end of that round,
+// heldout13, written for round thirteen, at the end of that round.
+// heldout14, written for round fourteen, is sealed until that round's end.
+var SealedDistillSplits = []string{"heldout14"}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

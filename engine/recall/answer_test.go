@@ -167,10 +167,12 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // aic15's blocks under the heading a question names (heading.go): heldout9
 // 1.40×, heldout11 1.18× (BENCHMARKS.md, "Answer in context, round
 // eight"); the floors of heldout5, 6 and 7 raised to their figures of that run.
-// Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10 and heldout12 only; the held-out misses are mostly
+// heldout13 (Egyptian Arabic and Arabizi), measured once at round
+// thirteen's end, 1.31× (0.739 against 0.563).
+// Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12 and heldout13 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.30}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -188,7 +190,7 @@ func TestAnswerInContext(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"}
+	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"}
 	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
 	if s := os.Getenv("AIC_SPLITS"); s != "" {
 		splits = strings.Split(s, ",")

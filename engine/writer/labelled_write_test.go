@@ -58,6 +58,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout12 (written for round twelve, measured once at its end: 0.656 / 0.935 / 0.326 / 6.5%; 0.680 / 0.937 / 0.360 / 6.3% once a summary naming
 // a file with "__" was no longer refused; tuned on in round thirteen: 0.736 / 0.977 / 0.370 / 2.3%):
 // coverage, precision and chat just under those figures, size at the target.
+// heldout13 (written for round thirteen, measured once at its end: 0.650 / 0.838 / 0.370 / 16.2%,
+// BENCHMARKS.md "Round thirteen's held-out part"): coverage, precision and chat just past those
+// figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -71,13 +74,14 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.07},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
+	"heldout13": {coverage: 0.64, precision: 0.83, size: 0.40, chat: 0.17},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)
