@@ -319,10 +319,11 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f := analyse(raw, d.names)
 	f.foreign = true // quoted, never rewritten
 	w.f = f
-	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(raw) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
+	shape := asciiDigits(raw) // "يوم ١٠/٣" is "يوم 10/3" to the shapes (digits.go)
+	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
 		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
 	}
-	score, signals := d.shapeScore(i, raw)
+	score, signals := d.shapeScore(i, shape)
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
@@ -344,7 +345,7 @@ func (d *distiller) takesNote(i int, signals []string) bool {
 	var before []string
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
-			for _, tok := range strings.Fields(strings.ToLower(t.Content)) {
+			for _, tok := range strings.Fields(strings.ToLower(asciiDigits(t.Content))) {
 				before = append(before, strings.Trim(tok, ",.!?;:()\"'¡¿*"))
 			}
 		}

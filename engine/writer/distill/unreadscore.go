@@ -21,6 +21,9 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 		word := strings.Trim(tok, ",.!?;:()\"'¡¿*")
 		lw := apostropheForms.Replace(strings.ToLower(word))
 		r, _ := utf8.DecodeRuneInString(word)
+		if arabiziWord(lw) {
+			r = 'a' // "5alas", "bta3et": a word with digits for letters is no number (digits.go)
+		}
 		name := false
 		if unicode.IsDigit(r) || unreadMonth(lw) || capitalMonth(word) || d.names[nameKey(word)] {
 			signals = append(signals, strings.TrimSuffix(strings.TrimSuffix(lw, ",00"), ".00")) // "R$ 30,00" is the 30 just said
