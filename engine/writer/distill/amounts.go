@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,4 +38,28 @@ func init() {
 	for _, w := range []string{"rb", "ribu", "jt", "juta", "miliar", "milyar"} {
 		magnitudes[w] = true
 	}
+}
+
+// groupedRe is a number written in groups of thousands: "22,500",
+// "1,250,000" ("٢٢٬٠٠٠" once in ASCII digits).
+var groupedRe = lazyRegexp(`^\d{1,3}(?:,\d{3})+$`)
+
+// groupedAmount reports whether word is a number in groups of thousands:
+// a price, a rent, a salary as a chat writes them, in any language, with
+// or without its currency ("el 22,500 kan bel garage").
+func groupedAmount(word string) bool {
+	return strings.IndexByte(word, ',') > 0 && groupedRe.MatchString(word)
+}
+
+// dayRange reports whether word is a span of days of a month: "23–25",
+// "3-7", rising, from 1 to 31. A score ("2-1", "1-1") does not rise as
+// often as it does; "0-3" is no day.
+func dayRange(word string) bool {
+	a, b, ok := strings.Cut(strings.Replace(word, "–", "-", 1), "-")
+	if !ok || len(a) > 2 || len(b) > 2 {
+		return false
+	}
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	return err1 == nil && err2 == nil && x >= 1 && x < y && y <= 31
 }

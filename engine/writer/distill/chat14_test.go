@@ -91,3 +91,31 @@ func TestArabiziWord(t *testing.T) {
 		}
 	}
 }
+
+func TestDistil_GroupedAmountsAndDayRanges(t *testing.T) {
+	lines := []string{
+		"Dina: el 3arabeya el gdida b 340,000 w kol 7aga ma3aha",
+		"Ali: tab",
+		"Dina: el kamp 14–18 ya gama3a, fel Fayoum",
+		"Ali: ok",
+	}
+	joined := keptTexts(t, chat(saturday, "whatsapp", "grouped", "Ali", lines...))
+	for _, w := range []string{"340,000", "14–18"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
+	}
+}
+
+func TestGroupedAmountAndDayRange(t *testing.T) {
+	for w, want := range map[string]bool{"22,500": true, "1,250,000": true, "2,5": false, "22500": false, "12,50": false} {
+		if got := groupedAmount(w); got != want {
+			t.Errorf("groupedAmount(%q) = %v, want %v", w, got, want)
+		}
+	}
+	for w, want := range map[string]bool{"23–25": true, "3-7": true, "2-1": false, "1-1": false, "0-3": false, "28-35": false, "2024-2025": false} {
+		if got := dayRange(w); got != want {
+			t.Errorf("dayRange(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

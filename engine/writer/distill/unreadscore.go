@@ -39,6 +39,8 @@ func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 			score += 2 // "850k", "12tr5", "2.800.000đ", "5 lakh" (marks.go)
 		case wordWeekday(fields, k) > 0 && digitAt([]rune(nextField(fields, k+1)), 0) && !strings.HasSuffix(fields[k+1], ","):
 			score += 2 // "thứ Ba 21/7", "Chủ nhật 8/11": a weekday of two words with its day
+		case unicode.IsDigit(r) && (groupedAmount(word) || dayRange(word)):
+			score += 2 // "22,500", "٢٢٬٠٠٠", "23–25": an amount, a span of days (amounts.go)
 		case unicode.IsDigit(r) && spanUnits[strings.ToLower(strings.Trim(nextField(fields, k), ",.!?;:()"))] && word == tok:
 			// "trễ 1 ngày", "trong 8 tháng": a length of time is how a
 			// chat counts, not news (marks.go)
