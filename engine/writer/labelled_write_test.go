@@ -59,8 +59,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // a file with "__" was no longer refused; tuned on in round thirteen: 0.736 / 0.977 / 0.370 / 2.3%):
 // coverage, precision and chat just under those figures, size at the target.
 // heldout13 (written for round thirteen, measured once at its end: 0.650 / 0.838 / 0.370 / 16.2%,
-// BENCHMARKS.md "Round thirteen's held-out part"): coverage, precision and chat just past those
-// figures, size at the target.
+// BENCHMARKS.md "Round thirteen's held-out part"; tuned on in round fourteen: 0.708 / 0.885 /
+// 0.378 / 11.5%): coverage, precision and chat just past those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -74,7 +74,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.07},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
-	"heldout13": {coverage: 0.64, precision: 0.83, size: 0.40, chat: 0.17},
+	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.12},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
