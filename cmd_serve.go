@@ -6,12 +6,23 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"scriptorium/app"
 	"scriptorium/errcode"
 	"scriptorium/hosts/httpapi"
 	mcphost "scriptorium/hosts/mcp"
+)
+
+// Stopping serve: the requests in flight get serveDrain to finish; then
+// whatever still holds a connection is cut. An MCP client's standalone
+// SSE stream never goes idle, so without the cut a SIGTERM waited out the
+// whole drain and the process hit the signal's grace, exiting 143 with
+// its engines unclosed. The grace is the drain plus room to close them.
+const (
+	serveDrain = 3 * time.Second
+	serveGrace = serveDrain + 7*time.Second
 )
 
 // runServe serves the engine over a local HTTP API under /api/memory/.
@@ -32,7 +43,7 @@ func runServe(inv *invocation) error {
 	if err := inv.requireWorkspace(dir); err != nil {
 		return err
 	}
-	ctx, cancel := signalContext()
+	ctx, cancel := signalContextWith(serveGrace, os.Exit)
 	defer cancel()
 	// The API's engines stay open for the process, one per tier (the
 	// owner's, and the paired one of ?as=paired), opened on first use;
@@ -59,9 +70,11 @@ func runServe(inv *invocation) error {
 	go func() {
 		defer close(stopped)
 		<-ctx.Done()
-		shutdown, done := context.WithTimeout(context.Background(), 5*time.Second)
+		shutdown, done := context.WithTimeout(context.Background(), serveDrain)
 		defer done()
-		_ = srv.Shutdown(shutdown)
+		if srv.Shutdown(shutdown) != nil {
+			_ = srv.Close()
+		}
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return errcode.Wrap(errcode.IO, err, "serve")

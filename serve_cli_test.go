@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"scriptorium/tests/clitest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // appendTx is a transaction appending one block to topics/notes.md.
@@ -118,4 +122,33 @@ func errorCodeOf(doc map[string]any) string {
 	e, _ := doc["error"].(map[string]any)
 	s, _ := e["code"].(string)
 	return s
+}
+
+// A SIGTERM while an MCP client still holds its session's stream open
+// (the standalone SSE GET of the streamable transport, which never goes
+// idle) stops serve cleanly and soon: the stream is cut once the requests
+// in flight had their time, well inside the signal's grace, so the exit is
+// 0 and the engines were closed, not 143 from the grace running out.
+func TestServe_SIGTERMWithAnOpenMCPStream(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	if r := runCLI(t, "", "init", state); r.code != 0 {
+		t.Fatalf("init: %s", r.stderr)
+	}
+	base, stop := clitest.StartServeStop(t, clitest.Binary(t), state)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "sigterm", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("serve stopped %v after SIGTERM", time.Since(t0).Round(time.Millisecond))
 }

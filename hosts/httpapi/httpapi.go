@@ -74,9 +74,12 @@ var DefaultTimeouts = Timeouts{ReadHeader: ReadHeaderTimeout, Read: ReadTimeout,
 // (the API's handler bounds its own writes with WriteTimeout).
 func NewServer(h http.Handler) *http.Server { return NewServerWith(h, DefaultTimeouts) }
 
-// NewServerWith is NewServer with the given timeouts.
+// NewServerWith is NewServer with the given timeouts. Its event streams
+// end when Shutdown begins (endStreamsOnShutdown).
 func NewServerWith(h http.Handler, t Timeouts) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, IdleTimeout: t.Idle}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, IdleTimeout: t.Idle}
+	endStreamsOnShutdown(srv)
+	return srv
 }
 
 // apiHandler maps /api/memory/<verb> onto engine calls, on an engine

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +20,21 @@ import (
 // test ends and must exit 0 within a few seconds.
 func StartServe(t *testing.T, bin, state string) string {
 	t.Helper()
+	base, stop := StartServeStop(t, bin, state)
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return base
+}
+
+// StartServeStop is StartServe with the stop in the test's hands: stop
+// sends SIGTERM and waits for the exit, at most 15 s (then it kills), and
+// reports anything but a clean exit. It may be called more than once; the
+// test's end calls it too (killing a process still running).
+func StartServeStop(t *testing.T, bin, state string) (base string, stop func() error) {
+	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--state", state)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -27,7 +43,8 @@ func StartServe(t *testing.T, bin, state string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
+	exited := make(chan struct{})
+	var exitErr error
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -37,30 +54,39 @@ func StartServe(t *testing.T, bin, state string) string {
 				addr <- m[1]
 			}
 		}
-		exited <- cmd.Wait()
+		exitErr = cmd.Wait()
+		close(exited)
 	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("serve after SIGTERM: %v", err)
+	var once sync.Once
+	var stopErr error
+	stop = func() error {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			t0 := time.Now()
+			select {
+			case <-exited:
+				if exitErr != nil {
+					stopErr = fmt.Errorf("serve after SIGTERM: %v (%v after the signal)", exitErr, time.Since(t0).Round(time.Millisecond))
+				}
+			case <-time.After(15 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+				stopErr = fmt.Errorf("serve did not stop within 15 s of SIGTERM")
 			}
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Error("serve did not stop within 15 s of SIGTERM")
-		}
-	})
+		})
+		return stopErr
+	}
+	t.Cleanup(func() { _ = stop() })
 	select {
 	case a := <-addr:
-		return "http://" + a
-	case err := <-exited:
-		t.Fatalf("serve exited before listening: %v", err)
+		return "http://" + a, stop
+	case <-exited:
+		t.Fatalf("serve exited before listening: %v", exitErr)
 	case <-time.After(30 * time.Second):
+		_ = stop()
 		t.Fatal("serve did not say where it listens")
 	}
-	return ""
+	return "", stop
 }
 
 // APIDo makes one bounded request and decodes the JSON answer.
