@@ -61,6 +61,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // heldout13 (written for round thirteen, measured once at its end: 0.650 / 0.838 / 0.370 / 16.2%,
 // BENCHMARKS.md "Round thirteen's held-out part"; tuned on in round fourteen: 0.708 / 0.885 /
 // 0.378 / 11.5%): coverage, precision and chat just past those figures, size at the target.
+// heldout14 (written for round fourteen, measured once at its end: 0.347 / 0.883 / 0.241 / 11.7%,
+// BENCHMARKS.md "Round fourteen's held-out part"; Japanese barely read): the floors at those figures.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -75,13 +77,14 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.12},
+	"heldout14": {coverage: 0.34, precision: 0.88, size: 0.40, chat: 0.12},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)
