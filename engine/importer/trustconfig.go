@@ -40,6 +40,11 @@ func saveTrust(path string, tables map[string]TrustLists) error {
 	if _, err := toml.Decode(string(old), &before); err != nil {
 		return errcode.Wrap(errcode.InvalidArgument, err, "parse config %s", path)
 	}
+	// A file whose trust tables are already malformed ([trust] d = [])
+	// stays as it is: an edit would keep it unreadable to config.Load.
+	if err := decodeTrust(string(old)); err != nil {
+		return errcode.Wrap(errcode.InvalidArgument, err, "parse config %s", path)
+	}
 	providers := make([]string, 0, len(tables))
 	for p := range tables {
 		providers = append(providers, p)
@@ -69,6 +74,9 @@ func checkTrustEdit(before map[string]any, text string, tables map[string]TrustL
 	if _, err := toml.Decode(text, &after); err != nil {
 		return err
 	}
+	if err := decodeTrust(text); err != nil {
+		return err
+	}
 	want := map[string]any{}
 	for k, v := range before {
 		want[k] = v
@@ -87,6 +95,16 @@ func checkTrustEdit(before map[string]any, text string, tables map[string]TrustL
 		return errors.New("the decoded file differs")
 	}
 	return nil
+}
+
+// decodeTrust reports whether text's [trust] tables decode as the
+// configuration reads them: every provider a table of sender lists.
+func decodeTrust(text string) error {
+	var typed struct {
+		Trust map[string]TrustLists `toml:"trust"`
+	}
+	_, err := toml.Decode(text, &typed)
+	return err
 }
 
 func anyList(s []string) []any {

@@ -64,20 +64,22 @@ func TestSaveTrust(t *testing.T) {
 }
 
 // TestSaveTrust_Refused: a trust table written as dotted keys or an inline
-// table, or a broken file, is left as it was, and the error says what to
+// table, a broken file, or one the configuration cannot read, is left as it was, and the error says what to
 // add by hand.
 func TestSaveTrust_Refused(t *testing.T) {
 	for name, before := range map[string]string{
 		"dotted keys":  "trust.telegram.owner = [\"x\"]\n",
 		"inline table": "[trust]\ntelegram = { owner = [\"x\"] }\n",
 		"broken file":  "[trust.telegram\nowner = 1\n",
+		// Valid TOML the configuration cannot read (found by FuzzSetTrustTable).
+		"a provider that is no table": "[trust]\nd = []\n",
 	} {
 		path := write(t, filepath.Join(t.TempDir(), "config.toml"), []byte(before))
 		err := saveTrust(path, map[string]TrustLists{"telegram": {Owner: []string{"user1"}, Paired: []string{}}})
 		e := errcode.As(err)
 		if e == nil || e.Code != errcode.InvalidArgument {
 			t.Errorf("%s: %v", name, err)
-		} else if name != "broken file" && !strings.Contains(e.Message, "[trust.telegram]\nowner = [\"user1\"]") {
+		} else if name != "broken file" && name != "a provider that is no table" && !strings.Contains(e.Message, "[trust.telegram]\nowner = [\"user1\"]") {
 			t.Errorf("%s: the message does not say what to add: %s", name, e.Message)
 		}
 		if got, _ := os.ReadFile(path); string(got) != before {
