@@ -167,6 +167,11 @@ func (d *distiller) unreadTurn(i int) bool {
 		// nearly all carry marks (marks.go).
 		v, weak = true, false
 	}
+	if (!v || weak) && hasKana(c) && english*4 < countWords(c) {
+		// Japanese: kana say it is not Chinese, which the Chinese rules
+		// read; it is read by shape (spaceless.go).
+		v, weak = true, false
+	}
 	if (!v || weak) && strings.HasPrefix(strings.TrimSpace(c), "*") {
 		// "*R$ 56.500,00, consegui desconto": a correction of a value
 		// just sent is in the language of the turn it corrects.
@@ -195,7 +200,7 @@ func (d *distiller) unreadTurn(i int) bool {
 // is in another script ("opening is Saturday. перші 50 гостей…").
 func (d *distiller) unreadSentence(i int, text string) bool {
 	if !d.unreadTurn(i) {
-		return otherScript(text)
+		return otherScript(text) || hasKana(text)
 	}
 	words := lowerWords(" " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " ")
 	_, english, _ := stopCounts(words)
@@ -345,7 +350,7 @@ func (d *distiller) takesNote(i int, signals []string) bool {
 	var before []string
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
-			for _, tok := range strings.Fields(strings.ToLower(asciiDigits(t.Content))) {
+			for _, tok := range spacedFields(strings.ToLower(foldWidth(asciiDigits(t.Content)))) {
 				before = append(before, strings.Trim(tok, ",.!?;:()\"'¡¿*"))
 			}
 		}

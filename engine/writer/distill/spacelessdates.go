@@ -1,0 +1,46 @@
+package distill
+
+import (
+	"strings"
+)
+
+// Dates and amounts as Japanese and Chinese write them, a fact's shape
+// like "14/08" or "R$ 290,00" in a Latin-script chat: "5月30日",
+// "2026年7月", "2026/02/11", an era year ("令和8年11月22日"), "4月から",
+// "128,000円", "62万円", "¥8,000", "3千元". The shapes read them on text
+// whose full-width digits are folded to ASCII (foldWidth, asciiDigits).
+
+// cjkShapeRe finds them; the groups say which: 1 a date, 2 a month, 3 an
+// amount.
+var cjkShapeRe = lazyRegexp(`((?:令和|平成|昭和)\s*(?:\d{1,2}|元)\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|\d{4}/\d{1,2}/\d{1,2}|\d{4}-\d{2}-\d{2})` +
+	`|(\d{1,2}\s*月)` +
+	`|([¥￥]\s*\d[\d,.]*(?:\s*[万千億])?|\d[\d,.]*\s*(?:[万千億]\s*)?(?:円|元|块|塊|ドル|บาท|ウォン|원)|\d[\d,.]*\s*万)`)
+
+// cjkShapes scores the dates, months and amounts of text (folded): 2
+// each, as shapeScore scores a date or a price; rest is text with them
+// cut out, for the rest of the shapes, and signals their digits, for
+// takesNote.
+func cjkShapes(text string) (score int, rest string, signals []string) {
+	if !hasDigit(text) {
+		return 0, text, nil
+	}
+	ms := cjkShapeRe.FindAllStringSubmatchIndex(text, -1)
+	if ms == nil {
+		return 0, text, nil
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		score += 2
+		b.WriteString(text[last:m[0]])
+		b.WriteByte(' ')
+		last = m[1]
+		for _, f := range spacedFields(text[m[0]:m[1]]) {
+			if hasDigit(f) {
+				signals = append(signals, strings.Trim(f, "¥￥"))
+			}
+		}
+	}
+	b.WriteString(text[last:])
+	return score, b.String(), signals
+}
