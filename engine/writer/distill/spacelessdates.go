@@ -16,10 +16,25 @@ var cjkShapeRe = lazyRegexp(`((?:令和|平成|昭和)\s*(?:\d{1,2}|元)\s*年(?
 	`|(\d{1,2}\s*月)` +
 	`|([¥￥]\s*\d[\d,.]*(?:\s*[万千億])?|\d[\d,.]*\s*(?:[万千億]\s*)?(?:円|元|块|塊|ドル|บาท|ウォン|원)|\d[\d,.]*\s*万)`)
 
+// cjkShape is a date's or an amount's text as takesNote compares it:
+// "10月" is not the "10" of "9月10日".
+func cjkShape(m string) string {
+	return strings.ToLower(strings.Join(strings.Fields(m), ""))
+}
+
+// cjkShapesIn are the shapes of text (folded), as cjkShape writes them.
+func cjkShapesIn(text string) []string {
+	var out []string
+	for _, m := range cjkShapeRe.FindAllString(text, -1) {
+		out = append(out, cjkShape(m))
+	}
+	return out
+}
+
 // cjkShapes scores the dates, months and amounts of text (folded): 2
 // each, as shapeScore scores a date or a price; rest is text with them
 // cut out, for the rest of the shapes, and signals their digits, for
-// takesNote.
+// takesNote (cjkShape).
 func cjkShapes(text string) (score int, rest string, signals []string) {
 	if !hasDigit(text) {
 		return 0, text, nil
@@ -35,11 +50,7 @@ func cjkShapes(text string) (score int, rest string, signals []string) {
 		b.WriteString(text[last:m[0]])
 		b.WriteByte(' ')
 		last = m[1]
-		for _, f := range spacedFields(text[m[0]:m[1]]) {
-			if hasDigit(f) {
-				signals = append(signals, strings.Trim(f, "¥￥"))
-			}
-		}
+		signals = append(signals, cjkShape(text[m[0]:m[1]]))
 	}
 	b.WriteString(text[last:])
 	return score, b.String(), signals

@@ -350,8 +350,12 @@ func (d *distiller) takesNote(i int, signals []string) bool {
 	var before []string
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
-			for _, tok := range spacedFields(strings.ToLower(foldWidth(asciiDigits(t.Content)))) {
+			c := strings.ToLower(foldWidth(asciiDigits(t.Content)))
+			for _, tok := range spacedFields(c) {
 				before = append(before, strings.Trim(tok, ",.!?;:()\"'¡¿*"))
+			}
+			if hasSpaceless(c) {
+				before = append(before, cjkShapesIn(c)...)
 			}
 		}
 	}
