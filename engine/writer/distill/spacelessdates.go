@@ -2,7 +2,11 @@ package distill
 
 import (
 	"strings"
+	"time"
+
+	"scriptorium/engine/index/reldate"
 )
+
 
 // Dates and amounts as Japanese and Chinese write them, a fact's shape
 // like "14/08" or "R$ 290,00" in a Latin-script chat: "5月30日",
@@ -54,4 +58,25 @@ func cjkShapes(text string) (score int, rest string, signals []string) {
 	}
 	b.WriteString(text[last:])
 	return score, b.String(), signals
+}
+
+// cjkRelative scores the relative dates of a Japanese or Chinese
+// sentence of turn t (明日, 来週の木曜, 下个月), which reldate resolves: 1
+// for one other than today (今日 is how the day is), as the English
+// rules count one: "昨日おつかれ！" is thanks, a date needs another
+// signal to be news. They are kept
+// on w, for the fact's date and its annotation.
+func (d *distiller) cjkRelative(w *weighed, raw string, t Turn) int {
+	ms := dateMentions(raw, t.Time)
+	if len(ms) == 0 {
+		return 0
+	}
+	w.ms = ms
+	day := t.Time.UTC().Truncate(24 * time.Hour)
+	for _, m := range ms {
+		if m.Unit != reldate.Day || !m.Days[0].Equal(day) {
+			return 1
+		}
+	}
+	return 0
 }

@@ -329,6 +329,9 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
 	}
 	score, signals := d.shapeScore(i, shape)
+	if hasSpaceless(raw) {
+		score += d.cjkRelative(&w, raw, t)
+	}
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
