@@ -7,7 +7,6 @@ import (
 	"scriptorium/engine/index/reldate"
 )
 
-
 // Dates and amounts as Japanese and Chinese write them, a fact's shape
 // like "14/08" or "R$ 290,00" in a Latin-script chat: "5月30日",
 // "2026年7月", "2026/02/11", an era year ("令和8年11月22日"), "4月から",
