@@ -330,7 +330,11 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	}
 	score, signals := d.shapeScore(i, shape)
 	if hasSpaceless(raw) {
-		score += d.cjkRelative(&w, raw, t)
+		words, chat := cjkWords(raw)
+		if chat {
+			return w
+		}
+		score += words + d.cjkRelative(&w, raw, t)
 	}
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {

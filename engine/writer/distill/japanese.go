@@ -1,0 +1,53 @@
+package distill
+
+import "strings"
+
+// Japanese read by shape (spaceless.go) has no capitals to name people
+// and places, and no function words a list could count: besides its
+// dates and amounts (spacelessdates.go), a sentence says a fact by a word
+// of a life's events, as the English rules' strong words do, by a
+// name in 「」 (a shop's, a pet's, an event's), or by a habit's 毎週; and
+// it is small talk when it congratulates, thanks or greets, whatever
+// else it holds ("昇進おめでとう！" is the reply, not the news).
+
+// lifeEventsJa are the events of a life in Japanese, by their stems
+// (引っ越 for 引っ越す, 引っ越し, 引っ越した): the counterparts of
+// strongWords and lifeVerbs.
+var lifeEventsJa = []string{"結婚", "婚約", "離婚", "プロポーズ", "妊娠", "出産", "生まれ", "引っ越", "転職", "退職",
+	"就職", "入社", "昇進", "異動", "転勤", "卒業", "入学", "合格", "手術", "入院", "退院", "アレルギー", "花粉症",
+	"亡くな", "骨折", "飼う", "飼い", "留学", "独立", "開業", "定年", "内定", "受験", "診断", "持病", "採用"}
+
+// chatMarksCJK are congratulations, thanks, greetings and apologies in
+// Japanese and Chinese.
+var chatMarksCJK = []string{"おめでとう", "ありがとう", "おつかれ", "お疲れ", "よろしく", "おはよう", "こんにちは", "こんばんは",
+	"ごめん", "すみません", "恭喜", "谢谢", "謝謝", "早上好", "晚安", "对不起", "ありがと"}
+
+// habitRe is a habit's "every": 毎週, 毎朝, 每天, 每个月.
+var habitRe = lazyRegexp(`[毎每](?:週|日|朝|晩|月|年|天|周|个月|晚)`)
+
+// quotedNameRe is a name in Japanese quotes: 「きなこ」, 『いわばカップ』.
+var quotedNameRe = lazyRegexp(`[「『][^」』\s]{1,20}[」』]`)
+
+// cjkWords scores what a Japanese or Chinese sentence's words say: a
+// life's event 2, a habit and a quoted name 1 each; chat is true for
+// congratulations, thanks and greetings.
+func cjkWords(raw string) (score int, chat bool) {
+	for _, m := range chatMarksCJK {
+		if strings.Contains(raw, m) {
+			return 0, true
+		}
+	}
+	for _, w := range lifeEventsJa {
+		if strings.Contains(raw, w) {
+			score += 2
+			break
+		}
+	}
+	if habitRe.MatchString(raw) {
+		score++
+	}
+	if quotedNameRe.MatchString(raw) {
+		score++
+	}
+	return score, false
+}
