@@ -6,7 +6,8 @@ import "strings"
 // and places, and no function words a list could count: besides its
 // dates and amounts (spacelessdates.go), a sentence says a fact by a word
 // of a life's events, as the English rules' strong words do, by a
-// name in 「」 (a shop's, a pet's, an event's), or by a habit's 毎週; and
+// name in 「」 (a shop's, a pet's, an event's), by a rule's 必ず or 禁止,
+// or by a habit's 毎週; and
 // it is small talk when it congratulates, thanks or greets, whatever
 // else it holds ("昇進おめでとう！" is the reply, not the news).
 
@@ -16,6 +17,11 @@ import "strings"
 var lifeEventsJa = []string{"結婚", "婚約", "離婚", "プロポーズ", "妊娠", "出産", "生まれ", "引っ越", "転職", "退職",
 	"就職", "入社", "昇進", "異動", "転勤", "卒業", "入学", "合格", "手術", "入院", "退院", "アレルギー", "花粉症",
 	"亡くな", "骨折", "飼う", "飼い", "留学", "独立", "開業", "定年", "内定", "受験", "診断", "持病", "採用"}
+
+// rulesCJK mark a rule or a standing instruction: 必ず (always), 禁止
+// (forbidden), ルール (a rule), 不要 (not needed), 不可 (not allowed), 一律
+// (without exception), and Chinese 必须, 禁止, 规定.
+var rulesCJK = []string{"ルール", "禁止", "必ず", "厳禁", "不可", "一律", "必须", "规定", "規則"}
 
 // chatMarksCJK are congratulations, thanks, greetings and apologies in
 // Japanese and Chinese.
@@ -29,7 +35,7 @@ var habitRe = lazyRegexp(`[毎每](?:週|日|朝|晩|月|年|天|周|个月|晚)
 var quotedNameRe = lazyRegexp(`[「『][^」』\s]{1,20}[」』]`)
 
 // cjkWords scores what a Japanese or Chinese sentence's words say: a
-// life's event 2, a habit and a quoted name 1 each; chat is true for
+// life's event 2, a rule 2, a habit and a quoted name 1 each; chat is true for
 // congratulations, thanks and greetings.
 func cjkWords(raw string) (score int, chat bool) {
 	for _, m := range chatMarksCJK {
@@ -38,6 +44,12 @@ func cjkWords(raw string) (score int, chat bool) {
 		}
 	}
 	for _, w := range lifeEventsJa {
+		if strings.Contains(raw, w) {
+			score += 2
+			break
+		}
+	}
+	for _, w := range rulesCJK {
 		if strings.Contains(raw, w) {
 			score += 2
 			break
