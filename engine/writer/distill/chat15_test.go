@@ -138,3 +138,28 @@ func TestDistil_ChatworkTags(t *testing.T) {
 		t.Errorf("markup kept in:\n%s", joined)
 	}
 }
+
+// With no date or amount, a Japanese sentence is kept for a life's event,
+// a rule, or a habit with a name; congratulations on the same event, and
+// chat with none of these, are not.
+func TestDistil_JapaneseEventsRulesAndHabits(t *testing.T) {
+	lines := []string{
+		"Yui: 姉が春に転職して、いまは名古屋の病院で働いてる",
+		"Taku: 転職おめでとうって伝えといて！",
+		"Yui: 部屋の中は禁煙、ベランダも禁止やからな",
+		"Taku: わかった",
+		"Yui: 毎週土曜は「みどり食堂」でランチしてる",
+		"Taku: ええなあ、今日は暑いなあ",
+	}
+	joined := keptTexts(t, chat(saturday, "line", "ja15d", "Taku", lines...))
+	for _, w := range []string{"転職して", "禁止", "みどり食堂"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
+	}
+	for _, b := range []string{"おめでとう", "わかった", "暑い"} {
+		if strings.Contains(joined, b) {
+			t.Errorf("small talk %q kept in:\n%s", b, joined)
+		}
+	}
+}
