@@ -163,3 +163,20 @@ func TestDistil_JapaneseEventsRulesAndHabits(t *testing.T) {
 		}
 	}
 }
+
+// A guess or a condition ("if it's May, surely…") needs a third signal:
+// a month alone does not make it news.
+func TestDistil_JapaneseGuessIsNoFact(t *testing.T) {
+	lines := []string{
+		"Nao: 8月なら海もまだ暖かいやろ",
+		"Nao: 3月ごろやったら、たぶん雪も残ってるかも",
+		"Nao: 8月10日に福岡へ引っ越す",
+	}
+	joined := keptTexts(t, chat(saturday, "line", "ja15e", "Mei", lines...))
+	if strings.Contains(joined, "暖かい") || strings.Contains(joined, "雪") {
+		t.Errorf("a guess kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "福岡") {
+		t.Errorf("a move dropped:\n%s", joined)
+	}
+}

@@ -63,3 +63,20 @@ func cjkWords(raw string) (score int, chat bool) {
 	}
 	return score, false
 }
+
+// guessEndsCJK close a guess or a maybe: やろ, だろう, でしょう, かも, かな,
+// and Chinese 吧, 可能吧.
+var guessEndsCJK = []string{"やろ", "だろう", "だろ", "でしょう", "でしょ", "かも", "かもしれない", "かな", "吧"}
+
+// hedgedCJK reports whether a Japanese or Chinese sentence is a guess or a
+// condition ("5月ならヒノキも終わりやろ": if it's May…, surely): like a
+// hedge in another language, it needs a third signal to be kept.
+func hedgedCJK(raw string) bool {
+	s := strings.TrimRightFunc(raw, func(r rune) bool { return !spacelessRune(r) })
+	for _, e := range guessEndsCJK {
+		if strings.HasSuffix(s, e) {
+			return true
+		}
+	}
+	return strings.Contains(raw, "なら")
+}

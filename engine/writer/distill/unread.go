@@ -337,7 +337,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		score += words + d.cjkRelative(&w, raw, t)
 	}
 	keep := unreadKeep
-	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {
+	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) || hedgedCJK(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
 	}
 	if score >= keep && !d.takesNote(i, signals) {
