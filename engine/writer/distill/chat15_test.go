@@ -180,3 +180,26 @@ func TestDistil_JapaneseGuessIsNoFact(t *testing.T) {
 		t.Errorf("a move dropped:\n%s", joined)
 	}
 }
+
+// A Japanese fact kept for a life's event is filed under that event's
+// theme, not under Notes.
+func TestDistil_JapaneseEventTheme(t *testing.T) {
+	s := chat(saturday, "line", "ja15f", "Taku",
+		"Yui: 姉が春に転職して、いまは名古屋の病院で働いてる",
+		"Yui: 父が来月膝の手術を受けることになった",
+	)
+	want := map[string]string{"転職": ThemeWork, "手術": ThemeHealth}
+	for _, f := range Distil(s) {
+		for w, theme := range want {
+			if strings.Contains(f.Text, w) {
+				if f.Theme != theme {
+					t.Errorf("%q filed under %s, want %s", f.Text, f.Theme, theme)
+				}
+				delete(want, w)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not kept: %v", want)
+	}
+}

@@ -12,11 +12,16 @@ import "strings"
 // else it holds ("昇進おめでとう！" is the reply, not the news).
 
 // lifeEventsJa are the events of a life in Japanese, by their stems
-// (引っ越 for 引っ越す, 引っ越し, 引っ越した): the counterparts of
-// strongWords and lifeVerbs.
-var lifeEventsJa = []string{"結婚", "婚約", "離婚", "プロポーズ", "妊娠", "出産", "生まれ", "引っ越", "転職", "退職",
-	"就職", "入社", "昇進", "異動", "転勤", "卒業", "入学", "合格", "手術", "入院", "退院", "アレルギー", "花粉症",
-	"亡くな", "骨折", "飼う", "飼い", "留学", "独立", "開業", "定年", "内定", "受験", "診断", "持病", "採用"}
+// (引っ越 for 引っ越す, 引っ越し, 引っ越した) and the theme they file a fact
+// under: the counterparts of strongWords, lifeVerbs and the themes' words.
+var lifeEventsJa = map[string][]string{
+	ThemeWork:        {"転職", "退職", "就職", "入社", "昇進", "異動", "転勤", "定年", "内定", "採用", "独立", "開業"},
+	ThemeFamily:      {"結婚", "婚約", "離婚", "プロポーズ", "妊娠", "出産", "生まれ", "亡くな"},
+	ThemePlaces:      {"引っ越", "留学"},
+	ThemeHealth:      {"手術", "入院", "退院", "アレルギー", "花粉症", "骨折", "診断", "持病"},
+	ThemeHabits:      {"卒業", "入学", "合格", "受験"},
+	ThemePossessions: {"飼う", "飼い"},
+}
 
 // rulesCJK mark a rule or a standing instruction: 必ず (always), 禁止
 // (forbidden), ルール (a rule), 不要 (not needed), 不可 (not allowed), 一律
@@ -43,11 +48,8 @@ func cjkWords(raw string) (score int, chat bool) {
 			return 0, true
 		}
 	}
-	for _, w := range lifeEventsJa {
-		if strings.Contains(raw, w) {
-			score += 2
-			break
-		}
+	if lifeEventJa(raw, nil) {
+		score += 2
 	}
 	for _, w := range rulesCJK {
 		if strings.Contains(raw, w) {
@@ -79,4 +81,23 @@ func hedgedCJK(raw string) bool {
 		}
 	}
 	return strings.Contains(raw, "なら")
+}
+
+// lifeEventJa reports whether raw holds a word of lifeEventsJa, counting
+// its themes in hits when hits is not nil.
+func lifeEventJa(raw string, hits map[string]int) bool {
+	found := false
+	for _, theme := range themeOrder {
+		for _, w := range lifeEventsJa[theme] {
+			if strings.Contains(raw, w) {
+				found = true
+				if hits == nil {
+					return true
+				}
+				hits[theme]++
+				break
+			}
+		}
+	}
+	return found
 }

@@ -335,6 +335,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 			return w
 		}
 		score += words + d.cjkRelative(&w, raw, t)
+		lifeEventJa(raw, w.f.themeHits) // the fact's theme: 転職 is work, 引っ越 a place
 	}
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) || hedgedCJK(raw) {
