@@ -203,3 +203,18 @@ func TestDistil_JapaneseEventTheme(t *testing.T) {
 		t.Errorf("not kept: %v", want)
 	}
 }
+
+// News of a life is kept whatever emoji come with it; a greeting in
+// emoji is not.
+func TestDistil_JapaneseNewsWithEmoji(t *testing.T) {
+	joined := keptTexts(t, chat(saturday, "line", "ja15g", "Mei",
+		"Nao: 弟が大学に合格しました！😭😭",
+		"Nao: おはよう〜今日もええ天気🌞🌸",
+	))
+	if !strings.Contains(joined, "合格") {
+		t.Errorf("news with emoji dropped:\n%s", joined)
+	}
+	if strings.Contains(joined, "天気") {
+		t.Errorf("a greeting in emoji kept:\n%s", joined)
+	}
+}
