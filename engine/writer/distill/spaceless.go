@@ -127,11 +127,10 @@ func clipSpaceless(text string, n int) (string, bool) {
 			start = p.end
 			continue
 		}
-		cut := p.end
+		cut := start // a field that does not fit is left out whole
 		if p.spaceless {
-			// Keep n-words of the run's words: walk back from its end.
+			// Keep the run's first (n-words) words' characters.
 			keep := (n - words) * spacelessRunes
-			cut = start
 			runes := 0
 			for i, r := range text[start:p.end] {
 				if spacelessRune(r) {
@@ -142,8 +141,6 @@ func clipSpaceless(text string, n int) (string, bool) {
 					break
 				}
 			}
-		} else {
-			cut = start
 		}
 		return strings.TrimRight(strings.TrimSpace(text[:cut]), ",;:、，") + "…", true
 	}
