@@ -62,7 +62,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // BENCHMARKS.md "Round thirteen's held-out part"; tuned on in round fourteen: 0.708 / 0.885 /
 // 0.378 / 11.5%): coverage, precision and chat just past those figures, size at the target.
 // heldout14 (written for round fourteen, measured once at its end: 0.347 / 0.883 / 0.241 / 11.7%,
-// BENCHMARKS.md "Round fourteen's held-out part"; Japanese barely read): the floors at those figures.
+// BENCHMARKS.md "Round fourteen's held-out part"; Japanese barely read; tuned on in round fifteen:
+// 0.750 / 0.947 / 0.369 / 5.3%): coverage, precision and chat just past those figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
@@ -77,7 +78,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.12},
-	"heldout14": {coverage: 0.34, precision: 0.88, size: 0.40, chat: 0.12},
+	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

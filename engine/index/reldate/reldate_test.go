@@ -226,3 +226,27 @@ func TestFindAll_DayOfTheMonth(t *testing.T) {
 		}
 	}
 }
+
+// Japanese and Chinese relative dates, written without spaces (cjk.go).
+func TestAnnotateAll_CJK(t *testing.T) {
+	at := time.Date(2026, 3, 18, 10, 0, 0, 0, time.UTC) // a Wednesday
+	for _, tc := range []struct{ text, want string }{
+		{"明日引っ越しやな", "明日 (2026-03-19)引っ越しやな"},
+		{"昨日おつかれ", "昨日 (2026-03-17)おつかれ"},
+		{"一昨日に届いた", "一昨日 (2026-03-16)に届いた"},
+		{"明後日から出張", "明後日 (2026-03-20)から出張"},
+		{"来週の木曜どう？", "来週の木曜 (2026-03-26)どう？"},
+		{"先週の金曜日に決まった", "先週の金曜日 (2026-03-13)に決まった"},
+		{"来月から東京", "来月 (2026-04)から東京"},
+		{"我下周四去上海", "我下周四 (2026-03-26)去上海"},
+		{"我们上周一起吃饭", "我们上周 (week of 2026-03-09)一起吃饭"},
+		{"下个月搬家", "下个月 (2026-04)搬家"},
+		{"来年結婚する", "来年 (2027)結婚する"},
+		{"去年结婚了", "去年结婚了"},
+		{"木曜いける？", "木曜いける？"},
+	} {
+		if got := AnnotateAll(tc.text, at); got != tc.want {
+			t.Errorf("AnnotateAll(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -70,10 +70,11 @@ type distiller struct {
 func newDistiller(s Session) *distiller {
 	// Text is read as UTF-8: invalid bytes become U+FFFD once, here, so
 	// every length below is the text's own. A message the app translated
-	// is read in its translation (translated, relayed.go).
+	// is read in its translation (translated, relayed.go), one with
+	// Chatwork's markup without its tags (chatwork.go).
 	turns := make([]Turn, len(s.Turns))
 	for i, t := range s.Turns {
-		t.Content = translated(strings.ToValidUTF8(t.Content, "\uFFFD"))
+		t.Content = withoutChatworkTags(translated(strings.ToValidUTF8(t.Content, "\uFFFD")))
 		turns[i] = t
 	}
 	s.Turns = turns

@@ -45,7 +45,7 @@ type features struct {
 func analyse(text string, names map[string]bool) features {
 	lower := " " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " "
 	f := features{lower: lower, themeHits: map[string]int{}}
-	f.words = len(strings.Fields(text))
+	f.words = countWords(text)
 	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
 		w = strings.Trim(w, "'")
 		switch {

@@ -287,8 +287,10 @@ func speakerNames(s Session, f Fact) []string {
 // figures, size at the target.
 // heldout14 (written for round fourteen, measured once at its end: 0.347 / 0.836 / 0.258 / 10.4%,
 // BENCHMARKS.md "Round fourteen's held-out part"): Japanese is barely read (no spaces between
-// words), and four of its conversations get no thread summary at all; the floors sit at those
-// figures and allow those four empty summaries (emptySummaries) until a round reads Japanese.
+// words), and four of its conversations get no thread summary at all; tuned on in round fifteen
+// (0.750 / 0.948 / 0.392 / 5.2%, no empty summary, BENCHMARKS.md "Round fifteen": words of
+// spaceless scripts counted by segmentation, Japanese read by shape): coverage, precision and chat
+// just past those figures, size at the target, no empty summary allowed.
 type floors struct {
 	coverage, precision, size, chat float64
 	// emptySummaries is how many sessions may end with no summary block
@@ -310,7 +312,7 @@ var floorsBySplit = map[string]floors{
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.12},
-	"heldout14": {coverage: 0.34, precision: 0.83, size: 0.40, chat: 0.11, emptySummaries: 4},
+	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -71,7 +71,7 @@ func (d *distiller) summary(facts []Fact) Fact {
 		// turn, after the first is forgotten.
 		if len(facts) > 1 {
 			last := facts[len(facts)-1]
-			if len(strings.Fields(about.Text+" "+last.Text)) <= chatSummaryWords && d.saidBy(last.Cites, d.speakers(about.Cites)) {
+			if countWords(about.Text+" "+last.Text) <= chatSummaryWords && d.saidBy(last.Cites, d.speakers(about.Cites)) {
 				ended = last
 			}
 		}
@@ -158,6 +158,9 @@ func (d *distiller) gist() Fact {
 
 // clipWords cuts text to n words, ending with "…" when it cut.
 func clipWords(text string, n int) string {
+	if clipped, ok := clipSpaceless(text, n); ok {
+		return clipped
+	}
 	ws := strings.Fields(text)
 	if len(ws) <= n {
 		return text

@@ -167,6 +167,11 @@ func (d *distiller) unreadTurn(i int) bool {
 		// nearly all carry marks (marks.go).
 		v, weak = true, false
 	}
+	if (!v || weak) && hasKana(c) && english*4 < countWords(c) {
+		// Japanese: kana say it is not Chinese, which the Chinese rules
+		// read; it is read by shape (spaceless.go).
+		v, weak = true, false
+	}
 	if (!v || weak) && strings.HasPrefix(strings.TrimSpace(c), "*") {
 		// "*R$ 56.500,00, consegui desconto": a correction of a value
 		// just sent is in the language of the turn it corrects.
@@ -195,7 +200,7 @@ func (d *distiller) unreadTurn(i int) bool {
 // is in another script ("opening is Saturday. перші 50 гостей…").
 func (d *distiller) unreadSentence(i int, text string) bool {
 	if !d.unreadTurn(i) {
-		return otherScript(text)
+		return otherScript(text) || hasKana(text)
 	}
 	words := lowerWords(" " + strings.ToLower(strings.ReplaceAll(text, "’", "'")) + " ")
 	_, english, _ := stopCounts(words)
@@ -320,12 +325,23 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f.foreign = true // quoted, never rewritten
 	w.f = f
 	shape := asciiDigits(raw) // "يوم ١٠/٣" is "يوم 10/3" to the shapes (digits.go)
-	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) || tableRow(raw) {
-		return w // a question, a word or two, laughter, a greeting in emoji ("Buen día familia 🌞🌻")
+	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) && !lifeEventJa(raw, nil) || tableRow(raw) {
+		// A question, a word or two, laughter, a greeting in emoji ("Buen
+		// día familia 🌞🌻"); news of a life is news whatever its emoji
+		// ("合格しました！😭😭").
+		return w
 	}
 	score, signals := d.shapeScore(i, shape)
+	if hasSpaceless(raw) {
+		words, chat := cjkWords(raw)
+		if chat {
+			return w
+		}
+		score += words + d.cjkRelative(&w, raw, t)
+		lifeEventJa(raw, w.f.themeHits) // the fact's theme: 転職 is work, 引っ越 a place
+	}
 	keep := unreadKeep
-	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) {
+	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) || hedgedCJK(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often
 	}
 	if score >= keep && !d.takesNote(i, signals) {
@@ -345,8 +361,12 @@ func (d *distiller) takesNote(i int, signals []string) bool {
 	var before []string
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
-			for _, tok := range strings.Fields(strings.ToLower(asciiDigits(t.Content))) {
+			c := strings.ToLower(foldWidth(asciiDigits(t.Content)))
+			for _, tok := range spacedFields(c) {
 				before = append(before, strings.Trim(tok, ",.!?;:()\"'¡¿*"))
+			}
+			if hasSpaceless(c) {
+				before = append(before, cjkShapesIn(c)...)
 			}
 		}
 	}

@@ -12,11 +12,17 @@ import (
 // takesNote.
 func (d *distiller) shapeScore(i int, raw string) (int, []string) {
 	score := 0
+	var signals []string
+	if hasSpaceless(raw) {
+		// "5月30日", "128,000円": Japanese and Chinese dates and amounts,
+		// then the words around them, parted from the run they are glued to.
+		raw = foldWidth(raw)
+		score, raw, signals = cjkShapes(raw)
+	}
 	speakers := d.speakerWords()
-	fields := strings.Fields(raw)
+	fields := spacedFields(raw)
 	numbers, names := 0, 0
 	inName := false // "Porto Alegre", "Dona Marli": one name, not two
-	var signals []string
 	for k, tok := range fields {
 		word := strings.Trim(tok, ",.!?;:()\"'¡¿*")
 		lw := apostropheForms.Replace(strings.ToLower(word))
