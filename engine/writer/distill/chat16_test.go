@@ -3,6 +3,7 @@ package distill
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // Small talk in the distiller's blocks (chat16), in sentences written here
@@ -64,5 +65,40 @@ func TestSummary_OpensWithADatedFact(t *testing.T) {
 	sum := Summary(s)
 	if !strings.Contains(sum.Text, "Lisbon") {
 		t.Errorf("summary %q does not open with the dated fact", sum.Text)
+	}
+}
+
+// A coding session's last word is an errand's acknowledgement ("Done —
+// the typo is fixed; tests still pass"): the outcome is the report before
+// it, and the errand is no block.
+func TestDistil_AckAfterTheReportIsNoOutcome(t *testing.T) {
+	at := time.Date(2026, 6, 10, 14, 10, 0, 0, time.UTC)
+	s := Session{Provider: "claude-code", ID: "s1", Project: "/home/dev/tidebook", Turns: []Turn{
+		{Ref: "claude-code/s1/t1", Role: RoleUser, Owner: true, Time: at, Content: "Add CSV export of the tide table to the CLI."},
+		{Ref: "claude-code/s1/t2", Role: RoleAssistant, Time: at, Content: "I'll look at the CLI first."},
+		{Ref: "claude-code/s1/t3", Role: RoleAssistant, Time: at, Content: "`tidebook export --csv` now writes the tide table to stdout with ISO dates and heights in metres. Added a golden test; all 31 tests pass and it is committed as 5c1e9a0."},
+		{Ref: "claude-code/s1/t4", Role: RoleUser, Owner: true, Time: at, Content: "nice. can you also fix the typo in the help text"},
+		{Ref: "claude-code/s1/t5", Role: RoleAssistant, Time: at, Content: "Done — the typo in the help text is fixed; tests still pass."},
+	}}
+	facts, sum := DistilAll(s)
+	for _, f := range append(facts, sum) {
+		if strings.Contains(f.Text, "typo") {
+			t.Errorf("the errand is a block: %q", f.Text)
+		}
+	}
+	if !strings.Contains(sum.Text, "export") {
+		t.Errorf("summary %q does not end with the report", sum.Text)
+	}
+}
+
+// A session whose only report is an acknowledgement still ends with it.
+func TestDistil_AckAloneIsTheOutcome(t *testing.T) {
+	at := time.Date(2026, 6, 10, 14, 10, 0, 0, time.UTC)
+	s := Session{Provider: "claude-code", ID: "s2", Project: "/home/dev/tidebook", Turns: []Turn{
+		{Ref: "claude-code/s2/t1", Role: RoleUser, Owner: true, Time: at, Content: "Rename the --out flag to --output everywhere in the CLI."},
+		{Ref: "claude-code/s2/t2", Role: RoleAssistant, Time: at, Content: "Done — the flag is renamed to --output in all 4 commands and the tests still pass."},
+	}}
+	if sum := Summary(s); !strings.Contains(sum.Text, "renamed") {
+		t.Errorf("summary %q lost the session's only report", sum.Text)
 	}
 }

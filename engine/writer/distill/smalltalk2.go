@@ -38,3 +38,25 @@ var replyVerdictHints = []string{"boring", "awful", "terrible", "horrible", "hil
 func replyVerdict(f features) bool {
 	return f.numbers == 0 && !f.strong && mayHold(f.lower, replyVerdictHints) && replyVerdictRe.MatchString(f.lower)
 }
+
+// ackReportRe opens an assistant's acknowledgement: "Done —", "Fixed:",
+// "Sure,", "OK, done.".
+var ackReportRe = lazyRegexp(`(?i)^(?:done|fixed|sure|ok|okay|all set|got it)\b\s*(?:[—–:,!.-]|$)`)
+
+// ackReport reports whether an assistant turn is a one-sentence
+// acknowledgement of a small request after the work ("Done — the TODO is
+// gone; tests still pass", "Done — 13 kiosks are now in the inventory"):
+// the session's outcome is the report before it, and the errand says
+// nothing the project keeps.
+func ackReport(content string) bool {
+	text := strings.TrimSpace(content)
+	return ackReportRe.MatchString(text) && len(split(text).sentences) == 1 && len(strings.Fields(text)) <= 20
+}
+
+// pastTwoSentences reports whether a summary's text says more than two
+// sentences, as a reader counts them (". " between them): a report whose
+// first sentence holds a stop ("… at 04:30 Europe/Kyiv. Checked …")
+// joined to the request is three.
+func pastTwoSentences(text string) bool {
+	return strings.Count(text, ". ")+1 > 2
+}

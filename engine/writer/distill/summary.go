@@ -102,8 +102,11 @@ func (d *distiller) summary(facts []Fact) Fact {
 		tries = append(tries, ended)
 	}
 	ok := false
-	for _, t := range tries {
+	for k, t := range tries {
 		sum.Text, sum.Cites = clipWords(t.Text, summaryWords), t.Cites
+		if k < len(tries)-1 && pastTwoSentences(sum.Text) {
+			continue // at most two sentences: the next try is shorter
+		}
 		if len(d.unsupported(sum)) == 0 {
 			ok = true
 			break
