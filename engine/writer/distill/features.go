@@ -221,7 +221,8 @@ var reportedQuestionRe = lazyRegexp(`\b(?:said|says|asked|asks) "(?:who|what|why
 
 // opinionHints are literals one of which every opinionRe match holds.
 var opinionHints = []string{"best", "worst", "nicest", "greatest", "worth", "very", "so ", "really", "super", "too ",
-	"pretty", "quite", "a lot of", "rated", " than "}
+	"pretty", "quite", "a lot of", "rated", " than ", "saint", "legend", "star", "hero", "genius", "angel", "gem",
+	"lifesaver", "treasure"}
 
 // promiseRe is a conversational promise: "I'll tell the restaurant", "I'll
 // send you the plan", "I'll ask Zoe".

@@ -291,6 +291,8 @@ func speakerNames(s Session, f Fact) []string {
 // (0.750 / 0.948 / 0.392 / 5.2%, no empty summary, BENCHMARKS.md "Round fifteen": words of
 // spaceless scripts counted by segmentation, Japanese read by shape): coverage, precision and chat
 // just past those figures, size at the target, no empty summary allowed.
+// Round sixteen's small talk (chat16, BENCHMARKS.md "Small talk in the distiller's blocks"): the chat
+// floors of heldout2–5, 8, 9 and 13 lowered to just above the figures they then measure.
 type floors struct {
 	coverage, precision, size, chat float64
 	// emptySummaries is how many sessions may end with no summary block
@@ -300,18 +302,18 @@ type floors struct {
 
 var floorsBySplit = map[string]floors{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
-	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.08},
-	"heldout3":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
-	"heldout4":  {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.10},
-	"heldout5":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
+	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.06},
+	"heldout3":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
+	"heldout4":  {coverage: 0.84, precision: 0.75, size: 0.40, chat: 0.06},
+	"heldout5":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout6":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.04},
 	"heldout7":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
-	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.08},
-	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.09},
+	"heldout8":  {coverage: 0.85, precision: 0.90, size: 0.40, chat: 0.07},
+	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.08},
 	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.07},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.12},
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
-	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.12},
+	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.11},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 }
 

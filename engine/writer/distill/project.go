@@ -207,6 +207,7 @@ var outcomeRe = lazyRegexp(`(?i)\b(?:done|fixed|committed|commit(?:ted)? as|adde
 // outcomeTurn finds the turn that ends a coding session: the last
 // assistant turn of some length that reports work done.
 func (d *distiller) outcomeTurn() int {
+	ack := -1 // an errand's "Done — …" after the report (ackReport): the outcome when no report came before it
 	for i := len(d.s.Turns) - 1; i >= 0; i-- {
 		t := d.s.Turns[i]
 		if t.Role != RoleAssistant {
@@ -221,9 +222,15 @@ func (d *distiller) outcomeTurn() int {
 		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
 			continue
 		}
+		if ackReport(text) {
+			if ack < 0 {
+				ack = i
+			}
+			continue
+		}
 		return i
 	}
-	return -1
+	return ack
 }
 
 // verdictRe marks the sentence of a summary that says whether the work

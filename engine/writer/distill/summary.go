@@ -18,7 +18,8 @@ const (
 // ended, in at most two sentences, citing the turns it rests on. A coding
 // session's is the owner's request and the outcome; a chat with an
 // assistant's is the owner's first request and the last decision or plan;
-// a chat between people's is its first fact and its last one. A session
+// a chat between people's is its first dated or slotted fact (openingFact)
+// and its last one. A session
 // in which no rule kept a fact is said in its most telling statement,
 // quoted (gist); only small talk gives a Fact with no Text and no Cites.
 func Summary(s Session) Fact {
@@ -61,10 +62,11 @@ func (d *distiller) summary(facts []Fact) Fact {
 			}
 		}
 	default:
-		// A chat between people has no one request: its first fact says what
-		// it opened with, its last one where it got to, when both are short.
+		// A chat between people has no one request: its first dated fact
+		// says what it opened with, its last one where it got to, when both
+		// are short.
 		if len(facts) > 0 {
-			about = facts[0]
+			about = openingFact(facts)
 		}
 		// Only when the same people said both: a block joining two
 		// speakers' words would keep one's words, cited by the other's
@@ -100,8 +102,11 @@ func (d *distiller) summary(facts []Fact) Fact {
 		tries = append(tries, ended)
 	}
 	ok := false
-	for _, t := range tries {
+	for k, t := range tries {
 		sum.Text, sum.Cites = clipWords(t.Text, summaryWords), t.Cites
+		if k < len(tries)-1 && pastTwoSentences(sum.Text) {
+			continue // at most two sentences: the next try is shorter
+		}
 		if len(d.unsupported(sum)) == 0 {
 			ok = true
 			break
