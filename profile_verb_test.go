@@ -35,5 +35,18 @@ func TestProfileVerb(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout.String(), stderr.String())
 	}
+	// SCRIPTORIUM_PROFILE_MEM names a file for the allocations (pprof
+	// -sample_index=alloc_space): on a VM where first touching memory is
+	// dear, what a verb allocates is much of what it costs.
+	if mem := os.Getenv("SCRIPTORIUM_PROFILE_MEM"); mem != "" {
+		mf, err := os.Create(mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mf.Close()
+		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Logf("%.300s", stdout.String())
 }

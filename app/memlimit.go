@@ -3,6 +3,8 @@ package app
 import (
 	"os"
 	"runtime/debug"
+
+	"scriptorium/workspace/bulkread"
 )
 
 // oneShotMemoryLimit is the Go runtime's soft memory limit for a one-shot
@@ -26,6 +28,7 @@ func limitMemory(role Role) {
 	if role != Verb && role != Hook {
 		return
 	}
+	bulkread.Enable() // shared read buffers: kept for the process's life, as a one-shot's are
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}

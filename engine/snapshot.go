@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -300,11 +301,7 @@ func insertSorted(list []string, p string) []string {
 	if n := len(list); n == 0 || list[n-1] < p {
 		return append(list, p)
 	}
-	i := sort.SearchStrings(list, p)
-	list = append(list, "")
-	copy(list[i+1:], list[i:])
-	list[i] = p
-	return list
+	return slices.Insert(list, sort.SearchStrings(list, p), p)
 }
 
 func (s *snapshot) removeTopic(p string) {
@@ -352,7 +349,11 @@ func (s *snapshot) addArchive(p string, data []byte) (errcode.Violation, bool) {
 // records are indexed first so a v2 frame of the same source-id replaces
 // them (SPEC §3.2: v2 is preferred once it exists).
 func (s *snapshot) indexSources() {
-	s.sources = overlay.New[*sourceEntry](0)
+	n := 0 // sized, not grown: growing it was 8% of a fresh update (issue 26)
+	for _, a := range s.archives {
+		n += len(a.frames) + len(a.records)
+	}
+	s.sources = overlay.New[*sourceEntry](n)
 	for _, pass := range []bool{true, false} {
 		for _, p := range s.archPaths {
 			if a := s.archives[p]; a.legacy == pass {

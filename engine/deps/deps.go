@@ -104,8 +104,8 @@ func OfTopic(path string, f *topic.File, defs map[string]*topic.Definition) *Top
 type Index struct {
 	archRefs map[string][]string       // v2 archive path → distinct source-ids of its frames
 	citers   map[string]map[string]int // workspace path → topic paths whose citations or links reach it
-	refCite  map[string]map[string]int // source-id → topic paths citing it
-	idHold   map[string]map[string]int // block id → topic paths holding it
+	refCite  holders                   // source-id → topic paths citing it
+	idHold   holders                   // block id → topic paths holding it
 	// source-id → the v2 archive holding a frame of it; refMore holds the
 	// source-ids more than one archive holds. A set per source-id cost a
 	// third of a 1M snapshot (issue 26): almost every one is in one archive.
@@ -120,8 +120,8 @@ type Index struct {
 
 func (x *Index) init() {
 	if x.citers == nil {
-		*x = Index{archRefs: map[string][]string{}, citers: map[string]map[string]int{}, refCite: map[string]map[string]int{},
-			idHold: map[string]map[string]int{}, refHold: map[string]string{}, refMore: map[string]map[string]struct{}{},
+		*x = Index{archRefs: map[string][]string{}, citers: map[string]map[string]int{}, refCite: holders{},
+			idHold: holders{}, refHold: map[string]string{}, refMore: map[string]map[string]struct{}{},
 			unread: map[string][]archive.Frame{}}
 	}
 }
@@ -138,10 +138,10 @@ func (x *Index) topic(p string, d *Topic, by int) {
 		bump(x.citers, t, p, by)
 	}
 	for _, r := range d.Refs {
-		bump(x.refCite, r, p, by)
+		x.refCite.bump(r, p, by)
 	}
 	for _, id := range d.IDs {
-		bump(x.idHold, id, p, by)
+		x.idHold.bump(id, p, by)
 	}
 }
 
@@ -208,10 +208,10 @@ func (x *Index) DropArchive(p string) {
 func (x *Index) Citers(path string) map[string]int { return x.citers[path] }
 
 // Citing are the topic files citing the source-id.
-func (x *Index) Citing(ref string) map[string]int { return x.refCite[ref] }
+func (x *Index) Citing(ref string) map[string]int { return x.refCite.of(ref) }
 
 // Holding are the topic files holding the block id.
-func (x *Index) Holding(id string) map[string]int { return x.idHold[id] }
+func (x *Index) Holding(id string) map[string]int { return x.idHold.of(id) }
 
 // ArchivesHolding are the v2 archives holding a frame of the source-id.
 func (x *Index) ArchivesHolding(ref string) map[string]struct{} {
@@ -252,6 +252,53 @@ func bump(m map[string]map[string]int, k, v string, by int) {
 			delete(m, k)
 		}
 	}
+}
+
+// holders counts topic paths per key, as bump does, for keys almost
+// always held by one path (a block id by one file, a source-id cited by
+// one): that path and its count are kept inline and a map is made for a
+// second. A map per key was 4% of a fresh one-file update (issue 26).
+type holders map[string]holder
+
+type holder struct {
+	one  string         // the only path, when more is nil
+	n    int            // its count
+	more map[string]int // every path's count, once a second was added
+}
+
+// bump counts v under k by by, dropping counts that reach zero.
+func (h holders) bump(k, v string, by int) {
+	c, ok := h[k]
+	switch {
+	case c.more != nil:
+		if c.more[v] += by; c.more[v] <= 0 {
+			delete(c.more, v)
+			if len(c.more) == 0 {
+				delete(h, k)
+			}
+		}
+	case !ok || c.one == v:
+		if c.one, c.n = v, c.n+by; c.n > 0 {
+			h[k] = c
+		} else {
+			delete(h, k)
+		}
+	case by > 0: // a second path
+		h[k] = holder{more: map[string]int{c.one: c.n, v: by}}
+	}
+}
+
+// of returns the paths holding k with their counts (nil for none); the
+// map must not be changed.
+func (h holders) of(k string) map[string]int {
+	c, ok := h[k]
+	switch {
+	case !ok:
+		return nil
+	case c.more != nil:
+		return c.more
+	}
+	return map[string]int{c.one: c.n}
 }
 
 // SortedKeys returns the keys of m, sorted.

@@ -310,8 +310,8 @@ func splitRecordText(text string) (t time.Time, label, content, reason string) {
 		return time.Time{}, "", "", "record text does not start with \"[<time>] \""
 	}
 	stamp := text[1:stampEnd]
-	t, err := time.Parse(TimeLayout, stamp)
-	if err != nil || t.Format(TimeLayout) != stamp {
+	t, ok := parseCanonicalTime(stamp)
+	if !ok {
 		return time.Time{}, "", "", fmt.Sprintf("record time %q is not RFC 3339 UTC to the second with Z", stamp)
 	}
 	rest := text[stampEnd+2:]
@@ -324,4 +324,36 @@ func splitRecordText(text string) (t time.Time, label, content, reason string) {
 		return time.Time{}, "", "", "record header has an empty label"
 	}
 	return t, rest[:i], rest[i+2:], ""
+}
+
+// parseCanonicalTime is time.Parse(TimeLayout, s) that also requires s to
+// be what Format gives back, without Parse and Format: they were a
+// quarter of an archive's parse (issue 26, a fresh update parses every
+// record). TestParseCanonicalTime_MatchesParseAndFormat holds it to them.
+func parseCanonicalTime(s string) (time.Time, bool) {
+	if len(s) != len(TimeLayout) {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	if s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return time.Time{}, false
+	}
+	y, mo, d, h, mi, sec := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC)
+	if t.Day() != d { // past the month's end (Date would roll it over)
+		return time.Time{}, false
+	}
+	return t, true
 }

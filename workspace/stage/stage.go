@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"scriptorium/workspace"
+	"scriptorium/workspace/bulkread"
 	"sort"
 	"strings"
 )
@@ -128,10 +129,10 @@ func (ov Overlay) Added(sub string, listed func(p string) bool) []string {
 // the target (renamed into place since).
 func (ov Overlay) ReadFile(root, p string) ([]byte, error) {
 	if staged := ov.files[p]; staged != "" {
-		data, err := os.ReadFile(staged)
+		data, err := bulkread.ReadFile(staged)
 		if !errors.Is(err, fs.ErrNotExist) {
 			return data, err
 		}
 	}
-	return os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	return bulkread.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 }
