@@ -87,9 +87,10 @@ type DistillSet struct {
 // heldout11, written for round eleven, at the end of that round,
 // heldout12, written for round twelve, at the end of that round,
 // heldout13, written for round thirteen, at the end of that round,
-// heldout14, written for round fourteen, at the end of that round.
-// heldout15, written for round fifteen, is sealed until that round's end.
-var SealedDistillSplits = []string{"heldout15"}
+// heldout14, written for round fourteen, at the end of that round,
+// heldout15, written for round fifteen, at the end of that round. No
+// part is sealed now; the next round's part is added here when written.
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

@@ -176,10 +176,12 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // fifteen"), 1.16× (0.460 against 0.397): its Japanese facts are kept,
 // quoted in Japanese, which English questions reach no better than BM25;
 // 1.14× (0.452) once merged with chat16's summaries (one question fewer).
+// heldout15 (Mandarin Chinese), measured once at round fifteen's end,
+// 1.35× (0.411 against 0.304).
 // Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12 and heldout13 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.34}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -197,7 +199,7 @@ func TestAnswerInContext(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14"}
+	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15"}
 	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
 	if s := os.Getenv("AIC_SPLITS"); s != "" {
 		splits = strings.Split(s, ",")

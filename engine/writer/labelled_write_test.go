@@ -66,6 +66,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // 0.750 / 0.947 / 0.369 / 5.3%): coverage, precision and chat just past those figures, size at the target.
 // Round sixteen's small talk (chat16, BENCHMARKS.md "Small talk in the distiller's blocks"): the chat
 // floors of heldout2–5, 9 and 13 lowered to just above the figures they then measure.
+// heldout15 (written for round fifteen, measured once at its end: 0.455 / 0.956 / 0.235 / 4.4%,
+// BENCHMARKS.md "Round fifteen's held-out part"): the floors at those figures.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
@@ -81,13 +83,14 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.11},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
+	"heldout15": {coverage: 0.45, precision: 0.95, size: 0.40, chat: 0.05},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)
