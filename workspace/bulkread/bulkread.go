@@ -57,19 +57,16 @@ func ReadFile(name string) ([]byte, error) {
 	buf := take(n)
 	if _, err := io.ReadFull(f, buf); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return reread(name) // shrank since its stat
+			return os.ReadFile(name) // shrank since its stat: read it on its own
 		}
 		return nil, err
 	}
 	var one [1]byte
 	if m, _ := f.Read(one[:]); m > 0 {
-		return reread(name) // grew since its stat
+		return os.ReadFile(name) // grew since its stat
 	}
 	return buf, nil
 }
-
-// reread reads a file that changed size while it was read, on its own.
-func reread(name string) ([]byte, error) { return os.ReadFile(name) }
 
 // take returns n bytes of the current buffer, starting a new one when
 // they do not fit.
