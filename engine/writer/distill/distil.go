@@ -136,8 +136,8 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
-	if relayed(t) || d.botSpeaker(t.Speaker) {
-		return nil // a forward, a media placeholder or a bot's line (relayed.go)
+	if relayed(t) || d.botSpeaker(t.Speaker) || chainMessage(t.Content) {
+		return nil // a forward, a media placeholder, a bot's line (relayed.go), a chain message (chinese.go)
 	}
 	seg := split(t.Content)
 	if seg.codeRunes > 2*seg.textRunes && seg.codeRunes > 200 {

@@ -252,6 +252,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
 	}
+	if f.cjk && chinese(text) {
+		if chineseSmallTalk(text, f.first && (len(ms) > 0 || hasDigit(text))) {
+			w.chat = true // a question without its mark, thanks (chinese.go)
+			return w
+		}
+		score += chineseScore(text, f.themeHits) // its dates, amounts, events and rules (chinese.go)
+	}
 	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.foreignDate && w.q == nil && !(f.foreign && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
 		// undated, is not enough on its own (checked only where it decides).

@@ -1,0 +1,149 @@
+package distill
+
+import (
+	"strings"
+)
+
+// Chinese (Han without kana) is read by the English rules with a few
+// Chinese words (features.go: 我 as the subject, cjkThemeWords), which
+// see neither its dates and amounts nor its events: "3月2日入职",
+// "月薪到手两万出头", "4800一个月" score as a sentence with a number. Like
+// Japanese read by shape (japanese.go), a Chinese sentence says a fact by
+// its shapes (a date, an amount, a measure), by a word of a life's events
+// (入职, 手术, 过敏, 录取…), by a change of plan (改到, 推迟) and by a
+// rule or a habit (以后…都, 一律, 别再, 每周六, 从…开始), all closed lists
+// of words any Chinese text uses, not words of one conversation.
+
+// zhDateRe is a date as Chinese writes it besides 7月14日 (cjkShapeRe):
+// a day by its 号 ("24号", "26号晚上"), a lunar date ("农历八月十六"), a
+// month in Chinese numerals ("十月份", "八月中").
+var zhDateRe = lazyRegexp(`\d{1,2}\s*号|农历[正一二三四五六七八九十冬腊]{1,2}月[初十廿一二三四五六七八九]{1,3}|[一二三四五六七八九十]{1,2}月(?:份|初|中|底)`)
+
+// zhAmountRe is an amount as Chinese writes it: "3千5", "1.2万", "两万",
+// "四千八", "3百5", "4800一个月", "¥360" (cjkShapeRe reads "150块" and
+// "2,040元").
+var zhAmountRe = lazyRegexp(`\d+(?:\.\d+)?\s*[万千百]\d?|[两一二三四五六七八九十几]+[万千]|\d[\d,]{2,}\s*(?:一个月|每月|/月|一月)`)
+
+// zhMeasureRe is a measure with its unit: "45平", "30公里", "2L", "85岁".
+var zhMeasureRe = lazyRegexp(`\d+(?:\.\d+)?\s*(?:公里|平米|平方|平|米|公斤|斤|岁|小时|分钟|L\b)`)
+
+// lifeEventsZh are the events of a life in Chinese, by the theme they file
+// a fact under: the counterparts of lifeEventsJa.
+var lifeEventsZh = map[string][]string{
+	ThemeWork:   {"入职", "离职", "辞职", "跳槽", "升职", "退休", "调到", "转正", "产假", "组长", "经理", "offer"},
+	ThemeFamily: {"结婚", "订婚", "离婚", "怀孕", "出生", "去世", "婚礼", "大寿", "喜酒", "婚宴", "寿宴"},
+	ThemePlaces: {"搬家", "搬到", "房租", "租了", "一室一厅", "两室"},
+	ThemeHealth: {"手术", "住院", "出院", "过敏", "确诊", "骨折", "高反", "复查", "绝育"},
+	ThemeHabits: {"高考", "录取", "毕业", "考上", "报到", "开学", "志愿", "升学"},
+}
+
+// zhChangeWords say a plan changed: moved to, put off, brought forward.
+var zhChangeWords = []string{"改到", "改成", "推迟", "推到", "延期", "提前到", "改期", "取消"}
+
+// zhRuleRe is a rule or a standing instruction: 以后…都 (from now on,
+// always), 一律 (without exception), 别再 (never again), 不许, 必须, 禁止,
+// 规矩, 从…开始 (starting from), 固定 (fixed, a habit).
+var zhRuleRe = lazyRegexp(`以后.{0,12}都|以后每|一律|统一|别再|不许|不准|必须|禁止|规矩|规定|从.{1,8}(?:开始|起)|固定|雷打不动`)
+
+// zhHabitRe is a habit's "every": 每周六, 每个礼拜天, 每天早上.
+var zhHabitRe = lazyRegexp(`每(?:个)?(?:周|星期|礼拜|天|月|年|晚|早)`)
+
+// chinese reports whether text is Chinese: Han without kana.
+func chinese(text string) bool { return hasHan(text) && !hasKana(text) }
+
+// chineseScore scores what a Chinese sentence's shapes and words say: a
+// date and an amount or a measure 1 each, a life's event 2, a change of
+// plan 1, a rule 2 and a habit 1, and counts the events' themes in hits
+// (when not nil), for the fact's theme.
+func chineseScore(text string, hits map[string]int) int {
+	score := 0
+	folded := foldWidth(asciiDigits(text))
+	date, amount := false, false
+	if hasDigit(folded) {
+		for _, m := range cjkShapeRe.FindAllStringSubmatchIndex(folded, -1) {
+			date = date || m[2] >= 0 || m[4] >= 0
+			amount = amount || m[6] >= 0
+		}
+	}
+	if date || zhDateRe.MatchString(folded) {
+		score++
+	}
+	if amount || zhAmountRe.MatchString(folded) || zhMeasureRe.MatchString(folded) {
+		score++
+	}
+	event := false
+	for _, theme := range themeOrder {
+		for _, w := range lifeEventsZh[theme] {
+			if strings.Contains(text, w) {
+				event = true
+				if hits != nil {
+					hits[theme]++
+				}
+				break
+			}
+		}
+	}
+	if event {
+		score += 2
+	}
+	for _, w := range zhChangeWords {
+		if strings.Contains(text, w) {
+			score++
+			break
+		}
+	}
+	if zhRuleRe.MatchString(text) {
+		score += 2
+	}
+	if zhHabitRe.MatchString(text) {
+		score++
+	}
+	return score
+}
+
+// zhQuestionEnds close a question: 吗, 呢, 么 ("手术顺利吗").
+var zhQuestionEnds = []string{"吗", "呢", "么"}
+
+// zhQuestionWords ask whatever ends the sentence: which, how much, what
+// time, whether ("南大和厦大选哪个啊").
+var zhQuestionWords = []string{"哪个", "哪里", "多少", "几点", "要不要", "能不能", "是不是", "为什么"}
+
+// zhChatWords are sympathy, encouragement and thanks: 辛苦 (you worked
+// hard), 保重 (take care), 加油, 抱抱, 恭喜, 谢谢: the reply, not the news.
+var zhChatWords = []string{"辛苦", "保重", "加油", "抱抱", "恭喜", "谢谢"}
+
+// chineseSmallTalk reports whether a Chinese sentence asks, without a
+// question mark (Chinese chat often drops it), or is thanks or sympathy.
+// dated says the sentence has a date of its own and the first person: a
+// question that floats a plan ("我下周四来杭州…可以吗") is kept as the
+// English rules keep one.
+func chineseSmallTalk(text string, dated bool) bool {
+	for _, w := range zhChatWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	if dated {
+		return false
+	}
+	s := strings.TrimRightFunc(text, func(r rune) bool { return !spacelessRune(r) })
+	for _, e := range zhQuestionEnds {
+		if strings.HasSuffix(s, e) {
+			return true
+		}
+	}
+	for _, w := range zhQuestionWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// zhChainRe asks for a message to be passed on: 转发到十个群, 请转发, 扩散:
+// a chain message, a hoax as often as not, whoever posts it.
+var zhChainRe = lazyRegexp(`转发(?:到|给)|请转发|转发出去|扩散|转给.{0,6}(?:朋友|亲人|家人|群)`)
+
+// chainMessage reports whether a turn is a chain message (zhChainRe): no
+// person's news.
+func chainMessage(content string) bool { return hasHan(content) && zhChainRe.MatchString(content) }
