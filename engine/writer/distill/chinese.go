@@ -147,3 +147,22 @@ var zhChainRe = lazyRegexp(`转发(?:到|给)|请转发|转发出去|扩散|转�
 // chainMessage reports whether a turn is a chain message (zhChainRe): no
 // person's news.
 func chainMessage(content string) bool { return hasHan(content) && zhChainRe.MatchString(content) }
+
+// zhConventionRe marks what an owner states about a project in Chinese,
+// by its function words: 不要 / 不许 / 别 (don't), 一律 / 统一 (always,
+// all), 只 (only), 不碰 (leave alone), 格式 (the format), 必须, 禁止, 保留
+// (keep), 按…算 (count by), 用…不用 (use … not …).
+var zhConventionRe = lazyRegexp(`不要|不许|不准|别用|别改|别动|一律|统一|只在|只用|只能|只读|不碰|不动|格式|必须|禁止|保留|按.{1,20}算|永远|每次|依赖|一个\S{1,6}一个`)
+
+// zhConventions counts the convention markers of a Chinese sentence of a
+// coding session, at most two.
+func zhConventions(text string) int {
+	if !chinese(text) {
+		return 0
+	}
+	return len(zhConventionRe.FindAllStringIndex(text, 2))
+}
+
+// zhOutcomeRe marks an assistant's report in Chinese of how the work
+// ended: 总结 (summary), 已提交 (committed), 测试通过 (tests pass).
+var zhOutcomeRe = lazyRegexp(`总结|小结|已提交|已经提交|没有提交|未提交|测试通过|已完成`)
