@@ -166,3 +166,20 @@ func zhConventions(text string) int {
 // zhOutcomeRe marks an assistant's report in Chinese of how the work
 // ended: 总结 (summary), 已提交 (committed), 测试通过 (tests pass).
 var zhOutcomeRe = lazyRegexp(`总结|小结|已提交|已经提交|没有提交|未提交|测试通过|已完成`)
+
+// zhMediaRe opens a Chinese chat's voice message or photo that carries
+// its sender's words: "[语音] 转文字：…" (WeChat's voice-to-text), "[图片]\n今天正式退休了…",
+// or a voice-to-text line of its own ("转文字：…").
+var zhMediaRe = lazyRegexp(`^\s*(?:\[(?:语音|图片|视频|照片)\]\s*)?转文字[:：]\s*|^\s*\[(?:语音|图片|视频|照片)\]\s*\n\s*`)
+
+// zhMediaText is a turn's content without the placeholder and label of
+// zhMediaRe: the sender's words, which are read as any others.
+func zhMediaText(content string) string {
+	if !strings.Contains(content, "转文字") && !strings.HasPrefix(strings.TrimSpace(content), "[") {
+		return content
+	}
+	if loc := zhMediaRe.FindStringIndex(content); loc != nil && loc[1] < len(content) {
+		return content[loc[1]:]
+	}
+	return content
+}

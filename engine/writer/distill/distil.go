@@ -136,6 +136,7 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
+	t.Content = zhMediaText(t.Content) // a voice message's words, a photo's caption (chinese.go)
 	if relayed(t) || d.botSpeaker(t.Speaker) || chainMessage(t.Content) {
 		return nil // a forward, a media placeholder, a bot's line (relayed.go), a chain message (chinese.go)
 	}
