@@ -66,9 +66,11 @@ func chineseScore(text string, hits map[string]int) int {
 		}
 	}
 	if date || zhDateRe.MatchString(folded) {
-		score++
+		score += 2
 	}
-	if amount || zhAmountRe.MatchString(folded) || zhMeasureRe.MatchString(folded) {
+	if amount || zhAmountRe.MatchString(folded) {
+		score += 2
+	} else if zhMeasureRe.MatchString(folded) {
 		score++
 	}
 	event := false
@@ -182,4 +184,58 @@ func zhMediaText(content string) string {
 		return content[loc[1]:]
 	}
 	return content
+}
+
+// cardOpenRe opens a Chinese bot's card with its label in 【】:
+// "【上线通知】…", "【审批通过】…". A person's announcement opens so too
+// ("【群公告】"), once: a speaker every line of which opens with a card or
+// an emoji is a bot (botSpeaker).
+var cardOpenRe = lazyRegexp(`^\s*【[^】\n]{1,12}】`)
+
+// zhOpenerRe is a clause that opens a Chinese message and says nothing:
+// agreement (对啊, 好啊, 嗯), "let me tell you" (跟你说, 跟大家说一下,
+// 介绍一下), a reaction (完蛋, 忙疯了), a reply of a word or two.
+var zhOpenerRe = lazyRegexp(`^(?:[哎诶唉嗯哦啊]?(?:我)?跟(?:你|大家|您)(?:说(?:个事|一下)?|报告|报个平安)|介绍一下|说一下|对了|\p{Han}{1,3})$`)
+
+// zhFeelingRe is how someone feels or a comfort (紧张, 担心, 好慌): a
+// clause of it closing a message is small talk around the news.
+var zhFeelingRe = lazyRegexp(`紧张|担心|好慌|慌啊|开心|激动|难过|舍不得|想你|不好意思`)
+
+// zhClauseRe parts a Chinese sentence into clauses: at its commas and, in
+// voice-to-text without punctuation, at its spaces.
+var zhClauseRe = lazyRegexp(`[，,]\s*|\s+`)
+
+// trimChinese cuts what opens and closes a Chinese sentence without
+// saying anything (zhOpenerRe, zhFeelingRe): "对，4月1号开始我当设计组长了"
+// keeps "4月1号开始我当设计组长了". A clause with a digit stays; the
+// sentence's middle is left whole, so what is kept is the speaker's words
+// as written.
+func trimChinese(text string) string {
+	if !chinese(text) {
+		return text
+	}
+	for {
+		loc := zhClauseRe.FindStringIndex(text)
+		if loc == nil {
+			break
+		}
+		head := text[:loc[0]]
+		if hasDigit(head) || !zhOpenerRe.MatchString(head) || !hasSpaceless(text[loc[1]:]) {
+			break
+		}
+		text = text[loc[1]:]
+	}
+	for {
+		locs := zhClauseRe.FindAllStringIndex(text, -1)
+		if len(locs) == 0 {
+			break
+		}
+		last := locs[len(locs)-1]
+		tail := text[last[1]:]
+		if hasDigit(tail) || !zhFeelingRe.MatchString(tail) {
+			break
+		}
+		text = strings.TrimRight(text[:last[0]], "，, ")
+	}
+	return text
 }

@@ -54,6 +54,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	text := frenchDiscourse.ReplaceAllString(discourse.ReplaceAllString(apostrophes(raw), ""), "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
+	text = trimChinese(text) // "对，…，好紧张": the reply's opener and a feeling (chinese.go)
 	text = discourse.ReplaceAllString(text, "")
 	if text == "" {
 		w.chat = true
