@@ -24,6 +24,13 @@ var zhDateRe = lazyRegexp(`\d{1,2}\s*号|农历[正一二三四五六七八九�
 // "2,040元").
 var zhAmountRe = lazyRegexp(`\d+(?:\.\d+)?\s*[万千百]\d?|[两一二三四五六七八九十几]+[万千]|\d[\d,]{2,}\s*(?:一个月|每月|/月|一月)`)
 
+// zhMoneyRe names what an amount is: pay, a budget, rent, a total, a
+// price, a fee, a cost per head.
+var zhMoneyRe = lazyRegexp(`月薪|工资|年薪|预算|房租|租金|一共|总共|人均|花了|费|价|优惠|押金|定金`)
+
+// zhClockRe is a time of day in digits: "3点20", "8点", "6点半".
+var zhClockRe = lazyRegexp(`\d{1,2}\s*点(?:\s*\d{1,2}|半)?`)
+
 // zhMeasureRe is a measure with its unit: "45平", "30公里", "2L", "85岁".
 var zhMeasureRe = lazyRegexp(`\d+(?:\.\d+)?\s*(?:公里|平米|平方|平|米|公斤|斤|岁|小时|分钟|L\b)`)
 
@@ -54,10 +61,14 @@ func chinese(text string) bool { return hasHan(text) && !hasKana(text) }
 // chineseScore scores what a Chinese sentence's shapes and words say: a
 // date and an amount or a measure 1 each, a life's event 2, a change of
 // plan 1, a rule 2 and a habit 1, and counts the events' themes in hits
-// (when not nil), for the fact's theme.
-func chineseScore(text string, hits map[string]int) int {
+// (when not nil), for the fact's theme; shapes false leaves the dates and
+// amounts out.
+func chineseScore(text string, hits map[string]int, shapes bool) int {
 	score := 0
 	folded := foldWidth(asciiDigits(text))
+	if !shapes {
+		folded = "" // the dates and amounts another turn gave (zhEchoes)
+	}
 	date, amount := false, false
 	if hasDigit(folded) {
 		for _, m := range cjkShapeRe.FindAllStringSubmatchIndex(folded, -1) {
@@ -70,8 +81,14 @@ func chineseScore(text string, hits map[string]int) int {
 	}
 	if amount || zhAmountRe.MatchString(folded) {
 		score += 2
+		if zhMoneyRe.MatchString(text) {
+			score++ // "月薪到手两万出头", "预算8千以内": what the amount is
+		}
 	} else if zhMeasureRe.MatchString(folded) {
 		score++
+	}
+	if zhClockRe.MatchString(folded) {
+		score++ // "6号下午3点20到杭州东": a time with the day
 	}
 	event := false
 	for _, theme := range themeOrder {
@@ -232,10 +249,46 @@ func trimChinese(text string) string {
 		}
 		last := locs[len(locs)-1]
 		tail := text[last[1]:]
-		if hasDigit(tail) || !zhFeelingRe.MatchString(tail) {
+		if hasDigit(tail) || !zhFeelingRe.MatchString(tail) && !addressesListener(tail) {
 			break
 		}
 		text = strings.TrimRight(text[:last[0]], "，, ")
 	}
 	return text
+}
+
+// addressesListener reports whether a clause asks or tells the listener
+// something without news of its own: "我妈那边你帮我说说", "你不要担心".
+func addressesListener(clause string) bool {
+	return strings.Contains(clause, "你") && chineseScore(clause, nil, true) == 0
+}
+
+// zhShapeRes are the shapes chineseScore reads, for zhEchoes.
+var zhShapeRes = []*lazyRE{cjkShapeRe, zhDateRe, zhAmountRe, zhMeasureRe}
+
+// zhEchoes reports whether every date, amount and measure of a Chinese
+// sentence of turn i was written by someone else in the three turns
+// before it ("30公里…我做后勤" after "…30公里…"): it takes note of the
+// news, as takesNote says of a sentence read by shape.
+func (d *distiller) zhEchoes(i int, text string) bool {
+	folded := foldWidth(asciiDigits(text))
+	var shapes []string
+	for _, re := range zhShapeRes {
+		shapes = append(shapes, re.FindAllString(folded, -1)...)
+	}
+	if len(shapes) == 0 {
+		return false
+	}
+	var before strings.Builder
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if t := d.s.Turns[k]; t.Speaker != d.s.Turns[i].Speaker || t.Role != d.s.Turns[i].Role {
+			before.WriteString(foldWidth(asciiDigits(t.Content)))
+		}
+	}
+	for _, sh := range shapes {
+		if !strings.Contains(before.String(), sh) {
+			return false
+		}
+	}
+	return true
 }

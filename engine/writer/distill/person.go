@@ -258,7 +258,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 			w.chat = true // a question without its mark, thanks (chinese.go)
 			return w
 		}
-		score += chineseScore(text, f.themeHits) // its dates, amounts, events and rules (chinese.go)
+		score += chineseScore(text, f.themeHits, !d.zhEchoes(i, text)) // its dates, amounts, events and rules (chinese.go)
 	}
 	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.foreignDate && w.q == nil && !(f.foreign && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and
