@@ -2,6 +2,8 @@ package distill
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Chinese (Han without kana) is read by the English rules with a few
@@ -222,11 +224,12 @@ var zhFeelingRe = lazyRegexp(`紧张|担心|好慌|慌啊|开心|激动|难过|�
 // voice-to-text without punctuation, at its spaces.
 var zhClauseRe = lazyRegexp(`[，,]\s*|\s+`)
 
-// trimChinese cuts what opens and closes a Chinese sentence without
-// saying anything (zhOpenerRe, zhFeelingRe): "对，4月1号开始我当设计组长了"
-// keeps "4月1号开始我当设计组长了". A clause with a digit stays; the
-// sentence's middle is left whole, so what is kept is the speaker's words
-// as written.
+// trimChinese cuts what says nothing from a Chinese sentence: an opening
+// clause (zhOpenerRe) and any clause of feeling or comfort (zhFeelingRe)
+// or one that only addresses the listener, with no digit: "对，4月1号开始
+// 我当设计组长了" keeps "4月1号开始我当设计组长了", "…明天就可以下床 大家
+// 不用担心 桐桐…" loses "大家不用担心". What is kept is the speaker's words as
+// written, clause by clause.
 func trimChinese(text string) string {
 	if !chinese(text) {
 		return text
@@ -242,19 +245,28 @@ func trimChinese(text string) string {
 		}
 		text = text[loc[1]:]
 	}
-	for {
-		locs := zhClauseRe.FindAllStringIndex(text, -1)
-		if len(locs) == 0 {
-			break
-		}
-		last := locs[len(locs)-1]
-		tail := text[last[1]:]
-		if hasDigit(tail) || !zhFeelingRe.MatchString(tail) && !addressesListener(tail) {
-			break
-		}
-		text = strings.TrimRight(text[:last[0]], "，, ")
+	locs := zhClauseRe.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return text
 	}
-	return text
+	var b strings.Builder
+	start, kept := 0, 0
+	for k := 0; k <= len(locs); k++ {
+		end, next := len(text), len(text)
+		if k < len(locs) {
+			end, next = locs[k][0], locs[k][1]
+		}
+		clause := text[start:end]
+		sep := text[end:next]
+		start = next
+		if !hasDigit(clause) && (zhFeelingRe.MatchString(clause) || addressesListener(clause)) && !(k == len(locs) && kept == 0) {
+			continue
+		}
+		b.WriteString(clause)
+		b.WriteString(sep)
+		kept++
+	}
+	return strings.TrimRight(b.String(), "，, ")
 }
 
 // addressesListener reports whether a clause asks or tells the listener
@@ -291,4 +303,24 @@ func (d *distiller) zhEchoes(i int, text string) bool {
 		}
 	}
 	return true
+}
+
+// replaceWo writes subject for 我 (I, me), with a space between a name
+// ending in a Latin letter or a digit and a letter or digit after it:
+// "我10月在云南" is "雨桐Yutong 10月在云南", not the "Yutong10" no turn
+// holds.
+func replaceWo(text, subject string) string {
+	last, _ := utf8.DecodeLastRuneInString(subject)
+	latin := last < utf8.RuneSelf && (unicode.IsLetter(last) || unicode.IsDigit(last))
+	var b strings.Builder
+	for k, part := range strings.Split(text, "我") {
+		if k > 0 {
+			b.WriteString(subject)
+			if next, _ := utf8.DecodeRuneInString(part); latin && next < utf8.RuneSelf && (unicode.IsLetter(next) || unicode.IsDigit(next)) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(part)
+	}
+	return b.String()
 }
