@@ -39,11 +39,12 @@ var zhMeasureRe = lazyRegexp(`\d+(?:\.\d+)?\s*(?:公里|平米|平方|平|米|�
 // lifeEventsZh are the events of a life in Chinese, by the theme they file
 // a fact under: the counterparts of lifeEventsJa.
 var lifeEventsZh = map[string][]string{
-	ThemeWork:   {"入职", "离职", "辞职", "跳槽", "升职", "退休", "调到", "转正", "产假", "组长", "经理", "offer"},
-	ThemeFamily: {"结婚", "订婚", "离婚", "怀孕", "出生", "去世", "婚礼", "大寿", "喜酒", "婚宴", "寿宴"},
-	ThemePlaces: {"搬家", "搬到", "房租", "租了", "一室一厅", "两室"},
-	ThemeHealth: {"手术", "住院", "出院", "过敏", "确诊", "骨折", "高反", "复查", "绝育"},
-	ThemeHabits: {"高考", "录取", "毕业", "考上", "报到", "开学", "志愿", "升学"},
+	ThemeWork:        {"入职", "离职", "辞职", "跳槽", "升职", "退休", "调到", "转正", "产假", "组长", "经理", "offer"},
+	ThemeFamily:      {"结婚", "订婚", "离婚", "怀孕", "出生", "去世", "婚礼", "大寿", "喜酒", "婚宴", "寿宴"},
+	ThemePlaces:      {"搬家", "搬到", "房租", "租了", "一室一厅", "两室"},
+	ThemeHealth:      {"手术", "住院", "出院", "过敏", "确诊", "骨折", "高反", "复查", "绝育"},
+	ThemePossessions: {"一辆", "一台", "提车", "入手", "买了一", "领养"},
+	ThemeHabits:      {"高考", "录取", "毕业", "考上", "报到", "开学", "志愿", "升学"},
 }
 
 // zhChangeWords say a plan changed: moved to, put off, brought forward.
