@@ -62,8 +62,9 @@ var zhHabitRe = lazyRegexp(`每(?:个)?(?:周|星期|礼拜|天|月|年|晚|早)
 func chinese(text string) bool { return hasHan(text) && !hasKana(text) }
 
 // chineseScore scores what a Chinese sentence's shapes and words say: a
-// date and an amount or a measure 1 each, a life's event 2, a change of
-// plan 1, a rule 2 and a habit 1, and counts the events' themes in hits
+// date and an amount 2 each (as a Japanese one weighs), 1 more for an
+// amount with what it is, a measure or a clock time 1, a life's event 2,
+// a change of plan 1, a rule 2 and a habit 1, and counts the events' themes in hits
 // (when not nil), for the fact's theme; shapes false leaves the dates and
 // amounts out.
 func chineseScore(text string, hits map[string]int, shapes bool) int {
