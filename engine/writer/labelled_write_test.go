@@ -67,7 +67,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // Round sixteen's small talk (chat16, BENCHMARKS.md "Small talk in the distiller's blocks"): the chat
 // floors of heldout2–5, 9 and 13 lowered to just above the figures they then measure.
 // heldout15 (written for round fifteen, measured once at its end: 0.455 / 0.956 / 0.235 / 4.4%,
-// BENCHMARKS.md "Round fifteen's held-out part"): the floors at those figures.
+// BENCHMARKS.md "Round fifteen's held-out part"): the floors at those figures; tuned on in round
+// sixteen (0.873 / 0.978 / 0.366 / 2.2%, BENCHMARKS.md "Round sixteen"): just under those figures.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.07},
@@ -83,7 +84,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.11},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
-	"heldout15": {coverage: 0.45, precision: 0.95, size: 0.40, chat: 0.05},
+	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

@@ -34,7 +34,8 @@ var cjkWeekdays = map[string]time.Weekday{
 
 // cjkShift is how many weeks, months or years a word moves: 来 and 下
 // ahead, 先, 上 and 昨 back, 今, 这 and 本 none.
-var cjkShift = map[string]int{"来": 1, "下": 1, "先": -1, "上": -1, "昨": -1, "今": 0, "这": 0, "本": 0}
+var cjkShift = map[string]int{"来": 1, "下": 1, "先": -1, "上": -1, "昨": -1, "今": 0, "这": 0, "本": 0,
+	"下下": 2, "上上": -2}
 
 // inWeek is weekday wd of the week k weeks from t's (weeks start on Monday).
 func inWeek(t time.Time, k int, wd time.Weekday) time.Time {
@@ -47,9 +48,9 @@ var cjkWriterDates = []relativeDate{
 	{re: lazyre.New(`(来|今|先)週の?([月火水木金土日])曜日?`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{inWeek(t, cjkShift[m[1]], cjkWeekdays[m[2]])}
 	}, hints: []string{"週"}},
-	// 下周四, 下星期四, 上周五, 这周六, 本周日.
+	// 下周四, 下星期四, 上周五, 这周六, 本周日; 下下周三 is the week after next.
 	// 上周一起 is "together last week": 一起 is no Monday.
-	{re: lazyre.New(`(下|上|这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])(起)?`), days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(下下|上上|下|上|这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])(起)?`), days: func(m []string, t time.Time) []time.Time {
 		if m[3] != "" {
 			return nil
 		}
@@ -59,7 +60,7 @@ var cjkWriterDates = []relativeDate{
 	{re: lazyre.New(`(?:次|今度)の([月火水木金土日])曜日?`), days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{following(t, cjkWeekdays[m[1]])}
 	}, hints: []string{"次の", "今度の"}},
-	{re: lazyre.New(`(来|今|先)週|(下|上|这|本)(?:个)?(?:周|星期|礼拜)`), unit: Week, days: func(m []string, t time.Time) []time.Time {
+	{re: lazyre.New(`(来|今|先)週|(下下|上上|下|上|这|本)(?:个)?(?:周|星期|礼拜)`), unit: Week, days: func(m []string, t time.Time) []time.Time {
 		return []time.Time{monday(t).AddDate(0, 0, 7*cjkShift[m[1]+m[2]])}
 	}, hints: []string{"週", "周", "星期", "礼拜"}},
 	// Years as Japanese says them (来年, 昨年, 今年). Chinese 去年 and 明年

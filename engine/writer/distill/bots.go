@@ -59,7 +59,7 @@ func (d *distiller) botSpeaker(name string) bool {
 			if notice(t.Content) {
 				notices[t.Speaker]++
 			}
-			if opensWithEmoji(t.Content) && !strings.Contains(t.Content, "ranscri") {
+			if (opensWithEmoji(t.Content) || cardOpenRe.MatchString(t.Content)) && !strings.Contains(t.Content, "ranscri") {
 				// "🎤 Áudio (0:41) — transcrição: …" is a person's voice note
 				emojiOpen[t.Speaker]++
 			}

@@ -136,8 +136,9 @@ func (d *distiller) candidates(i int) []candidate {
 		// coding session its final summary is the outcome (see outcome).
 		return nil
 	}
-	if relayed(t) || d.botSpeaker(t.Speaker) {
-		return nil // a forward, a media placeholder or a bot's line (relayed.go)
+	t.Content = zhMediaText(t.Content) // a voice message's words, a photo's caption (chinese.go)
+	if relayed(t) || d.botSpeaker(t.Speaker) || chainMessage(t.Content) {
+		return nil // a forward, a media placeholder, a bot's line (relayed.go), a chain message (chinese.go)
 	}
 	seg := split(t.Content)
 	if seg.codeRunes > 2*seg.textRunes && seg.codeRunes > 200 {

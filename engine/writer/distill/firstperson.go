@@ -77,7 +77,7 @@ func thirdPersonCJK(text, subject string) (string, bool) {
 	if strings.Contains(text, "我们") || strings.Contains(text, "咱们") {
 		return "", false
 	}
-	out := strings.ReplaceAll(text, "我", subject)
+	out := replaceWo(text, subject) // chinese.go
 	if hasEnglishFirstPerson(out) {
 		return "", false
 	}

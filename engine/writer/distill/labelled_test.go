@@ -294,7 +294,9 @@ func speakerNames(s Session, f Fact) []string {
 // Round sixteen's small talk (chat16, BENCHMARKS.md "Small talk in the distiller's blocks"): the chat
 // floors of heldout2–5, 8, 9 and 13 lowered to just above the figures they then measure.
 // heldout15 (written for round fifteen, measured once at its end: 0.455 / 0.971 / 0.263 / 2.9%,
-// BENCHMARKS.md "Round fifteen's held-out part"): the floors at those figures.
+// BENCHMARKS.md "Round fifteen's held-out part"): the floors at those figures; tuned on in round
+// sixteen (0.873 / 0.979 / 0.398 / 2.1%, BENCHMARKS.md "Round sixteen": Chinese read by its shapes
+// and words, chinese.go): coverage and precision just under those figures, size and chat as before.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -312,7 +314,7 @@ var floorsBySplit = map[string]floors{
 	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.11},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
-	"heldout15": {coverage: 0.45, precision: 0.97, size: 0.40, chat: 0.03},
+	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

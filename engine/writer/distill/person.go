@@ -54,6 +54,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	text := frenchDiscourse.ReplaceAllString(discourse.ReplaceAllString(apostrophes(raw), ""), "")
 	text = clauses(text, d.names, t.Speaker == "" && t.Owner)
+	text = trimChinese(text) // "对，…，好紧张": the reply's opener and a feeling (chinese.go)
 	text = discourse.ReplaceAllString(text, "")
 	if text == "" {
 		w.chat = true
@@ -251,6 +252,13 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	}
 	if d.answering(i) && startsWithDroppedI(text) {
 		score++ // "Finished in 58 minutes!" after "How did it go?"
+	}
+	if f.cjk && chinese(text) {
+		if chineseSmallTalk(text, f.first && (len(ms) > 0 || hasDigit(text))) {
+			w.chat = true // a question without its mark, thanks (chinese.go)
+			return w
+		}
+		score += chineseScore(text, f.themeHits, !d.zhEchoes(i, text)) // its dates, amounts, events and rules (chinese.go)
 	}
 	if score == keepScore && !f.strong && !decisionLabelRe.MatchString(text) && len(ms) == 0 && !f.foreignDate && w.q == nil && !(f.foreign && f.subject) {
 		// "The kids keep asking…": no subject of its own, so quoted, and

@@ -81,7 +81,7 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 		// "I prefer small commits": the owner's own preference, for core.md.
 		return d.personFact(i, sentenceIndex, sn, "")
 	}
-	conventions := len(conventionRe.FindAllString(text, 4))
+	conventions := len(conventionRe.FindAllString(text, 4)) + zhConventions(text) // Chinese ones by their markers (chinese.go)
 	code := len(codeRe.FindAllString(text, 4))
 	rule := prohibition(text)
 	if rule {
@@ -216,10 +216,10 @@ func (d *distiller) outcomeTurn() int {
 		seg := split(t.Content)
 		words := 0
 		for _, sn := range seg.sentences {
-			words += len(strings.Fields(sn.text))
+			words += countWords(sn.text)
 		}
 		text := strings.TrimSpace(t.Content)
-		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) {
+		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) && !zhOutcomeRe.MatchString(text) {
 			continue
 		}
 		if ackReport(text) {
@@ -267,7 +267,7 @@ func (d *distiller) outcomeAt(i int) (Fact, bool) {
 		if j < 0 || keep[j] {
 			return
 		}
-		if n := len(strings.Fields(sents[j])); words == 0 || words+n <= outcomeWords {
+		if n := countWords(sents[j]); words == 0 || words+n <= outcomeWords {
 			keep[j] = true
 			words += n
 		}
