@@ -62,3 +62,56 @@ func TestLaughs(t *testing.T) {
 		}
 	}
 }
+
+// A newcomer's answer to a welcome that names them is pleasantries: who
+// they are is in the welcome. A welcome to someone else, and a newcomer
+// who turns to news of their own, are answered with news.
+func TestDistil_AnswerToWelcomeIsSmallTalk(t *testing.T) {
+	lines := []string{
+		"Oskar: please welcome Greta, who joins us on Monday as our new QA lead",
+		"Pia: welcome Greta! you're Leon's old flatmate, right?",
+		"Greta: yes! I tried the crossword club at his place and stayed for the coffee",
+		"Oskar: bienvenue Mathis, ravi de t'avoir",
+		"Greta: I'm off 14–18 October for my sister's wedding in Porto",
+		"Pia: welcome Jonas 👋",
+		"Jonas: thanks all. btw I'm moving to Aarhus on 1 March, so I'm remote from then",
+	}
+	joined := keptTexts(t, chat(saturday, "slack", "welcomes", "Pia", lines...))
+	if strings.Contains(joined, "crossword") {
+		t.Errorf("an answer to a welcome kept:\n%s", joined)
+	}
+	for _, news := range []string{"QA lead", "Porto", "Aarhus"} {
+		if !strings.Contains(joined, news) {
+			t.Errorf("news %q dropped:\n%s", news, joined)
+		}
+	}
+}
+
+// "X it is" picks among what someone else offered; "here it is" hands
+// something over.
+func TestPicked(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Dubai it is": true, "Fine, the Tuesday it is!": true, "slow walks it is.": true, "June 5 it is": true,
+		"Here it is": false, "the flat is small but it is ours": false, "her new flat near the harbour, it is": false,
+	} {
+		if got := picked(analyse(text, nil)); got != want {
+			t.Errorf("picked(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestDistil_PickIsSmallTalk(t *testing.T) {
+	lines := []string{
+		"Rosa: my nephew Karim collects the Lego city sets, he has 14 but not Dubai yet",
+		"Ilse: Dubai it is",
+		"Rosa: Lisbon or Porto for the May weekend?",
+		"Ilse: fine, Porto it is!",
+	}
+	joined := keptTexts(t, chat(saturday, "whatsapp", "picks", "Ilse", lines...))
+	if strings.Contains(joined, "it is") {
+		t.Errorf("a pick kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "14") {
+		t.Errorf("the news was dropped:\n%s", joined)
+	}
+}

@@ -33,10 +33,10 @@ func (d *distiller) distil() []Fact {
 	gave := false // whether the turn before gave facts
 	for i := range s.Turns {
 		got := d.turn(i)
-		reacts := d.reactsToNews(i, gave)
+		chat := d.smallTalkTurn(i, gave)
 		gave = len(got) > 0
-		if reacts {
-			got = nil // a laughing reply to that news (smalltalk3.go)
+		if chat {
+			got = nil // a reaction to that news, an answer to a welcome (smalltalk3.go)
 		}
 		facts = append(facts, got...)
 	}

@@ -1,6 +1,10 @@
 package distill
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Small talk in the distiller's blocks, round seventeen (chat17): rules
 // read in every tuned-on part's chat blocks; the sentences of
@@ -53,9 +57,59 @@ func (d *distiller) reactsToNews(i int, gave bool) bool {
 	if !laughs(t.Content) {
 		return false
 	}
-	lower := " " + strings.ToLower(t.Content) + " "
-	if mayHold(lower, topicShiftHints) && topicShiftRe.MatchString(lower) {
-		return false // "haha. btw I'm changing job": the laugh ends, news follows
+	return !newsOfItsOwn(t.Content)
+}
+
+// newsOfItsOwn reports whether a reply turns to news of its own ("haha.
+// btw I'm changing job") or tells a life event ("we got engaged too 😂"):
+// news, whatever it answers.
+func newsOfItsOwn(content string) bool {
+	lower := " " + strings.ToLower(content) + " "
+	return mayHold(lower, topicShiftHints) && topicShiftRe.MatchString(lower) || strongLexicon.has(lower, lowerWords(lower))
+}
+
+// smallTalkTurn reports whether turn i says nothing to keep, whatever its
+// sentences score: a laughing reply to the news before it (gave: the turn
+// before gave facts) or a newcomer's answer to a welcome.
+func (d *distiller) smallTalkTurn(i int, gave bool) bool {
+	return d.reactsToNews(i, gave) || d.answersWelcome(i)
+}
+
+// welcomeRe opens a welcome, in the languages of the chats it was read in
+// and their neighbours: "welcome Salma!", "ahlan ya Salma", "bienvenida",
+// "hoş geldin", "chào mừng", "ようこそ".
+var welcomeRe = lazyRegexp(`(?i)^[\p{So}\p{Sk}\s!]*(?:welcome|ahlan|bienvenu|bienvenid|bem-vind|benvenut|willkommen|witaj|ho[sş] ?geldin|selamat datang|ch[aà]o m[uừ]ng|velkommen|v[aä]lkommen|добро пожаловать|ласкаво просимо|ようこそ|欢迎)`)
+
+// answersWelcome reports whether turn i is the reply of someone welcomed
+// by name in the turn before ("welcome Salma! Farida's friend right?" —
+// "yes! I tried it in Sahel and got hooked"): thanks and pleasantries,
+// what a newcomer says to a room. Who they are is in the welcome, told by
+// whoever brought them in.
+func (d *distiller) answersWelcome(i int) bool {
+	if i == 0 {
+		return false
 	}
-	return !strongLexicon.has(lower, lowerWords(lower))
+	prev, t := d.s.Turns[i-1], d.s.Turns[i]
+	if prev.Speaker == t.Speaker || !welcomeRe.MatchString(prev.Content) {
+		return false
+	}
+	names := strings.FieldsFunc(t.Speaker, func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(names) == 0 || utf8.RuneCountInString(names[0]) < 3 {
+		return false
+	}
+	return strings.Contains(strings.ToLower(prev.Content), strings.ToLower(names[0])) && !newsOfItsOwn(t.Content)
+}
+
+// pickedRe is a pick among what someone else offered: "Dubai it is",
+// "Fine, the Tuesday it is!". The options, and the fact, were theirs.
+var pickedRe = lazyRegexp(`^ (?:(?:fine|ok|okay|right|then|so)[,!.]? )?(\p{L}[\p{L}\p{N}'-]*)(?: [\p{L}\p{N}'-]+){0,2} it is[ .!]*$`)
+
+// picked reports whether a sentence is pickedRe's pick ("here it is"
+// hands something over and is no pick).
+func picked(f features) bool {
+	if f.words > 6 || !strings.Contains(f.lower, " it is") {
+		return false
+	}
+	m := pickedRe.FindStringSubmatch(f.lower)
+	return m != nil && m[1] != "here" && m[1] != "there"
 }
