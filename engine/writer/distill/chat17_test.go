@@ -115,3 +115,21 @@ func TestDistil_PickIsSmallTalk(t *testing.T) {
 		t.Errorf("the news was dropped:\n%s", joined)
 	}
 }
+
+// A short laugh after a long message that asks nothing reacts to it, even
+// when the rules keep nothing of the message; after a question it answers.
+func TestDistil_ShortLaughAfterLongMessageIsSmallTalk(t *testing.T) {
+	lines := []string{
+		"Rosa: du vet hvordan det er hos oss, alle snakker i munnen på hverandre og ingen hører etter",
+		"Ilse: haha ok, Håkon and I will bring earplugs on Saturday 14 June",
+		"Rosa: Kommer dere til jul i år, og tar dere toget fra Bergen som vanlig eller flyr dere?",
+		"Ilse: Yes, 23 December, the train from Bergen, 7 hours 🙈",
+	}
+	joined := keptTexts(t, chat(saturday, "whatsapp", "longmsg", "Ilse", lines...))
+	if strings.Contains(joined, "earplugs") {
+		t.Errorf("a laugh after a long message kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "23 December") {
+		t.Errorf("an answer to a question dropped:\n%s", joined)
+	}
+}

@@ -40,22 +40,25 @@ var topicShiftRe = lazyRegexp(`\b(?:btw|by the way)\b|(?:^\s*|[.!?…]\s+)(?:als
 var topicShiftHints = []string{"btw", "by the way", "also", "anyway", "news", "guess what", "update:"}
 
 // reactsToNews reports whether turn i answers, with a face or a laugh,
-// another speaker's turn that gave facts: "I'll practise 😅 we'll drive
-// down on the 17th" after the christening's date, "🥹 my first sold print"
-// after the sale. The news is in the turn before, where it was told; what
-// the reply says around its face is how its writer takes it. gave is
-// whether the turn before gave facts. A life event ("we got engaged
-// too 😂") is news whoever laughs.
+// another speaker's turn that told something: "I'll practise 😅 we'll
+// drive down on the 17th" after the christening's date, "🥹 my first
+// sold print" after the sale. The news is in the turn before, where it was
+// told; what the reply says around its face is how its writer takes it.
+// The turn before told something when it gave facts (gave), or when it
+// is a long message (ten words or more) and the reply a short one (a dozen
+// at most) and the message asks nothing: the rules may keep nothing of a
+// long message in another language, and a short laugh after it still
+// reacts to it.
 func (d *distiller) reactsToNews(i int, gave bool) bool {
-	if i == 0 || !gave {
+	if i == 0 {
 		return false
 	}
 	prev, t := d.s.Turns[i-1], d.s.Turns[i]
-	if prev.Speaker == t.Speaker && prev.Role == t.Role {
+	if prev.Speaker == t.Speaker && prev.Role == t.Role || !laughs(t.Content) {
 		return false
 	}
-	if !laughs(t.Content) {
-		return false
+	if !gave && (len(strings.Fields(t.Content)) > 12 || len(strings.Fields(prev.Content)) < 10 || strings.ContainsAny(prev.Content, "?？")) {
+		return false // a question's answer answers, whatever its face
 	}
 	return !newsOfItsOwn(t.Content)
 }
