@@ -30,8 +30,15 @@ func DistilAll(s Session) (facts []Fact, summary Fact) {
 func (d *distiller) distil() []Fact {
 	s := d.s
 	var facts []Fact
+	gave := false // whether the turn before gave facts
 	for i := range s.Turns {
-		facts = append(facts, d.turn(i)...)
+		got := d.turn(i)
+		chat := d.smallTalkTurn(i, gave)
+		gave = len(got) > 0
+		if chat {
+			got = nil // a reaction to that news, an answer to a welcome (smalltalk3.go)
+		}
+		facts = append(facts, got...)
 	}
 	if out, ok := d.outcome(); ok {
 		facts = append(append(facts, d.interimOutcomes()...), out)

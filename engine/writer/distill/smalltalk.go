@@ -37,7 +37,8 @@ func (d *distiller) smallTalk(i int, raw string, f features) bool {
 	case mayHold(f.lower, []string{"'d ", "would "}) && (hypotheticalRe.MatchString(f.lower) || ifWouldRe.MatchString(f.lower)) && !f.strong,
 		mayHold(f.lower, []string{" know", " met"}) && praiseRe.MatchString(f.lower),
 		f.words <= 4 && bareFavouriteRe.MatchString(f.lower), // "My favourite.", said of the heat
-		replyVerdict(f): // "our new trams are boring compared" (smalltalk2.go)
+		replyVerdict(f), // "our new trams are boring compared" (smalltalk2.go)
+		picked(f):       // "Dubai it is" (smalltalk3.go)
 		return true
 	}
 	if f.preference && weatherRe.MatchString(strings.ToLower(d.before(i, raw))) {
