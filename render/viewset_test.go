@@ -124,3 +124,34 @@ func TestViewSet_Fixture(t *testing.T) {
 		t.Fatal("the fixture renders differently through a ViewSet")
 	}
 }
+
+// TestViewSet_RelationsSizedOnce: a fresh process's one render of
+// relations.json (megabytes at 100k records) is joined into a buffer sized
+// for it, not grown by doubling: what is to spare is the allocator's
+// rounding to a page, never a growth step (issue 26).
+func TestViewSet_RelationsSizedOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 26))
+	v := NewViewSet()
+	var topics []Topic
+	for i := range 3000 {
+		tp := randomTopic(r, fmt.Sprintf("topics/t%04d.md", i))
+		for j := range tp.Blocks {
+			tp.Blocks[j].ID = fmt.Sprintf("%04x%04x", i, j) // many winners, many nodes
+			for k := range tp.Blocks[j].Footnotes {
+				for c := range tp.Blocks[j].Footnotes[k].Sources { // pairs within a topic and its neighbour
+					src := &tp.Blocks[j].Footnotes[k].Sources[c].SourceID
+					*src = fmt.Sprintf("p/t%d/%s", i/2, *src)
+				}
+			}
+		}
+		v.Set(tp)
+		topics = append(topics, tp)
+	}
+	got := v.Relations()
+	if want := Relations(topics); !bytes.Equal(got, want) {
+		t.Fatal("relations differ from a render from scratch")
+	}
+	if len(got) < 1<<20 || cap(got)-len(got) > 8192+8 {
+		t.Fatalf("relations.json of %d bytes in a buffer of %d", len(got), cap(got))
+	}
+}
