@@ -60,6 +60,7 @@ func TestDepCache_FreshProcessesMatchFromScratch(t *testing.T) {
 					}
 					damageDepCache(t, w.r, cache, data, older)
 				}
+				editDerived(t, w.r, filepath.Dir(filepath.Dir(rt)))
 				e := open(state)
 				w.engines[0] = e
 				_, ch, ok := w.change()
@@ -89,6 +90,29 @@ func TestDepCache_FreshProcessesMatchFromScratch(t *testing.T) {
 				t.Fatalf("deps.cache read by %d steps, %d installs: the test tests nothing", hits, installed)
 			}
 		})
+	}
+}
+
+// editDerived edits a derived view behind the engines' backs one time in
+// three, to bytes of another size or of the same size: a fresh process
+// that remembers nothing must rewrite it at its next render, whether or
+// not it reads it back first (workspace/mirror).
+func editDerived(t *testing.T, r *rand.Rand, root string) {
+	if r.IntN(3) != 0 {
+		return
+	}
+	p := filepath.Join(root, []string{"relations.json", "recent_events.jsonl"}[r.IntN(2)])
+	data, err := os.ReadFile(p)
+	if err != nil || len(data) == 0 {
+		return
+	}
+	if r.IntN(2) == 0 {
+		data = append(data, '\n')
+	} else {
+		data[r.IntN(len(data))] ^= 0x20
+	}
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -93,3 +93,50 @@ func BenchmarkViewSetInstall(b *testing.B) {
 	}
 	b.ReportMetric(float64(size)/1e6, "MB")
 }
+
+// BenchmarkViewSetFreshLoad is a fresh process's first render of the views
+// at 100k records (issue 26): the fragments of 500 topics of 20 dated
+// blocks, saved by an earlier process, merged into an empty ViewSet in the
+// order a map gives them, then every view rendered.
+func BenchmarkViewSetFreshLoad(b *testing.B) {
+	src := NewViewSet()
+	var paths []string
+	for f := range 500 {
+		t := Topic{Path: fmt.Sprintf("topics/t%03d.md", f)}
+		for i := range 20 {
+			id := fmt.Sprintf("%08x", uint32(f*1000+i)*2654435761)
+			d := fmt.Sprintf("2024-%02d-%02d", 1+(f*7+i)%12, 1+(f+i*3)%28)
+			t.Blocks = append(t.Blocks, Block{ID: id, Trusted: true, Text: fmt.Sprintf("Block %d of file %d: the owner said something worth keeping.", i, f),
+				Links: []string{fmt.Sprintf("%08x", uint32(((f+1)%500)*1000+i)*2654435761)},
+				Footnotes: []Footnote{{Label: "e-1", Date: d, Sources: []Citation{{SourceID: fmt.Sprintf("p/t%d/m%d", f, i/2),
+					Path: "../sources/x.md", Anchor: "source-1"}}}}})
+		}
+		src.Set(t)
+		paths = append(paths, t.Path)
+	}
+	frags := map[string]string{}
+	entries := 0
+	for _, p := range paths {
+		frag, _ := src.AppendFragment(nil, p)
+		frags[p] = string(frag)
+		entries += 20
+	}
+	for _, grow := range []bool{false, true} {
+		b.Run(fmt.Sprintf("grow=%v", grow), func(b *testing.B) {
+			for b.Loop() {
+				v := NewViewSet()
+				if grow {
+					v.Grow(len(frags), entries)
+				}
+				for p, frag := range frags {
+					if err := v.SetFragment(p, frag); err != nil {
+						b.Fatal(err)
+					}
+				}
+				v.RecentEvents()
+				v.Relations()
+				v.Timeline()
+			}
+		})
+	}
+}

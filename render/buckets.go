@@ -94,6 +94,19 @@ func (bs *buckets[K]) appendTo(b []byte, first *bool, render func(out []byte, ke
 	return b
 }
 
+// rendered renders the stale runs as appendTo would and returns the
+// length of every run's render together, so a caller can size its buffer.
+func (bs *buckets[K]) rendered(render func(out []byte, keys []K) []byte) int {
+	n := 0
+	for _, bk := range bs.runs {
+		if !bk.fresh {
+			bk.out, bk.fresh = render(bk.out[:0:0], bk.keys), true
+		}
+		n += len(bk.out)
+	}
+	return n
+}
+
 // appendElems appends elems, each with a leading comma, dropping the
 // comma of the array's first element.
 func appendElems(b, elems []byte, first *bool) []byte {

@@ -66,6 +66,25 @@ func NewViewSet() *ViewSet {
 		dirtyEvents: map[string]bool{}, rel: newRelState(files)}
 }
 
+// Grow sizes an empty ViewSet for about topics topics holding entries
+// trusted blocks together: a fresh process merges every saved fragment at
+// once, and its maps grown one rehash at a time were a good part of that
+// (issue 26). A ViewSet already holding topics is left as it is.
+func (v *ViewSet) Grow(topics, entries int) {
+	if len(v.files) > 0 || topics <= 0 {
+		return
+	}
+	v.files = make(map[string]*vsTopic, topics)
+	v.paths = make([]string, 0, topics)
+	r := &v.rel
+	r.files = v.files
+	r.owners, r.reg = make(map[string][]string, entries), make(map[string]relReg, entries)
+	r.linkedBy, r.citedBy = make(map[string]map[string]int, entries), make(map[string]map[string]int, entries)
+	r.links, r.dirtyLinks = make(map[string][]byte, entries), make(map[string]bool, entries)
+	r.topicNode, r.fileNodes = make(map[string][]byte, topics), make(map[string][]byte, topics)
+	r.contains, r.dirtyFiles = make(map[string][]byte, topics), make(map[string]bool, topics)
+}
+
 // Set adds topic t, or replaces the topic of the same path.
 func (v *ViewSet) Set(t Topic) {
 	// A topic is mostly replaced by a longer copy of itself (appends):

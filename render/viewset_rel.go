@@ -30,7 +30,6 @@ type relState struct {
 
 	files map[string]*vsTopic // the ViewSet's topics, by path
 	out   []byte              // the last render; nil = render again
-	size  int                 // the length of the last render
 }
 
 // relReg is the winner of one id: its topic and its entry there.
@@ -255,31 +254,15 @@ func (r *relState) render(v *ViewSet) []byte {
 	}
 	clear(r.dirtyLinks)
 
-	// Room for growth: a copy of megabytes to grow the slice would cost
-	// as much as the render.
-	b := append(make([]byte, 0, r.size+r.size/16+4096), "{\n  \"nodes\": ["...)
-	first := true
-	for _, p := range v.paths {
-		b = appendElems(b, r.topicNode[p], &first)
-	}
-	for _, p := range v.paths {
-		b = appendElems(b, r.fileNodes[p], &first)
-	}
-	b = closeArray(b, first)
-	b = append(b, "],\n  \"edges\": ["...)
-	first = true
-	for _, p := range v.paths {
-		b = appendElems(b, r.contains[p], &first)
-	}
-	b = r.ids.appendTo(b, &first, func(out []byte, ids []string) []byte {
+	linksOf := func(out []byte, ids []string) []byte {
 		for _, id := range ids {
 			out = append(out, r.links[id]...)
 		}
 		return out
-	})
+	}
 	// The pairs are most of the file at 100k records: each is encoded
 	// once and again only when its sources change.
-	b = r.pairList.appendTo(b, &first, func(out []byte, keys []relPair) []byte {
+	pairsOf := func(out []byte, keys []relPair) []byte {
 		edges := make([][]byte, len(keys))
 		n := 0
 		for i, k := range keys {
@@ -301,10 +284,32 @@ func (r *relState) render(v *ViewSet) []byte {
 			out = append(out, edge...)
 		}
 		return out
-	})
+	}
+	// The file's length, known before it is joined: growing a slice of
+	// megabytes by doubling copies and touches fresh memory several times
+	// over, which a fresh process's one render paid in full (issue 26).
+	size := len("{\n  \"nodes\": [\n  ],\n  \"edges\": [\n  ]\n}\n") + r.ids.rendered(linksOf) + r.pairList.rendered(pairsOf)
+	for _, p := range v.paths {
+		size += len(r.topicNode[p]) + len(r.fileNodes[p]) + len(r.contains[p])
+	}
+	b := append(make([]byte, 0, size), "{\n  \"nodes\": ["...)
+	first := true
+	for _, p := range v.paths {
+		b = appendElems(b, r.topicNode[p], &first)
+	}
+	for _, p := range v.paths {
+		b = appendElems(b, r.fileNodes[p], &first)
+	}
+	b = closeArray(b, first)
+	b = append(b, "],\n  \"edges\": ["...)
+	first = true
+	for _, p := range v.paths {
+		b = appendElems(b, r.contains[p], &first)
+	}
+	b = r.ids.appendTo(b, &first, linksOf)
+	b = r.pairList.appendTo(b, &first, pairsOf)
 	b = closeArray(b, first)
 	r.out = append(b, "]\n}\n"...)
-	r.size = len(r.out)
 	return r.out
 }
 

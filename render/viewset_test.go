@@ -69,6 +69,9 @@ func viewSetMatchesFullRender(t *testing.T) {
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 14))
 		v := NewViewSet()
+		if seed%2 == 1 {
+			v.Grow(len(paths), 20) // sized as a fresh process's first merge sizes it: nothing else changes
+		}
 		cur := map[string]Topic{}
 		for step := range 60 {
 			p := paths[r.IntN(len(paths))]
@@ -122,5 +125,36 @@ func TestViewSet_Fixture(t *testing.T) {
 	if !bytes.Equal(v.RecentEvents(), RecentEvents(topics)) || !bytes.Equal(v.Relations(), Relations(topics)) ||
 		!maps.EqualFunc(v.Timeline(), Timeline(topics), bytes.Equal) {
 		t.Fatal("the fixture renders differently through a ViewSet")
+	}
+}
+
+// TestViewSet_RelationsSizedOnce: a fresh process's one render of
+// relations.json (megabytes at 100k records) is joined into a buffer sized
+// for it, not grown by doubling: what is to spare is the allocator's
+// rounding to a page, never a growth step (issue 26).
+func TestViewSet_RelationsSizedOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 26))
+	v := NewViewSet()
+	var topics []Topic
+	for i := range 3000 {
+		tp := randomTopic(r, fmt.Sprintf("topics/t%04d.md", i))
+		for j := range tp.Blocks {
+			tp.Blocks[j].ID = fmt.Sprintf("%04x%04x", i, j) // many winners, many nodes
+			for k := range tp.Blocks[j].Footnotes {
+				for c := range tp.Blocks[j].Footnotes[k].Sources { // pairs within a topic and its neighbour
+					src := &tp.Blocks[j].Footnotes[k].Sources[c].SourceID
+					*src = fmt.Sprintf("p/t%d/%s", i/2, *src)
+				}
+			}
+		}
+		v.Set(tp)
+		topics = append(topics, tp)
+	}
+	got := v.Relations()
+	if want := Relations(topics); !bytes.Equal(got, want) {
+		t.Fatal("relations differ from a render from scratch")
+	}
+	if len(got) < 1<<20 || cap(got)-len(got) > 8192+8 {
+		t.Fatalf("relations.json of %d bytes in a buffer of %d", len(got), cap(got))
 	}
 }

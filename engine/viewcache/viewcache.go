@@ -70,6 +70,10 @@ type Store struct {
 	keys   map[string]Key   // the keys of the topics set in this render
 	misses int              // topics rendered rather than merged
 	proved bool             // one merged fragment was compared with its render
+	// entries is how many trusted blocks the saved fragments hold, for
+	// sizing the ViewSet once before the first merge; grown, that it was.
+	entries int
+	grown   bool
 }
 
 // Load reads the store of the runtime directory dir. A missing, damaged or
@@ -82,6 +86,10 @@ func Load(dir string) *Store {
 	}
 	if m := decode(data); m != nil {
 		s.saved = m
+		for _, sv := range m {
+			n, _ := binary.Uvarint([]byte(sv.frag[:min(len(sv.frag), binary.MaxVarintLen64)]))
+			s.entries += int(min(n, uint64(len(sv.frag)))) // a damaged count sizes nothing absurd
+		}
 	}
 	return s
 }
@@ -151,6 +159,10 @@ func (s *Store) Set(v *render.ViewSet, path string, data []byte, trusted []bool,
 	if s == nil {
 		v.Set(topic())
 		return
+	}
+	if !s.grown {
+		s.grown = true
+		v.Grow(len(s.saved), s.entries)
 	}
 	k := KeyOf(path, data, trusted)
 	s.keys[path] = k

@@ -257,3 +257,37 @@ func saveForever(dir string) {
 }
 
 func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// TestLoad_CountsEntries: a loaded store knows how many trusted blocks
+// its fragments hold, which sizes the ViewSet before the first merge; a
+// damaged file counts none.
+func TestLoad_CountsEntries(t *testing.T) {
+	defer func(old int) { SaveShare = old }(SaveShare)
+	SaveShare = always
+	dir := t.TempDir()
+	ts := topics(rand.New(rand.NewPCG(3, 26)), 40)
+	renderVia(dir, ts)
+	want := 0
+	for _, tp := range ts {
+		for _, b := range tp.Blocks {
+			if b.Trusted {
+				want++
+			}
+		}
+	}
+	if got := Load(dir).entries; got != want || want == 0 {
+		t.Fatalf("%d entries counted, want %d", got, want)
+	}
+	p := filepath.Join(dir, Name)
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)/2] ^= 0xff
+	if err := os.WriteFile(p, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s := Load(dir); s.entries != 0 || len(s.saved) != 0 {
+		t.Fatalf("a damaged store: %d entries, %d fragments", s.entries, len(s.saved))
+	}
+}

@@ -33,32 +33,48 @@ func sameEntry(a, b *Entry) bool {
 }
 
 // Encode is m.Encode(stampNS), reusing the lines of unchanged entries.
+// The changed entries are encoded into one buffer and the file joined into
+// one sized for it: a fresh process encodes every entry once, and a
+// buffer per line and a file grown by doubling were most of that (issue 26).
 func (c *Encoder) Encode(m *Manifest, stampNS int64) []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	paths := m.Paths()
 	next := make(map[string]encoded, len(paths))
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var head, fresh bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(header{Version: Version, Stamp: stampNS, Files: len(paths)})
-	out := buf.Bytes()
-	for _, p := range paths {
+	enc = json.NewEncoder(&fresh)
+	enc.SetEscapeHTML(false)
+	ends := make([]int, len(paths)) // for a changed entry, where its line ends in fresh; -1 reused
+	size := head.Len()
+	for i, p := range paths {
 		e := m.entries[p]
-		old, ok := c.lines[p]
-		if !ok || !sameEntry(&old.ent, e) {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			_ = enc.Encode(e) // plain strings and numbers: cannot fail
-			// The slices are copied: a caller may reuse its entry's.
-			cp := *e
-			cp.Blocks, cp.Cites = slices.Clone(e.Blocks), slices.Clone(e.Cites)
-			cp.Pending, cp.Foreign = slices.Clone(e.Pending), slices.Clone(e.Foreign)
-			old = encoded{ent: cp, line: b.Bytes()}
+		if old, ok := c.lines[p]; ok && sameEntry(&old.ent, e) {
+			next[p], ends[i] = old, -1
+			size += len(old.line)
+			continue
 		}
-		next[p] = old
-		out = append(out, old.line...)
+		_ = enc.Encode(e) // plain strings and numbers: cannot fail
+		ends[i] = fresh.Len()
+		// The slices are copied: a caller may reuse its entry's.
+		cp := *e
+		cp.Blocks, cp.Cites = slices.Clone(e.Blocks), slices.Clone(e.Cites)
+		cp.Pending, cp.Foreign = slices.Clone(e.Pending), slices.Clone(e.Foreign)
+		next[p] = encoded{ent: cp}
+	}
+	size += fresh.Len()
+	all, start := fresh.Bytes(), 0
+	out := append(make([]byte, 0, size), head.Bytes()...)
+	for i, p := range paths {
+		ec := next[p]
+		if ends[i] >= 0 {
+			ec.line = all[start:ends[i]:ends[i]] // capped: an append never writes into the next line
+			start = ends[i]
+			next[p] = ec
+		}
+		out = append(out, ec.line...)
 	}
 	c.lines = next
 	return out

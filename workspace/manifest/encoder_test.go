@@ -38,6 +38,8 @@ func TestEncoder_MatchesEncode(t *testing.T) {
 		}
 		if got, want := c.Encode(m, int64(step)), m.Encode(int64(step)); string(got) != string(want) {
 			t.Fatalf("step %d:\n%s\nwant\n%s", step, got, want)
+		} else if cap(got) != len(got) {
+			t.Fatalf("step %d: %d bytes in a buffer of %d: not sized before joining", step, len(got), cap(got))
 		}
 	}
 }

@@ -72,9 +72,16 @@ func TopicEntry(path string, f *topic.File, defs map[string]*topic.Definition) *
 	for _, b := range f.Blocks() {
 		ent.Blocks = append(ent.Blocks, b.BlockID)
 	}
-	seen := map[string]bool{}
+	// A topic cites a few archives many times over: each link is resolved
+	// once (path.Join and Clean per citation were most of a fresh
+	// process's manifest, issue 26).
+	seen, rels := map[string]bool{}, map[string]bool{}
 	for _, d := range defs {
 		for _, c := range d.Sources {
+			if rels[c.Path] {
+				continue
+			}
+			rels[c.Path] = true
 			if p := topic.ResolvePath(path, c.Path); p != "" && !seen[p] {
 				seen[p] = true
 				ent.Cites = append(ent.Cites, p)

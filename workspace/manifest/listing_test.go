@@ -1,9 +1,12 @@
 package manifest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,5 +121,39 @@ func TestEntries(t *testing.T) {
 	a, b := c.Get(build), c.Get(build)
 	if n != 1 || a == b {
 		t.Errorf("built %d times; copies shared: %v", n, a == b)
+	}
+}
+
+// TestTopicEntry_CitesEachArchiveOnce: a topic citing archives many times
+// over, through links that differ but resolve alike and links that leave
+// the workspace, lists each archive once, sorted: what resolving every
+// citation gives.
+func TestTopicEntry_CitesEachArchiveOnce(t *testing.T) {
+	links := []string{"../sources/x/_v2/t.md", "../sources/./x/_v2/t.md", "../sources/y/_v2/u.md", "../../outside.md",
+		"/abs.md", "../sources/x/_v2/../_v2/t.md", "../sources/z/legacy.md"}
+	var b strings.Builder
+	b.WriteString("# A\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "Fact %d.[^e-%010d] ^%08x\n\n", i, i, i+10)
+	}
+	for i := range 40 {
+		fmt.Fprintf(&b, "[^e-%010d]: Time: `2026-08-10`; Sources: [x/t/%d](%s#source-fcdcde36), [x/t/%d](%s#source-fcdcde37)\n",
+			i, i, links[i%len(links)], i, links[(i*3+1)%len(links)])
+	}
+	f, probs := topic.Parse([]byte(b.String()))
+	if f == nil {
+		t.Fatalf("parse: %v", probs)
+	}
+	var want []string
+	for _, d := range f.Definitions() {
+		for _, c := range d.Sources {
+			if p := topic.ResolvePath("topics/a.md", c.Path); p != "" && !slices.Contains(want, p) {
+				want = append(want, p)
+			}
+		}
+	}
+	slices.Sort(want)
+	if got := TopicEntry("topics/a.md", f, f.Definitions()); !reflect.DeepEqual(got.Cites, want) || len(want) != 3 {
+		t.Errorf("cites %v, want %v", got.Cites, want)
 	}
 }

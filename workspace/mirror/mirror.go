@@ -77,8 +77,10 @@ func (m *Mirror) Sync(root, tmpDir string, fixed []string, dir string, files map
 		target := filepath.Join(root, filepath.FromSlash(p))
 		// A file still as we left it differs from data: reading it back
 		// (megabytes for recent_events.jsonl at 100k records) only to
-		// compare would tell us nothing.
-		if exists && !known {
+		// compare would tell us nothing. Nor would reading one of another
+		// size: a fresh process (which remembers nothing) reads only the
+		// files that may hold data already (issue 26).
+		if exists && !known && sig.Size == int64(len(data)) {
 			if old, err := readFile(target); err == nil && bytes.Equal(old, data) {
 				m.disk[p] = file{sig: sig, data: data}
 				continue

@@ -102,8 +102,9 @@ func TestSync_ChangedKnownFileNotRead(t *testing.T) {
 	if reads != 0 || read(t, root, "recent_events.jsonl") != "b\na\n" {
 		t.Fatalf("%d reads, file %q", reads, read(t, root, "recent_events.jsonl"))
 	}
-	// Edited behind its back, the file is read and compared again.
-	if err := os.WriteFile(filepath.Join(root, "recent_events.jsonl"), []byte("b\na\n\n"), 0o644); err != nil {
+	// Edited behind its back, the file is read and compared again (an
+	// edit to the same size: one of another size cannot hold the bytes).
+	if err := os.WriteFile(filepath.Join(root, "recent_events.jsonl"), []byte("b\nc\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Sync(root, tmp, []string{"recent_events.jsonl"}, "timeline", files); err != nil {
@@ -111,5 +112,49 @@ func TestSync_ChangedKnownFileNotRead(t *testing.T) {
 	}
 	if reads != 1 || read(t, root, "recent_events.jsonl") != "b\na\n" {
 		t.Fatalf("after a hand edit: %d reads, file %q", reads, read(t, root, "recent_events.jsonl"))
+	}
+}
+
+// A mirror that remembers nothing (a fresh process's) reads a file only
+// when its size is that of the bytes it must hold: one of another size is
+// rewritten unread, one of the same size is read and kept when equal.
+func TestSync_FreshMirrorReadsOnlySameSize(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	var read1 []string
+	readFile = func(p string) ([]byte, error) { read1 = append(read1, filepath.Base(p)); return os.ReadFile(p) }
+	defer func() { readFile = os.ReadFile }()
+	fixed := []string{"core.md", "relations.json"}
+	files := map[string][]byte{"core.md": []byte("core\n"), "relations.json": []byte("{}\n")}
+	var m Mirror
+	if err := m.Sync(root, tmp, fixed, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	read1 = nil
+	ino := func(p string) uint64 {
+		fi, err := os.Lstat(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	coreIno := ino("core.md")
+	files["relations.json"] = []byte("{\"a\": 1}\n")
+	var fresh Mirror
+	if err := fresh.Sync(root, tmp, fixed, "timeline", files); err != nil {
+		t.Fatal(err)
+	}
+	if len(read1) != 1 || read1[0] != "core.md" {
+		t.Errorf("a fresh mirror read %v, want only core.md (relations.json's size differs)", read1)
+	}
+	if ino("core.md") != coreIno || read(t, root, "relations.json") != "{\"a\": 1}\n" {
+		t.Errorf("core.md rewritten or relations.json not: %q", read(t, root, "relations.json"))
+	}
+	// A same-size file with other bytes is read, found different, rewritten.
+	if err := os.WriteFile(filepath.Join(root, "core.md"), []byte("CORE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fresh2 Mirror
+	if err := fresh2.Sync(root, tmp, fixed, "timeline", files); err != nil || read(t, root, "core.md") != "core\n" {
+		t.Fatalf("core.md %q (%v)", read(t, root, "core.md"), err)
 	}
 }
