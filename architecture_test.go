@@ -374,6 +374,7 @@ var frontEndServices = map[string][]string{
 	"hosts/hook":          {"engine/importer", "engine/recall", "engine/search", "engine/writer"},
 	"hosts/mcp":           {"engine/browse", "engine/proposals", "engine/recall"},
 	"hosts/httpapi":       {"engine/audit", "engine/proposals", "engine/recall", "engine/review"},
+	"hosts/hookhttp":      {},
 	"hosts/local":         {"engine/recall"},
 	"hosts/errdoc":        {},
 	"hosts/loopback":      {},

@@ -176,3 +176,76 @@ func TestHook_Codex(t *testing.T) {
 		t.Errorf("--project: exit %d", r.code)
 	}
 }
+
+// TestHook_InstallHTTP: --http installs the prompt hook as serve's http
+// handler and the other events as commands, with the URL as --http=URL,
+// --http URL or serve's default; a URL serve would not answer and --http
+// for Codex are usage errors (SPEC §12: exit 2, INVALID_ARGUMENT).
+func TestHook_InstallHTTP(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	type handler struct{ Type, Command, URL string }
+	read := func() map[string][]handler {
+		t.Helper()
+		var s struct {
+			Hooks map[string][]struct{ Hooks []handler } `json:"hooks"`
+		}
+		data, _ := os.ReadFile(settings)
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatalf("settings: %v\n%s", err, data)
+		}
+		out := map[string][]handler{}
+		for ev, gs := range s.Hooks {
+			for _, g := range gs {
+				out[ev] = append(out[ev], g.Hooks...)
+			}
+		}
+		return out
+	}
+
+	r := runCLI(t, "", "hook", "install", "claude-code", "--http", "--print")
+	if r.code != 0 || !strings.Contains(r.stdout, `"url": "http://127.0.0.1:8765/hooks/claude-code"`) || !strings.Contains(r.stdout, `"type": "command"`) {
+		t.Errorf("--http --print: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, "", "hook", "install", "claude-code", "--http=http://localhost:9001", "--json")
+	doc := oneJSON(t, r.stdout)
+	if r.code != 0 || doc["url"] != "http://localhost:9001/hooks/claude-code" || len(doc["added"].([]any)) != 4 {
+		t.Fatalf("--http=URL: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	hs := read()
+	if p := hs["UserPromptSubmit"]; len(p) != 1 || p[0].Type != "http" || p[0].URL != "http://localhost:9001/hooks/claude-code" {
+		t.Errorf("UserPromptSubmit: %+v", p)
+	}
+	for _, ev := range []string{"Stop", "PreCompact", "SessionEnd"} {
+		if h := hs[ev]; len(h) != 1 || h[0].Type != "command" || !strings.HasSuffix(h[0].Command, " hook claude-code") {
+			t.Errorf("%s: %+v", ev, h)
+		}
+	}
+	if r := runCLI(t, "", "hook", "install", "claude-code", "--http", "http://127.0.0.1:9001/hooks/claude-code"); r.code != 0 || !strings.Contains(r.stdout, "added") {
+		t.Errorf("--http URL (serve moved): exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if p := read()["UserPromptSubmit"]; len(p) != 1 || p[0].URL != "http://127.0.0.1:9001/hooks/claude-code" {
+		t.Errorf("after the move: %+v", p)
+	}
+	if r := runCLI(t, "", "hook", "install", "claude-code"); r.code != 0 {
+		t.Fatalf("back to the command: exit %d %s", r.code, r.stderr)
+	}
+	if p := read()["UserPromptSubmit"]; len(p) != 1 || p[0].Type != "command" {
+		t.Errorf("back to the command: %+v", p)
+	}
+
+	for _, args := range [][]string{
+		{"hook", "install", "claude-code", "--http", "http://example.com:8765/hooks/claude-code"},
+		{"hook", "install", "claude-code", "--http=https://127.0.0.1:8765"},
+		{"hook", "install", "claude-code", "--http=http://127.0.0.1:8765/api/memory/recall"},
+		{"hook", "install", "claude-code", "--http=http://127.0.0.1:1", "http://127.0.0.1:2"},
+		{"hook", "install", "claude-code", "http://127.0.0.1:8765"},
+		{"hook", "install", "codex", "--http"},
+	} {
+		r := runCLI(t, "", append(args, "--json")...)
+		if r.code != 2 || oneJSON(t, r.stdout)["error"].(map[string]any)["code"] != "INVALID_ARGUMENT" {
+			t.Errorf("%v: exit %d %s", args, r.code, r.stdout)
+		}
+	}
+}

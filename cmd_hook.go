@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"scriptorium/app"
@@ -27,11 +29,15 @@ const hookDetails = `scriptorium hook claude-code
   config.toml, bad input) prints nothing and is recorded for 'scriptorium status'.
   Without a workspace in the state dir it does nothing and creates nothing.
 
-scriptorium hook install claude-code [--user|--project] [--print]
+scriptorium hook install claude-code [--user|--project] [--print] [--http [URL]]
   Adds the hook for those four events to ~/.claude/settings.json (--user, the default)
   or ./.claude/settings.json (--project), keeping every other setting and hook; the old
   file is kept as settings.json.bak. Installing twice adds nothing. --print prints the
   JSON to add instead of writing it. --state or --profile is baked into the command.
+  --http: UserPromptSubmit posts to a running 'scriptorium serve' instead (URL default
+  http://127.0.0.1:8765/hooks/claude-code; no process per prompt); the other events stay
+  commands. While serve is down a prompt goes on without memory. Installing without
+  --http puts the command back.
 
 scriptorium hook codex JSON
   Codex CLI's notify program: Codex runs it when the agent finishes a turn, with the
@@ -55,12 +61,12 @@ func runHook(inv *invocation) error {
 		return runClaudeCodeHook(inv)
 	case len(inv.positional) >= 1 && inv.positional[0] == "codex":
 		return runCodexHook(inv)
-	case len(inv.positional) == 2 && inv.positional[0] == "install" && inv.positional[1] == "claude-code":
+	case (len(inv.positional) == 2 || len(inv.positional) == 3 && inv.set["http"]) && inv.positional[0] == "install" && inv.positional[1] == "claude-code":
 		return runHookInstall(inv)
 	case len(inv.positional) == 2 && inv.positional[0] == "install" && inv.positional[1] == "codex":
 		return runCodexInstall(inv)
 	}
-	return usagef("usage: scriptorium hook claude-code | hook codex JSON | hook install claude-code [--user|--project] [--print] | hook install codex [--print]")
+	return usagef("usage: scriptorium hook claude-code | hook codex JSON | hook install claude-code [--user|--project] [--print] [--http [URL]] | hook install codex [--print]")
 }
 
 // runCodexHook runs Codex's notify program. Whatever happens it returns
@@ -110,6 +116,9 @@ func runCodexInstall(inv *invocation) error {
 	if inv.bool("user") || inv.bool("project") {
 		return usagef("--user and --project are Claude Code's scopes; Codex has one config.toml ($CODEX_HOME or ~/.codex)")
 	}
+	if inv.set["http"] {
+		return usagef("--http is Claude Code's: Codex runs its notify program only")
+	}
 	bin, state, err := installBinary(inv)
 	if err != nil {
 		return err
@@ -158,6 +167,10 @@ func runHookInstall(inv *invocation) error {
 	if inv.bool("user") && inv.bool("project") {
 		return usagef("--user and --project exclude each other")
 	}
+	postTo, err := hookURL(inv)
+	if err != nil {
+		return err
+	}
 	bin, state, err := installBinary(inv)
 	if err != nil {
 		return err
@@ -169,8 +182,9 @@ func runHookInstall(inv *invocation) error {
 	if client := hookClient(bin); client != "" {
 		command, other = other, command
 	}
+	plan := hook.Plan{Command: command, URL: postTo, Replaces: []string{other}}
 	if inv.bool("print") {
-		_, err := inv.stdout.Write(hook.Snippet(command))
+		_, err := inv.stdout.Write(hook.Snippet(plan))
 		return err
 	}
 	scope := "user"
@@ -183,21 +197,65 @@ func runHookInstall(inv *invocation) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	res, err := hook.Install(path, command, other)
+	res, err := hook.InstallPlan(path, plan)
 	if err != nil {
 		return err
 	}
 	return inv.emit(res, func(w io.Writer) {
+		runs := command
+		if postTo != "" {
+			runs = fmt.Sprintf("%s (the prompt hook posting to %s, which scriptorium serve answers)", command, postTo)
+		}
 		if len(res.Added) == 0 {
-			fmt.Fprintf(w, "%s already runs %s on %s; nothing changed\n", path, command, strings.Join(hook.Events, ", "))
+			fmt.Fprintf(w, "%s already runs %s on %s; nothing changed\n", path, runs, strings.Join(hook.Events, ", "))
 			return
 		}
-		fmt.Fprintf(w, "added %s to %s for %s", command, path, strings.Join(res.Added, ", "))
+		fmt.Fprintf(w, "added %s to %s for %s", runs, path, strings.Join(res.Added, ", "))
 		if res.Backup != "" {
 			fmt.Fprintf(w, " (old file: %s)", res.Backup)
 		}
 		fmt.Fprintln(w)
 	})
+}
+
+// defaultHookURL is serve's prompt hook at serve's default address.
+const defaultHookURL = "http://127.0.0.1:8765" + hook.HTTPPath
+
+// hookURL is the URL --http asks the prompt hook to post to ("" without
+// the flag): --http=URL, --http URL (the third positional) or serve's
+// default address. It must be serve's hook path on a loopback host, the
+// only requests serve answers.
+func hookURL(inv *invocation) (string, error) {
+	if !inv.set["http"] {
+		return "", nil
+	}
+	v := inv.flag("http")
+	if b, err := strconv.ParseBool(v); err == nil {
+		if !b {
+			if len(inv.positional) == 3 {
+				return "", usagef("--http=false takes no URL")
+			}
+			return "", nil
+		}
+		v = ""
+	}
+	if len(inv.positional) == 3 {
+		if v != "" {
+			return "", usagef("--http given two URLs")
+		}
+		v = inv.positional[2]
+	}
+	if v == "" {
+		return defaultHookURL, nil
+	}
+	if u, err := url.Parse(v); err == nil && (u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == "" {
+		u.Path = hook.HTTPPath // serve's address alone names its hook
+		v = u.String()
+	}
+	if !hook.OurURL(v) {
+		return "", usagef("--http takes serve's hook on this machine, http://127.0.0.1:PORT%s (got %q): serve answers only loopback hosts", hook.HTTPPath, v)
+	}
+	return v, nil
 }
 
 // hookClientName is the small hook client's program name

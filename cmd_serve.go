@@ -64,8 +64,8 @@ func runServe(inv *invocation) error {
 	if err != nil {
 		return errcode.Wrap(errcode.IO, err, "listen on %s", addr)
 	}
-	srv := httpapi.NewServer(server.Handler())
-	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/ and MCP at /mcp on http://%s\n", ln.Addr())
+	srv := httpapi.NewServer(server.Handler(inv.stderr))
+	fmt.Fprintf(inv.stderr, "scriptorium: serving /api/memory/, MCP at /mcp and Claude Code's prompt hook at /hooks/claude-code on http://%s\n", ln.Addr())
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)

@@ -93,6 +93,7 @@ func verbs() []*verb {
 			help: "the Claude Code hook (reads the event on stdin) or Codex CLI's notify program (the notification as its last argument); both always exit 0. Or install either",
 			flags: []flagSpec{{"user", false, "install into ~/.claude/settings.json (default)"},
 				{"project", false, "install into ./.claude/settings.json"},
-				{"print", false, "print the settings JSON (or Codex's notify line) instead of writing it"}}, run: runHook, details: hookDetails},
+				{"print", false, "print the settings JSON (or Codex's notify line) instead of writing it"},
+				{"http", false, "Claude Code: the prompt hook posts to serve (--http URL or --http=URL; default http://127.0.0.1:8765/hooks/claude-code)"}}, run: runHook, details: hookDetails},
 	}
 }

@@ -31,6 +31,11 @@ var globalFlags = []flagSpec{
 // is kept (invocation.flags).
 var repeatable = map[string]bool{"owner": true, "paired": true}
 
+// optionalValue are the switches that may also carry a value after "="
+// (--http or --http=URL); the value stands in invocation.flag, a bare
+// switch reads "true".
+var optionalValue = map[string]bool{"http": true}
+
 // allFlags is every flag of every verb, by name: the parser must know
 // which ones take a value wherever they stand.
 func allFlags() map[string]flagSpec {
@@ -97,7 +102,7 @@ func parseArgs(args []string) (*invocation, error) {
 		if !spec.value {
 			if !hasValue {
 				value = "true"
-			} else if _, err := strconv.ParseBool(value); err != nil {
+			} else if _, err := strconv.ParseBool(value); err != nil && !optionalValue[name] {
 				return inv, usagef("flag --%s takes no value (got %q)", name, value)
 			}
 		}

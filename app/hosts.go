@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"io"
 	"net/http"
 
 	"scriptorium/engine"
+	"scriptorium/hosts/hookhttp"
 	"scriptorium/hosts/httpapi"
 	"scriptorium/hosts/local"
 	mcphost "scriptorium/hosts/mcp"
@@ -76,11 +78,15 @@ func OpenServer(ctx context.Context, stateDir string, mcpOpts mcphost.Options) (
 	return &Server{api: api, mcp: m, socket: local.Serve(ctx, m.Options.Reader)}, nil
 }
 
-// Handler routes /api/memory/ and /mcp.
-func (s *Server) Handler() http.Handler {
+// Handler routes /api/memory/, /mcp and Claude Code's HTTP hook; hookLog
+// gets the hook's failures, as the CLI hook's stderr does.
+func (s *Server) Handler(hookLog io.Writer) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/memory/", httpapi.NewShared(s.api))
 	mux.Handle("/mcp", mcphost.HTTPHandler(s.mcp.Engine, s.mcp.Options))
+	// The prompt is recalled from the engine the socket answers from, so
+	// a prompt asked over HTTP gets the socket's (and the CLI's) bytes.
+	mux.Handle(hookhttp.Path, hookhttp.Handler(s.mcp.Options.Reader, hookhttp.Options{Log: hookLog}))
 	return mux
 }
 

@@ -73,6 +73,10 @@ type Options struct {
 	// waiting for a held lock, then LOCK_BUSY). Required for the events
 	// that need the engine.
 	Open func(context.Context) (*engine.Engine, error)
+	// resident is a long-lived process's open engine (Served): the prompt
+	// recalls from it, neither asking the socket nor opening or closing
+	// an engine, and no other event is handled.
+	resident *engine.Engine
 }
 
 func (o Options) start() time.Time {
@@ -118,6 +122,11 @@ func ClaudeCode(stdin io.Reader, stdout io.Writer, opts Options) error {
 	}
 	if !known(in.HookEventName) {
 		return nil // an event this hook was not installed for
+	}
+	if opts.resident != nil && in.HookEventName != EventUserPromptSubmit {
+		err := errcode.Errorf(errcode.InvalidArgument, "%s is not answered over HTTP: the transcript events stay command hooks (hook install claude-code --http keeps them so)", in.HookEventName)
+		fail(opts, in.HookEventName, err)
+		return err
 	}
 	cfg, err := config.Load(workspace.ConfigPath(opts.StateDir))
 	if err != nil {
@@ -181,6 +190,15 @@ func handle(ctx context.Context, in Input, opts Options) ([]byte, error) {
 // nothing to recall.
 func promptContext(ctx context.Context, in Input, opts Options) ([]byte, error) {
 	req := recall.Request{Prompt: in.Prompt, Cwd: in.Cwd}
+	if opts.resident != nil {
+		// Asked of the process that holds the engine (Served): its own
+		// recall, as its socket answers one.
+		res, err := recall.Recall(ctx, opts.resident, req)
+		if err != nil {
+			return nil, err
+		}
+		return hookio.PromptOutput(res.Text)
+	}
 	// A long-lived process of the workspace (serve, the daemon) has memory
 	// read and its index open: ask it first; anything but a clean answer
 	// is recalled here.

@@ -12,14 +12,22 @@ import (
 
 // InstallResult is what Install did.
 type InstallResult struct {
-	Path   string   `json:"path"`   // the settings file
-	Added  []string `json:"added"`  // events that got the hook; empty when all had it
-	Backup string   `json:"backup"` // the copy of the old file, "" when none was needed
+	Path   string   `json:"path"`          // the settings file
+	Added  []string `json:"added"`         // events that got the hook; empty when all had it
+	Backup string   `json:"backup"`        // the copy of the old file, "" when none was needed
+	URL    string   `json:"url,omitempty"` // where the prompt hook posts (--http), "" for a command
 }
 
-// Install merges the hook entries running command into the Claude Code
+// Install is InstallPlan of the command form: every event runs command;
+// groups running one of replaces are replaced by it.
+func Install(path, command string, replaces ...string) (InstallResult, error) {
+	return InstallPlan(path, Plan{Command: command, Replaces: replaces})
+}
+
+// InstallPlan merges the plan's hook entries into the Claude Code
 // settings file at path: each of Events gets one group unless one of its
-// groups already runs exactly command, so installing twice adds nothing.
+// groups already runs exactly the plan's handler for it, so installing
+// twice adds nothing.
 // Everything else in the file keeps its keys, order and values. A changed
 // file is replaced atomically after its old bytes are copied to a backup
 // that no later install overwrites: path+".bak" the first time, then
@@ -28,8 +36,8 @@ type InstallResult struct {
 // owner made it so on purpose, and a rename would replace it all the same.
 // A symlinked settings file (a dotfiles checkout) is written where the
 // link points, so the link survives.
-func Install(path, command string, replaces ...string) (InstallResult, error) {
-	res := InstallResult{Path: path, Added: []string{}}
+func InstallPlan(path string, p Plan) (InstallResult, error) {
+	res := InstallResult{Path: path, Added: []string{}, URL: p.URL}
 	target := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		target = real
@@ -39,7 +47,7 @@ func Install(path, command string, replaces ...string) (InstallResult, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, errcode.Wrap(errcode.IO, err, "read %s", path)
 	}
-	data, added, err := mergeSettings(old, command, replaces...)
+	data, added, err := mergeSettings(old, p)
 	if err != nil {
 		return res, errcode.Errorf(errcode.InvalidArgument, "%s: %v; not changed", path, err)
 	}

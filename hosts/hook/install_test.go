@@ -134,7 +134,7 @@ func TestInstall_NewFile(t *testing.T) {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	data, _ := os.ReadFile(path)
-	if !bytes.Equal(data, hook.Snippet(testCommand)) {
+	if !bytes.Equal(data, hook.Snippet(hook.Plan{Command: testCommand})) {
 		t.Errorf("new file differs from the --print snippet:\n%s", data)
 	}
 	groups := settingsGroups(t, data)

@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"slices"
+
+	"scriptorium/hosts/loopback"
 )
 
 // HookTimeoutSeconds is the timeout written on each installed entry. The
@@ -70,39 +74,93 @@ func encodeObject(ms []member) []byte {
 	return b.Bytes()
 }
 
+// HTTPTimeoutSeconds is the timeout written on the prompt's HTTP handler:
+// serve cuts its recall off after the hook's 3 s prompt deadline, so
+// only a wedged server is waited for this long (a stopped one refuses the
+// connection at once).
+const HTTPTimeoutSeconds = 5
+
+// Plan is what install writes: a command handler running Command for
+// every event of Events, except UserPromptSubmit, which posts to URL
+// (serve's HTTP hook) when URL is set. Replaces are the commands of this
+// program's other form (the CLI or the small client), whose groups are
+// replaced rather than joined.
+type Plan struct {
+	Command  string
+	URL      string
+	Replaces []string
+}
+
+// handler is one hook handler as the settings spell it.
+type handler struct {
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+// handler is the plan's handler for event.
+func (p Plan) handler(event string) handler {
+	if p.URL != "" && event == EventUserPromptSubmit {
+		return handler{Type: "http", URL: p.URL, Timeout: HTTPTimeoutSeconds}
+	}
+	return handler{Type: "command", Command: p.Command, Timeout: HookTimeoutSeconds}
+}
+
+// ours reports whether h is one of this program's handlers in any form:
+// the plan's command or one it replaces, or an HTTP handler posting to a
+// serve's hook path on this machine (on whatever port).
+func (p Plan) ours(h handler) bool {
+	switch h.Type {
+	case "command":
+		return h.Command == p.Command || slices.Contains(p.Replaces, h.Command)
+	case "http":
+		return OurURL(h.URL)
+	}
+	return false
+}
+
+// OurURL reports whether u is serve's HTTP hook on this machine: http, a
+// loopback host, the path hookhttp serves.
+func OurURL(u string) bool {
+	pu, err := url.Parse(u)
+	return err == nil && pu.Scheme == "http" && pu.Host != "" && loopback.Host(pu.Host) && pu.Path == HTTPPath &&
+		pu.RawQuery == "" && pu.Fragment == "" && pu.User == nil
+}
+
+// HTTPPath is where serve answers the prompt hook (hosts/hookhttp.Path).
+const HTTPPath = "/hooks/claude-code"
+
+// same reports whether a and b run the same thing.
+func (a handler) same(b handler) bool {
+	return a.Type == b.Type && a.Command == b.Command && a.URL == b.URL
+}
+
 // group is one matcher group of a hook event, as far as the merge needs to
 // read it.
 type group struct {
-	Hooks []struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-	} `json:"hooks"`
+	Hooks []handler `json:"hooks"`
 }
 
 // ourGroup is the matcher group install adds to an event: no matcher, so
 // it runs for every trigger of the event.
-func ourGroup(command string) json.RawMessage {
-	type hook struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-		Timeout int    `json:"timeout"`
-	}
+func ourGroup(h handler) json.RawMessage {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(map[string][]hook{"hooks": {{Type: "command", Command: command, Timeout: HookTimeoutSeconds}}})
+	_ = enc.Encode(map[string][]handler{"hooks": {h}})
 	return bytes.TrimSpace(b.Bytes())
 }
 
-// hasCommand reports whether an event's groups already run command.
-func hasCommand(groups []json.RawMessage, command string) bool {
+// hasHandler reports whether an event's groups already run h.
+func hasHandler(groups []json.RawMessage, h handler) bool {
 	for _, raw := range groups {
 		var g group
 		if json.Unmarshal(raw, &g) != nil {
 			continue // not ours to judge: left as it is
 		}
-		for _, h := range g.Hooks {
-			if h.Type == "command" && h.Command == command {
+		for _, x := range g.Hooks {
+			if x.same(h) {
 				return true
 			}
 		}
@@ -110,32 +168,26 @@ func hasCommand(groups []json.RawMessage, command string) bool {
 	return false
 }
 
-// replaceable reports whether raw is a group install added for one of
-// commands: no matcher or other key, one command hook running it. Such a
-// group is this program's own, run another way (the CLI or the small
-// client cmd/scriptorium-hook), and is replaced rather than joined, so
-// that a prompt never gets its context twice.
-func replaceable(raw json.RawMessage, commands []string) bool {
+// replaceable reports whether raw is a group install added, in any of
+// this program's forms (Plan.ours): no matcher or other key, one handler.
+// Such a group is replaced rather than joined, so that a prompt never
+// gets its context twice.
+func replaceable(raw json.RawMessage, p Plan) bool {
 	var keys map[string]json.RawMessage
 	var g group
 	if json.Unmarshal(raw, &keys) != nil || len(keys) != 1 || keys["hooks"] == nil || json.Unmarshal(raw, &g) != nil || len(g.Hooks) != 1 {
 		return false
 	}
-	for _, c := range commands {
-		if g.Hooks[0].Type == "command" && g.Hooks[0].Command == c {
-			return true
-		}
-	}
-	return false
+	return p.ours(g.Hooks[0])
 }
 
-// mergeSettings adds, to the settings JSON data (empty for a new file), a
-// group running command to every event in Events that does not run it yet;
-// a group install added for one of replaces is replaced by it.
+// mergeSettings adds, to the settings JSON data (empty for a new file), the
+// plan's handler to every event in Events that does not run it yet; a
+// group of this program's in another form is replaced by it.
 // Keys keep their order and values their bytes; only whitespace is
 // re-indented, in the file's own indent unit. It returns the new bytes and
 // the events it added; none added means data is returned unchanged.
-func mergeSettings(data []byte, command string, replaces ...string) ([]byte, []string, error) {
+func mergeSettings(data []byte, p Plan) ([]byte, []string, error) {
 	top := []member{}
 	if len(bytes.TrimSpace(data)) > 0 {
 		var err error
@@ -170,18 +222,19 @@ func mergeSettings(data []byte, command string, replaces ...string) ([]byte, []s
 				return nil, nil, fmt.Errorf(`"hooks.%s" is not a JSON array: %w`, ev, err)
 			}
 		}
-		if hasCommand(groups, command) {
+		h := p.handler(ev)
+		if hasHandler(groups, h) {
 			continue
 		}
 		added = append(added, ev)
 		replaced := false
 		for i, g := range groups {
-			if !replaced && replaceable(g, replaces) {
-				groups[i], replaced = ourGroup(command), true
+			if !replaced && replaceable(g, p) {
+				groups[i], replaced = ourGroup(h), true
 			}
 		}
 		if !replaced {
-			groups = append(groups, ourGroup(command))
+			groups = append(groups, ourGroup(h))
 		}
 		raw := append([]byte{'['}, bytes.Join(rawBytes(groups), []byte{','})...)
 		raw = append(raw, ']')
@@ -229,7 +282,7 @@ func indentUnit(data []byte) string {
 
 // Snippet is the settings JSON `hook install --print` shows: the hooks
 // object alone, to merge by hand.
-func Snippet(command string) []byte {
-	out, _, _ := mergeSettings(nil, command)
+func Snippet(p Plan) []byte {
+	out, _, _ := mergeSettings(nil, p)
 	return out
 }
