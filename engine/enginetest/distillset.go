@@ -88,9 +88,10 @@ type DistillSet struct {
 // heldout12, written for round twelve, at the end of that round,
 // heldout13, written for round thirteen, at the end of that round,
 // heldout14, written for round fourteen, at the end of that round,
-// heldout15, written for round fifteen, at the end of that round.
-// heldout16, written for round sixteen, is sealed until that round's end.
-var SealedDistillSplits = []string{"heldout16"}
+// heldout15, written for round fifteen, at the end of that round,
+// heldout16, written for round sixteen, at the end of that round. No part
+// is sealed now: the next round needs a new one.
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.
