@@ -1,0 +1,59 @@
+package distill
+
+import (
+	"strings"
+	"testing"
+)
+
+// Small talk in the distiller's blocks, round three (chat18), in sentences
+// written here (not from the labelled set).
+
+// A pasted form whose rows repeat what the people named in them say
+// themselves is a copy: the first-hand turns are kept, the form is not.
+// A row nobody says first-hand, and numbers that match by chance in
+// someone else's turn, stay.
+func TestDistil_PastedFormRepeatingFirstHandIsDropped(t *testing.T) {
+	lines := []string{
+		"Joris: holiday sheet so far\nMicrosoft Forms · \"Winter leave\" · 4 answers\nAnouk B — 3–9 February, 14–18 April\nJoris K — 21–28 March\nMeike V — 11–15 May",
+		"Joris: I'm off 21–28 March, my brother's wedding in Porto",
+		"Anouk: I'm away 3–9 February skiing in Flaine, and 14–18 April for my mum's 60th",
+		"Meike: mine is 11–15 May, Lisbon with the kids",
+	}
+	joined := keptTexts(t, chat(saturday, "slack", "leave18", "Joris", lines...))
+	for _, row := range []string{"Microsoft Forms", "Anouk B —", "Joris K —", "Meike V —"} {
+		if strings.Contains(joined, row) {
+			t.Errorf("copied row %q kept in:\n%s", row, joined)
+		}
+	}
+	for _, first := range []string{"Porto", "Flaine", "Lisbon"} {
+		if !strings.Contains(joined, first) {
+			t.Errorf("first-hand %q dropped:\n%s", first, joined)
+		}
+	}
+}
+
+func TestDistil_PastedRowSomeoneElseRepeatsIsKept(t *testing.T) {
+	lines := []string{
+		"Joris: holiday sheet so far\nMicrosoft Forms · \"Winter leave\" · 2 answers\nAnouk B — 3–9 February, 14–18 April\nJoris K — 21–28 March",
+		"Meike: I'm off 3–9 February and 14–18 April as well, and 21–28 March for the move",
+	}
+	joined := keptTexts(t, chat(saturday, "slack", "leave18b", "Joris", lines...))
+	for _, row := range []string{"Anouk B —"} {
+		if !strings.Contains(joined, row) {
+			t.Errorf("row %q dropped for numbers someone else repeats:\n%s", row, joined)
+		}
+	}
+}
+
+func TestNumberRuns(t *testing.T) {
+	got := strings.Join(numberRuns("Kavya S — 09–24 Nov, ٩–١٣ Dec, 2026"), " ")
+	if got != "9 24 13 2026" {
+		t.Errorf("numberRuns = %q", got)
+	}
+	if w := firstNameWord("kavya.s"); w != "kavya" {
+		t.Errorf("firstNameWord(kavya.s) = %q", w)
+	}
+	if w := firstNameWord("Jo"); w != "" {
+		t.Errorf("firstNameWord(Jo) = %q", w)
+	}
+}

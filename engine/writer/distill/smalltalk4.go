@@ -1,0 +1,144 @@
+package distill
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Small talk in the distiller's blocks, round three (chat18): rules
+// read in every tuned-on part's chat blocks; the sentences of
+// chat18_test.go were written for them.
+
+// pastedLines is how many lines make a turn a pasted card, form or list:
+// people write one line at a time, apps and copies paste several.
+const pastedLines = 3
+
+// dropPastedCopies drops the facts of a pasted card whose rows repeat
+// what was said first-hand in another turn: a leave form's "Kavya S —
+// 19–24 Nov" when Kavya wrote "I'm off 19–24 Nov" herself. A row is a
+// copy when it has two numbers or more, names someone, and a turn of
+// fewer lines by that someone kept facts holding all of them: the
+// person says it with its reason, the row is the form's copy (numbers
+// alone match by chance: "3x4" photos, "1/7"). When most of a card's facts are
+// copies the card is a copy, its header and the rest too; else only the
+// copies go.
+func (d *distiller) dropPastedCopies(facts []Fact) []Fact {
+	pasted := map[string]bool{} // turn ref → a pasted turn
+	for _, t := range d.s.Turns {
+		if strings.Count(strings.TrimSpace(t.Content), "\n") >= pastedLines-1 && nonEmptyLines(t.Content) >= pastedLines {
+			pasted[t.Ref] = true
+		}
+	}
+	if len(pasted) == 0 || len(facts) < 2 {
+		return facts
+	}
+	// numbers of every turn's kept facts, by turn.
+	kept := map[string]map[string]bool{}
+	speaker := map[string]string{} // turn ref → its speaker's first name, lower case
+	for _, t := range d.s.Turns {
+		speaker[t.Ref] = firstNameWord(t.Speaker)
+	}
+	for _, f := range facts {
+		ref := f.Cites[0]
+		if kept[ref] == nil {
+			kept[ref] = map[string]bool{}
+		}
+		for _, n := range numberRuns(f.Text) {
+			kept[ref][n] = true
+		}
+	}
+	copies := map[int]bool{}
+	total, copied := map[string]int{}, map[string]int{}
+	for i, f := range facts {
+		ref := f.Cites[0]
+		if !pasted[ref] {
+			continue
+		}
+		total[ref]++
+		nums := numberRuns(f.Text)
+		if len(nums) < 2 {
+			continue
+		}
+		row := rowWords(f.Text)
+		for other, has := range kept {
+			if other == ref || pasted[other] || speaker[other] == "" || !row[speaker[other]] {
+				continue
+			}
+			all := true
+			for _, n := range nums {
+				all = all && has[n]
+			}
+			if all {
+				copies[i] = true
+				copied[ref]++
+				break
+			}
+		}
+	}
+	if len(copies) == 0 {
+		return facts
+	}
+	out := facts[:0:0]
+	for i, f := range facts {
+		ref := f.Cites[0]
+		if copies[i] || pasted[ref] && 2*copied[ref] > total[ref] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// nonEmptyLines counts the lines of s with something on them.
+func nonEmptyLines(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// numberRuns are the distinct numbers written in s, in ASCII digits and
+// without leading zeros ("09" and "9" are one day).
+func numberRuns(s string) []string {
+	s = asciiDigits(s)
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) {
+		w = strings.TrimLeft(w, "0")
+		if w == "" {
+			w = "0"
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// firstNameWord is the first word of a speaker's name, in lower case,
+// "" when it is shorter than three letters: "kavya" for "kavya.s" and
+// "Kavya S".
+func firstNameWord(name string) string {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(words) == 0 || len([]rune(words[0])) < 3 {
+		return ""
+	}
+	return words[0]
+}
+
+// rowWords are the lower-case words of what a fact quotes (all of its
+// text when it quotes nothing): the row, not who pasted it.
+func rowWords(text string) map[string]bool {
+	if _, q, ok := strings.Cut(text, `said: "`); ok {
+		text = q
+	}
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		out[w] = true
+	}
+	return out
+}
