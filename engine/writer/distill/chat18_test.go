@@ -57,3 +57,22 @@ func TestNumberRuns(t *testing.T) {
 		t.Errorf("firstNameWord(Jo) = %q", w)
 	}
 }
+
+// A chat's summary opens with what someone wrote, not with a line of an
+// app's card pasted in before it; a chat whose only facts are pasted
+// still has a summary.
+func TestSummary_OpensWithTypedFactNotPastedCard(t *testing.T) {
+	card := "Hugo: bad news\nClearSky — Hay Bluff · Sat 5 Jul\nMoon: 91% (waxing gibbous, rises 18:40)\nCloud: low 0% · mid 20% · high 40%\nSeeing: ★★☆☆☆"
+	s := chat(saturday, "telegram", "stars18", "Hugo",
+		card,
+		"Hugo: the moon will ruin it. moving the observing night to Sat 12 Jul, new moon is 24 Jul",
+		"Maud: I'll bring the 10-inch Dobsonian and the red torches",
+		"Hugo: we booked the Usk campsite, 2 pitches, for 12 and 13 July")
+	sum := Summary(s)
+	if strings.Contains(sum.Text, "ClearSky") || !strings.Contains(sum.Text, "12 Jul") {
+		t.Errorf("summary opens with the pasted card: %q", sum.Text)
+	}
+	if sum = Summary(chat(saturday, "telegram", "stars18b", "Hugo", card)); sum.Text == "" && len(Distil(chat(saturday, "telegram", "stars18b", "Hugo", card))) > 0 {
+		t.Errorf("no summary of a chat of one pasted card")
+	}
+}

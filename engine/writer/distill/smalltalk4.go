@@ -23,12 +23,7 @@ const pastedLines = 3
 // copies the card is a copy, its header and the rest too; else only the
 // copies go.
 func (d *distiller) dropPastedCopies(facts []Fact) []Fact {
-	pasted := map[string]bool{} // turn ref → a pasted turn
-	for _, t := range d.s.Turns {
-		if strings.Count(strings.TrimSpace(t.Content), "\n") >= pastedLines-1 && nonEmptyLines(t.Content) >= pastedLines {
-			pasted[t.Ref] = true
-		}
-	}
+	pasted := d.pastedTurns()
 	if len(pasted) == 0 || len(facts) < 2 {
 		return facts
 	}
@@ -85,6 +80,38 @@ func (d *distiller) dropPastedCopies(facts []Fact) []Fact {
 			continue
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// pastedTurns are the refs of the turns of pastedLines lines or more.
+func (d *distiller) pastedTurns() map[string]bool {
+	pasted := map[string]bool{}
+	for _, t := range d.s.Turns {
+		if strings.Count(strings.TrimSpace(t.Content), "\n") >= pastedLines-1 && nonEmptyLines(t.Content) >= pastedLines {
+			pasted[t.Ref] = true
+		}
+	}
+	return pasted
+}
+
+// typedFacts are the facts not read in a pasted card, or all of them when
+// every one was: a chat's summary opens with what someone wrote, not with
+// an app's card pasted in ("Clear Outside — Sariska · Sat 14 Feb", a
+// forecast the next turn answers by moving the date).
+func (d *distiller) typedFacts(facts []Fact) []Fact {
+	pasted := d.pastedTurns()
+	if len(pasted) == 0 {
+		return facts
+	}
+	var out []Fact
+	for _, f := range facts {
+		if !pasted[f.Cites[0]] {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return facts
 	}
 	return out
 }
