@@ -76,3 +76,31 @@ func TestSummary_OpensWithTypedFactNotPastedCard(t *testing.T) {
 		t.Errorf("no summary of a chat of one pasted card")
 	}
 }
+
+// The short reply to a chat's opening line says how someone is; what the
+// chat is about comes after it. A reply with news of its own, and the
+// turn after an app's "joined" line, are kept.
+func TestDistil_ReplyToOpenerIsSmallTalk(t *testing.T) {
+	s := chat(saturday, "whatsapp", "opener18", "Tove",
+		"Lise: still alive after the wedding weekend?",
+		"Tove: barely. my aunt sent 4 kg of almond cake home with us, breakfast until Friday",
+		"Lise: so, the flat: we sign the lease for Kongsgata 12 on 1 August",
+		"Tove: amazing, I'll help you carry boxes on the 2nd")
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "almond cake") {
+		t.Errorf("reply to the opener kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "Kongsgata") {
+		t.Errorf("the chat's news dropped:\n%s", joined)
+	}
+	for _, c := range []struct{ name, opener, reply string }{
+		{"news", "Lise: still alive after the wedding weekend?", "Tove: barely. btw I start at the Stavanger clinic on 4 August as head nurse"},
+		{"event", "Lise: still alive after the wedding weekend?", "Tove: barely, Jonas and I got engaged on Saturday night at the wedding"},
+		{"joined", "Lise: Lise joined the group", "Tove: welcome! Lise takes over the Stavanger clinic rota from 4 August"},
+	} {
+		joined := keptTexts(t, chat(saturday, "whatsapp", "opener18"+c.name, "Tove", c.opener, c.reply, "Lise: ok, talk soon"))
+		if !strings.Contains(joined, "Stavanger") && !strings.Contains(joined, "engaged") {
+			t.Errorf("%s: the reply's news dropped:\n%s", c.name, joined)
+		}
+	}
+}

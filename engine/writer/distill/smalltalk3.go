@@ -73,9 +73,10 @@ func newsOfItsOwn(content string) bool {
 
 // smallTalkTurn reports whether turn i says nothing to keep, whatever its
 // sentences score: a laughing reply to the news before it (gave: the turn
-// before gave facts) or a newcomer's answer to a welcome.
+// before gave facts), a newcomer's answer to a welcome, or the reply to a
+// chat's opening line.
 func (d *distiller) smallTalkTurn(i int, gave bool) bool {
-	return d.reactsToNews(i, gave) || d.answersWelcome(i)
+	return d.reactsToNews(i, gave) || d.answersWelcome(i) || d.answersOpener(i, gave) // answersOpener: smalltalk4.go
 }
 
 // welcomeRe opens a welcome, in the languages of the chats it was read in

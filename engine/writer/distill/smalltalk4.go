@@ -169,3 +169,34 @@ func rowWords(text string) map[string]bool {
 	}
 	return out
 }
+
+// answersOpener reports whether turn i is the reply to a chat's opening
+// line: "are you alive after the holidays?" — "barely. mum sent 3 kg of
+// dumplings", "are you at sea this week" — "human this week, off until
+// the 26th". The opener asks how someone is, the short reply says how,
+// and what the chat is about comes after. The opener gave nothing (gave),
+// is short (fifteen words at most) and is a person's who speaks again and
+// does not name themself ("haruka.n has joined the channel" is the app's
+// line, and what follows it an announcement); the reply is twenty words
+// at most and tells no news of its own (newsOfItsOwn).
+func (d *distiller) answersOpener(i int, gave bool) bool {
+	if i != 1 || gave {
+		return false
+	}
+	prev, t := d.s.Turns[0], d.s.Turns[1]
+	if prev.Role != RoleUser || t.Role != RoleUser || prev.Speaker == "" || t.Speaker == "" || prev.Speaker == t.Speaker ||
+		len(strings.Fields(prev.Content)) > 15 || len(strings.Fields(t.Content)) > 20 {
+		return false
+	}
+	if self := firstNameWord(prev.Speaker); self == "" || rowWords(prev.Content)[self] {
+		return false
+	}
+	again := false
+	for _, u := range d.s.Turns[2:] {
+		if u.Speaker == prev.Speaker {
+			again = true
+			break
+		}
+	}
+	return again && !newsOfItsOwn(t.Content)
+}
