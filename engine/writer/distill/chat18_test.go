@@ -104,3 +104,28 @@ func TestDistil_ReplyToOpenerIsSmallTalk(t *testing.T) {
 		}
 	}
 }
+
+// A reply that calls out, with an exclamation, the name of who just told
+// news answers that news; a name called out before one's own news, or
+// with no news before it, is kept.
+func TestDistil_CallingOutTheTellerIsSmallTalk(t *testing.T) {
+	s := chat(saturday, "whatsapp", "callout18", "Ines",
+		"Marek: I passed my driving test this morning, first try, 31 points out of 35",
+		"Ines: MAREK!!! 🎉 31 points, I failed mine three times in Porto",
+		"Marek: I'm buying a used Fiat Panda from my uncle next week for 2,500 euros")
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "three times") {
+		t.Errorf("call-out reply kept:\n%s", joined)
+	}
+	for _, news := range []string{"driving test", "Panda"} {
+		if !strings.Contains(joined, news) {
+			t.Errorf("news %q dropped:\n%s", news, joined)
+		}
+	}
+	own := keptTexts(t, chat(saturday, "whatsapp", "callout18b", "Ines",
+		"Marek: I passed my driving test this morning, first try, 31 points out of 35",
+		"Ines: Marek! btw I start at the Porto museum on 3 March as a conservator"))
+	if !strings.Contains(own, "museum") {
+		t.Errorf("own news after a call-out dropped:\n%s", own)
+	}
+}

@@ -73,10 +73,10 @@ func newsOfItsOwn(content string) bool {
 
 // smallTalkTurn reports whether turn i says nothing to keep, whatever its
 // sentences score: a laughing reply to the news before it (gave: the turn
-// before gave facts), a newcomer's answer to a welcome, or the reply to a
-// chat's opening line.
+// before gave facts), a newcomer's answer to a welcome, the reply to a
+// chat's opening line, or one calling out the name of who told the news.
 func (d *distiller) smallTalkTurn(i int, gave bool) bool {
-	return d.reactsToNews(i, gave) || d.answersWelcome(i) || d.answersOpener(i, gave) // answersOpener: smalltalk4.go
+	return d.reactsToNews(i, gave) || d.answersWelcome(i) || d.answersOpener(i, gave) || d.callsOutTeller(i, gave) // the last two: smalltalk4.go
 }
 
 // welcomeRe opens a welcome, in the languages of the chats it was read in

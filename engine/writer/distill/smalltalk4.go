@@ -200,3 +200,25 @@ func (d *distiller) answersOpener(i int, gave bool) bool {
 	}
 	return again && !newsOfItsOwn(t.Content)
 }
+
+// callsOutTeller reports whether turn i opens by calling out, with an
+// exclamation, the name of whoever told news in the turn before:
+// "PRIYA!!! 4 hours of running, I can't imagine", "Kenji!! That's
+// wonderful", "Noooo Rasmus! Who'll make the jokes?". It answers the
+// news, which is kept where it was told (gave: the turn before gave
+// facts); a reply that turns to news of its own is still news.
+func (d *distiller) callsOutTeller(i int, gave bool) bool {
+	if i == 0 || !gave {
+		return false
+	}
+	prev, t := d.s.Turns[i-1], d.s.Turns[i]
+	if prev.Speaker == "" || t.Speaker == "" || prev.Speaker == t.Speaker {
+		return false
+	}
+	first, _, _ := strings.Cut(t.Content, "!")
+	if len(first) == len(t.Content) || strings.ContainsAny(first, ".?\n") {
+		return false // no exclamation first
+	}
+	name := firstNameWord(prev.Speaker)
+	return name != "" && rowWords(first)[name] && !newsOfItsOwn(t.Content)
+}
