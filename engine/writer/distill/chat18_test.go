@@ -129,3 +129,34 @@ func TestDistil_CallingOutTheTellerIsSmallTalk(t *testing.T) {
 		t.Errorf("own news after a call-out dropped:\n%s", own)
 	}
 }
+
+// A short thank-you says how its writer feels; a thank-you that goes on
+// to a date or a count tells something and is kept.
+func TestDistil_ShortThanksIsSmallTalk(t *testing.T) {
+	for _, c := range []struct{ reply, kept string }{
+		{"Aiko: Thank you Bruna 💛 I'm learning! Obrigada!", ""},
+		{"Aiko: дякую Бруно, I'm practising every evening!", ""},
+		{"Aiko: thanks! I fly to Recife on 14 May", "Recife"},
+		{"Aiko: thank you, my teacher Dona Natália at the Casa Brasil school says the same", "Natália"},
+	} {
+		joined := keptTexts(t, chat(saturday, "whatsapp", "thanks18", "Aiko",
+			"Bruna: your Portuguese is getting so good, we're all proud of you at the school", c.reply))
+		if c.kept == "" && strings.Contains(joined, "Aiko") {
+			t.Errorf("short thanks %q kept:\n%s", c.reply, joined)
+		}
+		if c.kept != "" && !strings.Contains(joined, c.kept) {
+			t.Errorf("thanks with news %q dropped:\n%s", c.reply, joined)
+		}
+	}
+}
+
+func TestThanksRe(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Thank you Halyna": true, "🙏 thanks": true, "дякую!": true, "cảm ơn chị": true, "ありがとう": true,
+		"Teşekkürler": true, "the thanksgiving menu": false, "Takeshi said": false,
+	} {
+		if got := thanksRe.MatchString(text); got != want {
+			t.Errorf("thanksRe(%q) = %v", text, got)
+		}
+	}
+}

@@ -222,3 +222,22 @@ func (d *distiller) callsOutTeller(i int, gave bool) bool {
 	name := firstNameWord(prev.Speaker)
 	return name != "" && rowWords(first)[name] && !newsOfItsOwn(t.Content)
 }
+
+// thanksRe opens a thank-you, in the languages of the chats it was read
+// in and their neighbours: "thank you Halyna", "дякую", "obrigada",
+// "teşekkürler", "cảm ơn", "ありがとう".
+var thanksRe = lazyRegexp(`(?i)^[\p{So}\p{Sk}\p{P}\s]*(?:thank|thx|merci|gracias|obrigad|grazie|danke|takk|tack|dzięk|dziek|teşekk|tesekk|sağ ?ol|cảm ơn|cam on|terima kasih|makasih|shukran|spasibo|спасиб|дякую|dziękuj|ありがと|谢谢|多谢|shukriya|dhanyavad)`)
+
+// shortThanks reports whether turn i is a short thank-you: it opens with
+// thanks and says eight words at most, with no number and no question
+// ("Thank you Halyna ❤️ I'm learning! Дякую!"). What follows the thanks
+// in so few words is how its writer feels, not news; a longer turn, or
+// one with a date or a count, goes on to tell something.
+func (d *distiller) shortThanks(i int) bool {
+	t := d.s.Turns[i]
+	if t.Role != RoleUser || t.Speaker == "" || len(strings.Fields(t.Content)) > 8 ||
+		strings.ContainsFunc(t.Content, unicode.IsDigit) || strings.ContainsAny(t.Content, "?？") {
+		return false
+	}
+	return thanksRe.MatchString(t.Content) && !newsOfItsOwn(t.Content)
+}
