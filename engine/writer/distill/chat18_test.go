@@ -160,3 +160,17 @@ func TestThanksRe(t *testing.T) {
 		}
 	}
 }
+
+// The app's "joined" line names the speaker's handle, which a writer
+// may not keep as the speaker's name or id ("佐藤まり子", "U07MS0K2" for
+// "mariko.s"): still no opener.
+func TestDistil_JoinedLineByIDIsNoOpener(t *testing.T) {
+	s := chat(saturday, "slack", "joined18", "佐藤まり子",
+		"佐藤まり子: mariko.s has joined the channel",
+		"Kenta: everyone, from today Mariko leads the firmware team, report to her",
+		"佐藤まり子: thank you all, looking forward")
+	s.Turns[0].SpeakerID, s.Turns[2].SpeakerID = "U07MS0K2", "U07MS0K2"
+	if joined := keptTexts(t, s); !strings.Contains(joined, "firmware") {
+		t.Errorf("the announcement after a joined line dropped:\n%s", joined)
+	}
+}

@@ -29,9 +29,9 @@ func (d *distiller) dropPastedCopies(facts []Fact) []Fact {
 	}
 	// numbers of every turn's kept facts, by turn.
 	kept := map[string]map[string]bool{}
-	speaker := map[string]string{} // turn ref → its speaker's first name, lower case
+	speaker := map[string][]string{} // turn ref → its speaker's first names (nameWords)
 	for _, t := range d.s.Turns {
-		speaker[t.Ref] = firstNameWord(t.Speaker)
+		speaker[t.Ref] = nameWords(t)
 	}
 	for _, f := range facts {
 		ref := f.Cites[0]
@@ -56,7 +56,7 @@ func (d *distiller) dropPastedCopies(facts []Fact) []Fact {
 		}
 		row := rowWords(f.Text)
 		for other, has := range kept {
-			if other == ref || pasted[other] || speaker[other] == "" || !row[speaker[other]] {
+			if other == ref || pasted[other] || !namesAny(row, speaker[other]) {
 				continue
 			}
 			all := true
@@ -157,6 +157,29 @@ func firstNameWord(name string) string {
 	return words[0]
 }
 
+// nameWords are the first words of a turn's speaker's name and of its
+// id (firstNameWord): a writer files the owner under one name ("西村はるか")
+// while the app's lines use the id ("haruka.n has joined").
+func nameWords(t Turn) []string {
+	var out []string
+	for _, n := range []string{t.Speaker, t.SpeakerID} {
+		if w := firstNameWord(n); w != "" && (len(out) == 0 || out[0] != w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// namesAny reports whether words hold one of names.
+func namesAny(words map[string]bool, names []string) bool {
+	for _, n := range names {
+		if words[n] {
+			return true
+		}
+	}
+	return false
+}
+
 // rowWords are the lower-case words of what a fact quotes (all of its
 // text when it quotes nothing): the row, not who pasted it.
 func rowWords(text string) map[string]bool {
@@ -170,15 +193,20 @@ func rowWords(text string) map[string]bool {
 	return out
 }
 
+// handleRe is a user's handle: "@salma.a", "haruka.n", "nikhil_orbit".
+var handleRe = lazyRegexp(`(?:^|\s)@?[\p{Ll}\p{N}]+[._][\p{Ll}\p{N}]+(?:\s|$)|(?:^|\s)@\w`)
+
 // answersOpener reports whether turn i is the reply to a chat's opening
 // line: "are you alive after the holidays?" — "barely. mum sent 3 kg of
 // dumplings", "are you at sea this week" — "human this week, off until
 // the 26th". The opener asks how someone is, the short reply says how,
 // and what the chat is about comes after. The opener gave nothing (gave),
-// is short (fifteen words at most) and is a person's who speaks again and
-// does not name themself ("haruka.n has joined the channel" is the app's
-// line, and what follows it an announcement); the reply is twenty words
-// at most and tells no news of its own (newsOfItsOwn).
+// is short (fifteen words at most), is a person's who speaks again, and
+// names neither its speaker nor a handle ("Lise joined the group",
+// "haruka.n has joined the channel" are the app's lines about their
+// speaker, whom a writer may file under another name, and what follows
+// them an announcement); the reply is twenty words at most
+// and tells no news of its own (newsOfItsOwn).
 func (d *distiller) answersOpener(i int, gave bool) bool {
 	if i != 1 || gave {
 		return false
@@ -188,8 +216,8 @@ func (d *distiller) answersOpener(i int, gave bool) bool {
 		len(strings.Fields(prev.Content)) > 15 || len(strings.Fields(t.Content)) > 20 {
 		return false
 	}
-	if self := firstNameWord(prev.Speaker); self == "" || rowWords(prev.Content)[self] {
-		return false
+	if handleRe.MatchString(prev.Content) || namesAny(rowWords(prev.Content), nameWords(prev)) {
+		return false // the app's line about its speaker
 	}
 	again := false
 	for _, u := range d.s.Turns[2:] {
@@ -219,8 +247,7 @@ func (d *distiller) callsOutTeller(i int, gave bool) bool {
 	if len(first) == len(t.Content) || strings.ContainsAny(first, ".?\n") {
 		return false // no exclamation first
 	}
-	name := firstNameWord(prev.Speaker)
-	return name != "" && rowWords(first)[name] && !newsOfItsOwn(t.Content)
+	return namesAny(rowWords(first), nameWords(prev)) && !newsOfItsOwn(t.Content)
 }
 
 // thanksRe opens a thank-you, in the languages of the chats it was read
