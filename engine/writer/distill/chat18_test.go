@@ -174,3 +174,14 @@ func TestDistil_JoinedLineByIDIsNoOpener(t *testing.T) {
 		t.Errorf("the announcement after a joined line dropped:\n%s", joined)
 	}
 }
+
+// The owner's own opener asks for news: its answer is kept.
+func TestDistil_AnswerToOwnersOpenerIsKept(t *testing.T) {
+	joined := keptTexts(t, chat(saturday, "whatsapp", "opener18o", "Tove",
+		"Tove: hold on, which new job?!",
+		"Lise: Head chef at Fjellstua in Geilo! From the autumn",
+		"Tove: wow"))
+	if !strings.Contains(joined, "Fjellstua") {
+		t.Errorf("answer to the owner's opener dropped:\n%s", joined)
+	}
+}

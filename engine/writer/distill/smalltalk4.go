@@ -199,8 +199,10 @@ var handleRe = lazyRegexp(`(?:^|\s)@?[\p{Ll}\p{N}]+[._][\p{Ll}\p{N}]+(?:\s|$)|(?
 // answersOpener reports whether turn i is the reply to a chat's opening
 // line: "are you alive after the holidays?" — "barely. mum sent 3 kg of
 // dumplings", "are you at sea this week" — "human this week, off until
-// the 26th". The opener asks how someone is, the short reply says how,
-// and what the chat is about comes after. The opener gave nothing (gave),
+// the 26th". Someone else's opener asks how the owner or the room is,
+// the short reply says how, and what the chat is about comes after; the
+// owner's own opener ("wait, what job?!") asks for the news the memory
+// is kept for. The opener gave nothing (gave),
 // is short (fifteen words at most), is a person's who speaks again, and
 // names neither its speaker nor a handle ("Lise joined the group",
 // "haruka.n has joined the channel" are the app's lines about their
@@ -212,7 +214,7 @@ func (d *distiller) answersOpener(i int, gave bool) bool {
 		return false
 	}
 	prev, t := d.s.Turns[0], d.s.Turns[1]
-	if prev.Role != RoleUser || t.Role != RoleUser || prev.Speaker == "" || t.Speaker == "" || prev.Speaker == t.Speaker ||
+	if prev.Role != RoleUser || t.Role != RoleUser || prev.Owner || prev.Speaker == "" || t.Speaker == "" || prev.Speaker == t.Speaker ||
 		len(strings.Fields(prev.Content)) > 15 || len(strings.Fields(t.Content)) > 20 {
 		return false
 	}
