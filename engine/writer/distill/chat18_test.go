@@ -185,3 +185,15 @@ func TestDistil_AnswerToOwnersOpenerIsKept(t *testing.T) {
 		t.Errorf("answer to the owner's opener dropped:\n%s", joined)
 	}
 }
+
+func TestWordsAtMost(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want bool
+	}{{"", 0, true}, {"  one  two ", 2, true}, {"one two three", 2, false}, {"дякую\tдуже\nдякую", 3, true}, {"a b c d e f g h i", 8, false}} {
+		if got := wordsAtMost(c.s, c.n); got != c.want {
+			t.Errorf("wordsAtMost(%q, %d) = %v", c.s, c.n, got)
+		}
+	}
+}

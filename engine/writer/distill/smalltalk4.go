@@ -27,45 +27,58 @@ func (d *distiller) dropPastedCopies(facts []Fact) []Fact {
 	if len(pasted) == 0 || len(facts) < 2 {
 		return facts
 	}
-	// numbers of every turn's kept facts, by turn.
+	// The rows that could be copies first: most sessions have none, and
+	// the other turns' numbers are read only when one does.
+	type row struct {
+		i     int
+		nums  []string
+		words map[string]bool
+	}
+	var rows []row
+	total := map[string]int{}
+	for i, f := range facts {
+		if ref := f.Cites[0]; pasted[ref] {
+			total[ref]++
+			if nums := numberRuns(f.Text); len(nums) >= 2 {
+				rows = append(rows, row{i, nums, rowWords(f.Text)})
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return facts
+	}
+	// numbers of every other turn's kept facts, by turn.
 	kept := map[string]map[string]bool{}
+	for _, f := range facts {
+		if ref := f.Cites[0]; !pasted[ref] {
+			if kept[ref] == nil {
+				kept[ref] = map[string]bool{}
+			}
+			for _, n := range numberRuns(f.Text) {
+				kept[ref][n] = true
+			}
+		}
+	}
 	speaker := map[string][]string{} // turn ref → its speaker's first names (nameWords)
 	for _, t := range d.s.Turns {
-		speaker[t.Ref] = nameWords(t)
-	}
-	for _, f := range facts {
-		ref := f.Cites[0]
-		if kept[ref] == nil {
-			kept[ref] = map[string]bool{}
-		}
-		for _, n := range numberRuns(f.Text) {
-			kept[ref][n] = true
+		if kept[t.Ref] != nil {
+			speaker[t.Ref] = nameWords(t)
 		}
 	}
 	copies := map[int]bool{}
-	total, copied := map[string]int{}, map[string]int{}
-	for i, f := range facts {
-		ref := f.Cites[0]
-		if !pasted[ref] {
-			continue
-		}
-		total[ref]++
-		nums := numberRuns(f.Text)
-		if len(nums) < 2 {
-			continue
-		}
-		row := rowWords(f.Text)
+	copied := map[string]int{}
+	for _, r := range rows {
 		for other, has := range kept {
-			if other == ref || pasted[other] || !namesAny(row, speaker[other]) {
+			if !namesAny(r.words, speaker[other]) {
 				continue
 			}
 			all := true
-			for _, n := range nums {
+			for _, n := range r.nums {
 				all = all && has[n]
 			}
 			if all {
-				copies[i] = true
-				copied[ref]++
+				copies[r.i] = true
+				copied[facts[r.i].Cites[0]]++
 				break
 			}
 		}
@@ -258,15 +271,33 @@ func (d *distiller) callsOutTeller(i int, gave bool) bool {
 var thanksRe = lazyRegexp(`(?i)^[\p{So}\p{Sk}\p{P}\s]*(?:thank|thx|merci|gracias|obrigad|grazie|danke|takk|tack|dzięk|dziek|teşekk|tesekk|sağ ?ol|cảm ơn|cam on|terima kasih|makasih|shukran|spasibo|спасиб|дякую|dziękuj|ありがと|谢谢|多谢|shukriya|dhanyavad)`)
 
 // shortThanks reports whether turn i is a short thank-you: it opens with
-// thanks and says eight words at most, with no number and no question
+// thanks and says eight words at most (160 bytes, for scripts written
+// without spaces), with no number and no question
 // ("Thank you Halyna ❤️ I'm learning! Дякую!"). What follows the thanks
 // in so few words is how its writer feels, not news; a longer turn, or
 // one with a date or a count, goes on to tell something.
 func (d *distiller) shortThanks(i int) bool {
 	t := d.s.Turns[i]
-	if t.Role != RoleUser || t.Speaker == "" || len(strings.Fields(t.Content)) > 8 ||
+	if t.Role != RoleUser || t.Speaker == "" || len(t.Content) > 160 || !wordsAtMost(t.Content, 8) ||
 		strings.ContainsFunc(t.Content, unicode.IsDigit) || strings.ContainsAny(t.Content, "?？") {
 		return false
 	}
 	return thanksRe.MatchString(t.Content) && !newsOfItsOwn(t.Content)
+}
+
+// wordsAtMost reports whether s has at most n space-separated words,
+// without splitting it: it runs on every turn.
+func wordsAtMost(s string, n int) bool {
+	words, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			if words++; words > n {
+				return false
+			}
+		}
+	}
+	return true
 }
