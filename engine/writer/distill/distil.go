@@ -43,7 +43,7 @@ func (d *distiller) distil() []Fact {
 	if out, ok := d.outcome(); ok {
 		facts = append(append(facts, d.interimOutcomes()...), out)
 	}
-	facts = dedupe(facts)
+	facts = dedupe(d.dropPastedCopies(facts)) // smalltalk4.go
 	for i := range facts {
 		facts[i].Path, _ = TopicFor(facts[i], s)
 		facts[i].Key = BlockSlot(facts[i].Text, facts[i].Path, facts[i].Theme)

@@ -73,9 +73,12 @@ func newsOfItsOwn(content string) bool {
 
 // smallTalkTurn reports whether turn i says nothing to keep, whatever its
 // sentences score: a laughing reply to the news before it (gave: the turn
-// before gave facts) or a newcomer's answer to a welcome.
+// before gave facts), a newcomer's answer to a welcome, the reply to a
+// chat's opening line, one calling out the name of who told the news, or
+// a short thank-you.
 func (d *distiller) smallTalkTurn(i int, gave bool) bool {
-	return d.reactsToNews(i, gave) || d.answersWelcome(i)
+	return d.reactsToNews(i, gave) || d.answersWelcome(i) ||
+		d.answersOpener(i, gave) || d.callsOutTeller(i, gave) || d.shortThanks(i) // the last three: smalltalk4.go
 }
 
 // welcomeRe opens a welcome, in the languages of the chats it was read in

@@ -66,7 +66,7 @@ func (d *distiller) summary(facts []Fact) Fact {
 		// says what it opened with, its last one where it got to, when both
 		// are short.
 		if len(facts) > 0 {
-			about = openingFact(facts)
+			about = openingFact(d.typedFacts(facts)) // smalltalk4.go
 		}
 		// Only when the same people said both: a block joining two
 		// speakers' words would keep one's words, cited by the other's
