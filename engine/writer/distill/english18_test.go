@@ -1,6 +1,9 @@
 package distill
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // English rewriting (distill18), in sentences written here (not from the
 // labelled set).
@@ -31,4 +34,77 @@ func TestRewrite_English18(t *testing.T) {
 			t.Errorf("rewrite(%q, %q) = %q, want %q", tc.text, tc.subject, got, tc.want)
 		}
 	}
+}
+
+// spaced is chat with a day between turns: news told days apart.
+func spaced(owner string, lines ...string) Session {
+	s := chat(saturday, "whatsapp", "spaced", owner, lines...)
+	for i := range s.Turns {
+		s.Turns[i].Time = saturday.AddDate(0, 0, i)
+	}
+	return s
+}
+
+// News told in a burst, with no verb or unit, is kept in the speaker's
+// words; a burst that cheers someone else's news (their number, their
+// burst, their news within the hour) or captions a photo is not.
+func TestDistil_BurstNews(t *testing.T) {
+	for _, line := range []string{
+		"Fintan: SOLD. 212 and the buyers are cash",
+		"Fintan: Bake sale raised €1,320 for the hospice!!! Thanks all",
+		"Fintan: done!!! 4 hours 02. Legs gone",
+		"Fintan: Ola fue seleccionada!!! 2 plazas de 40",
+	} {
+		joined := keptTexts(t, spaced("Gráinne", "Gráinne: how are things", line))
+		if joined == "" {
+			t.Errorf("burst %q dropped", line)
+		}
+	}
+	for _, lines := range [][]string{
+		{"Fintan: we sold the van for 212 today", "Gráinne: 212!!! legend"},
+		{"Fintan: WE WON THE COUNTY FINAL", "Gráinne: Great stuff!! 14 years waiting"},
+		{"Fintan: Orla starts at Medtronic on 3 March as a quality engineer", "Gráinne: finally!! 3 years of applying"},
+		{"Fintan: [photo]", "Fintan: Mam blew out the candles 🎂 90!!"},
+	} {
+		if joined := keptTexts(t, chat(saturday, "whatsapp", "cheer", "Gráinne", lines...)); containsAny(joined, "legend", "waiting", "applying", "candles") {
+			t.Errorf("cheer or caption kept from %q:\n%s", lines, joined)
+		}
+	}
+}
+
+// A turn opening with "*" or "sorry," and a value corrects the speaker's
+// turn before it: the corrected value is kept with what it corrects.
+func TestDistil_StarCorrection(t *testing.T) {
+	for _, lines := range [][]string{
+		{"Fintan: the plumber is coming Thursday, €180 for the call-out", "Fintan: * €210, he forgot the VAT"},
+		{"Fintan: the plumber is coming Thursday, €180 for the call-out", "Fintan: sorry, €210. he forgot the VAT"},
+	} {
+		facts := Distil(chat(saturday, "whatsapp", "fix", "Gráinne", lines...))
+		found := false
+		for _, f := range facts {
+			if containsAny(f.Text, "€210") && containsAny(f.Text, "€180") && len(f.Cites) == 2 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("correction %q not kept with what it corrects: %+v", lines[1], facts)
+		}
+	}
+	// Someone else's "*" corrects nothing of theirs.
+	facts := Distil(chat(saturday, "whatsapp", "fix", "Gráinne",
+		"Fintan: the plumber is coming Thursday, €180 for the call-out", "Gráinne: * 210 say"))
+	for _, f := range facts {
+		if containsAny(f.Text, "210") {
+			t.Errorf("another speaker's star taken as a correction: %q", f.Text)
+		}
+	}
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
