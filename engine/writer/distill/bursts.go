@@ -41,7 +41,7 @@ func (d *distiller) burstNews(i int) (Fact, bool) {
 		!exclaimed(t.Content, open) && !shouted(sns[0].text) {
 		return Fact{}, false
 	}
-	if laughs(open) || d.echoesNumber(i, open) || d.answersNews(i) {
+	if laughs(open) || d.clubResult(strings.ToLower(open)) || d.echoesNumber(i, open) || d.answersNews(i) {
 		// "400!!! You're a legend", "finally!! 8 months of waiting": a
 		// cheer for the other's news, which is kept where it was told.
 		return Fact{}, false

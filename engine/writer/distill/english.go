@@ -100,3 +100,20 @@ func fragmentBeforeWe(toks []string, names map[string]bool) bool {
 // timeOpeners start a clause with when it happens: "Tomorrow we fly".
 var timeOpeners = map[string]bool{"today": true, "tomorrow": true, "yesterday": true, "tonight": true,
 	"later": true, "soon": true, "next": true, "last": true, "this": true, "then": true, "now": true}
+
+// bravadoRe is a vow staked on an outcome: "Sub 4 hours or I'm giving up
+// running forever", "under two hours or I'll never swim again".
+var bravadoRe = lazyRegexp(`\bor (?:i'm|i am|i'll|i will|i) [^.!?]*\b(?:forever|ever again|never again|for good|for life)\b`)
+
+func bravado(lower string) bool { return bravadoRe.MatchString(lower) }
+
+// clubResultRe is a match's result: "lost by 2 points to Oughterard",
+// "2-09 to 1-07, we won", "we won 3-1".
+var clubResultRe = lazyRegexp(`\b(?:won|lost|beat \w+|drew) by \d+ (?:points?|goals?|runs?|wickets?)\b|\b\d{1,2}-\d{1,2} to \d{1,2}-\d{1,2}\b|\bwe (?:won|lost|drew) \d{1,2}-\d{1,2}\b`)
+
+// clubResult reports a match result told in a group chat: the team's
+// week, not a member's life (a player's own "we lost by 60, and my ankle…"
+// told to a friend keeps its news).
+func (d *distiller) clubResult(lower string) bool {
+	return d.s.Group && clubResultRe.MatchString(lower)
+}

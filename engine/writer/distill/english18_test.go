@@ -108,3 +108,34 @@ func containsAny(s string, subs ...string) bool {
 	}
 	return false
 }
+
+// A vow staked on an outcome, where someone is crying right now, and a
+// club's match result in its group are small talk; the same words with
+// news in them are not.
+func TestDistil_BravadoMomentsAndResults(t *testing.T) {
+	joined := keptTexts(t, chat(saturday, "whatsapp", "banter", "Gráinne",
+		"Fintan: the Cork half marathon is on Sunday 12 October",
+		"Gráinne: Under two hours or I'm never running again, ever again, for life",
+		"Fintan: I'm outside the registry office shaking in the car",
+		"Fintan: I'm starting at Medtronic in Galway on 3 March as a quality engineer"))
+	for _, b := range []string{"running again", "shaking"} {
+		if strings.Contains(joined, b) {
+			t.Errorf("banter %q kept:\n%s", b, joined)
+		}
+	}
+	if !strings.Contains(joined, "Medtronic") {
+		t.Errorf("news dropped:\n%s", joined)
+	}
+	group := chat(saturday, "whatsapp", "club", "Gráinne",
+		"Úna: Lost by 3 points to Moycullen, heads up, long season",
+		"Úna: 1-12 to 0-10, we won!!! Brilliant work",
+		"Úna: Training moves to Wednesdays at 19:30 from 4 March")
+	group.Group = true
+	joined = keptTexts(t, group)
+	if strings.Contains(joined, "Moycullen") || strings.Contains(joined, "1-12") {
+		t.Errorf("a club's match result kept:\n%s", joined)
+	}
+	if !strings.Contains(joined, "Wednesdays") {
+		t.Errorf("club news dropped:\n%s", joined)
+	}
+}
