@@ -37,7 +37,12 @@ func (d *distiller) burstNews(i int) (Fact, bool) {
 	if !hasDigit(open) && len(sns) > 1 {
 		open += " " + strings.TrimSpace(sns[1].text)
 	}
-	if n := len(strings.Fields(open)); n == 0 || n > burstWords || !hasDigit(open) ||
+	// A shouted "WE HAVE KEYS" needs no number: its first person is the news.
+	shoutedNews := shouted(sns[0].text) && hasEnglishFirstPerson(sns[0].text)
+	if shoutedNews {
+		open = strings.TrimSpace(sns[0].text)
+	}
+	if n := len(strings.Fields(open)); n == 0 || n > burstWords || !hasDigit(open) && !shoutedNews ||
 		!exclaimed(t.Content, open) && !shouted(sns[0].text) {
 		return Fact{}, false
 	}

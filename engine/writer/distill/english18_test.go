@@ -139,3 +139,27 @@ func TestDistil_BravadoMomentsAndResults(t *testing.T) {
 		t.Errorf("club news dropped:\n%s", joined)
 	}
 }
+
+// Shouted news in the first person needs no number; shouted cheers and
+// third-person capitals are not news of the speaker's.
+func TestDistil_ShoutedFirstPersonNews(t *testing.T) {
+	if joined := keptTexts(t, spaced("Gráinne", "Gráinne: any news on the flat", "Fintan: 🔑 WE GOT THE FLAT")); !strings.Contains(joined, "GOT THE FLAT") {
+		t.Errorf("shouted news dropped: %q", joined)
+	}
+	if joined := keptTexts(t, spaced("Gráinne", "Gráinne: any news on the flat", "Fintan: MAGNIFICENT STUFF. PROUD DAY")); joined != "" {
+		t.Errorf("shouted cheer kept: %q", joined)
+	}
+}
+
+// A value corrected against the one it replaces, with a unit or a
+// currency between ("€158 a night, not €142"), is what to keep.
+func TestCorrectedRe_UnitsAndCurrency(t *testing.T) {
+	for text, want := range map[string]bool{
+		"the hotel is €158 a night, not €142": true, "74 minutes, not 68": true,
+		"it's €12 a day, not €15": true, "I have 3 kids, not a dog": false,
+	} {
+		if got := correctedRe.MatchString(text); got != want {
+			t.Errorf("correctedRe(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
