@@ -146,7 +146,7 @@ func (d *distiller) correctionFact(i int) (Fact, bool) {
 	}
 	sns := split(m[1]).sentences
 	if len(sns) == 0 || !hasDigit(sns[0].text) || len(strings.Fields(sns[0].text)) > burstWords ||
-		correctedRe.MatchString(sns[0].text) {
+		correctedRe.MatchString(sns[0].text) || strings.Contains(strings.ToLower(sns[0].text), " not ") {
 		return Fact{}, false // "Correction: Saturday 25 April, not the 18th" says both values itself
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
