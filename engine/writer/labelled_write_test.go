@@ -74,7 +74,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // BENCHMARKS.md "Round fifteen's held-out part"): the floors at those figures; tuned on in round
 // sixteen (0.873 / 0.978 / 0.366 / 2.2%, BENCHMARKS.md "Round sixteen"): just under those figures.
 // heldout16 (English, written for round sixteen, measured once at its end: 0.775 / 0.863 / 0.344 /
-// 13.0%, BENCHMARKS.md "Round sixteen's held-out part"): the floors at those figures, size at the target.
+// 13.0%, BENCHMARKS.md "Round sixteen's held-out part"), tuned on in round seventeen (0.833 / 0.900 /
+// 0.350 / 9.3%, BENCHMARKS.md "Round seventeen"): coverage, precision and chat just past those
+// figures, size at the target.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.06},
@@ -91,7 +93,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.07},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
-	"heldout16": {coverage: 0.77, precision: 0.86, size: 0.40, chat: 0.14},
+	"heldout16": {coverage: 0.83, precision: 0.89, size: 0.40, chat: 0.10},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

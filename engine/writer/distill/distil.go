@@ -175,6 +175,15 @@ func (d *distiller) candidates(i int) []candidate {
 			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // stops.go
 		}
 	}
+	if f, ok := d.correctionFact(i); ok && (t.Speaker != "" || len(out) == 0) {
+		// A correction told to an assistant with a fact of its own is read
+		// as one (correctedRe); among people it joins what it corrects.
+		out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // bursts.go
+	} else if len(out) == 0 {
+		if f, ok := d.burstNews(i); ok {
+			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // bursts.go
+		}
+	}
 	if len(out) == 0 && !d.coding() {
 		if f, ok := d.listedFact(i); ok {
 			out = append(out, candidate{fact: f, unsupported: d.unsupported(f)}) // lists.go

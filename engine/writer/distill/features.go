@@ -185,7 +185,7 @@ var kinship = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": 
 
 // transientRe is where someone is at the moment: "I'm at my mum's", "we're
 // at the beach".
-var transientRe = lazyRegexp(`\b(?:i'm|i am|we're|we are) (?:\w+ )?(?:at (?:my|our|the|a|his|her|their) |home alone\b|in (?:the|a) (?:queue|line|car|taxi|cab|waiting room)\b|on (?:the|a|my|our) (?:way|train|bus|tram|ferry|plane|flight)\b|stuck in\b)`)
+var transientRe = lazyRegexp(`\b(?:i'm|i am|we're|we are) (?:\w+ )?(?:at (?:my|our|the|a|his|her|their) |home alone\b|outside (?:my|our|the|a|his|her|their) |in (?:the|a) (?:queue|line|car|taxi|cab|waiting room)\b|on (?:the|a|my|our) (?:way|train|bus|tram|ferry|plane|flight)\b|stuck in\b)`)
 
 // choiceRe is a choice named and settled: "Piranesi it is then", "Keswick
 // it is".

@@ -302,7 +302,9 @@ func speakerNames(s Session, f Fact) []string {
 // sixteen (0.873 / 0.979 / 0.398 / 2.1%, BENCHMARKS.md "Round sixteen": Chinese read by its shapes
 // and words, chinese.go): coverage and precision just under those figures, size and chat as before.
 // heldout16 (English, written for round sixteen, measured once at its end: 0.775 / 0.867 / 0.352 /
-// 12.7%, BENCHMARKS.md "Round sixteen's held-out part"): the floors at those figures, size at the target.
+// 12.7%, BENCHMARKS.md "Round sixteen's held-out part"), tuned on in round seventeen (0.833 / 0.903 /
+// 0.358 / 9.1%, BENCHMARKS.md "Round seventeen": bursts, corrections, banter, rewriting fixes):
+// coverage, precision and chat just past those figures, size at the target.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -321,7 +323,7 @@ var floorsBySplit = map[string]floors{
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.07},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
-	"heldout16": {coverage: 0.77, precision: 0.86, size: 0.40, chat: 0.13},
+	"heldout16": {coverage: 0.83, precision: 0.90, size: 0.40, chat: 0.10},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -210,7 +210,7 @@ func (d *distiller) weigh(i, k int, sn sentence, prev string) (w weighed) {
 	if len(ms) == 0 && !f.foreignDate && (conditionalRe.MatchString(text) && !strings.Contains(text, ",") ||
 		thereRe.MatchString(f.lower) || superlativeRe.MatchString(f.lower) || daydreamRe.MatchString(f.lower) ||
 		comparedFeelingRe.MatchString(f.lower) && !strings.Contains(text, ",") || toldYouRe.MatchString(f.lower) ||
-		groceriesRe.MatchString(f.lower) || anecdoteRe.MatchString(f.lower)) {
+		groceriesRe.MatchString(f.lower) || anecdoteRe.MatchString(f.lower) || bravado(f.lower) || d.clubResult(f.lower)) {
 		// "As long as he doesn't break my wrist", "we'll be there with the
 		// car", "the best tofu I ever ate", "some days I want to quit and
 		// open a waffle stand", "he's happier than me", "I said you're
@@ -357,7 +357,7 @@ func apostrophes(s string) string {
 
 // momentRe is where someone is right now, whatever else the sentence
 // names ("I'm home alone with the cat and a freezer full of casseroles").
-var momentRe = lazyRegexp(`\b(?:home alone|in the queue|in a queue|on the way|on my way|on our way|on the train|on the bus|stuck in)\b`)
+var momentRe = lazyRegexp(`\b(?:home alone|outside the|outside a|in the car|in the queue|in a queue|on the way|on my way|on our way|on the train|on the bus|stuck in)\b`)
 
 // weatherRe is talk of the weather, small talk whatever its dates.
 var weatherRe = lazyRegexp(`\b(?:weather|rain|raining|rained|snow|snowing|snowed|sunny|heatwave|heat wave|degrees|humid|humidity|freezing|aircon|air con|forecast|thunderstorm|scorcher|drizzle)\b`)

@@ -214,6 +214,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			"i'll": "will ", "i'd": "would "}[strings.ToLower(m[2])] + text[len(m[0]):]
 		text = strings.Replace(text, "  ", " ", 1)
 	}
+	text = hedgeFirst(text)
 	toks := tokens(text)
 	var b strings.Builder
 	named := false // the subject is already in the sentence: "my" becomes "their", "I" becomes "they"
@@ -223,6 +224,9 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 	// is "they" ("Mel said they are moving to York"), once the speaker is
 	// named in front.
 	weSaid := o.we == "" && weFirst(toks)
+	if weSaid && !o.prose && fragmentBeforeWe(toks, o.names) {
+		return "", false // "Ceiling of the house we don't have yet": quoted
+	}
 	if weSaid {
 		b.WriteString(subject + " said ")
 		named = true
@@ -251,7 +255,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 				case "i've":
 					b.WriteString(" have")
 				case "i'd":
-					b.WriteString(" would")
+					b.WriteString(" " + dAux(toks, i))
 				case "i'll":
 					b.WriteString(" will")
 				default:
@@ -269,7 +273,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 				case "i've":
 					b.WriteString(" have")
 				case "i'd":
-					b.WriteString(" would")
+					b.WriteString(" " + dAux(toks, i))
 				case "i'll":
 					b.WriteString(" will")
 				}
@@ -281,7 +285,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			case "i've":
 				b.WriteString(" has")
 			case "i'd":
-				b.WriteString(" would")
+				b.WriteString(" " + dAux(toks, i))
 			case "i'll":
 				b.WriteString(" will")
 			default:
@@ -289,7 +293,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			}
 			continue
 		case "me", "myself":
-			if lw == "myself" {
+			if lw == "myself" && named {
 				b.WriteString("themselves")
 				continue
 			}
@@ -313,7 +317,11 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			return "", false
 		case "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours", "ourselves", "let's":
 			if (weSaid || named && o.we == "") && lw != "let's" {
-				b.WriteString(matchCase(tok, theyForms[lw]))
+				they := theyForms[lw]
+				if lw == "we'd" {
+					they = "they " + dAux(toks, i)
+				}
+				b.WriteString(matchCase(tok, they))
 				continue
 			}
 			if o.we == "" || lw == "let's" || lw == "ourselves" {
@@ -331,7 +339,7 @@ func thirdPerson(text, subject string, o rewriteOptions) (string, bool) {
 			case "we'll":
 				b.WriteString(o.we + " will")
 			case "we'd":
-				b.WriteString(o.we + " would")
+				b.WriteString(o.we + " " + dAux(toks, i))
 			case "us":
 				b.WriteString(o.we)
 			default:

@@ -10,8 +10,8 @@ package distill
 const rantWords = 55
 
 // correctedRe is a number said against the one it replaces: "74
-// minutes, not 68", "until 02:30 not 02:00".
-var correctedRe = lazyRegexp(`\d[\d:.,]*(?:\s*[\p{L}%]+)?,?\s+not\s+\d`)
+// minutes, not 68", "until 02:30 not 02:00", "€158 a night, not €142".
+var correctedRe = lazyRegexp(`\d[\d:.,]*(?:\s*[\p{L}%]+){0,2},?\s+not\s+\p{Sc}?\d`)
 
 // labelOpenerRe opens a sentence with a label of a few words and a colon:
 // "Update for the plan:", "Follow-up for the record:", "The big
