@@ -127,9 +127,15 @@ type Index struct {
 
 	stats atomic.Pointer[corpusStats]
 
-	// tieFallbacks counts searches whose tie at the cut-off needed a
-	// second, id-ordered search (ties.go); tests and benchmarks read it.
+	// tieFallbacks counts the asks whose tie at the cut-off needed a
+	// wider one (ties.go); tests and benchmarks read it.
 	tieFallbacks atomic.Int64
+	// exactSorts counts the searches asked again in id order: a tie at
+	// the cut-off that widening did not settle.
+	exactSorts atomic.Int64
+	// batches is odd while Apply commits a batch, and moves with every
+	// one: top loads fields outside its search's snapshot and checks it.
+	batches atomic.Int64
 
 	// smu guards needsRebuild and reason, so status calls never wait for a
 	// long Rebuild holding wmu.

@@ -123,3 +123,47 @@ func TestSearch_TiesInIDOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSearch_TieSettledByWidening: a tie at the cut-off that tieSlack does
+// not settle but a tieWiden times wider ask does is answered without the
+// id-ordered search (it loads every match's id: an English prompt's tie
+// at 100k paid it on every search), with the same hits, in id order, and
+// their stored fields, which the asks in rank order leave to the kept
+// hits; every search of both indexes agrees with the id-ordered answer.
+func TestSearch_TieSettledByWidening(t *testing.T) {
+	docs, high, tied := tieDocs()
+	built := mustOpen(t)
+	if err := built.Rebuild(docs); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(high), tied...)
+	byID := map[string]Doc{}
+	for _, d := range docs {
+		byID[d.ID] = d
+	}
+	// 43 matches: from limit 7 on, 4×(limit+5) asks for them all.
+	for limit := 7; limit <= len(want); limit++ {
+		for _, sort := range []string{SortScore, SortDate} {
+			hits, err := built.Search(Query{Text: "apple", Limit: limit, Sort: sort})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sort == SortScore && !slices.Equal(ids(hits), want[:limit]) {
+				t.Fatalf("limit %d:\ngot  %q\nwant %q", limit, ids(hits), want[:limit])
+			}
+			for _, h := range hits {
+				d := byID[h.ID]
+				if h.Kind != d.Kind || h.Path != d.Path || h.Anchor != d.Anchor || !h.Time.Equal(d.Time) {
+					t.Fatalf("limit %d %s: hit %s has the fields %q %q %q %v, its document %q %q %q %v",
+						limit, sort, h.ID, h.Kind, h.Path, h.Anchor, h.Time, d.Kind, d.Path, d.Anchor, d.Time)
+				}
+			}
+		}
+	}
+	if n := built.exactSorts.Load(); n != 0 {
+		t.Fatalf("%d searches were asked again in id order; widening settles every tie of up to %d", n, len(want))
+	}
+	if built.tieFallbacks.Load() == 0 {
+		t.Fatal("no search had a tie at its cut-off: the test tests nothing")
+	}
+}

@@ -83,3 +83,38 @@ func TestIndexReader_SharedAndYielding(t *testing.T) {
 	}
 	w.Close()
 }
+
+// TestIndexReader_IdleWakesForNothing: a long-lived engine's held handle
+// costs nothing while nothing happens: its poller looks at the write
+// intent once when it starts and then only when the intent is touched
+// (it ticked every readerPoll, the bulk of an idle serve's CPU), and
+// still lets go at once when a writer announces itself.
+func TestIndexReader_IdleWakesForNothing(t *testing.T) {
+	ctx := context.Background()
+	state := coldFacts(t)
+	a, err := engine.Open(ctx, engine.Options{StateDir: state, LongLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if res, err := a.Search(ctx, result.SearchQuery{Text: "bees"}); err != nil || len(res) != 1 {
+		t.Fatalf("long-lived search: %v %v", res, err)
+	}
+	r := &stateOf(a).reader
+	time.Sleep(10 * readerPoll) // a ticker would have looked ten times
+	if n := r.looks.Load(); n > 1 {
+		t.Fatalf("an idle reader looked at the write intent %d times in %v", n, 10*readerPoll)
+	}
+	announceWrite(stateOf(a).dir)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(readerPoll) {
+		r.mu.Lock()
+		held := r.ix != nil
+		r.mu.Unlock()
+		if !held {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the held handle was not let go after a writer announced itself")
+		}
+	}
+}
