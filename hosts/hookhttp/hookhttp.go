@@ -51,12 +51,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The rest of serve's rules for what a browser adds to a cross-site
 	// request (hosts/httpapi): such a request is refused as there, with
 	// an error document. Claude Code sends none of it.
-	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
-		errdoc.WriteHTTP(w, errcode.Errorf(errcode.Forbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
-		return
-	}
-	if !loopback.Host(r.Host) {
-		errdoc.WriteHTTP(w, errcode.Errorf(errcode.Forbidden, "host %q is not a loopback name", r.Host))
+	if err := loopback.Refusal(r); err != nil {
+		errdoc.WriteHTTP(w, err)
 		return
 	}
 	if r.Method != http.MethodPost {

@@ -109,12 +109,8 @@ func (h *apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// of this machine, a Host that is not a loopback name (DNS rebinding),
 	// and a POST body that is not declared JSON (which a page cannot send
 	// without a preflight, which gets no CORS grant here).
-	if o := r.Header.Get("Origin"); o != "" && !loopback.Origin(o) {
-		errdoc.WriteHTTP(w, errcode.Errorf(errcode.Forbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o))
-		return
-	}
-	if !loopback.Host(r.Host) {
-		errdoc.WriteHTTP(w, errcode.Errorf(errcode.Forbidden, "host %q is not a loopback name", r.Host))
+	if err := loopback.Refusal(r); err != nil {
+		errdoc.WriteHTTP(w, err)
 		return
 	}
 	if r.Method == http.MethodPost && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {

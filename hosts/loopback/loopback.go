@@ -2,8 +2,11 @@ package loopback
 
 import (
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
+
+	"scriptorium/errcode"
 )
 
 // Host reports whether a Host header names this machine: localhost or a
@@ -35,4 +38,18 @@ func Origin(origin string) bool {
 		return true
 	}
 	return false
+}
+
+// Refusal is why serve refuses what a browser adds to a cross-site request
+// (an Origin that is not a page of this machine, a Host that is not a
+// loopback name: DNS rebinding), or nil; every HTTP host of serve asks it
+// first, so the two rules are said once.
+func Refusal(r *http.Request) error {
+	if o := r.Header.Get("Origin"); o != "" && !Origin(o) {
+		return errcode.Errorf(errcode.Forbidden, "requests from origin %q are refused: only pages of this machine (localhost, 127.0.0.1, [::1]) may call", o)
+	}
+	if !Host(r.Host) {
+		return errcode.Errorf(errcode.Forbidden, "host %q is not a loopback name", r.Host)
+	}
+	return nil
 }
