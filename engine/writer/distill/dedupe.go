@@ -12,7 +12,7 @@ func dedupe(facts []Fact) []Fact {
 		merged := false
 		for i := range out {
 			if out[i].Subject == f.Subject && out[i].Kind != KindOutcome && f.Kind != KindOutcome && restates(stems[i], fs) {
-				if strings.Contains(f.Text, correctionJoin) && citesAll(f.Cites, out[i].Cites) && len(f.Cites) > len(out[i].Cites) {
+				if strings.Contains(f.Text, correctionJoin) && containsAll(f.Cites, out[i].Cites) && len(f.Cites) > len(out[i].Cites) {
 					// Built on the earlier turn and more ("…€180", then
 					// "* €210"): the later text says it all (bursts.go).
 					out[i].Text, stems[i], out[i].Cites = f.Text, fs, append([]string(nil), f.Cites...)
@@ -81,21 +81,4 @@ func appendNew(xs []string, refs ...string) []string {
 		}
 	}
 	return xs
-}
-
-// citesAll reports whether xs holds every ref of refs.
-func citesAll(xs, refs []string) bool {
-	for _, r := range refs {
-		found := false
-		for _, x := range xs {
-			if x == r {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
