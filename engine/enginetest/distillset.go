@@ -89,9 +89,9 @@ type DistillSet struct {
 // heldout13, written for round thirteen, at the end of that round,
 // heldout14, written for round fourteen, at the end of that round,
 // heldout15, written for round fifteen, at the end of that round,
-// heldout16, written for round sixteen, at the end of that round.
-// heldout17, written for round seventeen, is sealed until that round's end.
-var SealedDistillSplits = []string{"heldout17"}
+// heldout16, written for round sixteen, at the end of that round,
+// heldout17, written for round seventeen, at the end of that round.
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

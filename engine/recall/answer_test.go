@@ -182,11 +182,13 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // (0.446 against 0.304). heldout16 (English), measured once at round
 // sixteen's end, 1.11× (0.958 against 0.866: BM25 alone already reaches
 // most of its plainly worded evidence); tuned on in round seventeen,
-// 1.12× (0.966 against 0.866).
-// Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12 and heldout13 only; the held-out misses are mostly
+// 1.12× (0.966 against 0.866). heldout17 (German), measured once at
+// round seventeen's end, 1.41× (0.628 against 0.446): German is barely
+// distilled yet, and BM25's own share is low on its lower-case chat.
+// Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12, heldout13 and heldout17 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.46, "heldout16": 1.11}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.46, "heldout16": 1.11, "heldout17": 1.40}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {
@@ -204,7 +206,7 @@ func TestAnswerInContext(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| split | kind | questions | ours | BM25 packed | ratio |\n| --- | --- | --- | --- | --- | --- |\n")
-	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16"}
+	splits := []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17"}
 	// AIC_SPLITS measures a chosen list: AIC_SPLITS=dev,heldout2.
 	if s := os.Getenv("AIC_SPLITS"); s != "" {
 		splits = strings.Split(s, ",")

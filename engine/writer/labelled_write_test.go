@@ -77,6 +77,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // 13.0%, BENCHMARKS.md "Round sixteen's held-out part"), tuned on in round seventeen (0.833 / 0.900 /
 // 0.350 / 9.3%, BENCHMARKS.md "Round seventeen"): coverage, precision and chat just past those
 // figures, size at the target.
+// heldout17 (German, written for round seventeen, measured once at its end: 0.650 / 0.820 / 0.447 /
+// 16.1%, BENCHMARKS.md "Round seventeen's held-out part"): the floors at those figures.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.06},
@@ -94,13 +96,14 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.89, size: 0.40, chat: 0.10},
+	"heldout17": {coverage: 0.65, precision: 0.81, size: 0.45, chat: 0.17},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)

@@ -305,6 +305,8 @@ func speakerNames(s Session, f Fact) []string {
 // 12.7%, BENCHMARKS.md "Round sixteen's held-out part"), tuned on in round seventeen (0.833 / 0.903 /
 // 0.358 / 9.1%, BENCHMARKS.md "Round seventeen": bursts, corrections, banter, rewriting fixes):
 // coverage, precision and chat just past those figures, size at the target.
+// heldout17 (German, written for round seventeen, measured once at its end: 0.650 / 0.821 / 0.445 /
+// 15.9%, BENCHMARKS.md "Round seventeen's held-out part"): the floors at those figures.
 // heldout12's size bound is 0.405, over the 0.4: with chat18's and distill18's rules merged
 // the distiller alone measures 0.401 there (each branch alone 0.399–0.400; through write 0.37).
 // Not met, recorded in BENCHMARKS.md; the next round brings it back under 0.40.
@@ -327,13 +329,14 @@ var floorsBySplit = map[string]floors{
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.90, size: 0.40, chat: 0.10},
+	"heldout17": {coverage: 0.65, precision: 0.82, size: 0.45, chat: 0.16},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the
 // invariant tests read. heldout2 joined them when the second round's
 // tuning was over, heldout3 in round four, heldout4 at the end of round four, heldout5 at the end of round five, heldout6 at the end of round six (testdata/distill/README.md):
 // until then nothing printed their facts.
-var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16"}
+var measuredSplits = []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17"}
 
 // measuredCases are the conversations of the measured parts.
 func measuredCases(t testing.TB) []labelledCase {
