@@ -91,7 +91,8 @@ type DistillSet struct {
 // heldout15, written for round fifteen, at the end of that round,
 // heldout16, written for round sixteen, at the end of that round,
 // heldout17, written for round seventeen, at the end of that round.
-var SealedDistillSplits = []string{}
+// heldout18, written for round eighteen, is sealed until that round's end.
+var SealedDistillSplits = []string{"heldout18"}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.
