@@ -78,15 +78,23 @@ func (p *pruner) visit(doc index.IndexInternalID) error {
 	for i, l := range p.leaves {
 		p.poss[i] = !l.done && !internalLess(doc, l.curr.IndexInternalID)
 	}
-	if p.full && p.bound() < p.theta {
-		p.st.Pruned++
-		return nil
-	}
-	for _, i := range p.byUB[:p.cut] {
+	// The non-essential terms are moved to doc strongest first, and the
+	// bound is asked again after each: most documents one rare term
+	// proposes fall below theta before the common terms are read.
+	for j := p.cut - 1; j >= -1; j-- {
+		if p.full && p.bound() < p.theta {
+			p.st.Pruned++
+			return nil
+		}
+		if j < 0 {
+			break
+		}
+		i := p.byUB[j]
 		if l := p.leaves[i]; !l.done && internalLess(l.curr.IndexInternalID, doc) {
 			if err := p.step(l, doc); err != nil {
 				return err
 			}
+			p.poss[i] = !l.done && l.curr.IndexInternalID.Equals(doc)
 		}
 	}
 	p.st.Scored++
