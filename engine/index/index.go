@@ -136,6 +136,12 @@ type Index struct {
 	// batches is odd while Apply commits a batch, and moves with every
 	// one: top loads fields outside its search's snapshot and checks it.
 	batches atomic.Int64
+	// pruned counts the documents the pruning top-k skipped on their
+	// bound (pruned.go); tests read it.
+	pruned        atomic.Int64
+	prunedAnswers atomic.Int64
+	// noPruning sends every search to bleve's own top-k (tests compare).
+	noPruning bool
 
 	// smu guards needsRebuild and reason, so status calls never wait for a
 	// long Rebuild holding wmu.

@@ -49,6 +49,9 @@ func (ix *Index) top(req *bleve.SearchRequest, limit int, byDate bool) ([]*searc
 	// A batch committed beside the search (Apply holds mu shared) could
 	// give the hits the fields of another snapshot: then bleve loads
 	// them itself, in the search's own.
+	if hits, ok, err := ix.prunedTop(req, limit, byDate); ok || err != nil {
+		return hits, err
+	}
 	seq := ix.batches.Load()
 	if seq%2 == 1 {
 		return ix.topWithFields(req, limit, byDate, cmp)

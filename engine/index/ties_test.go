@@ -61,6 +61,9 @@ func TestSearch_TiesInIDOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	applied := mustOpen(t)
+	// bleve's own top-k and its tie paths (the pruning one is checked
+	// against it in pruned_test.go).
+	built.noPruning, applied.noPruning = true, true
 	rev := slices.Clone(docs)
 	slices.Reverse(rev)
 	for i := 0; i < len(rev); i += 4 {
@@ -133,6 +136,7 @@ func TestSearch_TiesInIDOrder(t *testing.T) {
 func TestSearch_TieSettledByWidening(t *testing.T) {
 	docs, high, tied := tieDocs()
 	built := mustOpen(t)
+	built.noPruning = true // bleve's top-k, whose tie paths this is about
 	if err := built.Rebuild(docs); err != nil {
 		t.Fatal(err)
 	}
