@@ -274,7 +274,7 @@ func TestArchitecture_CLIFileLayers(t *testing.T) {
 // is a ratchet: it only goes down as services leave (issue 25's target is
 // 5,000).
 const (
-	coreLineLimit = 4726
+	coreLineLimit = 4699
 	coreFileLimit = 600
 )
 
@@ -340,11 +340,12 @@ func goImports(t *testing.T, patterns ...string) map[string][]string {
 // (ARCHITECTURE.md, "Allowed imports"): a new edge is a decision to write
 // down here and there, not an accident.
 var serviceEdges = map[string][]string{
-	"engine/writer":    {"engine/proposals"}, // a batch in propose mode
-	"engine/sleep":     {"engine/proposals"}, // a pass in propose mode
-	"engine/daemon":    {"engine/sleep"},     // the nightly pass
-	"engine/backend":   {"engine/writer"},    // the embedded runtime's writes
-	"engine/proposals": {},
+	"engine/writer":    {"engine/proposals"},                   // a batch in propose mode
+	"engine/sleep":     {"engine/proposals", "engine/passlog"}, // a pass in propose mode; its report
+	"engine/daemon":    {"engine/sleep"},                       // the nightly pass
+	"engine/backend":   {"engine/writer"},                      // the embedded runtime's writes
+	"engine/proposals": {"engine/passlog"},                     // an accepted proposal's pass report
+	"engine/passlog":   {},
 	"engine/importer":  {},
 	"engine/curate":    {},
 	"engine/revert":    {},

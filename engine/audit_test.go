@@ -10,6 +10,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/audit"
 	"scriptorium/engine/forget"
+	"scriptorium/engine/passlog"
 	"scriptorium/engine/result"
 	"scriptorium/engine/review"
 	"scriptorium/errcode"
@@ -39,7 +40,7 @@ func auditWorkspace(t *testing.T) (*engine.Engine, string) {
 	if _, err := review.Reject(ctx, e, []string{newSrc}, "rumour"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.RecordPass(ctx, &result.PassReport{Model: "offline"}); err != nil {
+	if err := passlog.Record(ctx, e, &result.PassReport{Model: "offline"}); err != nil {
 		t.Fatal(err)
 	}
 	declined := `{"actor":"owner","base_revision":2,"id":"p-1","kind":"sleep","paths":["topics/a.md"]}`

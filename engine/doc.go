@@ -23,8 +23,8 @@
 //	                            (what engine/recall gives a prompt)
 //	Records                     state.db (engine/records): history, the ledger,
 //	                            the rejection log (engine/audit reads them)
-//	RecordPass                  how a pass adds to them (services add their own
-//	                            events through Records)
+//	                            (engine/passlog adds a pass's report; services
+//	                            add their own events through Records)
 //
 // Markdown is the source of truth. topics/ and sources/ are the memory; the
 // derived views (core.md, timeline/, recent_events.jsonl, relations.json)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"scriptorium/engine"
+	"scriptorium/engine/passlog"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
 	"scriptorium/trust"
@@ -239,7 +240,7 @@ func Accept(ctx context.Context, e *engine.Engine, id string, only []string) (Ac
 		}
 		if p.Kind == "sleep" && len(plan.Changed) > 0 {
 			rep := result.PassReport{Model: p.Model, Revision: res.Revision, Changed: res.Changed, CoreGap: e.CoreExcluded(plan.After)}
-			if err := e.RecordPass(ctx, &rep); err != nil {
+			if err := passlog.Record(ctx, e, &rep); err != nil {
 				return err
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"scriptorium/engine"
 	"scriptorium/engine/config"
 	"scriptorium/engine/model"
+	"scriptorium/engine/passlog"
 	"scriptorium/engine/proposals"
 	"scriptorium/engine/result"
 	"scriptorium/errcode"
@@ -223,7 +224,7 @@ func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, e
 		rep.Changed = append(rep.Changed, result.FileDiff{Path: path, Diff: plan.Diff(path)})
 	}
 	rep.CoreGap = p.e.CoreExcluded(plan.After)
-	if err := p.e.RecordPass(ctx, &rep); err != nil {
+	if err := passlog.Record(ctx, p.e, &rep); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -232,7 +233,7 @@ func (p *pass) finish(ctx context.Context, tx *engine.Tx, before *engine.View, e
 func (p *pass) recordEmpty(ctx context.Context, v *engine.View, rep result.PassReport) (result.PassReport, error) {
 	rep.Changed = []result.FileDiff{}
 	rep.CoreGap = p.e.CoreExcluded(v)
-	if err := p.e.RecordPass(ctx, &rep); err != nil {
+	if err := passlog.Record(ctx, p.e, &rep); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -246,7 +247,7 @@ func (p *pass) fail(ctx context.Context, v *engine.View, rep result.PassReport, 
 	rep.Revision = 0
 	rep.Error = errcode.As(cause).Error()
 	rep.CoreGap = p.e.CoreExcluded(v)
-	if err := p.e.RecordPass(ctx, &rep); err != nil {
+	if err := passlog.Record(ctx, p.e, &rep); err != nil {
 		return rep, err
 	}
 	return rep, cause
