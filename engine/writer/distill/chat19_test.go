@@ -32,3 +32,44 @@ func TestDistil_LabelledReportIsTheOutcome(t *testing.T) {
 		t.Errorf("outcome is not the labelled report:\n%s", joined)
 	}
 }
+
+// A reply whose first sentence is the teller's name alone, before a full
+// stop, calls them out as "Name!" does: the news stays where it was told,
+// the reply goes. The same shape with news of its own stays.
+func TestDistil_NameAloneBeforeFullStopCallsOutTeller(t *testing.T) {
+	s := chat(saturday, "whatsapp", "call19", "Maeve",
+		"Tadhg: I entered the Lough Derg swim, 10 km on 14 September. Someone talk me out of it",
+		"Maeve: TADHG. You maniac. I'll be in the rescue kayak eating sandwiches")
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "Lough Derg") || strings.Contains(joined, "kayak") {
+		t.Errorf("the call-out is kept or the news is lost:\n%s", joined)
+	}
+	s = chat(saturday, "whatsapp", "call19b", "Maeve",
+		"Tadhg: I entered the Lough Derg swim, 10 km on 14 September. Someone talk me out of it",
+		"Maeve: Tadhg. Guess what, I got engaged on Saturday in Kilkee")
+	if joined = keptTexts(t, s); !strings.Contains(joined, "engaged") {
+		t.Errorf("news after the name was dropped:\n%s", joined)
+	}
+}
+
+// A short turn closing with thanks says how its writer is, not news
+// ("Slowly! Physio says swimming again in March. Thanks Pieter"); a longer
+// one, or one with a number, still tells something.
+func TestDistil_ShortTurnClosingWithThanksIsSmallTalk(t *testing.T) {
+	s := chat(saturday, "signal", "thx19", "Joost",
+		"Ines: We finally moved to Utrecht last week, the flat is all boxes",
+		"Ines: And your knee, is it better? Pieter asks",
+		"Joost: Slowly! Physio says swimming again in March. Thanks Pieter",
+		"Ines: Also we adopted a greyhound called Bolt last Sunday")
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "swimming") || !strings.Contains(joined, "Bolt") {
+		t.Errorf("the thanks is kept or the news is lost:\n%s", joined)
+	}
+	s = chat(saturday, "signal", "thx19b", "Joost",
+		"Ines: We finally moved to Utrecht last week, the flat is all boxes",
+		"Ines: And your knee, is it better? Pieter asks",
+		"Joost: Back at the office on 3 March, half days. Thanks Pieter")
+	if joined = keptTexts(t, s); !strings.Contains(joined, "3 March") {
+		t.Errorf("a dated turn closing with thanks was dropped:\n%s", joined)
+	}
+}

@@ -78,7 +78,8 @@ func newsOfItsOwn(content string) bool {
 // a short thank-you.
 func (d *distiller) smallTalkTurn(i int, gave bool) bool {
 	return d.reactsToNews(i, gave) || d.answersWelcome(i) ||
-		d.answersOpener(i, gave) || d.callsOutTeller(i, gave) || d.shortThanks(i) // the last three: smalltalk4.go
+		d.answersOpener(i, gave) || d.callsOutTeller(i, gave) || d.shortThanks(i) || // the last three: smalltalk4.go
+		d.namesTellerAlone(i, gave) || d.closingThanks(i) // smalltalk5.go
 }
 
 // welcomeRe opens a welcome, in the languages of the chats it was read in
