@@ -68,7 +68,7 @@ func TestDistil_ShortTurnClosingWithThanksIsSmallTalk(t *testing.T) {
 	s = chat(saturday, "signal", "thx19b", "Joost",
 		"Ines: We finally moved to Utrecht last week, the flat is all boxes",
 		"Ines: And your knee, is it better? Pieter asks",
-		"Joost: Back at the office on 3 March, half days. Thanks Pieter")
+		"Joost: Cast comes off on 3 March. Thanks Pieter")
 	if joined = keptTexts(t, s); !strings.Contains(joined, "3 March") {
 		t.Errorf("a dated turn closing with thanks was dropped:\n%s", joined)
 	}
