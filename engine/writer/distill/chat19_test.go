@@ -73,3 +73,28 @@ func TestDistil_ShortTurnClosingWithThanksIsSmallTalk(t *testing.T) {
 		t.Errorf("a dated turn closing with thanks was dropped:\n%s", joined)
 	}
 }
+
+// A short welcome that names nobody answers the newcomer's hello: a
+// pleasantry, whatever it calls broken. One with a date tells the
+// newcomer something, and one that turns to news ("btw") is news.
+func TestDistil_NamelessWelcomeIsSmallTalk(t *testing.T) {
+	s := chat(saturday, "slack", "wel19", "Oona",
+		"Oona: news: Ruairí Dunne starts on Monday 3 March as our second SRE, from Stripe",
+		"Ruairí Dunne: Hi all! Delighted to be here, the office looks great",
+		"Cathal: welcome! the lift has been broken since Tuesday, classic")
+	joined := keptTexts(t, s)
+	if strings.Contains(joined, "lift") || !strings.Contains(joined, "second SRE") {
+		t.Errorf("the welcome is kept or the news is lost:\n%s", joined)
+	}
+	for _, l := range []string{
+		"Cathal: welcome! btw I'm moving to the Cork office in April",
+		"Cathal: welcome! standup is at 9:30 every day in the Liffey room",
+	} {
+		s = chat(saturday, "slack", "wel19b", "Oona",
+			"Oona: news: Ruairí Dunne starts on Monday 3 March as our second SRE, from Stripe",
+			"Ruairí Dunne: Hi all! Delighted to be here, the office looks great", l)
+		if joined = keptTexts(t, s); !strings.Contains(joined, "Cathal") {
+			t.Errorf("%q dropped:\n%s", l, joined)
+		}
+	}
+}

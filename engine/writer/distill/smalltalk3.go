@@ -79,7 +79,7 @@ func newsOfItsOwn(content string) bool {
 func (d *distiller) smallTalkTurn(i int, gave bool) bool {
 	return d.reactsToNews(i, gave) || d.answersWelcome(i) ||
 		d.answersOpener(i, gave) || d.callsOutTeller(i, gave) || d.shortThanks(i) || // the last three: smalltalk4.go
-		d.namesTellerAlone(i, gave) || d.closingThanks(i) // smalltalk5.go
+		d.namesTellerAlone(i, gave) || d.closingThanks(i) || d.namelessWelcome(i) // smalltalk5.go
 }
 
 // welcomeRe opens a welcome, in the languages of the chats it was read in

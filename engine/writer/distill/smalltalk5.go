@@ -3,6 +3,7 @@ package distill
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Small talk in the distiller's blocks, round four (chat19): rules read
@@ -59,4 +60,39 @@ func (d *distiller) closingThanks(i int) bool {
 		return false
 	}
 	return thanksRe.MatchString(strings.TrimSpace(sents[len(sents)-1].text)) && !newsOfItsOwn(t.Content)
+}
+
+// namelessWelcome reports whether turn i welcomes someone without naming
+// them, in a dozen words at most and with no number, after someone
+// else's turn: "welcome, the coffee machine is broken, it's a
+// tradition". What a room says to a newcomer who has just spoken is a
+// pleasantry; a welcome that names them ("welcome @anirudh.k! Anirudh
+// joins from Zomato") introduces them, and one with a date or a count
+// ("welcome! you're on call from the 10th") tells them something: both
+// stay.
+// Only a turn to news ("btw", "also") keeps it: what a short welcome
+// calls broken or won is the room's ("the coffee machine is broken"),
+// not a life event, so newsOfItsOwn's word list is not asked.
+func (d *distiller) namelessWelcome(i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev, t := d.s.Turns[i-1], d.s.Turns[i]
+	if t.Role != RoleUser || prev.Speaker == t.Speaker || !wordsAtMost(t.Content, 12) || strings.ContainsFunc(t.Content, unicode.IsDigit) {
+		return false
+	}
+	loc := welcomeRe.FindStringIndex(t.Content)
+	if loc == nil {
+		return false
+	}
+	// The rest of the welcome's word ("bienvenue", "willkommen"), then
+	// what closes it: punctuation, not a name.
+	rest := strings.TrimLeftFunc(t.Content[loc[1]:], unicode.IsLetter)
+	rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+	r, _ := utf8.DecodeRuneInString(rest)
+	if rest != "" && !strings.ContainsRune(",!.…;:", r) {
+		return false
+	}
+	lower := " " + strings.ToLower(t.Content) + " "
+	return !(mayHold(lower, topicShiftHints) && topicShiftRe.MatchString(lower))
 }
