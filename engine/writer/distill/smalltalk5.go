@@ -37,6 +37,9 @@ func (d *distiller) namesTellerAlone(i int, gave bool) bool {
 	if end <= 0 || end == len(strings.TrimRight(t.Content, ".! ")) {
 		return false // no sentence after the name: answersOpener's and reactsToNews' cases
 	}
+	if strings.ContainsFunc(strings.TrimSpace(t.Content[:end]), unicode.IsSpace) {
+		return false // more than a name: checked before rowWords allocates
+	}
 	words := rowWords(t.Content[:end])
 	if len(words) != 1 {
 		return false
@@ -55,11 +58,15 @@ func (d *distiller) closingThanks(i int) bool {
 		strings.ContainsFunc(t.Content, unicode.IsDigit) || strings.ContainsAny(t.Content, "?？") {
 		return false
 	}
-	sents := split(t.Content).sentences
-	if len(sents) < 2 {
-		return false
+	// The last sentence, cut by hand: this runs on every short turn, and
+	// split allocates.
+	text := strings.TrimRightFunc(t.Content, func(r rune) bool { return !unicode.IsLetter(r) })
+	cut := strings.LastIndexAny(text, ".!…。！\n")
+	if cut < 0 {
+		return false // one sentence: shortThanks's
 	}
-	return thanksRe.MatchString(strings.TrimSpace(sents[len(sents)-1].text)) && !newsOfItsOwn(t.Content)
+	_, size := utf8.DecodeRuneInString(text[cut:])
+	return thanksRe.MatchString(text[cut+size:]) && !newsOfItsOwn(t.Content)
 }
 
 // namelessWelcome reports whether turn i welcomes someone without naming
