@@ -98,3 +98,25 @@ func TestDistil_NamelessWelcomeIsSmallTalk(t *testing.T) {
 		}
 	}
 }
+
+// A chat's summary does not end on its teller's short laughing aside
+// ("Basia the retired teacher 😂"), even when the aside is kept as a block;
+// it ends on the last fact when that fact is said plainly.
+func TestSummary_DoesNotEndOnLaughingAside(t *testing.T) {
+	lines := []string{
+		"Zofia: I hand in my notice at Brightline in March",
+		"Ewa: and who looks after Staś when you're both working?",
+		"Zofia: Ciocia Basia takes him Mondays and Tuesdays, Piotr works from home on Fridays",
+		"Zofia: Basia the retired teacher 😂",
+	}
+	s := chat(saturday, "whatsapp", "sum19", "Zofia", lines...)
+	sum := Summary(s)
+	if strings.Contains(sum.Text, "retired teacher") || !strings.Contains(sum.Text, "notice") {
+		t.Errorf("summary ends on the laughing aside: %q", sum.Text)
+	}
+	lines[3] = "Zofia: and Piotr retired from the army last Friday"
+	s = chat(saturday, "whatsapp", "sum19b", "Zofia", lines...)
+	if sum = Summary(s); !strings.Contains(sum.Text, "notice") || !strings.Contains(sum.Text, "army") {
+		t.Errorf("summary does not end on the plain last fact: %q", sum.Text)
+	}
+}

@@ -103,3 +103,17 @@ func (d *distiller) namelessWelcome(i int) bool {
 	lower := " " + strings.ToLower(t.Content) + " "
 	return !(mayHold(lower, topicShiftHints) && topicShiftRe.MatchString(lower))
 }
+
+// laughingAside reports whether a fact was read in a short turn that
+// laughs or shows a face ("mama the retired nanny 😄"): kept as a block,
+// since laughing news is still news, but no chat's summary ends on it. A
+// summary's second half says where the chat got to; an aside of eight
+// words at most with a laugh is how someone took it.
+func (d *distiller) laughingAside(refs []string) bool {
+	for _, t := range d.s.Turns {
+		if len(refs) > 0 && t.Ref == refs[0] {
+			return wordsAtMost(t.Content, 8) && laughs(t.Content)
+		}
+	}
+	return false
+}
