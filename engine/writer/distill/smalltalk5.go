@@ -74,12 +74,10 @@ func (d *distiller) closingThanks(i int) bool {
 // else's turn: "welcome, the coffee machine is broken, it's a
 // tradition". What a room says to a newcomer who has just spoken is a
 // pleasantry; a welcome that names them ("welcome @anirudh.k! Anirudh
-// joins from Zomato") introduces them, and one with a date or a count
-// ("welcome! you're on call from the 10th") tells them something: both
-// stay.
-// Only a turn to news ("btw", "also") keeps it: what a short welcome
-// calls broken or won is the room's ("the coffee machine is broken"),
-// not a life event, so newsOfItsOwn's word list is not asked.
+// joins from Zomato") introduces them, and one with a time or a count
+// ("welcome! standup is at 9:30 every day") tells them something: both
+// stay. Of newsOfItsOwn only the turn to news ("btw", "also") is asked:
+// what a short welcome calls broken is the room's, not a life event.
 func (d *distiller) namelessWelcome(i int) bool {
 	if i == 0 {
 		return false
