@@ -219,7 +219,7 @@ func (d *distiller) outcomeTurn() int {
 			words += countWords(sn.text)
 		}
 		text := strings.TrimSpace(t.Content)
-		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) && !zhOutcomeRe.MatchString(text) {
+		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) && !zhOutcomeRe.MatchString(text) && !labelledReport(text) {
 			continue
 		}
 		if ackReport(text) {

@@ -74,11 +74,13 @@ func newsOfItsOwn(content string) bool {
 // smallTalkTurn reports whether turn i says nothing to keep, whatever its
 // sentences score: a laughing reply to the news before it (gave: the turn
 // before gave facts), a newcomer's answer to a welcome, the reply to a
-// chat's opening line, one calling out the name of who told the news, or
-// a short thank-you.
+// chat's opening line, one calling out the name of who told the news, a
+// short thank-you or a short turn closing with one, or a welcome that
+// names nobody.
 func (d *distiller) smallTalkTurn(i int, gave bool) bool {
 	return d.reactsToNews(i, gave) || d.answersWelcome(i) ||
-		d.answersOpener(i, gave) || d.callsOutTeller(i, gave) || d.shortThanks(i) // the last three: smalltalk4.go
+		d.answersOpener(i, gave) || d.callsOutTeller(i, gave) || d.shortThanks(i) || // the last three: smalltalk4.go
+		d.namesTellerAlone(i, gave) || d.closingThanks(i) || d.namelessWelcome(i) // smalltalk5.go
 }
 
 // welcomeRe opens a welcome, in the languages of the chats it was read in

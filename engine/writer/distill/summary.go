@@ -73,7 +73,8 @@ func (d *distiller) summary(facts []Fact) Fact {
 		// turn, after the first is forgotten.
 		if len(facts) > 1 {
 			last := facts[len(facts)-1]
-			if countWords(about.Text+" "+last.Text) <= chatSummaryWords && d.saidBy(last.Cites, d.speakers(about.Cites)) {
+			if countWords(about.Text+" "+last.Text) <= chatSummaryWords && d.saidBy(last.Cites, d.speakers(about.Cites)) &&
+				!d.laughingAside(last.Cites) { // smalltalk5.go
 				ended = last
 			}
 		}
