@@ -243,16 +243,23 @@ func nameKey(w string) string {
 // which make a sentence about someone or somewhere.
 func sessionNames(s Session) map[string]bool {
 	names := map[string]bool{}
+	nouns := newGermanNouns(s) // German capitalises its nouns too (german.go)
 	for _, t := range s.Turns {
 		for _, sn := range split(t.Content).sentences {
+			prev := ""
 			for i, w := range strings.Fields(sn.text) {
 				w = nameKey(strings.Trim(w, ",.!?;:()\"'*`"))
 				r, n := utf8.DecodeRuneInString(w)
+				p := prev
+				prev = w
 				if i == 0 || n == len(w) || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
 					continue
 				}
 				if rest := w[n:]; strings.ToUpper(rest) == rest {
 					continue // SHOUTING and acronyms are not names
+				}
+				if nouns.noun(p, w) {
+					continue
 				}
 				names[w] = true
 			}

@@ -340,6 +340,13 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		score += words + d.cjkRelative(&w, raw, t)
 		lifeEventJa(raw, w.f.themeHits) // the fact's theme: 転職 is work, 引っ越 a place
 	}
+	if d.germanSession() {
+		score += germanNews(raw, w.f.themeHits) // lower-case news without a number (germannews.go)
+		if germanPromise(raw, score) {
+			return w // "ich bring Tee mit": a promise in passing
+		}
+		w.text = germanLabelRe.ReplaceAllString(raw, "") // "kurzfassung:", "übrigens": the label goes
+	}
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) || hedgedCJK(raw) {
 		keep++ // "Voy a dormir hasta mayo": one function word and a month is a joke as often

@@ -1,0 +1,125 @@
+package distill
+
+import "strings"
+
+// German: a German owner states a project's rules as bare imperatives and
+// negations ("keine neuen Abhängigkeiten", "nie der Handelsname", "Port
+// bleibt 8081", "pytest vor jedem Commit, immer"), which conventionRe's
+// English markers do not see; the assistant closes with
+// "Zusammenfassung:" where it writes "Summary:" in English. German is
+// read by shape (unread.go) in a chat; these are its words in a coding
+// session, as chinese.go has Chinese's.
+
+// germanFunctionWords say a sentence is German: two of them, more than
+// English function words.
+var germanFunctionWords = map[string]bool{"ich": true, "und": true, "der": true, "das": true, "nicht": true,
+	"ist": true, "mit": true, "auf": true, "den": true, "dem": true, "nur": true, "kein": true, "keine": true,
+	"wir": true, "immer": true, "nie": true, "auch": true, "bitte": true, "sind": true, "wird": true,
+	"für": true, "von": true, "zu": true, "im": true, "bei": true, "nach": true, "aus": true, "ein": true,
+	"eine": true, "die": true, "mein": true, "meine": true, "unser": true, "unsere": true, "bleibt": true, "vor": true,
+	"dann": true, "aber": true, "oder": true, "wie": true, "nichts": true, "muss": true, "soll": true,
+	"hab": true, "habe": true, "hat": true, "noch": true, "schon": true, "jetzt": true, "statt": true}
+
+// germanText reports whether text is German by its function words.
+func germanText(text string) bool {
+	de, en := 0, 0
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		w = strings.Trim(w, ",.!?;:()\"'`")
+		switch {
+		case germanFunctionWords[w]:
+			de++
+		case englishWords[w]:
+			en++
+		}
+	}
+	return de >= 2 && de > en
+}
+
+// deConventionRe marks a rule a German owner states about a project: always
+// and never, only and none, what stays, what must and may not be, what
+// goes instead of what, the language the project writes in.
+var deConventionRe = lazyRegexp(`(?i)(?:^|\s)(?:immer|nie|niemals|nur|keine?n?|nichts|bleib(?:t|en)|muss|müssen|darf|dürfen|statt|anstatt|vor jedem|jede[rsn]?|auf deutsch|auf englisch|standardbibliothek|abhängigkeit(?:en)?|schlüssel ist|heißt|ausgabe|dateiname|commit-messages?)(?:$|[\s,.!:;])`)
+
+// deConventions counts the convention markers of a German sentence of a
+// coding session, at most two.
+func deConventions(text string) int {
+	if !germanText(text) {
+		return 0
+	}
+	return len(deConventionRe.FindAllStringIndex(text, 2))
+}
+
+// deOutcomeRe marks an assistant's report in German of how the work ended:
+// "Zusammenfassung:", committed or not, tests green or passed.
+var deOutcomeRe = lazyRegexp(`(?i)\b(?:zusammenfassung|committet|nicht committet|bestanden|grün|laufen durch|erledigt|fertig)\b`)
+
+// germanNouns tells a German session's nouns from its names: German
+// writes every noun capitalised ("die Wohnung", "mit Auto"), and a noun
+// read as a name makes "die Straßen Leipzigs zittern" news about someone.
+// nil for a session that is not German: its capitals stay names.
+type germanNouns struct {
+	lower map[string]bool // the words the session also writes in lower case
+}
+
+// newGermanNouns reads a session: German when a third of its sentences
+// or more are (germanText).
+func newGermanNouns(s Session) *germanNouns {
+	sentences, german := 0, 0
+	lower := map[string]bool{}
+	for _, t := range s.Turns {
+		for _, sn := range split(t.Content).sentences {
+			sentences++
+			if germanText(sn.text) {
+				german++
+			}
+			for _, w := range strings.Fields(sn.text) {
+				w = strings.Trim(w, ",.!?;:()\"'*`")
+				if w != "" && strings.ToLower(w) == w {
+					lower[w] = true
+				}
+			}
+		}
+	}
+	if german == 0 || german*3 < sentences {
+		return nil
+	}
+	return &germanNouns{lower: lower}
+}
+
+// noun reports whether w, capitalised after prev, is a German noun: after
+// an article or a determiner, with a noun's ending, or written in lower
+// case elsewhere in the session ("Kaffee" and "kaffee").
+func (g *germanNouns) noun(prev, w string) bool {
+	if g == nil {
+		return false
+	}
+	lw := strings.ToLower(w)
+	if germanDeterminers[strings.ToLower(prev)] || g.lower[lw] || germanPolitePronouns[w] {
+		return true
+	}
+	for _, suffix := range germanNounSuffixes {
+		if strings.HasSuffix(lw, suffix) && len(lw) > len(suffix)+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// germanDeterminers come before a noun: articles, possessives, and the
+// prepositions that hold an article ("im", "zum").
+var germanDeterminers = map[string]bool{"der": true, "die": true, "das": true, "den": true, "dem": true,
+	"des": true, "ein": true, "eine": true, "einen": true, "einem": true, "einer": true, "eines": true,
+	"kein": true, "keine": true, "keinen": true, "mein": true, "meine": true, "meinen": true, "meinem": true,
+	"dein": true, "deine": true, "sein": true, "seine": true, "ihr": true, "ihre": true, "unser": true,
+	"unsere": true, "im": true, "am": true, "vom": true, "zum": true, "zur": true, "beim": true, "ins": true,
+	"ans": true, "jede": true, "jeder": true, "jedes": true, "alle": true, "diese": true, "dieser": true,
+	"diesen": true, "neue": true, "neuen": true, "neuer": true}
+
+// germanPolitePronouns are the pronouns a letter-writing German
+// capitalises ("für Dich", "Danke Ihnen"): the listener, no name.
+var germanPolitePronouns = map[string]bool{"Du": true, "Dich": true, "Dir": true, "Dein": true, "Deine": true,
+	"Deinen": true, "Deinem": true, "Euch": true, "Euer": true, "Eure": true, "Ihr": true, "Ihre": true,
+	"Ihnen": true, "Sie": true}
+
+// germanNounSuffixes end German nouns only.
+var germanNounSuffixes = []string{"ung", "heit", "keit", "schaft", "chen", "tät", "nis", "ismus", "ment", "ion", "ium", "ei"}

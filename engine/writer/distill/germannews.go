@@ -1,0 +1,125 @@
+package distill
+
+import "strings"
+
+// German news in a chat is often told in lower case with no number or
+// date ("ich hab die wohnung!!", "und du sollst trauzeugin sein"), so
+// the shape a German turn is read by (unread.go) finds nothing in it once
+// its capitalised nouns are nouns (german.go). These are the words such
+// news is told with: a theme's stems, counted inside compounds as German
+// writes them ("Laktoseintoleranz", "Mietvertrag"), and the life events
+// that are news alone.
+
+// germanThemeStems file a German sentence under a theme.
+var germanThemeStems = map[string][]string{
+	ThemeWork: {"stelle", "job", "arbeit", "kündig", "chef", "weiterbildung", "rente", "rentner", "elternzeit",
+		"kapitän", "beförder", "ausbildung", "studium", "prüfung", "bestanden", "praktikum", "kollegin", "kollege"},
+	ThemeFamily: {"hochzeit", "heirat", "trauzeug", "patentante", "patenonkel", "schwanger", "baby", "geburt",
+		"geboren", "verlobt", "scheidung", "bruder", "schwester", "enkel"},
+	ThemePlaces: {"wohnung", "umzug", "umzieh", "zieh", "gezogen", "mietvertrag", "miete", "urlaub",
+		"flitterwochen", "reise"},
+	ThemeHealth: {"laktose", "allergi", "intoleranz", "knie", "verstaucht", "gebrochen", "krank", "arzt",
+		"ärztin", "orthopäd", "hörgerät", "operation", "reha", "thrombose", "diagnose", "vegan", "vegetar"},
+	ThemePossessions: {"auto", "gekauft", "verkauft", "fahrrad"},
+	ThemeHabits:      {"training", "trainier", "handball", "fußball", "montags", "dienstags", "mittwochs", "donnerstags", "freitags", "jeden"},
+}
+
+// germanLifeEvents are news by themselves.
+var germanLifeEvents = []string{"schwanger", "verlobt", "geheiratet", "heiraten", "gekündigt", "geboren",
+	"trauzeug", "patentante", "patenonkel", "rentnerin", "rentner", "kapitänin", "gestorben", "getrennt"}
+
+// germanPersons are the words that make the speaker or the listener the
+// subject: news about the people in the chat.
+var germanPersons = map[string]bool{"ich": true, "wir": true, "du": true, "ihr": true, "hab": true,
+	"bin": true, "mein": true, "meine": true, "meinen": true, "mir": true, "mich": true}
+
+// germanNews scores a sentence of a German session by its words: one for
+// each theme it touches (two at most), one more for a person of the chat
+// as its subject when it touches one, two for a life event. It files the
+// themes in hits.
+func germanNews(raw string, hits map[string]int) int {
+	lower := strings.ToLower(raw)
+	themes := 0
+	for _, theme := range themeOrder {
+		for _, stem := range germanThemeStems[theme] {
+			if strings.Contains(lower, stem) {
+				themes++
+				if hits != nil {
+					hits[theme]++
+				}
+				break
+			}
+		}
+	}
+	score := min(themes, 2)
+	if themes > 0 {
+		for _, w := range strings.Fields(lower) {
+			if germanPersons[strings.Trim(w, ",.!?;:()\"'")] {
+				score++
+				break
+			}
+		}
+	}
+	for _, e := range germanLifeEvents {
+		if strings.Contains(lower, e) {
+			score += 2
+			break
+		}
+	}
+	return score
+}
+
+// germanSession reports, once, whether the session is German (german.go).
+func (d *distiller) germanSession() bool {
+	if d.german == 0 {
+		d.german = -1
+		if newGermanNouns(d.s) != nil {
+			d.german = 1
+		}
+	}
+	return d.german > 0
+}
+
+// German months and weekdays are a date's shape in an unread German turn
+// as any other language's are: lower case as chat writes them ("am 1.
+// märz", "samstag 28.02.").
+func init() {
+	for _, m := range []string{"januar", "februar", "märz", "maerz", "marz", "april", "mai", "juni", "juli",
+		"august", "september", "oktober", "november", "dezember"} {
+		unreadMonths[m] = true
+	}
+	for _, w := range []string{"montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"} {
+		unreadWeekdays[w] = true
+	}
+}
+
+// germanPromiseRe opens a promise in passing, the near future of the
+// moment ("ich bring Suppe", "ich komm vorbei", "ich trag's gleich ein"),
+// as nearFuture is in the languages language.go reads.
+var germanPromiseRe = lazyRegexp(`(?i)^(?:(?:ok|okay|gut|klar|ja|dann|und)[,.!]*\s+)?(?:ich|wir) (?:bring|bringe|komm|komme|mach|mache|trag|trag's|nehm|nehme|schick|schicke|hol|hole|sag|sage|ruf|rufe|kümmer|frag|frage|grill|grille)\b`)
+
+// germanPromise reports whether a German sentence is such a promise: no
+// date nor number in it, no health word (what someone must not eat is
+// no promise), no life event.
+func germanPromise(raw string, score int) bool {
+	if !germanPromiseRe.MatchString(raw) || hasDigit(raw) || unreadDateIn(raw) {
+		return false
+	}
+	lower := strings.ToLower(raw)
+	for _, s := range germanThemeStems[ThemeHealth] {
+		if strings.Contains(lower, s) {
+			return false
+		}
+	}
+	for _, m := range strings.Fields(lower) {
+		if unreadMonths[strings.Trim(m, ",.!?")] {
+			return false
+		}
+	}
+	return score < 4
+}
+
+// germanLabelRe is the label a German message opens with before its news
+// ("kurzfassung:", "kleines update bei mir:", "übrigens news von mir:",
+// "Zur Info fürs Team:"): it says there is news, not what.
+var germanLabelRe = lazyRegexp(`(?i)^(?:(?:übrigens|kurzfassung|kurz|kleines update|update|apropos|news|zur info|info|kurzer nachtrag|nachtrag|zur erinnerung)[^:.!?]{0,25}:\s+|übrigens,?\s+)`)
