@@ -246,19 +246,19 @@ func sessionNames(s Session) map[string]bool {
 	nouns := newGermanNouns(s) // German capitalises its nouns too (german.go)
 	for _, t := range s.Turns {
 		for _, sn := range split(t.Content).sentences {
-			prev := ""
+			prev, prev2 := "", ""
 			for i, w := range strings.Fields(sn.text) {
 				w = nameKey(strings.Trim(w, ",.!?;:()\"'*`"))
 				r, n := utf8.DecodeRuneInString(w)
-				p := prev
-				prev = w
+				p, p2 := prev, prev2
+				prev, prev2 = w, prev
 				if i == 0 || n == len(w) || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
 					continue
 				}
 				if rest := w[n:]; strings.ToUpper(rest) == rest {
 					continue // SHOUTING and acronyms are not names
 				}
-				if nouns.noun(p, w) {
+				if nouns.noun(p2, p, w) {
 					continue
 				}
 				names[w] = true

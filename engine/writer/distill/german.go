@@ -86,16 +86,19 @@ func newGermanNouns(s Session) *germanNouns {
 	return &germanNouns{lower: lower}
 }
 
-// noun reports whether w, capitalised after prev, is a German noun: after
-// an article or a determiner, with a noun's ending, or written in lower
+// noun reports whether w, capitalised after prev2 and prev, is a German
+// noun: after an article or a determiner (and an adjective), with a noun's ending, or written in lower
 // case elsewhere in the session ("Kaffee" and "kaffee").
-func (g *germanNouns) noun(prev, w string) bool {
+func (g *germanNouns) noun(prev2, prev, w string) bool {
 	if g == nil {
 		return false
 	}
 	lw := strings.ToLower(w)
 	if germanDeterminers[strings.ToLower(prev)] || g.lower[lw] || germanPolitePronouns[w] {
 		return true
+	}
+	if germanDeterminers[strings.ToLower(prev2)] && strings.ToLower(prev) == prev && hasAnySuffix(prev, "e", "en", "em", "er", "es") {
+		return true // "den besten Apfelbaum", "im ganzen Verein": an article, an adjective, a noun
 	}
 	for _, suffix := range germanNounSuffixes {
 		if strings.HasSuffix(lw, suffix) && len(lw) > len(suffix)+2 {
@@ -123,3 +126,13 @@ var germanPolitePronouns = map[string]bool{"Du": true, "Dich": true, "Dir": true
 
 // germanNounSuffixes end German nouns only.
 var germanNounSuffixes = []string{"ung", "heit", "keit", "schaft", "chen", "tät", "nis", "ismus", "ment", "ion", "ium", "ei"}
+
+// hasAnySuffix reports whether s ends with one of suffixes.
+func hasAnySuffix(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}

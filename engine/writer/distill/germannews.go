@@ -37,12 +37,12 @@ var germanPersons = map[string]bool{"ich": true, "wir": true, "du": true, "ihr":
 // each theme it touches (two at most), one more for a person of the chat
 // as its subject when it touches one, two for a life event. It files the
 // themes in hits.
-func germanNews(raw string, hits map[string]int) int {
+func germanNews(raw, before string, hits map[string]int) int {
 	lower := strings.ToLower(raw)
 	themes := 0
 	for _, theme := range themeOrder {
 		for _, stem := range germanThemeStems[theme] {
-			if strings.Contains(lower, stem) {
+			if strings.Contains(lower, stem) && !echoed(lower, stem, before) {
 				themes++
 				if hits != nil {
 					hits[theme]++
@@ -68,6 +68,25 @@ func germanNews(raw string, hits map[string]int) int {
 	}
 	return score
 }
+
+// echoed reports whether the word of lower that holds stem was written
+// in before, the turn someone else wrote just before: "Lena mit Auto…"
+// after "ich hab ein Auto!!!" is a reaction to the news, not news.
+func echoed(lower, stem, before string) bool {
+	if before == "" {
+		return false
+	}
+	for _, w := range strings.Fields(lower) {
+		if w = strings.Trim(w, ",.!?;:()\"'"); strings.Contains(w, stem) {
+			return containsWord(" "+strings.ToLower(before)+" ", w)
+		}
+	}
+	return false
+}
+
+// germanMonthNames are German's months, lower case.
+var germanMonthNames = map[string]bool{"januar": true, "februar": true, "märz": true, "april": true, "mai": true,
+	"juni": true, "juli": true, "august": true, "september": true, "oktober": true, "november": true, "dezember": true}
 
 // germanSession reports, once, whether the session is German (german.go).
 func (d *distiller) germanSession() bool {
@@ -112,7 +131,7 @@ func germanPromise(raw string, score int) bool {
 		}
 	}
 	for _, m := range strings.Fields(lower) {
-		if unreadMonths[strings.Trim(m, ",.!?")] {
+		if germanAfterOrdinal[strings.Trim(m, ",.!?")] && germanMonthNames[strings.Trim(m, ",.!?")] {
 			return false
 		}
 	}
@@ -122,4 +141,48 @@ func germanPromise(raw string, score int) bool {
 // germanLabelRe is the label a German message opens with before its news
 // ("kurzfassung:", "kleines update bei mir:", "übrigens news von mir:",
 // "Zur Info fürs Team:"): it says there is news, not what.
-var germanLabelRe = lazyRegexp(`(?i)^(?:(?:übrigens|kurzfassung|kurz|kleines update|update|apropos|news|zur info|info|kurzer nachtrag|nachtrag|zur erinnerung)[^:.!?]{0,25}:\s+|übrigens,?\s+)`)
+var germanLabelRe = lazyRegexp(`(?i)^(?:(?:übrigens|kurzfassung|kurz|kleines update|update|apropos|news|zur info|info|kurzer nachtrag|nachtrag|zur erinnerung)[^:.!?]{0,25}:\s+|übrigens,?\s+|(?:liebe|lieber|hallo|hi|moin)\s+(?:\S+\s+)?(?:gartenfreunde|freunde|mädels|leute|zusammen|alle|team|kollegen|kolleginnen|ihr lieben)[,!:]\s+)`)
+
+// germanRequestRe opens a request to an assistant ("Mach mir einen
+// Lernplan", "Gib mir eine Checkliste"): what the owner wants done, not a
+// fact about them.
+var germanRequestRe = lazyRegexp(`(?i)^(?:bitte\s+)?(?:mach|gib|schreib|erstell|erstelle|hilf|zeig|rechne|fass|formulier|übersetz)\s+(?:mir|uns)\b`)
+
+// listHeader reports whether a sentence ending in a colon opens the list
+// that follows it in its turn ("Hier der Plan für 2026:"): the lines say
+// what the list holds, the header only that there is one.
+func listHeader(raw, content string) bool {
+	if !strings.HasSuffix(strings.TrimSpace(raw), ":") {
+		return false
+	}
+	i := strings.Index(content, raw)
+	return i >= 0 && strings.Count(content[i:], "\n") >= 2
+}
+
+// germanToListener reports whether a German sentence speaks to the
+// listener about the listener ("Du hast genug mit der Wohnung", "dann
+// kannst du auch davon"), with no one else as its subject, no date, no
+// number and no life event: a reply's care, not news. "du sollst
+// trauzeugin sein" is news (a life event).
+func germanToListener(raw string) bool {
+	lower := strings.ToLower(raw)
+	second, first := false, false
+	for _, w := range strings.Fields(lower) {
+		switch strings.Trim(w, ",.!?;:()\"'") {
+		case "du", "dich", "dir", "dein", "deine", "deinen", "euch", "ihr":
+			second = true
+		case "ich", "wir", "mein", "meine", "meinen", "mir", "mich", "uns", "unser", "unsere":
+			first = true
+		}
+	}
+	if !second || first || hasDigit(raw) || unreadDateIn(raw) {
+		return false
+	}
+	for _, e := range germanLifeEvents {
+		if strings.Contains(lower, e) {
+			return false
+		}
+	}
+	return true
+}
+

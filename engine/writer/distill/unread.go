@@ -341,9 +341,10 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		lifeEventJa(raw, w.f.themeHits) // the fact's theme: 転職 is work, 引っ越 a place
 	}
 	if d.germanSession() {
-		score += germanNews(raw, w.f.themeHits) // lower-case news without a number (germannews.go)
-		if germanPromise(raw, score) {
-			return w // "ich bring Tee mit": a promise in passing
+		before, _ := d.otherBefore(i)
+		score += germanNews(raw, before, w.f.themeHits) // lower-case news without a number (germannews.go)
+		if germanPromise(raw, score) || germanRequestRe.MatchString(raw) || listHeader(raw, t.Content) || germanToListener(raw) {
+			return w // "ich bring Tee mit", "Mach mir einen Lernplan", "Hier der Plan:": no fact of theirs
 		}
 		w.text = germanLabelRe.ReplaceAllString(raw, "") // "kurzfassung:", "übrigens": the label goes
 	}
