@@ -46,8 +46,13 @@ func deConventions(text string) int {
 	if !germanText(text) {
 		return 0
 	}
-	return len(deConventionRe.FindAllStringIndex(text, 2))
+	n := len(deConventionRe.FindAllStringIndex(text, 2)) - len(deOwnDutyRe.FindAllStringIndex(text, 2))
+	return max(n, 0)
 }
+
+// deOwnDutyRe is the owner's own duty ("ich muss um 19:30 in der halle
+// sein"), which says nothing of the project.
+var deOwnDutyRe = lazyRegexp(`(?i)\bich (?:muss|darf)\b`)
 
 // deOutcomeRe marks an assistant's report in German of how the work ended:
 // "Zusammenfassung:", committed or not, tests green or passed.
@@ -131,6 +136,22 @@ var germanNounSuffixes = []string{"ung", "heit", "keit", "schaft", "chen", "tät
 func hasAnySuffix(s string, suffixes ...string) bool {
 	for _, x := range suffixes {
 		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// germanAboutOwner reports whether a German sentence of a coding session
+// is about the owner ("ich muss um 19:30 in der halle sein"), not the
+// project: the owner its subject, and no convention nor code in it.
+func germanAboutOwner(text string, conventions, code int) bool {
+	if conventions > 0 || code > 0 || !germanText(text) {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		switch strings.Trim(w, ",.!?;:") {
+		case "ich", "mir", "mich":
 			return true
 		}
 	}

@@ -42,7 +42,7 @@ func germanNews(raw, before string, hits map[string]int) int {
 	themes := 0
 	for _, theme := range themeOrder {
 		for _, stem := range germanThemeStems[theme] {
-			if strings.Contains(lower, stem) && !echoed(lower, stem, before) {
+			if strings.Contains(lower, stem) && !echoed(lower, stem, before) && !appointment(lower, stem) {
 				themes++
 				if hits != nil {
 					hits[theme]++
@@ -84,6 +84,18 @@ func echoed(lower, stem, before string) bool {
 	return false
 }
 
+// appointment reports whether the word of lower that holds stem is an
+// appointment ("Zahnarzttermin", "Arzttermin"): the week's errand, not
+// news of someone's health.
+func appointment(lower, stem string) bool {
+	for _, w := range strings.Fields(lower) {
+		if strings.Contains(w, stem) {
+			return strings.Contains(w, "termin")
+		}
+	}
+	return false
+}
+
 // germanMonthNames are German's months, lower case.
 var germanMonthNames = map[string]bool{"januar": true, "februar": true, "märz": true, "april": true, "mai": true,
 	"juni": true, "juli": true, "august": true, "september": true, "oktober": true, "november": true, "dezember": true}
@@ -119,8 +131,8 @@ var germanPromiseRe = lazyRegexp(`(?i)^(?:(?:ok|okay|gut|klar|ja|dann|und)[,.!]*
 
 // germanPromise reports whether a German sentence is such a promise: no
 // date nor number in it, no health word (what someone must not eat is
-// no promise), no life event.
-func germanPromise(raw string, score int) bool {
+// no promise), no month, no life event.
+func germanPromise(raw string) bool {
 	if !germanPromiseRe.MatchString(raw) || hasDigit(raw) || unreadDateIn(raw) {
 		return false
 	}
@@ -135,18 +147,24 @@ func germanPromise(raw string, score int) bool {
 			return false
 		}
 	}
-	return score < 4
+	for _, e := range germanLifeEvents {
+		if strings.Contains(lower, e) {
+			return false
+		}
+	}
+	return true
 }
 
 // germanLabelRe is the label a German message opens with before its news
 // ("kurzfassung:", "kleines update bei mir:", "übrigens news von mir:",
-// "Zur Info fürs Team:"): it says there is news, not what.
-var germanLabelRe = lazyRegexp(`(?i)^(?:(?:übrigens|kurzfassung|kurz|kleines update|update|apropos|news|zur info|info|kurzer nachtrag|nachtrag|zur erinnerung)[^:.!?]{0,25}:\s+|übrigens,?\s+|(?:liebe|lieber|hallo|hi|moin)\s+(?:\S+\s+)?(?:gartenfreunde|freunde|mädels|leute|zusammen|alle|team|kollegen|kolleginnen|ihr lieben)[,!:]\s+)`)
+// "Zur Info fürs Team:"), or the reply word before it ("ja,", "nee,",
+// "klar."): it says there is news, or that it answers, not what.
+var germanLabelRe = lazyRegexp(`(?i)^(?:(?:übrigens|kurzfassung|kurz|kleines update|kurzes update|update|apropos|news|zur info|info|fyi|hinweis|kurzer nachtrag|nachtrag|zur erinnerung|kleine planänderung|planänderung|und nicht vergessen|nicht vergessen|für alle|für \S+ zur info|erste amtshandlung)[^:.!?]{0,25}:\s+|(?:übrigens|ja|jap|nee|nein|klar|okay|ok|sorry|und|aber|genau|richtig|super|top|gut|passt)[,.!]*\s+|(?:liebe|lieber|hallo|hi|moin)\s+(?:\S+\s+)?(?:gartenfreunde|freunde|mädels|leute|zusammen|alle|team|kollegen|kolleginnen|ihr lieben)[,!:]\s+)`)
 
 // germanRequestRe opens a request to an assistant ("Mach mir einen
-// Lernplan", "Gib mir eine Checkliste"): what the owner wants done, not a
-// fact about them.
-var germanRequestRe = lazyRegexp(`(?i)^(?:bitte\s+)?(?:mach|gib|schreib|erstell|erstelle|hilf|zeig|rechne|fass|formulier|übersetz)\s+(?:mir|uns)\b`)
+// Lernplan", "Gib mir eine Checkliste"), or a friend ("…, schreib mir
+// bitte"): what the speaker wants done, not a fact about them.
+var germanRequestRe = lazyRegexp(`(?i)(?:^|,\s+)(?:bitte\s+)?(?:mach|gib|schreib|erstell|erstelle|hilf|zeig|rechne|fass|formulier|übersetz)\s+(?:mir|uns)\b`)
 
 // listHeader reports whether a sentence ending in a colon opens the list
 // that follows it in its turn ("Hier der Plan für 2026:"): the lines say
@@ -185,4 +203,3 @@ func germanToListener(raw string) bool {
 	}
 	return true
 }
-

@@ -72,7 +72,7 @@ var germanAfterOrdinal = map[string]bool{"januar": true, "februar": true, "märz
 	"dezember": true, "bis": true, "und": true, "oder": true, "stock": true, "etage": true, "woche": true,
 	"monat": true, "tag": true, "geburtstag": true, "klasse": true, "platz": true, "runde": true,
 	"mal": true, "jahrhundert": true, "abends": true, "morgens": true, "mittags": true, "nachmittags": true,
-	"früh": true, "frei": true}
+	"früh": true, "frei": true, "am": true}
 
 // germanDatePrepositions take a day ("am 12.", "ab 19.", "bis zum 26."):
 // an ordinal after them is a date whatever word follows it.

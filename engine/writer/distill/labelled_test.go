@@ -324,7 +324,7 @@ var floorsBySplit = map[string]floors{
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.06},
 	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.06},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.09},
-	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.405, chat: 0.03},
+	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.07},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},

@@ -17,7 +17,11 @@ const minListLines = 6
 // other (never invent); if it fails, the lines stay as they were.
 func (d *distiller) joinListLines(i int, facts []Fact) []Fact {
 	t := d.s.Turns[i]
-	if len(facts) < minListLines || strings.Count(strings.TrimSpace(t.Content), "\n") < minListLines-1 {
+	if len(facts) < 2 {
+		return facts
+	}
+	list := len(facts) >= minListLines && strings.Count(strings.TrimSpace(t.Content), "\n") >= minListLines-1
+	if !list && !d.germanSession() {
 		return facts
 	}
 	prefix := ""
