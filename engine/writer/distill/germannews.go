@@ -35,7 +35,8 @@ var germanPersons = map[string]bool{"ich": true, "wir": true, "du": true, "ihr":
 
 // germanNews scores a sentence of a German session by its words: one for
 // each theme it touches (two at most), one more for a person of the chat
-// as its subject when it touches one, two for a life event. It files the
+// as its subject when it touches one, two for a life event, two for a
+// month (German's are not in unreadMonths: Vietnamese "mai" is tomorrow). It files the
 // themes in hits.
 func germanNews(raw, before string, hits map[string]int) int {
 	lower := strings.ToLower(raw)
@@ -63,6 +64,12 @@ func germanNews(raw, before string, hits map[string]int) int {
 	for _, e := range germanLifeEvents {
 		if strings.Contains(lower, e) {
 			score += 2
+			break
+		}
+	}
+	for _, w := range strings.Fields(lower) {
+		if germanMonthNames[strings.Trim(w, ",.!?;:()")] {
+			score += 2 // "ab april", "am 1. märz": a month is a date's shape, as unreadMonths are
 			break
 		}
 	}
@@ -109,19 +116,6 @@ func (d *distiller) germanSession() bool {
 		}
 	}
 	return d.german > 0
-}
-
-// German months and weekdays are a date's shape in an unread German turn
-// as any other language's are: lower case as chat writes them ("am 1.
-// märz", "samstag 28.02.").
-func init() {
-	for _, m := range []string{"januar", "februar", "märz", "maerz", "marz", "april", "mai", "juni", "juli",
-		"august", "september", "oktober", "november", "dezember"} {
-		unreadMonths[m] = true
-	}
-	for _, w := range []string{"montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"} {
-		unreadWeekdays[w] = true
-	}
 }
 
 // germanPromiseRe opens a promise in passing, the near future of the

@@ -52,6 +52,9 @@ func ordinalBeforeLower(before string, after []rune) bool {
 		return false
 	}
 	w := strings.Trim(next[0], ",.!?;:)")
+	if germanOrdinalNouns[strings.ToLower(w)] {
+		return true // "im 3. Stock", "Omas 90. Geburtstag": German capitalises the noun an ordinal counts
+	}
 	if w == "" || !unicode.IsLower([]rune(w)[0]) {
 		return false
 	}
@@ -73,6 +76,12 @@ var germanAfterOrdinal = map[string]bool{"januar": true, "februar": true, "märz
 	"monat": true, "tag": true, "geburtstag": true, "klasse": true, "platz": true, "runde": true,
 	"mal": true, "jahrhundert": true, "abends": true, "morgens": true, "mittags": true, "nachmittags": true,
 	"früh": true, "frei": true, "am": true}
+
+// germanOrdinalNouns are the nouns an ordinal counts, in either case:
+// after one, even capitalised, no sentence begins.
+var germanOrdinalNouns = map[string]bool{"stock": true, "etage": true, "woche": true, "monat": true,
+	"geburtstag": true, "klasse": true, "platz": true, "runde": true, "jahrhundert": true, "obergeschoss": true,
+	"og": true, "semester": true, "lehrjahr": true, "schwangerschaftswoche": true, "ssw": true}
 
 // germanDatePrepositions take a day ("am 12.", "ab 19.", "bis zum 26."):
 // an ordinal after them is a date whatever word follows it.

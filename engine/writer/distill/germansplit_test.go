@@ -20,6 +20,8 @@ func TestSplit_GermanOrdinalsAndDates(t *testing.T) {
 			[]string{"ich nehm mir den 14. frei.", "danke dir"}},
 		{"a range of days", "urlaub vom 2. bis 9. oktober an der mosel",
 			[]string{"urlaub vom 2. bis 9. oktober an der mosel"}},
+		{"an ordinal before a capitalised noun", "Wir wohnen im 3. Stock, Oma feiert ihren 90. Geburtstag. Kommst du?",
+			[]string{"Wir wohnen im 3. Stock, Oma feiert ihren 90. Geburtstag.", "Kommst du?"}},
 		{"a numeric date goes on in lower case", "freitag 13.03. ist die abgabe, nicht später",
 			[]string{"freitag 13.03. ist die abgabe, nicht später"}},
 		{"a numeric date before a capital", "Dienste: 01.05. Meier, 02.05. Yilmaz. Danke!",
