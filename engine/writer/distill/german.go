@@ -66,29 +66,38 @@ type germanNouns struct {
 	lower map[string]bool // the words the session also writes in lower case
 }
 
-// newGermanNouns reads a session: German when a third of its sentences
-// or more are (germanText).
+// newGermanNouns reads a session's nouns when it is German (germanSession).
 func newGermanNouns(s Session) *germanNouns {
-	sentences, german := 0, 0
+	if !germanTurns(s) {
+		return nil
+	}
 	lower := map[string]bool{}
 	for _, t := range s.Turns {
-		for _, sn := range split(t.Content).sentences {
-			sentences++
-			if germanText(sn.text) {
-				german++
-			}
-			for _, w := range strings.Fields(sn.text) {
-				w = strings.Trim(w, ",.!?;:()\"'*`")
-				if w != "" && strings.ToLower(w) == w {
-					lower[w] = true
-				}
+		for _, w := range strings.Fields(t.Content) {
+			w = strings.Trim(w, ",.!?;:()\"'*`")
+			if w != "" && strings.ToLower(w) == w {
+				lower[w] = true
 			}
 		}
 	}
-	if german == 0 || german*3 < sentences {
-		return nil
-	}
 	return &germanNouns{lower: lower}
+}
+
+// germanTurns reports whether a third of a session's turns or more are
+// German (germanText). Turns are read as words, not split into
+// sentences: that is done once elsewhere.
+func germanTurns(s Session) bool {
+	turns, german := 0, 0
+	for _, t := range s.Turns {
+		if t.Role == RoleAssistant && len(t.Content) > 2000 {
+			continue // tool output and long answers say little of the language chat is in
+		}
+		turns++
+		if germanText(t.Content) {
+			german++
+		}
+	}
+	return german > 0 && german*3 >= turns
 }
 
 // noun reports whether w, capitalised after prev2 and prev, is a German

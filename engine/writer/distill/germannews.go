@@ -111,7 +111,7 @@ var germanMonthNames = map[string]bool{"januar": true, "februar": true, "märz":
 func (d *distiller) germanSession() bool {
 	if d.german == 0 {
 		d.german = -1
-		if newGermanNouns(d.s) != nil {
+		if germanTurns(d.s) {
 			d.german = 1
 		}
 	}
