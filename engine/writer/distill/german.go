@@ -37,8 +37,10 @@ func germanText(text string) bool {
 
 // deConventionRe marks a rule a German owner states about a project: always
 // and never, only and none, what stays, what must and may not be, what
-// goes instead of what, the language the project writes in.
-var deConventionRe = lazyRegexp(`(?i)(?:^|\s)(?:immer|nie|niemals|nur|keine?n?|nichts|bleib(?:t|en)|muss|müssen|darf|dürfen|statt|anstatt|vor jedem|jede[rsn]?|auf deutsch|auf englisch|standardbibliothek|abhängigkeit(?:en)?|schlüssel ist|heißt|ausgabe|dateiname|commit-messages?)(?:$|[\s,.!:;])`)
+// goes instead of what, the language the project writes in, dates and
+// formats, what comes before and after, what runs, what is kept or
+// deleted.
+var deConventionRe = lazyRegexp(`(?i)(?:^|\s)(?:immer|nie|niemals|nur|keine?n?|nichts|bleib(?:t|en)|muss|müssen|darf|dürfen|statt|anstatt|vor jedem|jede[rsn]?|auf deutsch|auf englisch|standardbibliothek|abhängigkeit(?:en)?|schlüssel ist|heißt|ausgabe|dateiname|commit-messages?|datum|format|iso|zeitzone|in der datenbank|vor dem|danach|auch wenn|läuft|laufen|behalten|löschen|sollen)(?:$|[\s,.!:;])`)
 
 // deConventions counts the convention markers of a German sentence of a
 // coding session, at most two.
@@ -145,22 +147,6 @@ var germanNounSuffixes = []string{"ung", "heit", "keit", "schaft", "chen", "tät
 func hasAnySuffix(s string, suffixes ...string) bool {
 	for _, x := range suffixes {
 		if strings.HasSuffix(s, x) {
-			return true
-		}
-	}
-	return false
-}
-
-// germanAboutOwner reports whether a German sentence of a coding session
-// is about the owner ("ich muss um 19:30 in der halle sein"), not the
-// project: the owner its subject, and no convention nor code in it.
-func germanAboutOwner(text string, conventions, code int) bool {
-	if conventions > 0 || code > 0 || !germanText(text) {
-		return false
-	}
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		switch strings.Trim(w, ",.!?;:") {
-		case "ich", "mir", "mich":
 			return true
 		}
 	}

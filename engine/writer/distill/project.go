@@ -72,6 +72,9 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 		return Fact{}, false
 	}
 	text := discourse.ReplaceAllString(strings.TrimSpace(sn.text), "")
+	if germanText(text) {
+		text = germanLabelRe.ReplaceAllString(text, "") // "und", "nein,", "übrigens:" (germannews.go)
+	}
 	if text == "" || sn.question {
 		return Fact{}, false
 	}
@@ -101,9 +104,6 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	}
 	if everRe.MatchString(text) || everyNeedsRe.MatchString(text) {
 		conventions += 2 // "nothing sends emails to guests automatically, ever": "never", said the long way
-	}
-	if germanAboutOwner(text, conventions, code) {
-		return Fact{}, false // "es ist donnerstag, ich muss um 19:30 in der halle sein": the owner's day (german.go)
 	}
 	if isChat(sentence{text: text}, f) && !afterQuestion && (conventions+code == 0 || f.words < 4 && !rule) {
 		return Fact{}, false // small talk, unless it says something about the code ("I know the dev server is on 5173")
