@@ -243,7 +243,8 @@ func nameKey(w string) string {
 // which make a sentence about someone or somewhere.
 func sessionNames(s Session) map[string]bool {
 	names := map[string]bool{}
-	nouns := newGermanNouns(s) // German capitalises its nouns too (german.go)
+	nouns := newGermanNouns(s)    // German capitalises its nouns too (german.go)
+	nounSeen := map[string]bool{} // a word once a noun ("ein Auto") is one everywhere ("mit Auto")
 	for _, t := range s.Turns {
 		for _, sn := range split(t.Content).sentences {
 			prev, prev2 := "", ""
@@ -259,6 +260,7 @@ func sessionNames(s Session) map[string]bool {
 					continue // SHOUTING and acronyms are not names
 				}
 				if nouns.noun(p2, p, w) {
+					nounSeen[w] = true
 					continue
 				}
 				names[w] = true
@@ -268,6 +270,11 @@ func sessionNames(s Session) map[string]bool {
 			for _, w := range strings.Fields(t.Speaker) {
 				names[w] = true
 			}
+		}
+	}
+	for w := range nounSeen {
+		if !speakerWord(s, w) {
+			delete(names, w)
 		}
 	}
 	return names

@@ -152,3 +152,16 @@ func hasAnySuffix(s string, suffixes ...string) bool {
 	}
 	return false
 }
+
+// speakerWord reports whether w is a word of a speaker's name: a name
+// whatever article a chat puts before it ("die Jule").
+func speakerWord(s Session, w string) bool {
+	for _, t := range s.Turns {
+		for _, n := range strings.Fields(t.Speaker) {
+			if n == w {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -198,3 +198,19 @@ func germanToListener(raw string) bool {
 	}
 	return true
 }
+
+// germanAsksLife reports whether a German question asks someone into a
+// life event ("willst du Pauls Patentante sein?", "wollt ihr meine
+// Trauzeugen werden?"): the asking is the news, whatever the answer.
+func (d *distiller) germanAsksLife(raw string) bool {
+	if !d.germanSession() {
+		return false
+	}
+	lower := strings.ToLower(raw)
+	for _, e := range germanLifeEvents {
+		if strings.Contains(lower, e) {
+			return true
+		}
+	}
+	return false
+}

@@ -325,7 +325,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f.foreign = true // quoted, never rewritten
 	w.f = f
 	shape := asciiDigits(raw) // "يوم ١٠/٣" is "يوم 10/3" to the shapes (digits.go)
-	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) && !lifeEventJa(raw, nil) || tableRow(raw) {
+	if sn.question && !d.germanAsksLife(raw) || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) && !lifeEventJa(raw, nil) || tableRow(raw) {
 		// A question, a word or two, laughter, a greeting in emoji ("Buen
 		// día familia 🌞🌻"); news of a life is news whatever its emoji
 		// ("合格しました！😭😭").
