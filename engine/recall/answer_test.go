@@ -184,11 +184,12 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // most of its plainly worded evidence); tuned on in round seventeen,
 // 1.12× (0.966 against 0.866). heldout17 (German), measured once at
 // round seventeen's end, 1.41× (0.628 against 0.446): German is barely
-// distilled yet, and BM25's own share is low on its lower-case chat.
+// distilled yet, and BM25's own share is low on its lower-case chat;
+// tuned on in round eighteen, 1.48× (0.661 against 0.446).
 // Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12, heldout13 and heldout17 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.46, "heldout16": 1.11, "heldout17": 1.40}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.46, "heldout16": 1.11, "heldout17": 1.46}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

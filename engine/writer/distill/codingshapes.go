@@ -58,8 +58,8 @@ func settingNumbers(text string) int {
 }
 
 // summaryLabelRe opens an assistant's report with its label: "Summary:",
-// "Recap:", "Status:".
-var summaryLabelRe = lazyRegexp(`(?i)^\W*(?:summary|recap|status|wrap-up|where we are|总结|小结)\W{0,3}[:：]`)
+// "Recap:", "Status:", German "Zusammenfassung:".
+var summaryLabelRe = lazyRegexp(`(?i)^\W*(?:summary|recap|status|wrap-up|where we are|zusammenfassung|总结|小结)\W{0,3}[:：]`)
 
 // interimOutcomes are the labelled reports before the session's last
 // one: a session stopped (a meeting, the next day) and taken up again

@@ -72,6 +72,8 @@ type distiller struct {
 	bots       map[string]bool // botSpeaker's answers
 	// nameStems are the first four letters of the session's names (inflectedName).
 	nameStems map[string]bool
+	// german caches germanSession: 0 not read yet, 1 German, -1 not.
+	german int8
 }
 
 func newDistiller(s Session) *distiller {
@@ -125,7 +127,7 @@ func (d *distiller) turn(i int) []Fact {
 			facts = append(facts, c.fact)
 		}
 	}
-	return facts
+	return d.joinListLines(i, facts) // a pasted list is one block (pastedlists.go)
 }
 
 // candidate is a fact a sentence gave and the words of it that its turn

@@ -243,16 +243,25 @@ func nameKey(w string) string {
 // which make a sentence about someone or somewhere.
 func sessionNames(s Session) map[string]bool {
 	names := map[string]bool{}
+	nouns := newGermanNouns(s)    // German capitalises its nouns too (german.go)
+	nounSeen := map[string]bool{} // a word once a noun ("ein Auto") is one everywhere ("mit Auto")
 	for _, t := range s.Turns {
 		for _, sn := range split(t.Content).sentences {
+			prev, prev2 := "", ""
 			for i, w := range strings.Fields(sn.text) {
 				w = nameKey(strings.Trim(w, ",.!?;:()\"'*`"))
 				r, n := utf8.DecodeRuneInString(w)
+				p, p2 := prev, prev2
+				prev, prev2 = w, prev
 				if i == 0 || n == len(w) || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
 					continue
 				}
 				if rest := w[n:]; strings.ToUpper(rest) == rest {
 					continue // SHOUTING and acronyms are not names
+				}
+				if nouns.noun(p2, p, w) {
+					nounSeen[w] = true
+					continue
 				}
 				names[w] = true
 			}
@@ -261,6 +270,11 @@ func sessionNames(s Session) map[string]bool {
 			for _, w := range strings.Fields(t.Speaker) {
 				names[w] = true
 			}
+		}
+	}
+	for w := range nounSeen {
+		if !speakerWord(s, w) {
+			delete(names, w)
 		}
 	}
 	return names

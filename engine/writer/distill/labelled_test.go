@@ -306,10 +306,12 @@ func speakerNames(s Session, f Fact) []string {
 // 0.358 / 9.1%, BENCHMARKS.md "Round seventeen": bursts, corrections, banter, rewriting fixes):
 // coverage, precision and chat just past those figures, size at the target.
 // heldout17 (German, written for round seventeen, measured once at its end: 0.650 / 0.821 / 0.445 /
-// 15.9%, BENCHMARKS.md "Round seventeen's held-out part"): the floors at those figures.
-// heldout12's size bound is 0.405, over the 0.4: with chat18's and distill18's rules merged
-// the distiller alone measures 0.401 there (each branch alone 0.399–0.400; through write 0.37).
-// Not met, recorded in BENCHMARKS.md; the next round brings it back under 0.40.
+// 15.9%, BENCHMARKS.md "Round seventeen's held-out part"), tuned on in round eighteen (0.850 / 0.904 /
+// 0.449 / 8.1%, BENCHMARKS.md "Round eighteen": German ordinals and dates, nouns, news, rules,
+// pasted lists): coverage, precision and chat just past those figures, size at 0.45 (over the
+// target: German friends' and groups' facts are most of what they say, see BENCHMARKS.md).
+// heldout12's size bound is back at the 0.4 (round eighteen: 0.398, a pasted list one
+// block); after round seventeen's merges it had been 0.405 for a while (0.401).
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -324,12 +326,12 @@ var floorsBySplit = map[string]floors{
 	"heldout9":  {coverage: 0.78, precision: 0.90, size: 0.40, chat: 0.06},
 	"heldout10": {coverage: 0.86, precision: 0.93, size: 0.40, chat: 0.06},
 	"heldout11": {coverage: 0.75, precision: 0.87, size: 0.40, chat: 0.09},
-	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.405, chat: 0.03},
+	"heldout12": {coverage: 0.73, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout13": {coverage: 0.70, precision: 0.88, size: 0.40, chat: 0.07},
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.90, size: 0.40, chat: 0.07},
-	"heldout17": {coverage: 0.65, precision: 0.82, size: 0.45, chat: 0.16},
+	"heldout17": {coverage: 0.84, precision: 0.90, size: 0.45, chat: 0.09},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

@@ -167,6 +167,9 @@ func splitLine(line string) []sentence {
 			if r == '.' && ordinalDate(cur.String(), rs[i+1:]) {
 				continue // "16. mars", "lørdag 13. juni": a Nordic or German date, not an end
 			}
+			if r == '.' && (numericDate(cur.String()) || ordinalBeforeLower(cur.String(), rs[i+1:]) || germanAbbreviation(cur.String())) {
+				continue // "am 28.02. ist", "am 1. märz", "z. B.": germansplit.go
+			}
 			flush(false)
 			continue
 		}

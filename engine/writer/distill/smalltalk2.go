@@ -17,8 +17,13 @@ func openingFact(facts []Fact) Fact {
 	limit := max(len(strings.Fields(facts[0].Text)), 12)
 	// The last fact is where the chat got to, the summary's second half.
 	for _, f := range facts[:max(len(facts)-1, 1)] {
-		if (f.Key != "" || f.Date != "") && len(strings.Fields(f.Text)) <= limit {
+		if (f.Key != "" || f.Date != "") && len(strings.Fields(f.Text)) <= limit && !pastTwoSentences(f.Text) {
 			return f
+		}
+	}
+	for _, f := range facts {
+		if !pastTwoSentences(f.Text) {
+			return f // "Omas 90. am Samstag, den 20. Juni" reads as three sentences to the summary's count
 		}
 	}
 	return facts[0]

@@ -325,7 +325,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	f.foreign = true // quoted, never rewritten
 	w.f = f
 	shape := asciiDigits(raw) // "يوم ١٠/٣" is "يوم 10/3" to the shapes (digits.go)
-	if sn.question || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) && !lifeEventJa(raw, nil) || tableRow(raw) {
+	if sn.question && !d.germanAsksLife(raw) || asksByWord(raw) || f.words < 3 && !unreadDateIn(shape) || laughRe.MatchString(raw) || emojiRun(t.Content) && !hasDigit(t.Content) && !lifeEventJa(raw, nil) || tableRow(raw) {
 		// A question, a word or two, laughter, a greeting in emoji ("Buen
 		// día familia 🌞🌻"); news of a life is news whatever its emoji
 		// ("合格しました！😭😭").
@@ -339,6 +339,14 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		}
 		score += words + d.cjkRelative(&w, raw, t)
 		lifeEventJa(raw, w.f.themeHits) // the fact's theme: 転職 is work, 引っ越 a place
+	}
+	if d.germanSession() {
+		before, _ := d.otherBefore(i)
+		score += germanNews(raw, before, w.f.themeHits) // lower-case news without a number (germannews.go)
+		if germanPromise(raw) || germanRequestRe.MatchString(raw) || listHeader(raw, t.Content) || germanToListener(raw) {
+			return w // "ich bring Tee mit", "Mach mir einen Lernplan", "Hier der Plan:": no fact of theirs
+		}
+		w.text = germanLabelRe.ReplaceAllString(germanLabelRe.ReplaceAllString(raw, ""), "") // "kurzfassung:", "übrigens", "ja,": the label goes
 	}
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) || hedgedCJK(raw) {
