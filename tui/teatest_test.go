@@ -21,6 +21,11 @@ func startProgram(t *testing.T, f *fakeBackend) *teatest.TestModel {
 	return tm
 }
 
+// flowWait bounds each wait of these flows. A passing flow waits only as
+// long as its engine work takes; the bound is for a failing one, and is
+// wide because CI and busy machines (load 10+ on 2 cores) made 10 s flaky.
+const flowWait = 60 * time.Second
+
 // waitFor waits until all texts have been drawn since the previous wait
 // (each wait consumes the output it has read).
 func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
@@ -32,7 +37,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(flowWait), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 func send(tm *teatest.TestModel, keys ...string) {
@@ -44,7 +49,7 @@ func send(tm *teatest.TestModel, keys ...string) {
 func finalView(t *testing.T, tm *teatest.TestModel) string {
 	t.Helper()
 	send(tm, "q")
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(flowWait))
 	m, ok := fm.(Model)
 	if !ok {
 		t.Fatalf("final model is %T", fm)
@@ -132,7 +137,7 @@ func TestFlow_CtrlCQuitsFromAnInput(t *testing.T) {
 	tm.Type("q")
 	waitFor(t, tm, "query   q")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(flowWait))
 }
 
 func TestFlow_ProposalAcceptFileThenDeclineRest(t *testing.T) {
