@@ -46,9 +46,10 @@ func (d *distiller) burstNews(i int) (Fact, bool) {
 		!exclaimed(t.Content, open) && !shouted(sns[0].text) {
 		return Fact{}, false
 	}
-	if laughs(open) || d.clubResult(strings.ToLower(open)) || d.echoesNumber(i, open) || d.answersNews(i) {
+	if laughs(open) || d.clubResult(strings.ToLower(open)) || germanScoreRe.MatchString(open) || d.echoesNumber(i, open) || d.answersNews(i) {
 		// "400!!! You're a legend", "finally!! 8 months of waiting": a
-		// cheer for the other's news, which is kept where it was told.
+		// cheer for the other's news, which is kept where it was told;
+		// "24:21 gewonnen!" is the evening's score (germanchat.go).
 		return Fact{}, false
 	}
 	text := cleanSentence(open)

@@ -343,7 +343,7 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 	if d.germanSession() {
 		before, _ := d.otherBefore(i)
 		score += germanNews(raw, before, w.f.themeHits) // lower-case news without a number (germannews.go)
-		if germanPromise(raw) || germanRequestRe.MatchString(raw) || listHeader(raw, t.Content) || germanToListener(raw) {
+		if germanPromise(raw) || germanRequestRe.MatchString(raw) || listHeader(raw, t.Content) || germanToListener(raw) || germanInPassing(raw) {
 			return w // "ich bring Tee mit", "Mach mir einen Lernplan", "Hier der Plan:": no fact of theirs
 		}
 		w.text = germanLabelRe.ReplaceAllString(germanLabelRe.ReplaceAllString(raw, ""), "") // "kurzfassung:", "übrigens", "ja,": the label goes

@@ -1,0 +1,72 @@
+package distill
+
+import (
+	"strings"
+	"testing"
+)
+
+// Round eighteen, part two, in German sentences written here (not from
+// the labelled set): small talk that carries a number or reads like news,
+// said in passing (germanchat.go).
+
+// germanPassingChat is a German chat whose news must stay and whose
+// passing remarks must go; each remark is one rule's shape.
+func germanPassingChat() Session {
+	return chat(saturday, "whatsapp", "de20a", "Pia",
+		"Jonas Brandt: ich hab die stelle bei der stadtbibliothek, fang am 1. oktober an",
+		"Pia: glückwunsch!! und wie weit ist das von dir?",
+		"Jonas Brandt: 12 min mit dem rad statt 40 min bus",
+		"Pia: die wohnung in gohlis hat übrigens 64 qm für 910 € warm",
+		"Jonas Brandt: ganz fair für 64 qm im altbau",
+		"Pia: und wie war das spiel gestern?",
+		"Jonas Brandt: 31:27 gewonnen!!",
+		"Pia: Das hier ist vom Sommerfest 2019 😍",
+		"Jonas Brandt: ich hab noch 6 Gläser Quittengelee, kannst du dir am freitag abholen",
+		"Pia: Tomaten im April setzen ist immer Glückssache.",
+		"Jonas Brandt: ich zieh am 15. november nach kassel, die wohnung ist schon unterschrieben")
+}
+
+// A way's minutes, a judgment of an amount, a game's score, a photo's
+// caption, an offer to fetch and a saying are small talk; the news
+// around them is kept.
+func TestDistil_GermanNumbersInPassing(t *testing.T) {
+	joined := keptTexts(t, germanPassingChat())
+	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("%q dropped from:\n%s", w, joined)
+		}
+	}
+	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache"} {
+		if strings.Contains(joined, b) {
+			t.Errorf("small talk %q kept in:\n%s", b, joined)
+		}
+	}
+}
+
+// Each shape alone, and what it must not take: a time is no score, a
+// sentence with someone in it is no saying, minutes beside another
+// number are no way's length.
+func TestGermanInPassing(t *testing.T) {
+	for _, s := range []string{
+		"12 min mit dem rad statt 40 min bus",
+		"ganz fair für 64 qm im altbau",
+		"31:27 gewonnen!!",
+		"Das hier ist vom Sommerfest 2019",
+		"ich hab noch 6 Gläser Quittengelee, kannst du dir am freitag abholen",
+		"Tomaten im April setzen ist immer Glückssache.",
+	} {
+		if !germanInPassing(s) {
+			t.Errorf("%q not read as small talk", s)
+		}
+	}
+	for _, s := range []string{
+		"Training ist donnerstags um 19:30",
+		"meine Schicht ist immer Frühdienst.",
+		"der Zug fährt um 7 Uhr, 20 min bis zur Halle",
+		"ich hab die stelle bei der stadtbibliothek, fang am 1. oktober an",
+	} {
+		if germanInPassing(s) {
+			t.Errorf("%q read as small talk", s)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package distill
+
+import "strings"
+
+// Round eighteen, part two: German small talk that carries a number, or
+// reads like news, said in passing (by shape, in a German session only).
+
+// germanScoreRe is a game's score ("24:21 gewonnen!", "3:1 verloren"):
+// the evening's result, not a fact to keep about anyone.
+var germanScoreRe = lazyRegexp(`(?i)\b\d{1,3}:\d{1,3}\b.*\b(?:gewonnen|verloren|unentschieden|gespielt)\b|\b(?:gewonnen|verloren)\b.*\b\d{1,3}:\d{1,3}\b`)
+
+// germanCaptionRe points at what was just sent ("Das hier ist von Omas
+// Hochzeit 1957", "hier war das vom Urlaub"): a photo's caption.
+var germanCaptionRe = lazyRegexp(`(?i)^(?:das hier|hier|das da|dies)\s+(?:ist|war|sind|waren)\s+(?:von|vom|aus|beim|bei)\b`)
+
+// germanOfferRe offers something to fetch ("kannst du dir an der 47
+// abholen", "könnt ihr euch mitnehmen"): a favour of the moment.
+var germanOfferRe = lazyRegexp(`(?i)\b(?:kannst du dir|könnt ihr euch|kannst du|könnt ihr)\b.*\b(?:abholen|mitnehmen|holen)\b`)
+
+// germanSayingRe ends a generic saying ("Anfang Mai pflanzen ist immer
+// Lotterie", "Regen im Juni ist halt so"): "ist immer/halt/eben" and one
+// word, no one's fact.
+var germanSayingRe = lazyRegexp(`(?i)\bist (?:immer|halt|eben|nun mal|doch immer)\s+\p{L}+[.!…]*$`)
+
+// germanJudgeRe opens a judgment of an amount already said ("immer noch
+// fair für 58 qm", "ok für plagwitz", "teuer für zwei Zimmer").
+var germanJudgeRe = lazyRegexp(`(?i)^(?:(?:immer noch|noch|echt|voll|total|ganz|ziemlich|eigentlich|schon)\s+)?(?:fair|ok|okay|günstig|teuer|billig|happig|human|gut|viel|wenig|nicht schlecht)\s+für\b`)
+
+var (
+	germanNumberRe  = lazyRegexp(`\d+(?:[.,]\d+)?`)
+	germanMinutesRe = lazyRegexp(`(?i)\d+(?:[.,]\d+)?\s*(?:min|minuten)\b`)
+)
+
+// germanMinutesOnly reports whether every number of a sentence counts
+// minutes ("15 min mit dem rad statt 50 min auto"): a way's length or a
+// wait, said in passing.
+func germanMinutesOnly(raw string) bool {
+	n := len(germanMinutesRe.FindAllStringIndex(raw, -1))
+	return n > 0 && n == len(germanNumberRe.FindAllStringIndex(raw, -1))
+}
+
+// germanPersonWords are the words that make a sentence someone's: a
+// saying names no one.
+var germanPersonWords = map[string]bool{"ich": true, "wir": true, "du": true, "ihr": true, "er": true, "sie": true,
+	"mein": true, "meine": true, "unser": true, "unsere": true, "dein": true, "deine": true, "mir": true, "uns": true}
+
+// germanSaying reports whether a sentence is a saying: its shape, no
+// digit, no one in it.
+func germanSaying(raw string) bool {
+	if !germanSayingRe.MatchString(strings.TrimSpace(raw)) || hasDigit(raw) {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(raw)) {
+		if germanPersonWords[strings.Trim(w, ",.!?;:()\"'")] {
+			return false
+		}
+	}
+	return true
+}
+
+// germanInPassing reports whether a German sentence is one of these
+// shapes of small talk.
+func germanInPassing(raw string) bool {
+	s := strings.TrimSpace(raw)
+	return germanScoreRe.MatchString(s) || germanCaptionRe.MatchString(s) || germanOfferRe.MatchString(s) ||
+		germanJudgeRe.MatchString(s) || germanMinutesOnly(s) || germanSaying(s)
+}
