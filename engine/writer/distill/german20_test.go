@@ -23,20 +23,21 @@ func germanPassingChat() Session {
 		"Pia: Das hier ist vom Sommerfest 2019 😍",
 		"Jonas Brandt: ich hab noch 6 Gläser Quittengelee, kannst du dir am freitag abholen",
 		"Pia: Tomaten im April setzen ist immer Glückssache.",
-		"Jonas Brandt: ich zieh am 15. november nach kassel, die wohnung ist schon unterschrieben")
+		"Jonas Brandt: ich zieh am 15. november nach kassel, die wohnung ist schon unterschrieben",
+		"Pia: ich back dir zum abschied am 14. november den laktosefreien Käsekuchen, sonst isst du wieder nur Streusel")
 }
 
 // A way's minutes, a judgment of an amount, a game's score, a photo's
-// caption, an offer to fetch and a saying are small talk; the news
-// around them is kept.
+// caption, an offer to fetch and a saying are small talk, and so is what
+// would happen "sonst"; the news around them is kept.
 func TestDistil_GermanNumbersInPassing(t *testing.T) {
 	joined := keptTexts(t, germanPassingChat())
-	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel"} {
+	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel", "Käsekuchen"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("%q dropped from:\n%s", w, joined)
 		}
 	}
-	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache"} {
+	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel"} {
 		if strings.Contains(joined, b) {
 			t.Errorf("small talk %q kept in:\n%s", b, joined)
 		}
@@ -67,6 +68,51 @@ func TestGermanInPassing(t *testing.T) {
 	} {
 		if germanInPassing(s) {
 			t.Errorf("%q read as small talk", s)
+		}
+	}
+}
+
+// A German session's summary says what the session opened with in its
+// first sentence; the block it repeats keeps the rest.
+func TestSummary_GermanFirstSentence(t *testing.T) {
+	s := chat(saturday, "whatsapp", "de20b", "Pia",
+		"Jonas Brandt: carla und ich heiraten!! am 14.08. in kassel, standesamt und dann feier im garten",
+		"Pia: WAS. endlich!!!",
+		"Jonas Brandt: und du sollst trauzeugin sein")
+	sum := Summary(s)
+	if !strings.Contains(sum.Text, "carla und ich heiraten") || strings.Contains(sum.Text, "feier im garten") {
+		t.Errorf("summary %q: want its first sentence alone", sum.Text)
+	}
+	joined := keptTexts(t, s)
+	if !strings.Contains(joined, "feier im garten") {
+		t.Errorf("the block lost its rest:\n%s", joined)
+	}
+}
+
+func TestGermanSummaryOpening(t *testing.T) {
+	for in, want := range map[string]string{
+		`Jonas said: "carla und ich heiraten! am 14.08. in kassel"`:                 `Jonas said: "carla und ich heiraten!"`,
+		`Jonas said: "ja! am 14.08. in kassel"`:                                     `Jonas said: "ja! am 14.08. in kassel"`,
+		`Mama said: "Wir feiern am 20. Juni im Lindenhof."`:                         `Mama said: "Wir feiern am 20. Juni im Lindenhof."`,
+		"Tagebuch soll die Einträge aus dem Export lesen: jede Zeile ist ein Tag.":  "Tagebuch soll die Einträge aus dem Export lesen.",
+		"`tb` liest `data/in.csv` und schreibt nach `out/tb.csv`. Drei Tests grün.": "`tb` liest `data/in.csv` und schreibt nach `out/tb.csv`.",
+	} {
+		if got := germanSummaryOpening(in); got != want {
+			t.Errorf("germanSummaryOpening(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// ", sonst …" says what would happen otherwise: it goes, unless it holds
+// a number or the sentence would be left with under three words.
+func TestGermanDropOtherwise(t *testing.T) {
+	for in, want := range map[string]string{
+		"ich bring den laktosefreien Käsekuchen mit, sonst ess ich wieder nur Streusel": "ich bring den laktosefreien Käsekuchen mit",
+		"ich komm um 9, sonst wird's nach 12":                                           "ich komm um 9, sonst wird's nach 12",
+		"bitte kommen, sonst ist alles weg":                                             "bitte kommen, sonst ist alles weg",
+	} {
+		if got := germanDropOtherwise(in); got != want {
+			t.Errorf("germanDropOtherwise(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

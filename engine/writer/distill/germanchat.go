@@ -65,3 +65,49 @@ func germanInPassing(raw string) bool {
 	return germanScoreRe.MatchString(s) || germanCaptionRe.MatchString(s) || germanOfferRe.MatchString(s) ||
 		germanJudgeRe.MatchString(s) || germanMinutesOnly(s) || germanSaying(s)
 }
+
+// germanSummaryOpening shortens a German session's summary to the first
+// sentence of what it opened with: the block it repeats keeps the rest,
+// so the summary need only say what the session was about. A request that
+// explains itself after a colon ("Ia-check soll die Exporte prüfen: jede
+// Zeile ist …") keeps what comes before it. A first sentence of fewer than
+// three words ("ja!") is kept with the rest.
+func germanSummaryOpening(text string) string {
+	prefix, inner, closing := "", text, ""
+	if i := strings.Index(text, ` said: "`); i >= 0 && strings.HasSuffix(text, `"`) {
+		prefix, inner, closing = text[:i+len(` said: "`)], text[i+len(` said: "`):len(text)-1], `"`
+	}
+	if sns := split(inner).sentences; len(sns) > 1 {
+		first := strings.TrimSpace(sns[0].text)
+		if countWords(first) >= 3 && strings.HasPrefix(inner, first) {
+			inner = first
+		}
+	} else if m := germanSentenceEndRe.FindStringIndex(inner); m != nil {
+		if end := m[0] + strings.Index(inner[m[0]:], ". ") + 1; countWords(inner[:end]) >= 3 {
+			inner = inner[:end]
+		} // "… nach `out/ia_<KW>.csv`. Fünf Tests …": the splitter keeps code whole
+	}
+	if i := strings.Index(inner, ": "); i > 0 && closing == "" && countWords(inner[:i]) >= 5 {
+		inner = inner[:i] + "."
+	}
+	return prefix + inner + closing
+}
+
+// germanSentenceEndRe is a full stop after a word (not a day's number)
+// before a capital: where a sentence the splitter kept whole ends.
+var germanSentenceEndRe = lazyRegexp(`[^\d\s]\. \p{Lu}`)
+
+// germanOtherwiseRe is a trailing clause saying what would happen
+// otherwise (", sonst hab ich den abend nix davon"): the fact is the
+// clause before it.
+var germanOtherwiseRe = lazyRegexp(`(?i),\s+sonst\s+[^,.!?;]*[.!…]*$`)
+
+// germanDropOtherwise drops that clause from a sentence that keeps at
+// least three words without it.
+func germanDropOtherwise(s string) string {
+	loc := germanOtherwiseRe.FindStringIndex(s)
+	if loc == nil || countWords(s[:loc[0]]) < 3 || hasDigit(s[loc[0]:]) {
+		return s
+	}
+	return s[:loc[0]]
+}

@@ -82,6 +82,10 @@ func (d *distiller) summary(facts []Fact) Fact {
 	if about.Text == "" {
 		about, ended = ended, Fact{}
 	}
+	if d.germanSession() {
+		// Each half its first sentence, so both fit in two (germanchat.go).
+		about.Text, ended.Text = germanSummaryOpening(about.Text), germanSummaryOpening(ended.Text)
+	}
 	if about.Text == "" {
 		// Nothing kept: the session still says what it was about, in the
 		// words of its most telling sentence.
