@@ -24,7 +24,8 @@ func germanPassingChat() Session {
 		"Jonas Brandt: ich hab noch 6 Gläser Quittengelee, kannst du dir am freitag abholen",
 		"Pia: Tomaten im April setzen ist immer Glückssache.",
 		"Jonas Brandt: ich zieh am 15. november nach kassel, die wohnung ist schon unterschrieben",
-		"Pia: ich back dir zum abschied am 14. november den laktosefreien Käsekuchen, sonst isst du wieder nur Streusel")
+		"Pia: ich back dir zum abschied am 14. november den laktosefreien Käsekuchen, sonst isst du wieder nur Streusel",
+		"Jonas Brandt: mama, die kaution ist eh schon bezahlt, 1.920 € am 2. oktober")
 }
 
 // A way's minutes, a judgment of an amount, a game's score, a photo's
@@ -32,12 +33,12 @@ func germanPassingChat() Session {
 // would happen "sonst"; the news around them is kept.
 func TestDistil_GermanNumbersInPassing(t *testing.T) {
 	joined := keptTexts(t, germanPassingChat())
-	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel", "Käsekuchen"} {
+	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel", "Käsekuchen", "die kaution ist schon bezahlt"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("%q dropped from:\n%s", w, joined)
 		}
 	}
-	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel"} {
+	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel", "mama,"} {
 		if strings.Contains(joined, b) {
 			t.Errorf("small talk %q kept in:\n%s", b, joined)
 		}
@@ -113,6 +114,25 @@ func TestGermanDropOtherwise(t *testing.T) {
 	} {
 		if got := germanDropOtherwise(in); got != want {
 			t.Errorf("germanDropOtherwise(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A call before the news and a modal particle inside it go; a condition
+// keeps its "eh", and a sentence too short without them stays whole.
+func TestGermanTrim(t *testing.T) {
+	for in, want := range map[string]string{
+		"mama, 640 kalt, mit nebenkosten 790 €":              "640 kalt, mit nebenkosten 790 €",
+		"So, ab montag bin ich in Elternzeit!":               "ab montag bin ich in Elternzeit!",
+		"chor ist mittwochs eh erst um 20 uhr":               "chor ist mittwochs erst um 20 uhr",
+		"am 3. lass ich's halt ausfallen":                    "am 3. lass ich's ausfallen",
+		"ich bleib übrigens zwei jahre in Bremen":            "ich bleib zwei jahre in Bremen",
+		"Wenn das Auto eh kaputt ist, verkauf ich es im Mai": "Wenn das Auto eh kaputt ist, verkauf ich es im Mai",
+		"Halt! am 3. mai":                                    "Halt! am 3. mai",
+		"mama, bin da":                                       "mama, bin da",
+	} {
+		if got := germanTrim(in); got != want {
+			t.Errorf("germanTrim(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -111,3 +111,30 @@ func germanDropOtherwise(s string) string {
 	}
 	return s[:loc[0]]
 }
+
+// germanParticleRe is a modal particle inside a sentence ("donnerstag eh
+// erst um 19:30", "lass ich's halt ausfallen", "ich bleib übrigens ein
+// jahr"): it colours the sentence, it says nothing. Lower case only:
+// "Halt!" is a word.
+var germanParticleRe = lazyRegexp(`\s(?:eh|halt|übrigens)(\s)`)
+
+// germanConditionRe opens a condition, in which "eh" means "since
+// anyway" ("Wenn die Küche eh Miete kostet, …"): its particles stay.
+var germanConditionRe = lazyRegexp(`(?i)^(?:wenn|falls|da|weil)\s`)
+
+// germanVocativeRe is a call or an interjection before the news ("mama,
+// 820 kalt", "So, ab morgen …"): whom it is said to, not what.
+var germanVocativeRe = lazyRegexp(`(?i)^(?:so|also|tja|na|mama|mami|papa|papi|oma|opa|schatz|leute|ihr lieben)[,!]\s+`)
+
+// germanTrim drops those from a kept German sentence, unless too little
+// would be left.
+func germanTrim(s string) string {
+	t := germanVocativeRe.ReplaceAllString(s, "")
+	if !germanConditionRe.MatchString(t) {
+		t = germanParticleRe.ReplaceAllString(t, "$1")
+	}
+	if countWords(t) < 3 {
+		return s
+	}
+	return t
+}
