@@ -25,11 +25,12 @@ func germanPassingChat() Session {
 		"Pia: Tomaten im April setzen ist immer Glückssache.",
 		"Jonas Brandt: ich zieh am 15. november nach kassel, die wohnung ist schon unterschrieben",
 		"Pia: ich back dir zum abschied am 14. november den laktosefreien Käsekuchen, sonst isst du wieder nur Streusel",
-		"Jonas Brandt: mama, die kaution ist eh schon bezahlt, 1.920 € am 2. oktober")
+		"Jonas Brandt: mama, die kaution ist eh schon bezahlt, 1.920 € am 2. oktober",
+		"Pia: Carla hat gestern noch bis 2 Uhr getanzt, mit 84 Jahren")
 }
 
 // A way's minutes, a judgment of an amount, a game's score, a photo's
-// caption, an offer to fetch and a saying are small talk, and so is what
+// caption, an offer to fetch, a saying and an evening's dancing are small talk, and so is what
 // would happen "sonst"; the news around them is kept.
 func TestDistil_GermanNumbersInPassing(t *testing.T) {
 	joined := keptTexts(t, germanPassingChat())
@@ -38,7 +39,7 @@ func TestDistil_GermanNumbersInPassing(t *testing.T) {
 			t.Errorf("%q dropped from:\n%s", w, joined)
 		}
 	}
-	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel", "mama,"} {
+	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel", "mama,", "getanzt"} {
 		if strings.Contains(joined, b) {
 			t.Errorf("small talk %q kept in:\n%s", b, joined)
 		}
@@ -56,6 +57,7 @@ func TestGermanInPassing(t *testing.T) {
 		"Das hier ist vom Sommerfest 2019",
 		"ich hab noch 6 Gläser Quittengelee, kannst du dir am freitag abholen",
 		"Tomaten im April setzen ist immer Glückssache.",
+		"Carla hat gestern noch bis 2 Uhr getanzt, mit 84 Jahren",
 	} {
 		if !germanInPassing(s) {
 			t.Errorf("%q not read as small talk", s)
@@ -66,6 +68,7 @@ func TestGermanInPassing(t *testing.T) {
 		"meine Schicht ist immer Frühdienst.",
 		"der Zug fährt um 7 Uhr, 20 min bis zur Halle",
 		"ich hab die stelle bei der stadtbibliothek, fang am 1. oktober an",
+		"wir haben am 3. mai auf der hochzeit getanzt",
 	} {
 		if germanInPassing(s) {
 			t.Errorf("%q read as small talk", s)

@@ -63,7 +63,32 @@ func germanSaying(raw string) bool {
 func germanInPassing(raw string) bool {
 	s := strings.TrimSpace(raw)
 	return germanScoreRe.MatchString(s) || germanCaptionRe.MatchString(s) || germanOfferRe.MatchString(s) ||
-		germanJudgeRe.MatchString(s) || germanMinutesOnly(s) || germanSaying(s)
+		germanJudgeRe.MatchString(s) || germanMinutesOnly(s) || germanSaying(s) || germanAnecdote(s)
+}
+
+// germanPastimeRe is an evening's doing told after it ("noch bis 23 Uhr
+// getanzt", "2 liter wasser getrunken"): eating, drinking, dancing,
+// sleeping, laughing, crying.
+var germanPastimeRe = lazyRegexp(`(?i)\b(?:getrunken|gegessen|getanzt|geschlafen|gelacht|geweint|gequatscht|geschaut|geguckt)\b`)
+
+// germanAnecdote reports whether a sentence tells such a doing, with no
+// date, no month and no life event in it: its numbers are the evening's.
+func germanAnecdote(s string) bool {
+	if !germanPastimeRe.MatchString(s) || unreadDateIn(s) {
+		return false
+	}
+	lower := strings.ToLower(s)
+	for _, w := range strings.Fields(lower) {
+		if germanMonthNames[strings.Trim(w, ",.!?;:()")] {
+			return false
+		}
+	}
+	for _, e := range germanLifeEvents {
+		if strings.Contains(lower, e) {
+			return false
+		}
+	}
+	return true
 }
 
 // germanSummaryOpening shortens a German session's summary to the first
