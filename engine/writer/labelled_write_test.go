@@ -81,7 +81,7 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // 16.1%, BENCHMARKS.md "Round seventeen's held-out part"), tuned on in round eighteen (0.850 / 0.902 /
 // 0.441 / 8.3%, BENCHMARKS.md "Round eighteen"): coverage, precision and chat just past those
 // figures, size at 0.45 (over the target, as the distiller alone); round eighteen, part two (0.850 /
-// 0.960 / 0.413 / 2.4%, BENCHMARKS.md "Round eighteen, part two"): precision, size and chat just
+// 0.968 / 0.415 / 1.6%, BENCHMARKS.md "Round eighteen, part two"): precision, size and chat just
 // past those figures.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
@@ -100,7 +100,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout14": {coverage: 0.74, precision: 0.94, size: 0.40, chat: 0.06},
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.89, size: 0.40, chat: 0.07},
-	"heldout17": {coverage: 0.84, precision: 0.95, size: 0.42, chat: 0.03},
+	"heldout17": {coverage: 0.84, precision: 0.96, size: 0.42, chat: 0.02},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

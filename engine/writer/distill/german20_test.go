@@ -3,6 +3,7 @@ package distill
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // Round eighteen, part two, in German sentences written here (not from
@@ -137,5 +138,21 @@ func TestGermanTrim(t *testing.T) {
 		if got := germanTrim(in); got != want {
 			t.Errorf("germanTrim(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A session with an assistant that opens on a reminder of what the
+// assistant knows ("Du weißt ja: …") is summed up by its request.
+func TestSummary_GermanReminderIsNoRequest(t *testing.T) {
+	at := time.Date(2026, 3, 2, 19, 0, 0, 0, time.UTC)
+	s := Session{Provider: "chatgpt", ID: "de20c", Turns: []Turn{
+		{Ref: "chatgpt/de20c/t1", Role: RoleUser, Owner: true, Time: at, Content: "Du weißt ja: kurz, du-Form, keine Emojis."},
+		{Ref: "chatgpt/de20c/t2", Role: RoleAssistant, Time: at, Content: "Klar."},
+		{Ref: "chatgpt/de20c/t3", Role: RoleUser, Owner: true, Time: at, Content: "Ich fang am 4. Mai den Meisterkurs im Tischlerhandwerk an. Abends, 24 Monate, in Kassel."},
+		{Ref: "chatgpt/de20c/t4", Role: RoleAssistant, Time: at, Content: "Glückwunsch! Soll ich dir einen Lernplan machen?"},
+	}}
+	sum := Summary(s)
+	if !strings.Contains(sum.Text, "Meisterkurs") || strings.Contains(sum.Text, "du-Form") {
+		t.Errorf("summary %q: want the request, not the reminder", sum.Text)
 	}
 }

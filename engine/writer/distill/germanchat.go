@@ -163,3 +163,8 @@ func germanTrim(s string) string {
 	}
 	return t
 }
+
+// germanReminderRe opens a reminder of what the listener knows ("Du weißt
+// ja: kurz, du-Form, keine Emojis."): said again, not what a session is
+// about, so no summary opens with it.
+var germanReminderRe = lazyRegexp(`(?i)^\s*(?:du weißt ja|wie du weißt|ihr wisst ja|wie ihr wisst)\b`)

@@ -211,7 +211,7 @@ func (d *distiller) request(coding bool) Fact {
 		}
 		for _, sn := range split(t.Content).sentences {
 			f := analyse(sn.text, d.names)
-			if f.words < 4 || isChat(sentence{text: sn.text}, f) && !sn.question {
+			if f.words < 4 || isChat(sentence{text: sn.text}, f) && !sn.question || germanReminderRe.MatchString(sn.text) {
 				continue
 			}
 			annotated, _ := annotate(strings.TrimSpace(sn.text), t.Time)
