@@ -27,7 +27,8 @@ func germanPassingChat() Session {
 		"Jonas Brandt: ich zieh am 15. november nach kassel, die wohnung ist schon unterschrieben",
 		"Pia: ich back dir zum abschied am 14. november den laktosefreien Käsekuchen, sonst isst du wieder nur Streusel",
 		"Jonas Brandt: mama, die kaution ist eh schon bezahlt, 1.920 € am 2. oktober",
-		"Pia: Carla hat gestern noch bis 2 Uhr getanzt, mit 84 Jahren")
+		"Pia: Carla hat gestern noch bis 2 Uhr getanzt, mit 84 Jahren",
+		"Jonas Brandt: ich hab am 9. dezember den Nachtdienst von der Kollegin übernommen, die ist krank")
 }
 
 // A way's minutes, a judgment of an amount, a game's score, a photo's
@@ -35,12 +36,12 @@ func germanPassingChat() Session {
 // would happen "sonst"; the news around them is kept.
 func TestDistil_GermanNumbersInPassing(t *testing.T) {
 	joined := keptTexts(t, germanPassingChat())
-	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel", "Käsekuchen", "die kaution ist schon bezahlt"} {
+	for _, w := range []string{"stadtbibliothek", "64 qm für 910", "nach kassel", "Käsekuchen", "die kaution ist schon bezahlt", "Nachtdienst von der Kollegin"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("%q dropped from:\n%s", w, joined)
 		}
 	}
-	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel", "mama,", "getanzt"} {
+	for _, b := range []string{"12 min", "ganz fair", "31:27", "Sommerfest", "Quittengelee", "Glückssache", "Streusel", "mama,", "getanzt", "die ist krank"} {
 		if strings.Contains(joined, b) {
 			t.Errorf("small talk %q kept in:\n%s", b, joined)
 		}
@@ -154,5 +155,42 @@ func TestSummary_GermanReminderIsNoRequest(t *testing.T) {
 	sum := Summary(s)
 	if !strings.Contains(sum.Text, "Meisterkurs") || strings.Contains(sum.Text, "du-Form") {
 		t.Errorf("summary %q: want the request, not the reminder", sum.Text)
+	}
+}
+
+// A trailing main clause of a demonstrative and its verb is an
+// afterthought and goes; a relative clause (verb last), a short sentence
+// and a clause with a number stay.
+func TestGermanDropAfterthought(t *testing.T) {
+	for in, want := range map[string]string{
+		"ich musste den Nachtdienst von der Kollegin übernehmen, die ist krank":       "ich musste den Nachtdienst von der Kollegin übernehmen",
+		"Das Menü nur zeigen, wenn der Cookie gesetzt ist, den setzt der Proxy.":      "Das Menü nur zeigen, wenn der Cookie gesetzt ist.",
+		"Nie Branches auf dem Server löschen, die noch offen sind.":                   "Nie Branches auf dem Server löschen, die noch offen sind.",
+		"mareike kann nicht, die ist dann hochschwanger":                              "mareike kann nicht, die ist dann hochschwanger",
+		"Der Dienst läuft hinter dem Proxy der IT, der hat 2 Kerne und 4 GB Speicher": "Der Dienst läuft hinter dem Proxy der IT, der hat 2 Kerne und 4 GB Speicher",
+	} {
+		if got := germanDropAfterthought(in); got != want {
+			t.Errorf("germanDropAfterthought(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// In a German coding session the owner's rule keeps its fact and loses its
+// afterthought.
+func TestDistil_GermanRuleAfterthought(t *testing.T) {
+	at := time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC)
+	s := Session{Provider: "claude-code", ID: "de20d", Project: "/home/pia/dienstplan", Turns: []Turn{
+		{Ref: "claude-code/de20d/t1", Role: RoleUser, Owner: true, Time: at, Content: "dienstplan soll die Schichten aus dem Export als Kalender zeigen."},
+		{Ref: "claude-code/de20d/t2", Role: RoleAssistant, Time: at, Content: "Ich lese zuerst den Export."},
+		{Ref: "claude-code/de20d/t3", Role: RoleUser, Owner: true, Time: at, Content: "Das Menü nur zeigen, wenn der Header X-Rolle \"leitung\" ist, den setzt der Proxy."},
+	}}
+	facts, _ := DistilAll(s)
+	var texts []string
+	for _, f := range facts {
+		texts = append(texts, f.Text)
+	}
+	joined := strings.Join(texts, "\n")
+	if !strings.Contains(joined, "nur zeigen, wenn der Header") || strings.Contains(joined, "setzt der Proxy") {
+		t.Errorf("want the rule without its afterthought:\n%s", joined)
 	}
 }

@@ -168,3 +168,20 @@ func germanTrim(s string) string {
 // ja: kurz, du-Form, keine Emojis."): said again, not what a session is
 // about, so no summary opens with it.
 var germanReminderRe = lazyRegexp(`(?i)^\s*(?:du weißt ja|wie du weißt|ihr wisst ja|wie ihr wisst)\b`)
+
+// germanAfterthoughtRe is a trailing main clause opened by a demonstrative
+// and its verb (", die ist krank", ", den setzt der nginx", ", das läuft
+// auf dem Apotheken-Rechner"): a word said about what the sentence already
+// named. A relative clause puts its verb last ("…, die noch offen sind")
+// and is never matched: it often is the fact.
+var germanAfterthoughtRe = lazyRegexp(`,\s+(?:die|der|das|den|dem)\s+(?:ist|sind|war|waren|hat|hatte|haben|kann|können|macht|setzt|läuft|geht|wird)\s[^,;]*$`)
+
+// germanDropAfterthought drops that clause when six words or more stay
+// before it and it holds no number.
+func germanDropAfterthought(s string) string {
+	loc := germanAfterthoughtRe.FindStringIndex(strings.TrimRight(s, ".!… "))
+	if loc == nil || countWords(s[:loc[0]]) < 6 || hasDigit(s[loc[0]:]) {
+		return s
+	}
+	return s[:loc[0]] + strings.TrimLeft(s[len(strings.TrimRight(s, ".!… ")):], " ")
+}

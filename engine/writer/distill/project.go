@@ -73,7 +73,7 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 	}
 	text := discourse.ReplaceAllString(strings.TrimSpace(sn.text), "")
 	if germanText(text) {
-		text = germanLabelRe.ReplaceAllString(text, "") // "und", "nein,", "übrigens:" (germannews.go)
+		text = germanDropAfterthought(germanLabelRe.ReplaceAllString(text, "")) // "und", "nein,", "übrigens:" (germannews.go); ", den setzt der nginx" (germanchat.go)
 	}
 	if text == "" || sn.question {
 		return Fact{}, false

@@ -346,8 +346,8 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		if germanPromise(raw) || germanRequestRe.MatchString(raw) || listHeader(raw, t.Content) || germanToListener(raw) || germanInPassing(raw) {
 			return w // "ich bring Tee mit", "Mach mir einen Lernplan", "Hier der Plan:": no fact of theirs
 		}
-		w.text = germanTrim(germanDropOtherwise(germanLabelRe.ReplaceAllString(germanLabelRe.ReplaceAllString(raw, ""), ""))) // "kurzfassung:", "übrigens", "ja,": the label goes
-		// ", sonst …", "mama,", "eh" go too (germanchat.go)
+		w.text = germanDropAfterthought(germanTrim(germanDropOtherwise(germanLabelRe.ReplaceAllString(germanLabelRe.ReplaceAllString(raw, ""), "")))) // "kurzfassung:", "übrigens", "ja,": the label goes
+		// ", sonst …", "mama,", "eh", ", die ist krank" go too (germanchat.go)
 	}
 	keep := unreadKeep
 	if d.unreadWeak[i] || hedged(raw) || callsOut(raw) || hedgedCJK(raw) {
