@@ -90,9 +90,9 @@ type DistillSet struct {
 // heldout14, written for round fourteen, at the end of that round,
 // heldout15, written for round fifteen, at the end of that round,
 // heldout16, written for round sixteen, at the end of that round,
-// heldout17, written for round seventeen, at the end of that round.
-// heldout18, written for round eighteen, is sealed until that round's end.
-var SealedDistillSplits = []string{"heldout18"}
+// heldout17, written for round seventeen, at the end of that round,
+// heldout18, written for round eighteen, at the end of that round.
+var SealedDistillSplits = []string{}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

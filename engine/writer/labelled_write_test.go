@@ -83,6 +83,8 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // figures, size at 0.45 (over the target, as the distiller alone); round eighteen, part two (0.850 /
 // 0.968 / 0.412 / 1.6%, BENCHMARKS.md "Round eighteen, part two"): precision, size and chat just
 // past those figures.
+// heldout18 (Korean, written for round eighteen, measured once at its end: 0.474 / 0.928 / 0.211 /
+// 6.0%, BENCHMARKS.md "Round eighteen's held-out part"): the floors at those figures.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
@@ -101,13 +103,14 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.89, size: 0.40, chat: 0.07},
 	"heldout17": {coverage: 0.84, precision: 0.96, size: 0.42, chat: 0.02},
+	"heldout18": {coverage: 0.47, precision: 0.92, size: 0.22, chat: 0.07},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports and writes 1,360 turns")
 	}
-	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17"} {
+	for _, split := range []string{"dev", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18"} {
 		t.Run(split, func(t *testing.T) {
 			ctx := context.Background()
 			set := enginetest.LoadDistillSet(t, distillSetDir, split)
