@@ -92,7 +92,8 @@ type DistillSet struct {
 // heldout16, written for round sixteen, at the end of that round,
 // heldout17, written for round seventeen, at the end of that round,
 // heldout18, written for round eighteen, at the end of that round.
-var SealedDistillSplits = []string{}
+// heldout19, written for round nineteen, stays sealed until that round's end.
+var SealedDistillSplits = []string{"heldout19"}
 
 // LoadDistillSet reads the conversations of split from the set in dir; a
 // sealed split is refused.

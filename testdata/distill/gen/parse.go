@@ -67,8 +67,8 @@ func parse(file, src string) (*conversation, error) {
 		case "conversation":
 			c.session = rest
 		case "split":
-			if rest != "dev" && rest != "heldout" && rest != "heldout2" && rest != "heldout3" && rest != "heldout4" && rest != "heldout5" && rest != "heldout6" && rest != "heldout7" && rest != "heldout8" && rest != "heldout9" && rest != "heldout10" && rest != "heldout11" && rest != "heldout12" && rest != "heldout13" && rest != "heldout14" && rest != "heldout15" && rest != "heldout16" && rest != "heldout17" && rest != "heldout18" {
-				return nil, errf(n, "split is dev, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8, heldout9, heldout10, heldout11, heldout12, heldout13, heldout14, heldout15, heldout16, heldout17 or heldout18, not %q", rest)
+			if rest != "dev" && rest != "heldout" && rest != "heldout2" && rest != "heldout3" && rest != "heldout4" && rest != "heldout5" && rest != "heldout6" && rest != "heldout7" && rest != "heldout8" && rest != "heldout9" && rest != "heldout10" && rest != "heldout11" && rest != "heldout12" && rest != "heldout13" && rest != "heldout14" && rest != "heldout15" && rest != "heldout16" && rest != "heldout17" && rest != "heldout18" && rest != "heldout19" {
+				return nil, errf(n, "split is dev, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8, heldout9, heldout10, heldout11, heldout12, heldout13, heldout14, heldout15, heldout16, heldout17, heldout18 or heldout19, not %q", rest)
 			}
 			c.split = rest
 		case "provider":
