@@ -188,11 +188,13 @@ func (s *aicSet) measure(t *testing.T, budget int) (ours, bm25 aicFigures) {
 // tuned on in round eighteen, 1.48× (0.661 against 0.446).
 // heldout18 (Korean), measured once at round eighteen's end, 1.67×
 // (0.132 against 0.079): its questions are English and its evidence
-// Korean, names in Hangul, so neither ranking reaches most of it.
+// Korean, names in Hangul, so neither ranking reaches most of it;
+// tuned on in round nineteen, 2.67× (0.211 against 0.079), nearly all
+// of it the coding sessions' conventions (4.75×).
 // Issue 22 §4's target is 1.25×: met on dev, heldout6, heldout9, heldout10, heldout12, heldout13 and heldout17 only; the held-out misses are mostly
 // evidence no lexical ranking reaches (another language, a paraphrase, a
 // turn not distilled), see there.
-var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.46, "heldout16": 1.11, "heldout17": 1.46, "heldout18": 1.66}
+var aicFloor = map[string]float64{"dev": 1.38, "heldout2": 1.22, "heldout3": 1.14, "heldout4": 1.19, "heldout5": 1.19, "heldout6": 1.48, "heldout7": 1.21, "heldout8": 1.08, "heldout9": 1.39, "heldout10": 1.63, "heldout11": 1.17, "heldout12": 1.44, "heldout13": 1.32, "heldout14": 1.13, "heldout15": 1.46, "heldout16": 1.11, "heldout17": 1.46, "heldout18": 2.66}
 
 // TestAnswerInContext (about 40 s on 2 busy cores) holds the answer-in-context floors.
 func TestAnswerInContext(t *testing.T) {

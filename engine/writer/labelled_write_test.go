@@ -84,7 +84,9 @@ var distillSetDir = filepath.Join("..", "..", "testdata", "distill")
 // 0.968 / 0.412 / 1.6%, BENCHMARKS.md "Round eighteen, part two"): precision, size and chat just
 // past those figures.
 // heldout18 (Korean, written for round eighteen, measured once at its end: 0.474 / 0.928 / 0.211 /
-// 6.0%, BENCHMARKS.md "Round eighteen's held-out part"): the floors at those figures.
+// 6.0%, BENCHMARKS.md "Round eighteen's held-out part"); tuned on in round nineteen (korean.go:
+// 0.737 / 0.923 / 0.361 / 4.6%): coverage and chat raised just under those figures, precision
+// kept; the size bound moves from 0.22 to 0.37 because coverage grew by half.
 var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"dev":       {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.02},
 	"heldout2":  {coverage: 0.85, precision: 0.75, size: 0.40, chat: 0.05},
@@ -103,7 +105,7 @@ var writeFloors = map[string]struct{ coverage, precision, size, chat float64 }{
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.89, size: 0.40, chat: 0.07},
 	"heldout17": {coverage: 0.84, precision: 0.96, size: 0.42, chat: 0.02},
-	"heldout18": {coverage: 0.47, precision: 0.92, size: 0.22, chat: 0.07},
+	"heldout18": {coverage: 0.73, precision: 0.92, size: 0.37, chat: 0.05},
 }
 
 func TestWrite_LabelledSet(t *testing.T) {

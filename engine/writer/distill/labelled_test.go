@@ -316,7 +316,9 @@ func speakerNames(s Session, f Fact) []string {
 // heldout12's size bound is back at the 0.4 (round eighteen: 0.398, a pasted list one
 // block); after round seventeen's merges it had been 0.405 for a while (0.401).
 // heldout18 (Korean, written for round eighteen, measured once at its end: 0.474 / 0.929 / 0.224 /
-// 5.9%, BENCHMARKS.md "Round eighteen's held-out part"): the floors at those figures.
+// 5.9%, BENCHMARKS.md "Round eighteen's held-out part"); tuned on in round nineteen (korean.go:
+// 0.737 / 0.925 / 0.398 / 4.5%): coverage and chat raised just under those figures, precision
+// kept; the size bound moves from 0.23 to the 0.40 because coverage grew by half.
 type floors struct{ coverage, precision, size, chat float64 }
 
 var floorsBySplit = map[string]floors{
@@ -337,7 +339,7 @@ var floorsBySplit = map[string]floors{
 	"heldout15": {coverage: 0.87, precision: 0.97, size: 0.40, chat: 0.03},
 	"heldout16": {coverage: 0.83, precision: 0.90, size: 0.40, chat: 0.07},
 	"heldout17": {coverage: 0.84, precision: 0.96, size: 0.43, chat: 0.02},
-	"heldout18": {coverage: 0.47, precision: 0.92, size: 0.23, chat: 0.06},
+	"heldout18": {coverage: 0.73, precision: 0.92, size: 0.40, chat: 0.05},
 }
 
 // measuredSplits are the parts TestLabelledSet measures and the

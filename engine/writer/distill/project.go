@@ -84,7 +84,7 @@ func (d *distiller) projectFact(i int, sn sentence, sentenceIndex int) (Fact, bo
 		// "I prefer small commits": the owner's own preference, for core.md.
 		return d.personFact(i, sentenceIndex, sn, "")
 	}
-	conventions := len(conventionRe.FindAllString(text, 4)) + zhConventions(text) + deConventions(text) // Chinese and German ones by their markers (chinese.go, german.go)
+	conventions := len(conventionRe.FindAllString(text, 4)) + zhConventions(text) + deConventions(text) + koConventions(text) // Chinese and German ones by their markers (chinese.go, german.go)
 	code := len(codeRe.FindAllString(text, 4))
 	rule := prohibition(text)
 	if rule {
@@ -222,7 +222,7 @@ func (d *distiller) outcomeTurn() int {
 			words += countWords(sn.text)
 		}
 		text := strings.TrimSpace(t.Content)
-		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) && !zhOutcomeRe.MatchString(text) && !deOutcomeRe.MatchString(text) && !labelledReport(text) {
+		if words < 10 || strings.HasSuffix(text, "?") || narrationRe.MatchString(text) || !outcomeRe.MatchString(text) && !zhOutcomeRe.MatchString(text) && !deOutcomeRe.MatchString(text) && !koOutcomeRe.MatchString(text) && !labelledReport(text) {
 			continue
 		}
 		if ackReport(text) {

@@ -340,6 +340,9 @@ func (d *distiller) weighUnread(i int, sn sentence, raw string) weighed {
 		score += words + d.cjkRelative(&w, raw, t)
 		lifeEventJa(raw, w.f.themeHits) // the fact's theme: 転職 is work, 引っ越 a place
 	}
+	if koreanText(raw) {
+		score += koreanNews(raw, w.f.themeHits) // dates and amounts with their particles, news without a number (korean.go)
+	}
 	if d.germanSession() {
 		before, _ := d.otherBefore(i)
 		score += germanNews(raw, before, w.f.themeHits) // lower-case news without a number (germannews.go)
